@@ -1,0 +1,1 @@
+"""ntensor: tensors with named dimensions (placeholder until the extension lands)."""

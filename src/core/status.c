@@ -1,0 +1,32 @@
+/*
+ * status.c — the thread-local error message behind nt_last_error().
+ */
+#include "status.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static _Thread_local char error_text[1024];
+static _Thread_local nt_status error_status = NT_OK;
+
+nt_status nt_fail(nt_status status, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(error_text, sizeof error_text, fmt, args);
+    va_end(args);
+    error_status = status;
+    return status;
+}
+
+nt_status nt_fail_oom(size_t nbytes) {
+    return nt_fail(NT_ERR_MEMORY, "out of memory: failed to allocate %zu bytes", nbytes);
+}
+
+const char *nt_last_error(void) { return error_text; }
+
+nt_status nt_last_status(void) { return error_status; }
+
+void nt_clear_error(void) {
+    error_text[0] = '\0';
+    error_status = NT_OK;
+}

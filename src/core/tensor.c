@@ -1,0 +1,233 @@
+/*
+ * tensor.c — creating, refcounting and describing tensors; names stored on them.
+ */
+#include "tensor.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+
+nt_status nt_shape_check(int ndim, const int64_t *sizes, int64_t *numel) {
+    if (ndim < 0 || ndim > NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",
+                       NT_MAX_DIMS, ndim);
+    int64_t n = 1;
+    bool overflow = false;
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            char text[256];
+            int len = 0;
+            for (int j = 0; j < ndim && len < (int)sizeof text - 24; j++)
+                len += snprintf(text + len, sizeof text - (size_t)len, "%s%" PRId64,
+                                j ? ", " : "", sizes[j]);
+            return nt_fail(NT_ERR_RUNTIME,
+                           "Trying to create tensor with negative dimension %" PRId64 ": [%s]",
+                           sizes[i], text);
+        }
+        if (!overflow && __builtin_mul_overflow(n, sizes[i], &n)) overflow = true;
+    }
+    for (int i = 0; i < ndim; i++)
+        if (sizes[i] == 0) overflow = false, n = 0; /* an empty shape never overflows */
+    if (overflow) return nt_fail(NT_ERR_RUNTIME, "the number of elements overflows int64");
+    *numel = n;
+    return NT_OK;
+}
+
+void nt_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
+    int64_t s = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= sizes[i] > 1 ? sizes[i] : 1;
+    }
+}
+
+bool nt_strides_are_contiguous(int ndim, const int64_t *sizes, const int64_t *strides) {
+    int64_t expected = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        if (sizes[i] == 0) return true;
+        if (sizes[i] == 1) continue;
+        if (strides[i] != expected) return false;
+        expected *= sizes[i];
+    }
+    return true;
+}
+
+static bool any_named(const nt_name *names, int n) {
+    if (!names) return false;
+    for (int i = 0; i < n; i++)
+        if (names[i] != NT_NAME_NONE) return true;
+    return false;
+}
+
+void nt_names_repr(const nt_name *names, int n, char *buf, size_t cap) {
+    size_t len = 0;
+    int w = snprintf(buf, cap, "[");
+    len = w > 0 ? (size_t)w : 0;
+    for (int i = 0; i < n && len < cap; i++) {
+        const char *s = names ? nt_name_str(names[i]) : NULL;
+        if (s)
+            w = snprintf(buf + len, cap - len, "%s'%s'", i ? ", " : "", s);
+        else
+            w = snprintf(buf + len, cap - len, "%sNone", i ? ", " : "");
+        len += w > 0 ? (size_t)w : 0;
+    }
+    if (len < cap) snprintf(buf + len, cap - len, "]");
+}
+
+nt_status nt_names_check_unique(const nt_name *names, int n) {
+    for (int i = 0; i < n; i++) {
+        if (names[i] == NT_NAME_NONE) continue;
+        for (int j = i + 1; j < n; j++) {
+            if (names[j] == names[i]) {
+                char text[512];
+                nt_names_repr(names, n, text, sizeof text);
+                return nt_fail(NT_ERR_RUNTIME,
+                               "Cannot construct a tensor with duplicate names. Got names: %s.",
+                               text);
+            }
+        }
+    }
+    return NT_OK;
+}
+
+nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const int64_t *sizes,
+                         const int64_t *strides, int64_t offset, const nt_name *names,
+                         nt_tensor **out) {
+    nt_tensor *t = malloc(sizeof *t + 2 * (size_t)ndim * sizeof(int64_t));
+    if (!t) return nt_fail_oom(sizeof *t);
+    t->names = NULL;
+    if (any_named(names, ndim)) {
+        t->names = malloc((size_t)ndim * sizeof *t->names);
+        if (!t->names) {
+            free(t);
+            return nt_fail_oom((size_t)ndim * sizeof *t->names);
+        }
+        memcpy(t->names, names, (size_t)ndim * sizeof *names);
+    }
+    atomic_init(&t->refcount, 1);
+    nt_storage_retain(storage);
+    t->storage = storage;
+    t->offset = offset;
+    t->dtype = dtype;
+    t->ndim = ndim;
+    t->py_object = NULL;
+    t->sizes = t->dims;
+    t->strides = t->dims + ndim;
+    int64_t numel = 1;
+    for (int i = 0; i < ndim; i++) {
+        t->sizes[i] = sizes[i];
+        t->strides[i] = strides[i];
+        numel *= sizes[i];
+    }
+    t->numel = numel;
+    t->is_contiguous = nt_strides_are_contiguous(ndim, sizes, strides);
+    *out = t;
+    return NT_OK;
+}
+
+nt_status nt_tensor_alloc(nt_dtype dtype, int ndim, const int64_t *sizes, const nt_name *names,
+                          nt_tensor **out) {
+    if (!nt_dtype_valid((int)dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", (int)dtype);
+    int64_t numel;
+    NT_TRY(nt_shape_check(ndim, sizes, &numel));
+    if (names) {
+        NT_TRY(nt_names_check_unique(names, ndim));
+    }
+    size_t nbytes;
+    if (__builtin_mul_overflow((size_t)numel, nt_dtype_table[dtype].size, &nbytes))
+        return nt_fail(NT_ERR_RUNTIME, "the tensor's byte size overflows");
+    int64_t strides[NT_MAX_DIMS];
+    nt_contiguous_strides(ndim, sizes, strides);
+    nt_storage *storage;
+    NT_TRY(nt_storage_new(nbytes, &storage));
+    nt_status st = nt_tensor_make(storage, dtype, ndim, sizes, strides, 0, names, out);
+    nt_storage_release(storage); /* the tensor holds its own reference */
+    return st;
+}
+
+nt_status nt_tensor_view_of(const nt_tensor *t, int ndim, const int64_t *sizes,
+                            const int64_t *strides, int64_t offset, const nt_name *names,
+                            nt_tensor **out) {
+    return nt_tensor_make(t->storage, t->dtype, ndim, sizes, strides, offset, names, out);
+}
+
+nt_status nt_tensor_set_names(nt_tensor *t, const nt_name *names) {
+    if (!any_named(names, t->ndim)) {
+        free(t->names);
+        t->names = NULL;
+        return NT_OK;
+    }
+    NT_TRY(nt_names_check_unique(names, t->ndim));
+    if (!t->names) {
+        t->names = malloc((size_t)t->ndim * sizeof *t->names);
+        if (!t->names) return nt_fail_oom((size_t)t->ndim * sizeof *t->names);
+    }
+    memmove(t->names, names, (size_t)t->ndim * sizeof *names);
+    return NT_OK;
+}
+
+nt_status nt_wrap_dim(int64_t dim, int ndim, int64_t *out) {
+    int64_t n = ndim > 0 ? ndim : 1; /* a 0-dim tensor accepts -1 and 0 */
+    if (dim < -n || dim >= n)
+        return nt_fail(NT_ERR_INDEX,
+                       "Dimension out of range (expected to be in range of [%" PRId64
+                       ", %" PRId64 "], but got %" PRId64 ")",
+                       -n, n - 1, dim);
+    *out = dim < 0 ? dim + n : dim;
+    return NT_OK;
+}
+
+/* ---- the public accessors ---- */
+
+nt_tensor *nt_tensor_retain(nt_tensor *t) {
+    atomic_fetch_add_explicit(&t->refcount, 1, memory_order_relaxed);
+    return t;
+}
+
+void nt_tensor_release(nt_tensor *t) {
+    if (!t) return;
+    if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
+    nt_storage_release(t->storage);
+    free(t->names);
+    free(t);
+}
+
+int nt_tensor_ndim(const nt_tensor *t) { return t->ndim; }
+const int64_t *nt_tensor_sizes(const nt_tensor *t) { return t->sizes; }
+const int64_t *nt_tensor_strides(const nt_tensor *t) { return t->strides; }
+int64_t nt_tensor_offset(const nt_tensor *t) { return t->offset; }
+int64_t nt_tensor_numel(const nt_tensor *t) { return t->numel; }
+nt_dtype nt_tensor_dtype(const nt_tensor *t) { return t->dtype; }
+bool nt_tensor_is_contiguous(const nt_tensor *t) { return t->is_contiguous; }
+void *nt_tensor_data(const nt_tensor *t) { return nt_tensor_bytes(t); }
+const nt_name *nt_tensor_names(const nt_tensor *t) { return t->names; }
+bool nt_tensor_has_names(const nt_tensor *t) { return t->names != NULL; }
+uint64_t nt_tensor_version(const nt_tensor *t) {
+    return atomic_load_explicit(&t->storage->version, memory_order_relaxed);
+}
+
+bool nt_tensor_shares_storage(const nt_tensor *a, const nt_tensor *b) {
+    return a->storage == b->storage;
+}
+
+nt_status nt_tensor_wrap_dim(const nt_tensor *t, int64_t dim, int64_t *out) {
+    return nt_wrap_dim(dim, t->ndim, out);
+}
+
+nt_status nt_tensor_dim_of(const nt_tensor *t, nt_name name, int64_t *out) {
+    for (int i = 0; name != NT_NAME_NONE && t->names && i < t->ndim; i++) {
+        if (t->names[i] == name) {
+            *out = i;
+            return NT_OK;
+        }
+    }
+    char text[512];
+    nt_names_repr(t->names, t->ndim, text, sizeof text);
+    const char *s = nt_name_str(name);
+    return nt_fail(NT_ERR_RUNTIME, "Name '%s' not found in Tensor%s.", s ? s : "None", text);
+}
+
+void nt_free(void *p) { free(p); }

@@ -1,0 +1,83 @@
+/*
+ * tensor.h — the tensor: a view (dtype, sizes, strides, offset, names) on a storage.
+ *
+ * Sizes and strides are in elements and live in the same allocation as the struct. `names`
+ * is NULL when no dim is named: that NULL is the only name check on the hot path. When it
+ * is set, it has ndim entries and at least one of them is not NT_NAME_NONE.
+ */
+#ifndef NT_CORE_TENSOR_H
+#define NT_CORE_TENSOR_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dtype.h"
+#include "ntensor.h"
+#include "storage.h"
+
+struct nt_tensor {
+    _Atomic int64_t refcount;
+    nt_storage *storage;
+    int64_t offset; /* in elements */
+    int64_t numel;
+    nt_dtype dtype;
+    int ndim;
+    bool is_contiguous;
+    nt_name *names;  /* NULL when unnamed */
+    void *py_object; /* borrowed back-pointer to the Python wrapper, if any */
+    int64_t *sizes;  /* = dims */
+    int64_t *strides; /* = dims + ndim */
+    int64_t dims[];
+};
+
+/* A new tensor viewing `storage` (which it retains). `names` may be NULL or all-None. The
+ * caller guarantees that the view lies inside the storage. */
+nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const int64_t *sizes,
+                         const int64_t *strides, int64_t offset, const nt_name *names,
+                         nt_tensor **out);
+
+/* A new contiguous tensor with fresh, uninitialised storage. Validates sizes. */
+nt_status nt_tensor_alloc(nt_dtype dtype, int ndim, const int64_t *sizes, const nt_name *names,
+                          nt_tensor **out);
+
+/* A view of `t` with new sizes/strides/offset/names (same storage and dtype). */
+nt_status nt_tensor_view_of(const nt_tensor *t, int ndim, const int64_t *sizes,
+                            const int64_t *strides, int64_t offset, const nt_name *names,
+                            nt_tensor **out);
+
+/* Checks that ndim is in [0, NT_MAX_DIMS] and every size is non-negative, and computes the
+ * element count without overflow. */
+nt_status nt_shape_check(int ndim, const int64_t *sizes, int64_t *numel);
+
+/* Row-major strides for `sizes`. */
+void nt_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
+
+/* PyTorch's definition: strides match row-major order, ignoring dims of size one. */
+bool nt_strides_are_contiguous(int ndim, const int64_t *sizes, const int64_t *strides);
+
+/* Replaces the names of `t` in place after checking count and duplicates; NULL or all-None
+ * makes it unnamed. */
+nt_status nt_tensor_set_names(nt_tensor *t, const nt_name *names);
+
+/* Checks a list of `n` names for duplicates (None may repeat), with PyTorch's message. */
+nt_status nt_names_check_unique(const nt_name *names, int n);
+
+/* Writes "['N', None, 'C']" into buf (always NUL-terminated, truncated to cap). */
+void nt_names_repr(const nt_name *names, int n, char *buf, size_t cap);
+
+/* Name i of t, or NT_NAME_NONE. */
+static inline nt_name nt_tensor_name_at(const nt_tensor *t, int i) {
+    return t->names ? t->names[i] : NT_NAME_NONE;
+}
+
+/* Byte address of element [0,...,0]. */
+static inline char *nt_tensor_bytes(const nt_tensor *t) {
+    return (char *)t->storage->data + t->offset * (int64_t)nt_dtype_table[t->dtype].size;
+}
+
+/* Wraps `dim` into [0, ndim) for a tensor of `ndim` dims (0-dim tensors accept -1 and 0),
+ * with PyTorch's IndexError message. */
+nt_status nt_wrap_dim(int64_t dim, int ndim, int64_t *out);
+
+#endif
