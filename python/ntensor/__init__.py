@@ -1,1 +1,7 @@
-"""ntensor: tensors with named dimensions (placeholder until the extension lands)."""
+"""ntensor: tensors with named dimensions, in C, with PyTorch's named-tensor API.
+
+Use it as `import ntensor as torch`: the functions, methods and printed text follow
+PyTorch 1.13's named-tensor subset.
+"""
+from ._C import *  # noqa: F401,F403
+from ._C import Size, Tensor, dtype  # noqa: F401

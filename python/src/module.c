@@ -1,4 +1,76 @@
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-static struct PyModuleDef nt_module = {PyModuleDef_HEAD_INIT, "ntensor._C", NULL, -1, NULL};
-PyMODINIT_FUNC PyInit__C(void) { return PyModule_Create(&nt_module); }
+/*
+ * module.c — the ntensor._C module: its initialisation and the small module-level
+ * functions that belong to no other file (threads, type queries).
+ */
+#include "pyntensor.h"
+
+static PyObject *py_is_tensor(PyObject *module, PyObject *o) {
+    return PyBool_FromLong(nt_py_is_tensor(o));
+}
+
+static PyObject *py_get_num_threads(PyObject *module, PyObject *unused) {
+    return PyLong_FromLong(nt_get_num_threads());
+}
+
+static PyObject *py_set_num_threads(PyObject *module, PyObject *arg) {
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "set_num_threads expects a positive integer");
+        return NULL;
+    }
+    nt_set_num_threads((int)n);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_promote_types(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    nt_dtype a, b;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "promote_types() takes 2 arguments");
+        return NULL;
+    }
+    if (nt_py_dtype_from_object(args[0], NT_FLOAT32, &a) < 0 ||
+        nt_py_dtype_from_object(args[1], NT_FLOAT32, &b) < 0)
+        return NULL;
+    PyObject *d = nt_py_dtype_object(nt_promote_types(a, b));
+    Py_INCREF(d);
+    return d;
+}
+
+static PyObject *py_get_default_dtype(PyObject *module, PyObject *unused) {
+    PyObject *d = nt_py_dtype_object(nt_default_dtype());
+    Py_INCREF(d);
+    return d;
+}
+
+PyMethodDef nt_py_module_functions[] = {
+    {"is_tensor", py_is_tensor, METH_O, "Whether the object is an ntensor Tensor."},
+    {"get_num_threads", py_get_num_threads, METH_NOARGS, "Threads used for large work."},
+    {"set_num_threads", py_set_num_threads, METH_O, "Sets the threads used for large work."},
+    {"promote_types", (PyCFunction)(void (*)(void))py_promote_types, METH_FASTCALL,
+     "The smallest dtype both dtypes convert to safely."},
+    {"get_default_dtype", py_get_default_dtype, METH_NOARGS, "The default float dtype."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef nt_module = {
+    PyModuleDef_HEAD_INIT, .m_name = "ntensor._C",
+    .m_doc = "The C core of ntensor: tensors with named dimensions.", .m_size = -1,
+};
+
+static int add_functions(PyObject *module, PyMethodDef *table) {
+    return PyModule_AddFunctions(module, table);
+}
+
+PyMODINIT_FUNC PyInit__C(void) {
+    PyObject *m = PyModule_Create(&nt_module);
+    if (!m) return NULL;
+    if (nt_py_names_init(m) < 0 || nt_py_dtypes_init(m) < 0 || nt_py_size_init(m) < 0 ||
+        nt_py_tensor_type_init(m) < 0 || nt_py_buffer_init(m) < 0 ||
+        add_functions(m, nt_py_module_functions) < 0 ||
+        add_functions(m, nt_py_module_factory_functions) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,305 @@
+/*
+ * args.c — converting Python arguments (names, dims, sizes, scalars, keywords) to C.
+ *
+ * Names are interned once per distinct string: a dict maps each str seen to its id, and a
+ * growing array maps ids back to the str objects, so the hot path is one dict lookup.
+ */
+#include <string.h>
+
+#include "pyntensor.h"
+
+static PyObject *name_ids;      /* dict: str -> int id */
+static PyObject **name_objects; /* id -> str (owned), grown on demand */
+static size_t name_objects_len;
+
+int nt_py_names_init(PyObject *module) {
+    name_ids = PyDict_New();
+    return name_ids ? 0 : -1;
+}
+
+static int remember_name(nt_name id, PyObject *str) {
+    if (id >= name_objects_len) {
+        size_t len = name_objects_len ? name_objects_len : 64;
+        while (len <= id) len *= 2;
+        PyObject **grown = PyMem_Realloc(name_objects, len * sizeof *grown);
+        if (!grown) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memset(grown + name_objects_len, 0, (len - name_objects_len) * sizeof *grown);
+        name_objects = grown;
+        name_objects_len = len;
+    }
+    if (!name_objects[id]) {
+        Py_INCREF(str);
+        name_objects[id] = str;
+    }
+    return 0;
+}
+
+int nt_py_name_from_object(PyObject *o, nt_name *out) {
+    if (o == Py_None) {
+        *out = NT_NAME_NONE;
+        return 0;
+    }
+    if (!PyUnicode_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "expected None or string for Dimname but got %s",
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    PyObject *cached = PyDict_GetItemWithError(name_ids, o);
+    if (cached) {
+        *out = (nt_name)PyLong_AsUnsignedLong(cached);
+        return 0;
+    }
+    if (PyErr_Occurred()) return -1;
+    Py_ssize_t len;
+    const char *text = PyUnicode_AsUTF8AndSize(o, &len);
+    if (!text) return -1;
+    nt_name id;
+    nt_status st = nt_name_intern_n(text, (size_t)len, &id);
+    if (st != NT_OK) return nt_py_raise_int(st);
+    PyObject *key = PyUnicode_FromStringAndSize(text, len); /* exact str, not a subclass */
+    PyObject *value = PyLong_FromUnsignedLong(id);
+    int rc = key && value ? PyDict_SetItem(name_ids, key, value) : -1;
+    if (rc == 0) rc = remember_name(id, key);
+    Py_XDECREF(key);
+    Py_XDECREF(value);
+    if (rc < 0) return -1;
+    *out = id;
+    return 0;
+}
+
+PyObject *nt_py_name_object(nt_name name) {
+    if (name == NT_NAME_NONE) Py_RETURN_NONE;
+    if (name < name_objects_len && name_objects[name]) {
+        Py_INCREF(name_objects[name]);
+        return name_objects[name];
+    }
+    const char *text = nt_name_str(name); /* interned from C: learn its str now */
+    if (!text) Py_RETURN_NONE;
+    PyObject *str = PyUnicode_FromString(text);
+    if (!str || remember_name(name, str) < 0) {
+        Py_XDECREF(str);
+        return NULL;
+    }
+    return str;
+}
+
+PyObject *nt_py_names_tuple(const nt_tensor *t) {
+    int n = nt_tensor_ndim(t);
+    const nt_name *names = nt_tensor_names(t);
+    PyObject *tuple = PyTuple_New(n);
+    if (!tuple) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = nt_py_name_object(names ? names[i] : NT_NAME_NONE);
+        if (!item) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, item);
+    }
+    return tuple;
+}
+
+static int is_ellipsis(PyObject *o) {
+    if (o == Py_Ellipsis) return 1;
+    return PyUnicode_Check(o) && PyUnicode_CompareWithASCIIString(o, "...") == 0;
+}
+
+int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int *ellipsis) {
+    if (ellipsis) *ellipsis = -1;
+    PyObject *fast = PySequence_Fast(seq, "names must be a sequence of str or None");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > NT_MAX_DIMS) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_RuntimeError, "too many names: %zd (at most %d)", n, NT_MAX_DIMS);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (ellipsis && is_ellipsis(items[i])) {
+            if (*ellipsis >= 0) {
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_RuntimeError,
+                                "Only one Ellipsis is allowed in a list of names");
+                return -1;
+            }
+            *ellipsis = (int)i;
+            out[i] = NT_NAME_NONE;
+            continue;
+        }
+        if (nt_py_name_from_object(items[i], &out[i]) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    *count = (int)n;
+    return 0;
+}
+
+void nt_py_set_names_count_error(int count, int ndim, PyObject *names) {
+    PyObject *list = PySequence_List(names);
+    PyObject *repr = list ? PyObject_Repr(list) : NULL;
+    PyErr_Clear();
+    PyErr_Format(PyExc_RuntimeError,
+                 "Number of names (%d) and number of dimensions in tensor (%d) do not match. "
+                 "Attempted to create a tensor with names %S",
+                 count, ndim, repr ? repr : Py_None);
+    Py_XDECREF(repr);
+    Py_XDECREF(list);
+}
+
+int nt_py_int64_from_object(PyObject *o, int64_t *out, const char *what) {
+    if (PyLong_CheckExact(o)) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_Format(PyExc_RuntimeError, "Overflow when unpacking long");
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) return -1;
+        *out = v;
+        return 0;
+    }
+    if (PyBool_Check(o) || PyFloat_Check(o) || !PyIndex_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be int, not %s", what, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    PyObject *index = PyNumber_Index(o);
+    if (!index) return -1;
+    long long v = PyLong_AsLongLong(index);
+    Py_DECREF(index);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+int nt_py_dim_from_object(const nt_tensor *t, PyObject *o, int64_t *out) {
+    nt_status st;
+    if (PyUnicode_Check(o) || o == Py_None) {
+        nt_name name;
+        if (nt_py_name_from_object(o, &name) < 0) return -1;
+        st = nt_tensor_dim_of(t, name, out);
+    } else {
+        int64_t dim;
+        if (nt_py_int64_from_object(o, &dim, "dim") < 0) return -1;
+        st = nt_tensor_wrap_dim(t, dim, out);
+    }
+    return st == NT_OK ? 0 : nt_py_raise_int(st);
+}
+
+int nt_py_sizes_from_args(PyObject *const *args, Py_ssize_t nargs, int64_t *sizes,
+                          const char *fname) {
+    PyObject *fast = NULL;
+    PyObject *const *items = args;
+    Py_ssize_t n = nargs;
+    if (nargs == 1 && !PyLong_Check(args[0]) && PySequence_Check(args[0])) {
+        fast = PySequence_Fast(args[0], "size must be a sequence of ints");
+        if (!fast) return -1;
+        items = PySequence_Fast_ITEMS(fast);
+        n = PySequence_Fast_GET_SIZE(fast);
+    }
+    int rc = (int)n;
+    if (n > NT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "%s: too many dimensions: %zd (at most %d)", fname, n,
+                     NT_MAX_DIMS);
+        rc = -1;
+    }
+    for (Py_ssize_t i = 0; rc >= 0 && i < n; i++) {
+        if (!PyLong_Check(items[i]) && !PyIndex_Check(items[i])) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s(): argument 'size' must be tuple of ints, but found element of "
+                         "type %s at pos %zd",
+                         fname, Py_TYPE(items[i])->tp_name, i);
+            rc = -1;
+        } else if (nt_py_int64_from_object(items[i], &sizes[i], "size") < 0) {
+            rc = -1;
+        }
+    }
+    Py_XDECREF(fast);
+    return rc;
+}
+
+int nt_py_scalar_from_object(PyObject *o, nt_scalar *out) {
+    if (PyBool_Check(o)) {
+        *out = nt_scalar_bool(o == Py_True);
+        return 0;
+    }
+    if (PyLong_Check(o)) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return -1;
+        }
+        *out = nt_scalar_int(v);
+        return 0;
+    }
+    if (PyFloat_Check(o)) {
+        *out = nt_scalar_float(PyFloat_AS_DOUBLE(o));
+        return 0;
+    }
+    if (nt_py_is_tensor(o) && nt_tensor_numel(nt_py_tensor(o)) == 1) {
+        nt_status st = nt_item(nt_py_tensor(o), out);
+        return st == NT_OK ? 0 : nt_py_raise_int(st);
+    }
+    if (PyIndex_Check(o)) {
+        int64_t v;
+        if (nt_py_int64_from_object(o, &v, "value") < 0) return -1;
+        *out = nt_scalar_int(v);
+        return 0;
+    }
+    PyObject *f = PyNumber_Float(o); /* numpy scalars and other numbers */
+    if (!f) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "expected a number, but got %s", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *out = nt_scalar_float(PyFloat_AS_DOUBLE(f));
+    Py_DECREF(f);
+    return 0;
+}
+
+PyObject *nt_py_scalar_to_object(nt_scalar s) {
+    switch (s.kind) {
+    case NT_SCALAR_BOOL: return PyBool_FromLong(s.v.b);
+    case NT_SCALAR_INT: return PyLong_FromLongLong(s.v.i);
+    default: return PyFloat_FromDouble(s.v.f);
+    }
+}
+
+int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                     PyObject *kwnames, const char *const *kwlist, int max_positional,
+                     PyObject **values) {
+    int nparams = 0;
+    while (kwlist[nparams]) values[nparams++] = NULL;
+    if (nargs > max_positional) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() takes %d positional argument%s but %zd were given", fname,
+                     max_positional, max_positional == 1 ? "" : "s", nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) values[i] = args[i];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int found = -1;
+        for (int p = 0; p < nparams && found < 0; p++)
+            if (PyUnicode_CompareWithASCIIString(key, kwlist[p]) == 0) found = p;
+        if (found < 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname,
+                         key);
+            return -1;
+        }
+        if (values[found]) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname,
+                         kwlist[found]);
+            return -1;
+        }
+        values[found] = args[nargs + k];
+    }
+    return 0;
+}

@@ -1,0 +1,122 @@
+/*
+ * pyntensor.h — what the files of the Python extension share.
+ *
+ * The extension is a thin layer: it parses Python arguments (names, dims, sizes, dtypes),
+ * calls the C API, and wraps the result. Every file contributes a PyMethodDef table (for
+ * Tensor methods or module functions); tensor_type.c and module.c join them at import.
+ */
+#ifndef NT_PYNTENSOR_H
+#define NT_PYNTENSOR_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "ntensor.h"
+
+/* ---- the Tensor object ---- */
+
+typedef struct {
+    PyObject_HEAD nt_tensor *t; /* owned reference, never NULL after construction */
+    PyObject *weakrefs;
+} NtTensorObject;
+
+extern PyTypeObject NtTensor_Type;
+
+static inline int nt_py_is_tensor(PyObject *o) { return PyObject_TypeCheck(o, &NtTensor_Type); }
+static inline nt_tensor *nt_py_tensor(PyObject *o) { return ((NtTensorObject *)o)->t; }
+
+/* Wraps `t` in a new Tensor object, taking over the caller's reference (released on
+ * failure). Returns NULL with a Python error set on failure. */
+PyObject *nt_py_wrap(nt_tensor *t);
+
+/* Converts a failed nt_status into the Python exception PyTorch raises for it; returns
+ * NULL so callers can `return nt_py_raise(st);`. */
+PyObject *nt_py_raise(nt_status st);
+/* The same for functions returning int (-1). */
+int nt_py_raise_int(nt_status st);
+
+/* Wraps the result of a C call: on NT_OK wraps *out, otherwise raises. */
+static inline PyObject *nt_py_result(nt_status st, nt_tensor *out) {
+    return st == NT_OK ? nt_py_wrap(out) : nt_py_raise(st);
+}
+
+/* ---- dtypes ---- */
+
+typedef struct {
+    PyObject_HEAD nt_dtype dtype;
+} NtDtypeObject;
+
+extern PyTypeObject NtDtype_Type;
+/* The dtype object for `dtype` (a borrowed reference). */
+PyObject *nt_py_dtype_object(nt_dtype dtype);
+/* Converts a dtype object (or None -> `fallback`) into *out; 0 on success, -1 with a
+ * TypeError otherwise. */
+int nt_py_dtype_from_object(PyObject *o, nt_dtype fallback, nt_dtype *out);
+int nt_py_dtypes_init(PyObject *module);
+
+/* ---- torch.Size ---- */
+
+extern PyTypeObject NtSize_Type;
+/* A Size (tuple subclass) holding n int64 values. */
+PyObject *nt_py_size_new(int n, const int64_t *values);
+
+/* ---- names ---- */
+
+/* Converts one name argument (str or None) into an interned id; -1 with TypeError
+ * ("expected None or string for Dimname but got int") or RuntimeError otherwise. Strings
+ * are cached, so converting a name seen before costs one dict lookup. */
+int nt_py_name_from_object(PyObject *o, nt_name *out);
+/* The Python str for a name (None for NT_NAME_NONE); a new reference. */
+PyObject *nt_py_name_object(nt_name name);
+/* t.names as a tuple of str/None. */
+PyObject *nt_py_names_tuple(const nt_tensor *t);
+/* Converts a sequence of names (or None -> all None) of length `expected_len` (-1: any
+ * length up to NT_MAX_DIMS) into out[]; *count receives its length. If `ellipsis` is not
+ * NULL, one Ellipsis (or the string "...") is allowed and its index is stored there (-1
+ * when absent); otherwise an Ellipsis is a TypeError. Returns 0 or -1. */
+int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int *ellipsis);
+
+/* Raises PyTorch's RuntimeError for `count` names given to a tensor of `ndim` dims. */
+void nt_py_set_names_count_error(int count, int ndim, PyObject *names);
+
+/* ---- arguments ---- */
+
+/* Resolves a dim argument of `t`: an int (wrapped into [0, ndim)) or a name. 0 or -1. */
+int nt_py_dim_from_object(const nt_tensor *t, PyObject *o, int64_t *out);
+/* Reads an int64 from a Python int (or an object with __index__); 0 or -1 (TypeError). */
+int nt_py_int64_from_object(PyObject *o, int64_t *out, const char *what);
+/* Reads a size list given either as varargs (size(2, 3)) or one sequence (size((2, 3)),
+ * size([2, 3]), a Size). `args`/`nargs` are the positional arguments holding the sizes.
+ * Returns the number of dims, or -1 with an error set. */
+int nt_py_sizes_from_args(PyObject *const *args, Py_ssize_t nargs, int64_t *sizes,
+                          const char *fname);
+/* Converts a Python bool/int/float into an nt_scalar; 0 or -1 (TypeError). */
+int nt_py_scalar_from_object(PyObject *o, nt_scalar *out);
+/* Converts a scalar into a Python bool/int/float. */
+PyObject *nt_py_scalar_to_object(nt_scalar s);
+
+/* Keyword parsing for METH_FASTCALL | METH_KEYWORDS functions. `kwlist` lists every
+ * parameter name (positional ones first) and ends with NULL; values[] receives borrowed
+ * references (NULL when not given). At most `max_positional` arguments may come by
+ * position. Returns 0, or -1 with PyTorch-like TypeErrors for unknown, duplicate or
+ * surplus arguments. */
+int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                     PyObject *kwnames, const char *const *kwlist, int max_positional,
+                     PyObject **values);
+
+/* ---- method tables contributed by each file (NULL-terminated) ---- */
+
+extern PyMethodDef nt_py_tensor_core_methods[];  /* tensor_type.c */
+extern PyMethodDef nt_py_tensor_names_methods[]; /* names.c */
+extern PyMethodDef nt_py_tensor_view_methods[];  /* views.c */
+extern PyMethodDef nt_py_tensor_convert_methods[]; /* convert.c */
+extern PyMethodDef nt_py_module_factory_functions[]; /* factories.c */
+extern PyMethodDef nt_py_module_functions[];        /* module.c */
+
+/* Initialisation hooks of the files that need one. */
+int nt_py_tensor_type_init(PyObject *module);
+int nt_py_size_init(PyObject *module);
+int nt_py_names_init(PyObject *module);
+int nt_py_buffer_init(PyObject *module);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * tensor_type.c — the ntensor.Tensor type: creation, deallocation, attributes and the
+ * accessors that only read metadata (dim, size, stride, numel, names, ...).
+ *
+ * Methods from the other files (names.c, views.c, convert.c) are joined into one table at
+ * import; see nt_py_tensor_type_init.
+ */
+#include <stddef.h>
+
+#include "pyntensor.h"
+
+PyObject *nt_py_wrap(nt_tensor *t) {
+    NtTensorObject *self = (NtTensorObject *)NtTensor_Type.tp_alloc(&NtTensor_Type, 0);
+    if (!self) {
+        nt_tensor_release(t);
+        return NULL;
+    }
+    self->t = t;
+    return (PyObject *)self;
+}
+
+static void tensor_dealloc(PyObject *obj) {
+    NtTensorObject *self = (NtTensorObject *)obj;
+    if (self->weakrefs) PyObject_ClearWeakRefs(obj);
+    nt_tensor_release(self->t);
+    Py_TYPE(obj)->tp_free(obj);
+}
+
+static PyObject *tensor_repr(PyObject *self) {
+    char *text = NULL;
+    nt_status st = nt_format(nt_py_tensor(self), &text);
+    if (st != NT_OK) return nt_py_raise(st);
+    PyObject *result = PyUnicode_FromString(text);
+    nt_free(text);
+    return result;
+}
+
+/* ---- attributes ---- */
+
+static PyObject *get_names(PyObject *self, void *closure) {
+    return nt_py_names_tuple(nt_py_tensor(self));
+}
+
+/* t.names = [...] renames in place; t.names = None drops the names. */
+static int set_names(PyObject *self, PyObject *value, void *closure) {
+    nt_tensor *t = nt_py_tensor(self);
+    if (!value) {
+        PyErr_SetString(PyExc_TypeError, "cannot delete the names of a tensor");
+        return -1;
+    }
+    if (value == Py_None) {
+        nt_status st = nt_set_names_(t, NULL);
+        return st == NT_OK ? 0 : nt_py_raise_int(st);
+    }
+    nt_name names[NT_MAX_DIMS];
+    int count;
+    if (nt_py_names_from_sequence(value, names, &count, NULL) < 0) return -1;
+    if (count != nt_tensor_ndim(t)) {
+        nt_py_set_names_count_error(count, nt_tensor_ndim(t), value);
+        return -1;
+    }
+    nt_status st = nt_set_names_(t, names);
+    return st == NT_OK ? 0 : nt_py_raise_int(st);
+}
+
+static PyObject *get_shape(PyObject *self, void *closure) {
+    nt_tensor *t = nt_py_tensor(self);
+    return nt_py_size_new(nt_tensor_ndim(t), nt_tensor_sizes(t));
+}
+
+static PyObject *get_ndim(PyObject *self, void *closure) {
+    return PyLong_FromLong(nt_tensor_ndim(nt_py_tensor(self)));
+}
+
+static PyObject *get_dtype(PyObject *self, void *closure) {
+    PyObject *d = nt_py_dtype_object(nt_tensor_dtype(nt_py_tensor(self)));
+    Py_INCREF(d);
+    return d;
+}
+
+static PyGetSetDef tensor_getset[] = {
+    {"names", get_names, set_names, "The name of each dim (str or None).", NULL},
+    {"shape", get_shape, NULL, "The size of each dim, as a Size.", NULL},
+    {"ndim", get_ndim, NULL, "The number of dims.", NULL},
+    {"dtype", get_dtype, NULL, "The element type.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ---- metadata methods ---- */
+
+static PyObject *tensor_dim(PyObject *self, PyObject *unused) { return get_ndim(self, NULL); }
+
+/* size() -> Size; size(dim) -> int, where dim is an index or a name. stride() alike. */
+static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames, const char *fname, const int64_t *values) {
+    static const char *const kwlist[] = {"dim", NULL};
+    PyObject *dim_arg;
+    if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 1, &dim_arg) < 0) return NULL;
+    nt_tensor *t = nt_py_tensor(self);
+    if (!dim_arg || dim_arg == Py_None) {
+        if (values == nt_tensor_sizes(t)) return nt_py_size_new(nt_tensor_ndim(t), values);
+        PyObject *tuple = PyTuple_New(nt_tensor_ndim(t));
+        for (int i = 0; tuple && i < nt_tensor_ndim(t); i++) {
+            PyObject *v = PyLong_FromLongLong(values[i]);
+            if (!v) Py_CLEAR(tuple);
+            else PyTuple_SET_ITEM(tuple, i, v);
+        }
+        return tuple;
+    }
+    int64_t dim;
+    if (nt_py_dim_from_object(t, dim_arg, &dim) < 0) return NULL;
+    if (nt_tensor_ndim(t) == 0) { /* a 0-dim tensor accepts dim 0/-1 but has no sizes */
+        PyErr_Format(PyExc_IndexError,
+                     "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
+        return NULL;
+    }
+    return PyLong_FromLongLong(values[dim]);
+}
+
+static PyObject *tensor_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                             PyObject *kwnames) {
+    return sizes_or_one(self, args, nargs, kwnames, "size", nt_tensor_sizes(nt_py_tensor(self)));
+}
+
+static PyObject *tensor_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames) {
+    return sizes_or_one(self, args, nargs, kwnames, "stride",
+                        nt_tensor_strides(nt_py_tensor(self)));
+}
+
+static PyObject *tensor_numel(PyObject *self, PyObject *unused) {
+    return PyLong_FromLongLong(nt_tensor_numel(nt_py_tensor(self)));
+}
+
+static PyObject *tensor_element_size(PyObject *self, PyObject *unused) {
+    return PyLong_FromSize_t(nt_dtype_size(nt_tensor_dtype(nt_py_tensor(self))));
+}
+
+static PyObject *tensor_is_contiguous(PyObject *self, PyObject *unused) {
+    return PyBool_FromLong(nt_tensor_is_contiguous(nt_py_tensor(self)));
+}
+
+static PyObject *tensor_has_names(PyObject *self, PyObject *unused) {
+    return PyBool_FromLong(nt_tensor_has_names(nt_py_tensor(self)));
+}
+
+static PyObject *tensor_data_ptr(PyObject *self, PyObject *unused) {
+    return PyLong_FromVoidPtr(nt_tensor_data(nt_py_tensor(self)));
+}
+
+static PyObject *tensor_storage_offset(PyObject *self, PyObject *unused) {
+    return PyLong_FromLongLong(nt_tensor_offset(nt_py_tensor(self)));
+}
+
+static Py_ssize_t tensor_len(PyObject *self) {
+    nt_tensor *t = nt_py_tensor(self);
+    if (nt_tensor_ndim(t) == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
+        return -1;
+    }
+    return (Py_ssize_t)nt_tensor_sizes(t)[0];
+}
+
+PyMethodDef nt_py_tensor_core_methods[] = {
+    {"dim", tensor_dim, METH_NOARGS, "The number of dims."},
+    {"ndimension", tensor_dim, METH_NOARGS, "The number of dims."},
+    {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS,
+     "size(dim=None): the Size, or the size of one dim (index or name)."},
+    {"stride", (PyCFunction)(void (*)(void))tensor_stride, METH_FASTCALL | METH_KEYWORDS,
+     "stride(dim=None): the strides, or the stride of one dim (index or name)."},
+    {"numel", tensor_numel, METH_NOARGS, "The number of elements."},
+    {"nelement", tensor_numel, METH_NOARGS, "The number of elements."},
+    {"element_size", tensor_element_size, METH_NOARGS, "Bytes per element."},
+    {"is_contiguous", tensor_is_contiguous, METH_NOARGS, "Row-major and dense."},
+    {"has_names", tensor_has_names, METH_NOARGS, "Whether any dim is named."},
+    {"data_ptr", tensor_data_ptr, METH_NOARGS, "The address of the first element."},
+    {"storage_offset", tensor_storage_offset, METH_NOARGS, "The offset in elements."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods tensor_as_sequence = {.sq_length = tensor_len};
+
+PyTypeObject NtTensor_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ntensor.Tensor",
+    .tp_basicsize = sizeof(NtTensorObject),
+    .tp_dealloc = tensor_dealloc,
+    .tp_repr = tensor_repr,
+    .tp_as_sequence = &tensor_as_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "A tensor whose dimensions may carry names.",
+    .tp_weaklistoffset = offsetof(NtTensorObject, weakrefs),
+    .tp_getset = tensor_getset,
+};
+
+/* Joins the NULL-terminated method tables of every file into the type's one table. */
+int nt_py_tensor_type_init(PyObject *module) {
+    PyMethodDef *tables[] = {nt_py_tensor_core_methods, nt_py_tensor_names_methods,
+                             nt_py_tensor_view_methods, nt_py_tensor_convert_methods};
+    size_t total = 0;
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        for (PyMethodDef *m = tables[i]; m->ml_name; m++) total++;
+    PyMethodDef *all = PyMem_Calloc(total + 1, sizeof *all); /* lives as long as the type */
+    if (!all) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        for (PyMethodDef *m = tables[i]; m->ml_name; m++) all[k++] = *m;
+    NtTensor_Type.tp_methods = all;
+    if (PyType_Ready(&NtTensor_Type) < 0) return -1;
+    Py_INCREF(&NtTensor_Type);
+    return PyModule_AddObject(module, "Tensor", (PyObject *)&NtTensor_Type);
+}
