@@ -1,0 +1,58 @@
+"""Shared timing code for the Python benchmarks: ntensor and PyTorch timed in the same
+process, on the same number of threads, reported as a ratio (ntensor time / torch time)."""
+import os
+import sys
+import timeit
+import warnings
+
+_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.environ.get("NT_PYTHONPATH", os.path.join(_root, "build", "python")))
+warnings.filterwarnings("ignore", message=".*Named tensors.*")
+
+import ntensor  # noqa: E402
+import torch  # noqa: E402
+
+THREADS = int(os.environ.get("NT_BENCH_THREADS", "2"))
+torch.set_num_threads(THREADS)
+ntensor.set_num_threads(THREADS)
+
+
+def best_time(fn, min_total=0.2, repeats=5):
+    """Seconds per call: the best of `repeats` runs, each looping for about `min_total`."""
+    number = 1
+    while True:
+        t = timeit.timeit(fn, number=number)
+        if t >= min_total / 5 or number >= 1 << 24:
+            break
+        number *= 4
+    return min(timeit.repeat(fn, number=number, repeat=repeats)) / number
+
+
+class Report:
+    """Collects rows of (what, ntensor seconds, torch seconds, target ratio) and prints them."""
+
+    def __init__(self, title):
+        self.title = title
+        self.rows = []
+
+    def per_call(self, what, nt_fn, torch_fn, target):
+        self.rows.append((what, best_time(nt_fn), best_time(torch_fn), target, None))
+
+    def bandwidth(self, what, nt_fn, torch_fn, nbytes, target):
+        self.rows.append((what, best_time(nt_fn, 0.5), best_time(torch_fn, 0.5), target, nbytes))
+
+    def print(self):
+        print(f"== {self.title} (threads={THREADS}; ratio = ntensor time / torch time)")
+        print(f"{'benchmark':46} {'ntensor':>12} {'torch':>12} {'ratio':>7} {'target':>7}  ok")
+        misses = 0
+        for what, a, b, target, nbytes in self.rows:
+            ratio = a / b
+            ok = ratio <= target
+            misses += not ok
+            if nbytes:
+                ta, tb = f"{nbytes / a / 1e9:.2f} GB/s", f"{nbytes / b / 1e9:.2f} GB/s"
+            else:
+                ta, tb = f"{a * 1e9:.0f} ns", f"{b * 1e9:.0f} ns"
+            print(f"{what:46} {ta:>12} {tb:>12} {ratio:7.3f} {target:7.2f}  {'yes' if ok else 'NO'}")
+        print(f"{len(self.rows) - misses} of {len(self.rows)} within target")
+        return misses

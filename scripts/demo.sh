@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds ntensor (installing what is missing) and runs the demos: the C example, then the
+# spec's examples through the Python module (`import ntensor as torch`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+echo "== examples/demo.c"
+./build/examples/demo
+echo
+echo "== examples/demo.py"
+PYTHONPATH=build/python /usr/bin/python3 examples/demo.py
