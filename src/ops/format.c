@@ -36,7 +36,9 @@ nt_print_options nt_default_print_options(void) {
     return o;
 }
 
-nt_print_options nt_get_print_options(void) { return g_print_options; }
+nt_print_options nt_get_print_options(void) {
+    return g_print_options;
+}
 
 nt_status nt_set_print_options(const nt_print_options *opts) {
     if (!opts) return nt_fail(NT_ERR_VALUE, "print options must not be NULL");
@@ -47,8 +49,7 @@ nt_status nt_set_print_options(const nt_print_options *opts) {
         return nt_fail(NT_ERR_VALUE, "edgeitems must be non-negative, got %" PRId64,
                        opts->edgeitems);
     if (opts->sci_mode < -1 || opts->sci_mode > 1)
-        return nt_fail(NT_ERR_VALUE, "sci_mode must be -1 (auto), 0 or 1, got %d",
-                       opts->sci_mode);
+        return nt_fail(NT_ERR_VALUE, "sci_mode must be -1 (auto), 0 or 1, got %d", opts->sci_mode);
     g_print_options = *opts;
     return NT_OK;
 }
@@ -72,7 +73,8 @@ static bool sb_reserve(strbuf *b, size_t extra) {
     size_t need = b->len + extra + 1; /* room for the NUL */
     if (need <= b->cap) return true;
     size_t cap = b->cap ? b->cap : 256;
-    while (cap < need) cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
     char *data = realloc(b->data, cap);
     if (!data) {
         b->failed = true;
@@ -90,7 +92,9 @@ static void sb_append(strbuf *b, const char *s, size_t n) {
     b->data[b->len] = '\0';
 }
 
-static void sb_puts(strbuf *b, const char *s) { sb_append(b, s, strlen(s)); }
+static void sb_puts(strbuf *b, const char *s) {
+    sb_append(b, s, strlen(s));
+}
 
 static void sb_repeat(strbuf *b, char c, int64_t n) {
     if (n <= 0 || !sb_reserve(b, (size_t)n)) return;
@@ -99,7 +103,8 @@ static void sb_repeat(strbuf *b, char c, int64_t n) {
     b->data[b->len] = '\0';
 }
 
-/* Appends the printf-formatted text, right-aligned in `width` columns (as Python pads). */
+/* Appends the printf-formatted text, right-aligned in `width` columns (as Python pads);
+ * width 0 appends it as is. */
 __attribute__((format(printf, 3, 4))) static void sb_printf_padded(strbuf *b, int64_t width,
                                                                    const char *fmt, ...) {
     va_list ap;
@@ -130,10 +135,10 @@ __attribute__((format(printf, 1, 2))) static int64_t printed_len(const char *fmt
 /* ------------------------------------------------------------------ walking the elements */
 
 typedef struct formatter {
-    bool floating;  /* the dtype is floating (float16/bfloat16 print as float32) */
-    bool int_mode;  /* every nonzero finite value is integral: print "3." */
-    bool sci_mode;  /* print "%.{precision}e" */
-    int64_t width;  /* the column width every element is padded to */
+    bool floating; /* the dtype is floating (float16/bfloat16 print as float32) */
+    bool int_mode; /* every nonzero finite value is integral: print "3." */
+    bool sci_mode; /* print "%.{precision}e" */
+    int64_t width; /* the column width every element is padded to */
     int precision;
 } formatter;
 
@@ -220,7 +225,9 @@ static void widen_float(void *state, double v, int64_t iv) {
     if (w > f->width) f->width = w;
 }
 
-static bool is_bool(const printer *p) { return p->t->dtype == NT_BOOL; }
+static bool is_bool(const printer *p) {
+    return p->t->dtype == NT_BOOL;
+}
 
 static void widen_int(void *state, double v, int64_t iv) {
     (void)v;
@@ -271,8 +278,10 @@ static void format_element(printer *p, const char *ptr) {
         sb_printf_padded(b, f->width, "nan");
     else if (f->sci_mode)
         sb_printf_padded(b, f->width, "%.*e", f->precision, v);
-    else if (f->int_mode)
-        sb_printf_padded(b, f->width, isinf(v) ? "%.0f" : "%.0f.", v);
+    else if (f->int_mode && isinf(v))
+        sb_printf_padded(b, f->width, "%.0f", v);
+    else if (f->int_mode) /* "3." marks a floating tensor whose values are all integral */
+        sb_printf_padded(b, f->width, "%.0f.", v);
     else
         sb_printf_padded(b, f->width, "%.*f", f->precision, v);
 }
@@ -430,9 +439,8 @@ nt_status nt_format_with_suffixes(const nt_tensor *t, int count, const char *con
     /* Our suffixes, in PyTorch's order: size, dtype, (the caller's), names. An empty tensor
      * shows its dtype unless it is the default, since no element hints at it. */
     nt_dtype dt = t->dtype;
-    bool show_dtype = t->numel == 0
-                          ? dt != nt_default_dtype()
-                          : dt != nt_default_dtype() && dt != NT_INT64 && dt != NT_BOOL;
+    bool show_dtype = t->numel == 0 ? dt != nt_default_dtype()
+                                    : dt != nt_default_dtype() && dt != NT_INT64 && dt != NT_BOOL;
     if (t->numel == 0 && t->ndim != 1) append_size_tuple(&size, t);
     if (show_dtype) sb_printf_padded(&dtype, 0, "dtype=torch.%s", nt_dtype_table[dt].name);
     if (t->names) append_names_tuple(&names, t);
@@ -443,7 +451,8 @@ nt_status nt_format_with_suffixes(const nt_tensor *t, int count, const char *con
     int n = 0;
     if (size.len) list[n++] = size.data;
     if (dtype.len) list[n++] = dtype.data;
-    for (int i = 0; i < count; i++) list[n++] = suffixes[i];
+    for (int i = 0; i < count; i++)
+        list[n++] = suffixes[i];
     if (names.len) list[n++] = names.data;
 
     sb_puts(&p.out, NT_PREFIX);
