@@ -2,6 +2,8 @@
  * module.c — the ntensor._C module: its initialisation and the small module-level
  * functions that belong to no other file (threads, type queries).
  */
+#include <string.h>
+
 #include "pyntensor.h"
 
 static PyObject *py_is_tensor(PyObject *module, PyObject *o) {
@@ -43,7 +45,53 @@ static PyObject *py_get_default_dtype(PyObject *module, PyObject *unused) {
     return d;
 }
 
+/* set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+ * profile=None, sci_mode=None), with torch/_tensor_str.py's semantics: a profile first, then
+ * each given option; sci_mode is always replaced (None means automatic). */
+static PyObject *py_set_printoptions(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames) {
+    static const char *const kwlist[] = {"precision", "threshold", "edgeitems", "linewidth",
+                                         "profile",   "sci_mode",  NULL};
+    PyObject *v[6];
+    if (nt_py_parse_args("set_printoptions", args, nargs, kwnames, kwlist, 6, v) < 0)
+        return NULL;
+    nt_print_options opts = nt_get_print_options();
+    if (v[4] && v[4] != Py_None) {
+        const char *profile = PyUnicode_AsUTF8(v[4]);
+        if (!profile) return NULL;
+        nt_print_options d = nt_default_print_options();
+        if (strcmp(profile, "short") == 0) {
+            d.precision = 2;
+            d.edgeitems = 2;
+        } else if (strcmp(profile, "full") == 0) {
+            d.threshold = Py_HUGE_VAL;
+        }
+        opts.precision = d.precision;
+        opts.threshold = d.threshold;
+        opts.edgeitems = d.edgeitems;
+        opts.linewidth = d.linewidth;
+    }
+    int64_t *ints[4] = {&opts.precision, NULL, &opts.edgeitems, &opts.linewidth};
+    for (int i = 0; i < 4; i++) {
+        if (!v[i] || v[i] == Py_None) continue;
+        if (i == 1) {
+            double threshold = PyFloat_AsDouble(v[i]);
+            if (threshold == -1.0 && PyErr_Occurred()) return NULL;
+            opts.threshold = threshold;
+        } else if (nt_py_int64_from_object(v[i], ints[i], kwlist[i]) < 0) {
+            return NULL;
+        }
+    }
+    opts.sci_mode = (!v[5] || v[5] == Py_None) ? -1 : PyObject_IsTrue(v[5]);
+    if (opts.sci_mode < -1) return NULL;
+    nt_status st = nt_set_print_options(&opts);
+    if (st != NT_OK) return nt_py_raise(st);
+    Py_RETURN_NONE;
+}
+
 PyMethodDef nt_py_module_functions[] = {
+    {"set_printoptions", (PyCFunction)(void (*)(void))py_set_printoptions,
+     METH_FASTCALL | METH_KEYWORDS, "Sets how tensors print, like torch.set_printoptions."},
     {"is_tensor", py_is_tensor, METH_O, "Whether the object is an ntensor Tensor."},
     {"get_num_threads", py_get_num_threads, METH_NOARGS, "Threads used for large work."},
     {"set_num_threads", py_set_num_threads, METH_O, "Sets the threads used for large work."},
