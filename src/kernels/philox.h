@@ -87,8 +87,8 @@ static inline float nt_bits_to_unit_f32(uint32_t x) { return (float)(x >> 8) * 0
 
 /* A double in [0, 1) from 53 bits of two words. */
 static inline double nt_bits_to_unit_f64(uint32_t hi, uint32_t lo) {
-    uint64_t x = ((uint64_t)hi << 21) ^ (uint64_t)(lo >> 11);
-    return (double)(x & ((UINT64_C(1) << 53) - 1)) * 0x1.0p-53;
+    uint64_t x = ((uint64_t)hi << 21) | (uint64_t)(lo >> 11); /* 32 + 21 bits */
+    return (double)x * 0x1.0p-53;
 }
 
 #endif

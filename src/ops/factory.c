@@ -1,0 +1,374 @@
+/*
+ * factory.c — tensors made from nothing: empty, zeros, ones, full, arange, from a buffer
+ * (copied) or over external memory (wrapped), and the *_like variants.
+ *
+ * Names follow the spec's factory rule: the given names, validated (known ids, no
+ * duplicates) by nt_tensor_alloc. Filling with a value goes through nt_fill_ (copy.c), so
+ * scalar conversion is the same everywhere. nt_arange reproduces PyTorch 1.13's CPU kernel
+ * to the bit, including the way its vectorized loop rounds (see arange_value).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/half.h"
+#include "core/parallel.h"
+#include "core/scalar.h"
+#include "core/status.h"
+#include "core/tensor.h"
+
+/* ------------------------------------------------------------------ helpers */
+
+/* Every non-None name must be an interned id: a stray integer would print as garbage. */
+static nt_status check_name_ids(int ndim, const nt_name *names) {
+    for (int i = 0; names && i < ndim && i < NT_MAX_DIMS; i++)
+        if (names[i] != NT_NAME_NONE && !nt_name_str(names[i]))
+            return nt_fail(NT_ERR_VALUE, "invalid name id %" PRIu32 " at dim %d", names[i], i);
+    return NT_OK;
+}
+
+typedef struct memset_job {
+    char *data;
+} memset_job;
+
+static void memset_range(void *ctx, int64_t begin, int64_t end) {
+    memset(((memset_job *)ctx)->data + begin, 0, (size_t)(end - begin));
+}
+
+/* Zeroes the whole storage of a fresh tensor: all-bits-zero is 0 (or false) in every dtype. */
+static void zero_storage(nt_tensor *t) {
+    memset_job job = {t->storage->data};
+    nt_parallel_for(0, (int64_t)t->storage->nbytes, (int64_t)1 << 18, memset_range, &job);
+}
+
+/* PyTorch's is_non_overlapping_and_dense: the strides are a permutation of row-major ones
+ * (size-one dims ignored). Such a layout is what empty_like preserves. */
+static bool non_overlapping_and_dense(const nt_tensor *t) {
+    int perm[NT_MAX_DIMS];
+    int n = 0;
+    for (int i = 0; i < t->ndim; i++)
+        if (t->sizes[i] >= 2) perm[n++] = i;
+    for (int i = 1; i < n; i++) { /* insertion sort by stride: ndim is small */
+        int d = perm[i], j = i;
+        for (; j > 0 && t->strides[perm[j - 1]] > t->strides[d]; j--) perm[j] = perm[j - 1];
+        perm[j] = d;
+    }
+    int64_t expected = 1;
+    for (int i = 0; i < n; i++) {
+        if (t->strides[perm[i]] != expected) return false;
+        expected *= t->sizes[perm[i]];
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ empty, zeros, ones, full */
+
+nt_status nt_empty(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
+                   nt_tensor **out) {
+    NT_TRY(check_name_ids(ndim, names));
+    return nt_tensor_alloc(dtype, ndim, sizes, names, out);
+}
+
+nt_status nt_zeros(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
+                   nt_tensor **out) {
+    nt_tensor *t = NULL;
+    NT_TRY(nt_empty(ndim, sizes, dtype, names, &t));
+    zero_storage(t);
+    *out = t;
+    return NT_OK;
+}
+
+/* Allocates with nt_empty, then fills with `value`; releases the tensor if filling fails. */
+static nt_status empty_filled(int ndim, const int64_t *sizes, nt_scalar value, nt_dtype dtype,
+                              const nt_name *names, nt_tensor **out) {
+    nt_tensor *t = NULL;
+    nt_status st;
+    NT_CHECK(st, nt_empty(ndim, sizes, dtype, names, &t));
+    NT_CHECK(st, nt_fill_(t, value));
+    *out = t;
+    return NT_OK;
+fail:
+    nt_tensor_release(t);
+    return st;
+}
+
+nt_status nt_ones(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
+                  nt_tensor **out) {
+    return empty_filled(ndim, sizes, nt_scalar_int(1), dtype, names, out);
+}
+
+nt_status nt_full(int ndim, const int64_t *sizes, nt_scalar value, nt_dtype dtype,
+                  const nt_name *names, nt_tensor **out) {
+    return empty_filled(ndim, sizes, value, dtype, names, out);
+}
+
+/* ------------------------------------------------------------------ *_like */
+
+nt_status nt_empty_like(const nt_tensor *like, int dtype, nt_tensor **out) {
+    if (dtype == -1) dtype = (int)like->dtype;
+    if (!nt_dtype_valid(dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
+    if (!non_overlapping_and_dense(like))
+        return nt_tensor_alloc((nt_dtype)dtype, like->ndim, like->sizes, like->names, out);
+    /* PyTorch's memory_format=preserve: a dense tensor's layout (a transpose, say) is kept.
+     * Dense strides starting at offset 0 span exactly numel elements. */
+    nt_storage *storage = NULL;
+    NT_TRY(nt_storage_new((size_t)like->numel * nt_dtype_table[dtype].size, &storage));
+    nt_status st = nt_tensor_make(storage, (nt_dtype)dtype, like->ndim, like->sizes,
+                                  like->strides, 0, like->names, out);
+    nt_storage_release(storage); /* the tensor holds its own reference */
+    return st;
+}
+
+nt_status nt_zeros_like(const nt_tensor *like, int dtype, nt_tensor **out) {
+    nt_tensor *t = NULL;
+    NT_TRY(nt_empty_like(like, dtype, &t));
+    zero_storage(t);
+    *out = t;
+    return NT_OK;
+}
+
+nt_status nt_full_like(const nt_tensor *like, nt_scalar value, int dtype, nt_tensor **out) {
+    nt_tensor *t = NULL;
+    nt_status st;
+    NT_CHECK(st, nt_empty_like(like, dtype, &t));
+    NT_CHECK(st, nt_fill_(t, value));
+    *out = t;
+    return NT_OK;
+fail:
+    nt_tensor_release(t);
+    return st;
+}
+
+nt_status nt_ones_like(const nt_tensor *like, int dtype, nt_tensor **out) {
+    return nt_full_like(like, nt_scalar_int(1), dtype, out);
+}
+
+/* ------------------------------------------------------------------ buffers */
+
+nt_status nt_from_buffer(const void *data, nt_dtype dtype, int ndim, const int64_t *sizes,
+                         const nt_name *names, nt_tensor **out) {
+    nt_tensor *t = NULL;
+    NT_TRY(nt_empty(ndim, sizes, dtype, names, &t));
+    size_t nbytes = (size_t)t->numel * nt_dtype_table[dtype].size;
+    if (nbytes > 0 && !data) {
+        int64_t numel = t->numel;
+        nt_tensor_release(t);
+        return nt_fail(NT_ERR_VALUE,
+                       "from_buffer: data is NULL but %" PRId64 " elements were asked for", numel);
+    }
+    if (nbytes > 0) memcpy(t->storage->data, data, nbytes);
+    *out = t;
+    return NT_OK;
+}
+
+/* Checks that the view (sizes, non-negative element strides, offset 0) of elements of
+ * `elsize` bytes lies inside `nbytes`. */
+static nt_status check_external_extent(int ndim, const int64_t *sizes, const int64_t *strides,
+                                       size_t elsize, size_t nbytes, int64_t numel) {
+    for (int i = 0; i < ndim; i++)
+        if (strides[i] < 0)
+            return nt_fail(NT_ERR_VALUE,
+                           "from_external: negative strides are not supported (stride %" PRId64
+                           " at dim %d)",
+                           strides[i], i);
+    if (numel == 0) return NT_OK;
+    /* The last element sits at sum((size - 1) * stride); the view needs one past it. */
+    int64_t last = 0, span;
+    for (int i = 0; i < ndim; i++) {
+        int64_t step;
+        if (__builtin_mul_overflow(sizes[i] - 1, strides[i], &step) ||
+            __builtin_add_overflow(last, step, &last))
+            return nt_fail(NT_ERR_VALUE, "from_external: the view's extent overflows int64");
+    }
+    if (__builtin_add_overflow(last, 1, &span) ||
+        __builtin_mul_overflow(span, (int64_t)elsize, &span) || (uint64_t)span > nbytes)
+        return nt_fail(NT_ERR_VALUE,
+                       "from_external: the view needs %" PRId64
+                       " elements of %zu bytes but the buffer holds %zu bytes",
+                       last + 1, elsize, nbytes);
+    return NT_OK;
+}
+
+nt_status nt_from_external(void *data, size_t nbytes, nt_dtype dtype, int ndim,
+                           const int64_t *sizes, const int64_t *strides, nt_release_fn release,
+                           void *ctx, nt_tensor **out) {
+    if (!nt_dtype_valid((int)dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", (int)dtype);
+    int64_t numel;
+    NT_TRY(nt_shape_check(ndim, sizes, &numel));
+    size_t elsize = nt_dtype_table[dtype].size;
+    int64_t contiguous[NT_MAX_DIMS];
+    if (!strides) {
+        nt_contiguous_strides(ndim, sizes, contiguous);
+        strides = contiguous;
+    }
+    NT_TRY(check_external_extent(ndim, sizes, strides, elsize, nbytes, numel));
+    if (numel > 0 && !data) return nt_fail(NT_ERR_VALUE, "from_external: data is NULL");
+    if ((uintptr_t)data % elsize != 0) /* kernels load elements with aligned accesses */
+        return nt_fail(NT_ERR_VALUE,
+                       "from_external: data at %p is not aligned to its %zu-byte elements",
+                       data, elsize);
+    nt_storage *storage = NULL;
+    NT_TRY(nt_storage_wrap(data, nbytes, release, ctx, &storage));
+    nt_status st = nt_tensor_make(storage, dtype, ndim, sizes, strides, 0, NULL, out);
+    if (st != NT_OK) storage->release = NULL; /* on failure the memory stays the caller's */
+    nt_storage_release(storage);
+    return st;
+}
+
+/* ------------------------------------------------------------------ arange */
+
+/* How PyTorch 1.13's arange_cpu computes each dtype: the accumulate type its Scalars are
+ * converted to (at::acc_type on CPU: int64 for integers, double for float and double,
+ * float for half and bfloat16), and the lane count of its AVX2 Vectorized<T>. Bool has no
+ * kernel (acc == ACC_NONE). */
+typedef enum arange_acc { ACC_NONE, ACC_I64, ACC_F32, ACC_F64 } arange_acc;
+static const struct {
+    arange_acc acc;
+    int64_t lanes;
+} arange_info[NT_DTYPE_COUNT] = {
+    [NT_BOOL] = {ACC_NONE, 0},     [NT_UINT8] = {ACC_I64, 32},   [NT_INT8] = {ACC_I64, 32},
+    [NT_INT16] = {ACC_I64, 16},    [NT_INT32] = {ACC_I64, 8},    [NT_INT64] = {ACC_I64, 4},
+    [NT_FLOAT16] = {ACC_F32, 16},  [NT_BFLOAT16] = {ACC_F32, 16}, [NT_FLOAT32] = {ACC_F64, 8},
+    [NT_FLOAT64] = {ACC_F64, 4},
+};
+
+/* A Scalar's value in an accumulate type, with c10's checked_convert errors. */
+static nt_status scalar_to_i64(nt_scalar s, int64_t *out) {
+    if (s.kind == NT_SCALAR_BOOL) *out = s.v.b;
+    if (s.kind == NT_SCALAR_INT) *out = s.v.i;
+    if (s.kind == NT_SCALAR_FLOAT) {
+        if (!(s.v.f >= -0x1p63 && s.v.f < 0x1p63))
+            return nt_fail(NT_ERR_RUNTIME,
+                           "value cannot be converted to type int64_t without overflow");
+        *out = (int64_t)s.v.f;
+    }
+    return NT_OK;
+}
+
+static double scalar_to_f64(nt_scalar s) {
+    return s.kind == NT_SCALAR_FLOAT ? s.v.f
+           : s.kind == NT_SCALAR_INT ? (double)s.v.i
+                                     : (double)s.v.b;
+}
+
+static nt_status scalar_to_f32(nt_scalar s, float *out) {
+    double x = scalar_to_f64(s);
+    if (s.kind == NT_SCALAR_FLOAT && isfinite(x) && (x < -0x1.fffffep127 || x > 0x1.fffffep127))
+        return nt_fail(NT_ERR_RUNTIME, "value cannot be converted to type float without overflow");
+    *out = (float)x;
+    return NT_OK;
+}
+
+typedef struct arange_job {
+    nt_tensor *t;
+    arange_acc acc;
+    int64_t n, lanes, vec_end;
+    int64_t start_i, step_i;
+    double start_d, step_d;
+    float start_f, step_f;
+} arange_job;
+
+static float round_to_dtype_f(float x, nt_dtype dtype) {
+    return dtype == NT_FLOAT16 ? nt_f16_to_f32(nt_f32_to_f16(x)) : nt_bf16_to_f32(nt_f32_to_bf16(x));
+}
+
+/* Element i of arange as PyTorch's kernel computes it. Its loop runs over pairs of vectors
+ * first: in [0, vec_end) lane k of the vector starting at i0 is
+ * T(T(start + step * i0) + k * step), and the tail is T(start + step * i); the arithmetic is
+ * in the accumulate type with fused multiply-adds (the kernel is built with -mfma). So
+ * values can differ from start + i * step by an ulp, exactly where PyTorch's do. */
+static void arange_store(const arange_job *job, int64_t i, char *p) {
+    nt_dtype dtype = job->t->dtype;
+    int64_t k = i < job->vec_end ? i % job->lanes : 0, i0 = i - k;
+    if (job->acc == ACC_I64) {
+        /* integers: exact, wrapping like the kernel's int64 arithmetic */
+        uint64_t v = (uint64_t)job->start_i + (uint64_t)job->step_i * (uint64_t)i;
+        nt_store_scalar(p, dtype, nt_scalar_int((int64_t)v));
+    } else if (job->acc == ACC_F64) {
+        double base = fma(job->step_d, (double)i0, job->start_d);
+        if (dtype == NT_FLOAT32) {
+            float b = (float)base;
+            *(float *)p = k ? (float)fma((double)k, job->step_d, (double)b) : b;
+        } else {
+            *(double *)p = k ? fma((double)k, job->step_d, base) : base;
+        }
+    } else {
+        float v = round_to_dtype_f(fmaf(job->step_f, (float)i0, job->start_f), dtype);
+        if (k) v = fmaf((float)k, job->step_f, v);
+        if (dtype == NT_FLOAT16)
+            *(nt_float16 *)p = nt_f32_to_f16(v);
+        else
+            *(nt_bfloat16 *)p = nt_f32_to_bf16(v);
+    }
+}
+
+static void arange_range(void *ctx, int64_t begin, int64_t end) {
+    const arange_job *job = ctx;
+    size_t elsize = nt_dtype_table[job->t->dtype].size;
+    char *data = nt_tensor_bytes(job->t);
+    for (int64_t i = begin; i < end; i++) arange_store(job, i, data + (size_t)i * elsize);
+}
+
+/* The checks and the length of PyTorch's arange_out, in its order. */
+static nt_status arange_setup(nt_scalar start, nt_scalar end, nt_scalar step, nt_dtype dtype,
+                              arange_job *job) {
+    /* The length is computed in double, except for int64, which keeps its precision (the
+     * difference is taken in wrapping int64 arithmetic, as the kernel's does). */
+    double size_d = ceil((scalar_to_f64(end) - scalar_to_f64(start)) / scalar_to_f64(step));
+    double range_start = 0, range_end = 0; /* for the message */
+    bool step_zero, finite = true, ascending, descending;
+    if (job->acc == ACC_I64) {
+        int64_t xend = 0;
+        NT_TRY(scalar_to_i64(start, &job->start_i));
+        NT_TRY(scalar_to_i64(end, &xend));
+        NT_TRY(scalar_to_i64(step, &job->step_i));
+        if (dtype == NT_INT64) {
+            int64_t diff = (int64_t)((uint64_t)xend - (uint64_t)job->start_i);
+            size_d = ceil((double)diff / (double)job->step_i);
+        }
+        step_zero = job->step_i == 0;
+        ascending = job->step_i > 0 && xend >= job->start_i;
+        descending = job->step_i < 0 && xend <= job->start_i;
+    } else {
+        double xstart, xend, xstep;
+        if (job->acc == ACC_F32) {
+            float fend = 0;
+            NT_TRY(scalar_to_f32(start, &job->start_f));
+            NT_TRY(scalar_to_f32(end, &fend));
+            NT_TRY(scalar_to_f32(step, &job->step_f));
+            xstart = job->start_f, xend = fend, xstep = job->step_f;
+        } else {
+            xstart = job->start_d = scalar_to_f64(start);
+            xend = scalar_to_f64(end);
+            xstep = job->step_d = scalar_to_f64(step);
+        }
+        step_zero = !(xstep > 0 || xstep < 0);
+        finite = isfinite(xstart) && isfinite(xend);
+        ascending = xstep > 0 && xend >= xstart;
+        descending = xstep < 0 && xend <= xstart;
+        range_start = xstart, range_end = xend;
+    }
+    if (step_zero) return nt_fail(NT_ERR_RUNTIME, "step must be nonzero");
+    if (!finite)
+        return nt_fail(NT_ERR_RUNTIME, "unsupported range: %g -> %g", range_start, range_end);
+    if (!ascending && !descending)
+        return nt_fail(NT_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
+    if (!(size_d >= 0 && size_d < 0x1p63))
+        return nt_fail(NT_ERR_RUNTIME, "invalid size, possible overflow?");
+    job->n = (int64_t)size_d;
+    return NT_OK;
+}
+
+nt_status nt_arange(nt_scalar start, nt_scalar end, nt_scalar step, nt_dtype dtype,
+                    nt_tensor **out) {
+    if (!nt_dtype_valid((int)dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", (int)dtype);
+    arange_job job = {.acc = arange_info[dtype].acc, .lanes = arange_info[dtype].lanes};
+    if (job.acc == ACC_NONE)
+        return nt_fail(NT_ERR_RUNTIME, "\"arange_cpu\" not implemented for 'Bool'");
+    NT_TRY(arange_setup(start, end, step, dtype, &job));
+    NT_TRY(nt_tensor_alloc(dtype, 1, &job.n, NULL, &job.t));
+    job.vec_end = job.n - job.n % (2 * job.lanes); /* the kernel does two vectors a turn */
+    nt_parallel_for(0, job.n, NT_GRAIN_SIZE, arange_range, &job);
+    *out = job.t;
+    return NT_OK;
+}
