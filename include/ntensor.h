@@ -230,26 +230,38 @@ NT_API nt_status nt_get_double(const nt_tensor *t, const int64_t *index, double 
 
 /* A view with the given names (NULL drops them all). */
 NT_API nt_status nt_rename(nt_tensor *t, const nt_name *names, nt_tensor **out);
-/* A view with dims named from[i] renamed to to[i]. */
+/* Same with an explicit count, which must equal ndim ("Number of names (1) and number of
+ * dimensions in tensor (2) do not match. ..."). */
+NT_API nt_status nt_rename_n(nt_tensor *t, int count, const nt_name *names, nt_tensor **out);
+/* A view with dims named from[i] renamed to to[i] (to[i] may be none). */
 NT_API nt_status nt_rename_map(nt_tensor *t, int count, const nt_name *from, const nt_name *to,
                                nt_tensor **out);
+/* The same in place (rename_(**map)). */
+NT_API nt_status nt_rename_map_(nt_tensor *t, int count, const nt_name *from, const nt_name *to);
 /* Sets the names in place (NULL drops them). */
 NT_API nt_status nt_set_names_(nt_tensor *t, const nt_name *names);
-/* refine_names / align_to take `count` names; `ellipsis` is the position of the one
- * Ellipsis among them, or -1 for none. */
+/* Same with an explicit count, checked like nt_rename_n. */
+NT_API nt_status nt_set_names_n_(nt_tensor *t, int count, const nt_name *names);
+/* refine_names / align_to take `count` names; `ellipsis` is the index of the one Ellipsis
+ * among those `count` entries (its entry's value is ignored), or -1 for none. So
+ * align_to('F', 'E', ...) is count 3, names {F, E, <any>}, ellipsis 2. */
 NT_API nt_status nt_refine_names(nt_tensor *t, int count, const nt_name *names, int ellipsis,
                                  nt_tensor **out);
 NT_API nt_status nt_align_to(nt_tensor *t, int count, const nt_name *names, int ellipsis,
                              nt_tensor **out);
 NT_API nt_status nt_align_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out);
-/* Flattens the consecutive dims [start, end] into one named `out_name` (may be none). */
+/* Flattens the consecutive dims [start, end] into one named `out_name` (may be none): a
+ * view when strides allow, else a copy. start == end only renames that dim. */
 NT_API nt_status nt_flatten(nt_tensor *t, int64_t start, int64_t end, nt_name out_name,
                             nt_tensor **out);
+/* The positional flatten (Tensor.flatten(start, end)): the merged dim is unnamed, the
+ * others keep their names; start == end returns t itself (a new reference). */
+NT_API nt_status nt_flatten_dims(nt_tensor *t, int64_t start, int64_t end, nt_tensor **out);
 /* Flattens the named, consecutive dims `dims` into one dim named `out_name`. */
 NT_API nt_status nt_flatten_names(nt_tensor *t, int count, const nt_name *dims, nt_name out_name,
                                   nt_tensor **out);
 /* Splits `dim` into `count` dims of the given sizes (one may be -1) and names (NULL:
- * unnamed). */
+ * unnamed, which a named `t` refuses, as PyTorch does; pass none entries instead). */
 NT_API nt_status nt_unflatten(nt_tensor *t, int64_t dim, int count, const int64_t *sizes,
                               const nt_name *names, nt_tensor **out);
 
@@ -261,6 +273,8 @@ NT_API nt_status nt_t(nt_tensor *t, nt_tensor **out);
 NT_API nt_status nt_permute(nt_tensor *t, int count, const int64_t *dims, nt_tensor **out);
 /* Broadcasts to `sizes` (-1 keeps a size); new leading dims are unnamed. */
 NT_API nt_status nt_expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
+/* nt_expand to other's sizes. */
+NT_API nt_status nt_expand_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out);
 /* Drops every size-one dim. */
 NT_API nt_status nt_squeeze(nt_tensor *t, nt_tensor **out);
 /* Drops `dim` if its size is one (otherwise returns an equal view). */
@@ -270,11 +284,14 @@ NT_API nt_status nt_unsqueeze(nt_tensor *t, int64_t dim, nt_tensor **out);
 NT_API nt_status nt_select(nt_tensor *t, int64_t dim, int64_t index, nt_tensor **out);
 NT_API nt_status nt_narrow(nt_tensor *t, int64_t dim, int64_t start, int64_t length,
                            nt_tensor **out);
-/* A view with the new shape (one size may be -1); fails if strides do not allow it. */
+/* A view with the new shape (one size may be -1); fails if strides do not allow it.
+ * Names (view and reshape): a dim the reshape keeps unchanged keeps its name, merged,
+ * split and new dims are unnamed (see kept_names in src/ops/view.c). */
 NT_API nt_status nt_view(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
 /* A view when possible, otherwise a contiguous copy. */
 NT_API nt_status nt_reshape(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
-/* A general view of t's storage; the extent must lie inside the storage. */
+/* A general, unnamed view of t's storage; `offset` is in elements from the storage's
+ * start; strides must be non-negative and the extent must lie inside the storage. */
 NT_API nt_status nt_as_strided(nt_tensor *t, int ndim, const int64_t *sizes,
                                const int64_t *strides, int64_t offset, nt_tensor **out);
 

@@ -1,0 +1,309 @@
+/*
+ * names_api.c — the named-dimension API: rename (positional and by map), set_names_,
+ * refine_names, align_to and align_as; and the name helpers declared in names.h.
+ *
+ * All of these return views: the result shares t's storage and differs only in names
+ * (rename, refine_names) or in a permutation plus size-one dims (align_to, align_as). The
+ * checks and messages follow PyTorch 1.13, except where the spec is stricter: align_to and
+ * align_as need every dim of the input named, with or without an Ellipsis.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/status.h"
+#include "names/names.h"
+
+/* ------------------------------------------------------------------ helpers (names.h) */
+
+/* Appends printf output at *len, never past cap (buf stays NUL-terminated). */
+static void append(char *buf, size_t cap, size_t *len, const char *fmt, const char *s) {
+    if (*len >= cap) return;
+    int w = snprintf(buf + *len, cap - *len, fmt, s);
+    if (w > 0) *len += (size_t)w;
+}
+
+static void append_name(char *buf, size_t cap, size_t *len, const char *sep, nt_name name) {
+    const char *s = nt_name_str(name);
+    append(buf, cap, len, "%s", sep);
+    if (s)
+        append(buf, cap, len, "'%s'", s);
+    else
+        append(buf, cap, len, "%s", "None");
+}
+
+void nt_names_tuple_repr(const nt_name *names, int n, char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    append(buf, cap, &len, "%s", "(");
+    for (int i = 0; i < n; i++) append_name(buf, cap, &len, i ? ", " : "", names[i]);
+    append(buf, cap, &len, "%s", n == 1 ? ",)" : ")");
+}
+
+void nt_names_repr_skip(const nt_name *names, int n, int skip, char *buf, size_t cap) {
+    size_t len = 0;
+    bool first = true;
+    buf[0] = '\0';
+    append(buf, cap, &len, "%s", "[");
+    for (int i = 0; i < n; i++) {
+        if (i == skip) continue;
+        append_name(buf, cap, &len, first ? "" : ", ", names[i]);
+        first = false;
+    }
+    append(buf, cap, &len, "%s", "]");
+}
+
+void nt_ints_repr(const int64_t *v, int n, char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    append(buf, cap, &len, "%s", "[");
+    for (int i = 0; i < n && len < cap; i++) {
+        int w = snprintf(buf + len, cap - len, "%s%" PRId64, i ? ", " : "", v[i]);
+        if (w > 0) len += (size_t)w;
+    }
+    append(buf, cap, &len, "%s", "]");
+}
+
+nt_status nt_names_resolve_dims(const nt_tensor *t, int count, const nt_name *names,
+                                int64_t *dims_out) {
+    for (int i = 0; i < count; i++) NT_TRY(nt_tensor_dim_of(t, names[i], &dims_out[i]));
+    return NT_OK;
+}
+
+nt_status nt_names_check_for(int ndim, int count, const nt_name *names) {
+    if (count != ndim) {
+        char text[512];
+        nt_names_repr(names, count < 0 ? 0 : count, text, sizeof text);
+        return nt_fail(NT_ERR_RUNTIME,
+                       "Number of names (%d) and number of dimensions in tensor (%d) do not "
+                       "match. Attempted to create a tensor with names %s",
+                       count, ndim, text);
+    }
+    return nt_names_check_unique(names, count);
+}
+
+/* t's names, all None when t is unnamed. */
+static void names_of(const nt_tensor *t, nt_name *names) {
+    for (int i = 0; i < t->ndim; i++) names[i] = nt_tensor_name_at(t, i);
+}
+
+/* An alias of t (same sizes, strides, offset) with other names (NULL: unnamed). */
+static nt_status alias_with_names(nt_tensor *t, const nt_name *names, nt_tensor **out) {
+    return nt_tensor_view_of(t, t->ndim, t->sizes, t->strides, t->offset, names, out);
+}
+
+/* ------------------------------------------------------------------ rename */
+
+nt_status nt_rename(nt_tensor *t, const nt_name *names, nt_tensor **out) {
+    return nt_rename_n(t, t->ndim, names, out);
+}
+
+nt_status nt_rename_n(nt_tensor *t, int count, const nt_name *names, nt_tensor **out) {
+    if (names) NT_TRY(nt_names_check_for(t->ndim, count, names));
+    return alias_with_names(t, names, out);
+}
+
+nt_status nt_set_names_(nt_tensor *t, const nt_name *names) {
+    return nt_tensor_set_names(t, names);
+}
+
+nt_status nt_set_names_n_(nt_tensor *t, int count, const nt_name *names) {
+    if (names) NT_TRY(nt_names_check_for(t->ndim, count, names));
+    return nt_tensor_set_names(t, names);
+}
+
+/* The names t would have after renaming from[i] to to[i]. Like PyTorch's Python
+ * rename(**map), each from[i] is looked up among t's original names, so a later pair
+ * naming the same dim wins. `api` ("rename" or "rename_") starts the message. */
+static nt_status renamed_names(const nt_tensor *t, int count, const nt_name *from,
+                               const nt_name *to, const char *api, nt_name *names) {
+    if (count < 0) return nt_fail(NT_ERR_VALUE, "%s: negative number of names (%d)", api, count);
+    names_of(t, names);
+    for (int i = 0; i < count; i++) {
+        int d = nt_names_find(t, from[i]);
+        if (d < 0) {
+            char dims[512];
+            const char *old = nt_name_str(from[i]), *new_text = nt_name_str(to[i]);
+            old = old ? old : "None";
+            nt_names_tuple_repr(names, t->ndim, dims, sizeof dims);
+            return nt_fail(NT_ERR_RUNTIME,
+                           "%s: Tried to rename dim '%s' to dim %s in Tensor[%s] but dim '%s' "
+                           "does not exist",
+                           api, old, new_text ? new_text : "None", dims, old);
+        }
+        names[d] = to[i];
+    }
+    return nt_names_check_unique(names, t->ndim);
+}
+
+nt_status nt_rename_map(nt_tensor *t, int count, const nt_name *from, const nt_name *to,
+                        nt_tensor **out) {
+    nt_name names[NT_MAX_DIMS];
+    NT_TRY(renamed_names(t, count, from, to, "rename", names));
+    return alias_with_names(t, names, out);
+}
+
+nt_status nt_rename_map_(nt_tensor *t, int count, const nt_name *from, const nt_name *to) {
+    nt_name names[NT_MAX_DIMS];
+    NT_TRY(renamed_names(t, count, from, to, "rename_", names));
+    return nt_tensor_set_names(t, names);
+}
+
+/* ------------------------------------------------------------------ refine_names */
+
+/* Checks the Ellipsis position of refine_names / align_to: -1, or one of the `count`
+ * entries of names (whose value is then ignored). */
+static nt_status check_ellipsis(const char *api, int count, int ellipsis) {
+    if (count < 0 || ellipsis < -1 || ellipsis >= count)
+        return nt_fail(NT_ERR_VALUE, "%s: invalid Ellipsis position %d among %d names", api,
+                       ellipsis, count);
+    return NT_OK;
+}
+
+nt_status nt_refine_names(nt_tensor *t, int count, const nt_name *names, int ellipsis,
+                          nt_tensor **out) {
+    NT_TRY(check_ellipsis("refine_names", count, ellipsis));
+    /* The Ellipsis expands greedily to t's names at the positions it covers. */
+    int pre = ellipsis >= 0 ? ellipsis : count;
+    int post = ellipsis >= 0 ? count - ellipsis - 1 : 0;
+    int glob = ellipsis >= 0 && t->ndim > pre + post ? t->ndim - pre - post : 0;
+    char have[512], want[512];
+    if (pre + glob + post != t->ndim) {
+        /* here the Ellipsis, if any, expanded to nothing */
+        nt_names_repr(t->names, t->ndim, have, sizeof have);
+        nt_names_repr_skip(names, count, ellipsis, want, sizeof want);
+        return nt_fail(NT_ERR_RUNTIME,
+                       "refine_names: cannot coerce Tensor%s to Tensor%s because they have a "
+                       "different number of dims (%d and %d respectively).",
+                       have, want, t->ndim, pre + post);
+    }
+    nt_name refined[NT_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++) {
+        if (i < pre)
+            refined[i] = names[i];
+        else if (i < pre + glob)
+            refined[i] = nt_tensor_name_at(t, i);
+        else
+            refined[i] = names[i - glob + (ellipsis >= 0)];
+    }
+    NT_TRY(nt_names_check_unique(refined, t->ndim));
+    for (int i = 0; i < t->ndim; i++) {
+        nt_name self = nt_tensor_name_at(t, i);
+        if (self == refined[i] || self == NT_NAME_NONE) continue;
+        nt_names_repr(t->names, t->ndim, have, sizeof have);
+        nt_names_repr(refined, t->ndim, want, sizeof want);
+        const char *to = nt_name_str(refined[i]);
+        if (!to)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "refine_names: cannot coerce Tensor%s to Tensor%s because '%s' is "
+                           "more specific than None at index %d",
+                           have, want, nt_name_str(self), i);
+        return nt_fail(NT_ERR_RUNTIME,
+                       "refine_names: cannot coerce Tensor%s to Tensor%s because '%s' is "
+                       "different from '%s' at index %d",
+                       have, want, nt_name_str(self), to, i);
+    }
+    return alias_with_names(t, refined, out);
+}
+
+/* ------------------------------------------------------------------ align_to, align_as */
+
+static nt_status fail_unnamed(const nt_tensor *t, int index) {
+    char have[512];
+    nt_names_repr(t->names, t->ndim, have, sizeof have);
+    return nt_fail(NT_ERR_RUNTIME,
+                   "align_to: All input dims must be named. Found unnamed dim at index %d of "
+                   "Tensor%s",
+                   index, have);
+}
+
+static nt_status check_out_dims(int ndim) {
+    if (ndim > NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",
+                       NT_MAX_DIMS, ndim);
+    return NT_OK;
+}
+
+/* align_to without an Ellipsis (and align_as): the result has one dim per entry of
+ * `order`; t's dims go where their names are, every other entry (None included) is a new
+ * size-one dim. The messages are PyTorch's, which prints `order` twice. */
+static nt_status align_to_order(nt_tensor *t, int count, const nt_name *order,
+                                nt_tensor **out) {
+    NT_TRY(check_out_dims(count));
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    for (int i = 0; i < count; i++) sizes[i] = 1, strides[i] = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        nt_name name = nt_tensor_name_at(t, d);
+        if (name == NT_NAME_NONE) return fail_unnamed(t, d);
+        int at = 0;
+        while (at < count && order[at] != name) at++;
+        if (at == count) {
+            char want[512];
+            nt_names_repr(order, count, want, sizeof want);
+            return nt_fail(NT_ERR_RUNTIME,
+                           "align_to: Cannot find dim '%s' from Tensor%s in desired alignment "
+                           "%s.",
+                           nt_name_str(name), want, want);
+        }
+        sizes[at] = t->sizes[d];
+        strides[at] = t->strides[d];
+    }
+    NT_TRY(nt_names_check_unique(order, count));
+    return nt_tensor_view_of(t, count, sizes, strides, t->offset, order, out);
+}
+
+nt_status nt_align_to(nt_tensor *t, int count, const nt_name *names, int ellipsis,
+                      nt_tensor **out) {
+    NT_TRY(check_ellipsis("align_to", count, ellipsis));
+    if (ellipsis < 0) return align_to_order(t, count, names, out);
+    /* PyTorch lets an Ellipsis carry unnamed dims along; the spec does not. */
+    for (int d = 0; d < t->ndim; d++)
+        if (nt_tensor_name_at(t, d) == NT_NAME_NONE) return fail_unnamed(t, d);
+    /* Where each name of the order (the entries but the Ellipsis) is in t, or -1. */
+    int found_at[NT_MAX_DIMS];
+    bool mentioned[NT_MAX_DIMS] = {false};
+    int mentioned_count = 0, order_count = count - 1;
+    NT_TRY(check_out_dims(order_count));
+    for (int k = 0; k < order_count; k++) {
+        nt_name name = names[k < ellipsis ? k : k + 1];
+        if (name == NT_NAME_NONE) {
+            char want[512];
+            nt_names_repr_skip(names, count, ellipsis, want, sizeof want);
+            return nt_fail(NT_ERR_RUNTIME,
+                           "align_to: the desired order of dimensions cannot contain a None "
+                           "name, got %s",
+                           want);
+        }
+        found_at[k] = nt_names_find(t, name);
+        if (found_at[k] >= 0 && !mentioned[found_at[k]]) {
+            mentioned[found_at[k]] = true;
+            mentioned_count++;
+        }
+    }
+    int expand_to = t->ndim - mentioned_count; /* dims the Ellipsis stands for */
+    int ndim = expand_to + order_count;
+    NT_TRY(check_out_dims(ndim));
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    nt_name out_names[NT_MAX_DIMS];
+    for (int k = 0; k < order_count; k++) {
+        int at = k < ellipsis ? k : k + expand_to;
+        int d = found_at[k];
+        sizes[at] = d >= 0 ? t->sizes[d] : 1;
+        strides[at] = d >= 0 ? t->strides[d] : 0;
+        out_names[at] = names[k < ellipsis ? k : k + 1];
+    }
+    for (int d = 0, at = ellipsis; d < t->ndim; d++) {
+        if (mentioned[d]) continue;
+        sizes[at] = t->sizes[d];
+        strides[at] = t->strides[d];
+        out_names[at++] = t->names[d];
+    }
+    NT_TRY(nt_names_check_unique(out_names, ndim));
+    return nt_tensor_view_of(t, ndim, sizes, strides, t->offset, out_names, out);
+}
+
+nt_status nt_align_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out) {
+    nt_name order[NT_MAX_DIMS];
+    names_of(other, order);
+    return align_to_order(t, other->ndim, order, out);
+}
