@@ -1,8 +1,47 @@
 /*
  * convert.c — Tensor methods that read values or change the dtype: item, tolist, to,
- * float/double/..., type_as, numpy, and the buffer protocol.
+ * float/double/..., type, type_as, detach, cpu, numpy and __array__, the number protocol
+ * (__float__, __int__, __index__, __bool__), the buffer protocol, and the attributes that
+ * have no autograd or device behind them yet (device, is_cuda, requires_grad, ...).
+ *
+ * A conversion to the tensor's own dtype returns the same Python object, as in PyTorch.
  */
-#include "pyntensor.h"
+#include "p1_util.h"
+
+#include "core/scalar.h" /* nt_load_scalar: one element of any dtype */
+
+#define NOGIL_MIN 65536
+
+static PyObject *same_object(PyObject *self) {
+    Py_INCREF(self);
+    return self;
+}
+
+/* Wraps the result of a conversion; `out` == self's tensor gives self back. */
+static PyObject *convert_result(PyObject *self, nt_status st, nt_tensor *out) {
+    if (st != NT_OK) return nt_py_raise(st);
+    if (out == nt_py_tensor(self)) {
+        nt_tensor_release(out);
+        return same_object(self);
+    }
+    return nt_py_wrap(out);
+}
+
+/* t converted to `dtype`; a new copy whatever the dtype when `copy`. */
+static PyObject *convert(PyObject *self, nt_dtype dtype, int copy) {
+    nt_tensor *t = nt_py_tensor(self), *out = NULL;
+    int big = nt_tensor_numel(t) > NOGIL_MIN;
+    nt_status st;
+    PyThreadState *save = big ? PyEval_SaveThread() : NULL;
+    if (copy && dtype == nt_tensor_dtype(t))
+        st = nt_clone(t, &out);
+    else
+        st = nt_to_dtype(t, dtype, &out);
+    if (save) PyEval_RestoreThread(save);
+    return convert_result(self, st, out);
+}
+
+/* ---- values out ---- */
 
 static PyObject *tensor_item(PyObject *self, PyObject *unused) {
     nt_scalar s;
@@ -11,9 +50,402 @@ static PyObject *tensor_item(PyObject *self, PyObject *unused) {
     return nt_py_scalar_to_object(s);
 }
 
+static PyObject *tolist_at(const char *p, nt_dtype dtype, int dim, int ndim, const int64_t *sizes,
+                           const int64_t *byte_strides) {
+    if (dim == ndim) return nt_py_scalar_to_object(nt_load_scalar(p, dtype));
+    PyObject *list = PyList_New((Py_ssize_t)sizes[dim]);
+    if (!list) return NULL;
+    for (int64_t i = 0; i < sizes[dim]; i++) {
+        PyObject *item =
+            tolist_at(p + i * byte_strides[dim], dtype, dim + 1, ndim, sizes, byte_strides);
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    return list;
+}
+
+/* tolist(): nested lists of bool/int/float; a 0-dim tensor gives the scalar itself. */
+static PyObject *tensor_tolist(PyObject *self, PyObject *unused) {
+    nt_tensor *t = nt_py_tensor(self);
+    nt_dtype dtype = nt_tensor_dtype(t);
+    int ndim = nt_tensor_ndim(t);
+    int64_t byte_strides[NT_MAX_DIMS];
+    for (int i = 0; i < ndim; i++)
+        byte_strides[i] = nt_tensor_strides(t)[i] * (int64_t)nt_dtype_size(dtype);
+    return tolist_at(nt_tensor_data(t), dtype, 0, ndim, nt_tensor_sizes(t), byte_strides);
+}
+
+/* The one value of a tensor for float()/int(), with PyTorch's error. */
+static int one_value(PyObject *self, nt_scalar *out) {
+    nt_tensor *t = nt_py_tensor(self);
+    if (nt_tensor_numel(t) != 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "only one element tensors can be converted to Python scalars");
+        return -1;
+    }
+    nt_status st = nt_item(t, out);
+    return st == NT_OK ? 0 : nt_py_raise_int(st);
+}
+
+static PyObject *tensor_float_value(PyObject *self) {
+    nt_scalar s;
+    if (one_value(self, &s) < 0) return NULL;
+    double v = s.kind == NT_SCALAR_FLOAT ? s.v.f : s.kind == NT_SCALAR_INT ? (double)s.v.i : s.v.b;
+    return PyFloat_FromDouble(v);
+}
+
+static PyObject *tensor_int_value(PyObject *self) {
+    nt_scalar s;
+    if (one_value(self, &s) < 0) return NULL;
+    if (s.kind == NT_SCALAR_FLOAT) return PyLong_FromDouble(s.v.f); /* NaN/inf: Python's errors */
+    return PyLong_FromLongLong(s.kind == NT_SCALAR_INT ? s.v.i : s.v.b);
+}
+
+static PyObject *tensor_index_value(PyObject *self) {
+    nt_tensor *t = nt_py_tensor(self);
+    if (nt_tensor_numel(t) != 1 || nt_dtype_is_floating(nt_tensor_dtype(t))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "only integer tensors of a single element can be converted to an index");
+        return NULL;
+    }
+    return tensor_int_value(self);
+}
+
+static int tensor_bool_value(PyObject *self) {
+    nt_tensor *t = nt_py_tensor(self);
+    int64_t n = nt_tensor_numel(t);
+    if (n != 1) {
+        PyErr_Format(PyExc_RuntimeError, "Boolean value of Tensor with %s is ambiguous",
+                     n == 0 ? "no values" : "more than one value");
+        return -1;
+    }
+    nt_scalar s;
+    nt_status st = nt_item(t, &s);
+    if (st != NT_OK) return nt_py_raise_int(st);
+    return s.kind == NT_SCALAR_FLOAT ? s.v.f != 0.0 : s.kind == NT_SCALAR_INT ? s.v.i != 0 : s.v.b;
+}
+
+static PyObject *tensor_bool_method(PyObject *self, PyObject *unused) {
+    int b = tensor_bool_value(self);
+    return b < 0 ? NULL : PyBool_FromLong(b);
+}
+
+static PyObject *tensor_float_method(PyObject *self, PyObject *unused) {
+    return tensor_float_value(self);
+}
+static PyObject *tensor_int_method(PyObject *self, PyObject *unused) {
+    return tensor_int_value(self);
+}
+static PyObject *tensor_index_method(PyObject *self, PyObject *unused) {
+    return tensor_index_value(self);
+}
+
+/* ---- dtype conversions ---- */
+
+/* float(memory_format=...) and friends: memory_format is accepted and has no effect (every
+ * result is laid out like its input or contiguous). */
+static PyObject *to_fixed(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames, const char *fname, nt_dtype dtype) {
+    static const char *const kwlist[] = {"memory_format", NULL};
+    PyObject *kw[1];
+    if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 0, kw) < 0) return NULL;
+    return convert(self, dtype, 0);
+}
+
+#define FIXED_CONVERSION(method, dtype)                                                        \
+    static PyObject *tensor_##method(PyObject *self, PyObject *const *args, Py_ssize_t nargs,  \
+                                     PyObject *kw) {                                           \
+        return to_fixed(self, args, nargs, kw, #method, dtype);                                \
+    }
+FIXED_CONVERSION(float, NT_FLOAT32)
+FIXED_CONVERSION(double, NT_FLOAT64)
+FIXED_CONVERSION(half, NT_FLOAT16)
+FIXED_CONVERSION(bfloat16, NT_BFLOAT16)
+FIXED_CONVERSION(int, NT_INT32)
+FIXED_CONVERSION(long, NT_INT64)
+FIXED_CONVERSION(short, NT_INT16)
+FIXED_CONVERSION(char, NT_INT8)
+FIXED_CONVERSION(byte, NT_UINT8)
+FIXED_CONVERSION(bool, NT_BOOL)
+
+static int is_dtype_like(PyObject *o) {
+    return Py_TYPE(o) == &NtDtype_Type || o == (PyObject *)&PyFloat_Type ||
+           o == (PyObject *)&PyLong_Type || o == (PyObject *)&PyBool_Type;
+}
+
+/* to(dtype, non_blocking=False, copy=False) / to(device=None, dtype=None, non_blocking=False,
+ * copy=False) / to(other, non_blocking=False, copy=False); memory_format is accepted. */
+static PyObject *tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    static const char *const kwlist[] = {"device", "dtype", "non_blocking", "copy",
+                                         "memory_format", "other", NULL};
+    enum { DEVICE, DTYPE, NON_BLOCKING, COPY, MEMORY_FORMAT, OTHER };
+    PyObject *kw[6];
+    if (nt_py_parse_args("to", args + nargs, 0, kwnames, kwlist, 0, kw) < 0) return NULL;
+    if (nargs > 0) { /* which overload: decided by the first positional argument */
+        int order_other[] = {OTHER, NON_BLOCKING, COPY};
+        int order_dtype[] = {DTYPE, NON_BLOCKING, COPY};
+        int order_device[] = {DEVICE, DTYPE, NON_BLOCKING, COPY};
+        int *order, len;
+        if (nt_py_is_tensor(args[0])) {
+            order = order_other, len = 3;
+        } else if (is_dtype_like(args[0])) {
+            order = order_dtype, len = 3;
+        } else if (nt_py_is_device_like(args[0]) ||
+                   (PyLong_Check(args[0]) && !PyBool_Check(args[0]))) {
+            order = order_device, len = 4;
+        } else {
+            PyErr_Format(PyExc_TypeError,
+                         "to() received an invalid combination of arguments - got (%s, ...)",
+                         Py_TYPE(args[0])->tp_name);
+            return NULL;
+        }
+        if (nargs > len) {
+            PyErr_Format(PyExc_TypeError, "to() takes at most %d positional arguments (%zd given)",
+                         len, nargs);
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < nargs; i++) {
+            if (kw[order[i]]) {
+                PyErr_Format(PyExc_TypeError, "to() got multiple values for argument '%s'",
+                             kwlist[order[i]]);
+                return NULL;
+            }
+            kw[order[i]] = args[i];
+        }
+    }
+    nt_tensor *t = nt_py_tensor(self);
+    nt_dtype dtype = nt_tensor_dtype(t);
+    if (kw[OTHER]) {
+        if (!nt_py_is_tensor(kw[OTHER])) {
+            PyErr_Format(PyExc_TypeError, "to(): argument 'other' must be Tensor, not %s",
+                         Py_TYPE(kw[OTHER])->tp_name);
+            return NULL;
+        }
+        dtype = nt_tensor_dtype(nt_py_tensor(kw[OTHER]));
+    }
+    if (nt_py_dtype_from_object(kw[DTYPE], dtype, &dtype) < 0 || nt_py_check_device(kw[DEVICE]) < 0)
+        return NULL;
+    int copy = kw[COPY] ? PyObject_IsTrue(kw[COPY]) : 0;
+    if (copy < 0) return NULL;
+    return convert(self, dtype, copy);
+}
+
+static PyObject *tensor_type_as(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames) {
+    static const char *const kwlist[] = {"other", NULL};
+    PyObject *other;
+    if (nt_py_parse_args("type_as", args, nargs, kwnames, kwlist, 1, &other) < 0) return NULL;
+    if (!other) {
+        PyErr_SetString(PyExc_TypeError,
+                        "type_as() missing 1 required positional arguments: \"other\"");
+        return NULL;
+    }
+    if (!nt_py_is_tensor(other)) {
+        PyErr_Format(PyExc_TypeError,
+                     "type_as(): argument 'other' (position 1) must be Tensor, not %s",
+                     Py_TYPE(other)->tp_name);
+        return NULL;
+    }
+    return convert(self, nt_tensor_dtype(nt_py_tensor(other)), 0);
+}
+
+/* PyTorch's legacy type names, by dtype. */
+static const char *const type_names[NT_DTYPE_COUNT] = {
+    [NT_BOOL] = "torch.BoolTensor",     [NT_UINT8] = "torch.ByteTensor",
+    [NT_INT8] = "torch.CharTensor",     [NT_INT16] = "torch.ShortTensor",
+    [NT_INT32] = "torch.IntTensor",     [NT_INT64] = "torch.LongTensor",
+    [NT_FLOAT16] = "torch.HalfTensor",  [NT_BFLOAT16] = "torch.BFloat16Tensor",
+    [NT_FLOAT32] = "torch.FloatTensor", [NT_FLOAT64] = "torch.DoubleTensor",
+};
+
+/* type() -> 'torch.FloatTensor'; type(dtype or 'torch.DoubleTensor') -> converted. */
+static PyObject *tensor_type(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                             PyObject *kwnames) {
+    static const char *const kwlist[] = {"dtype", "non_blocking", NULL};
+    PyObject *kw[2];
+    if (nt_py_parse_args("type", args, nargs, kwnames, kwlist, 2, kw) < 0) return NULL;
+    nt_tensor *t = nt_py_tensor(self);
+    if (!kw[0] || kw[0] == Py_None)
+        return PyUnicode_FromString(type_names[nt_tensor_dtype(t)]);
+    if (PyUnicode_Check(kw[0])) {
+        for (int d = 0; d < NT_DTYPE_COUNT; d++)
+            if (PyUnicode_CompareWithASCIIString(kw[0], type_names[d]) == 0)
+                return convert(self, (nt_dtype)d, 0);
+        PyErr_Format(PyExc_ValueError, "invalid type: %R", kw[0]);
+        return NULL;
+    }
+    nt_dtype dtype;
+    if (nt_py_dtype_from_object(kw[0], NT_FLOAT32, &dtype) < 0) return NULL;
+    return convert(self, dtype, 0);
+}
+
+/* ---- identity-like methods ---- */
+
+/* detach(): a new tensor viewing the same memory (there is no graph to cut yet). */
+static PyObject *tensor_detach(PyObject *self, PyObject *unused) {
+    nt_tensor *t = nt_py_tensor(self), *out = NULL;
+    return nt_py_result(nt_rename(t, nt_tensor_names(t), &out), out);
+}
+
+static PyObject *tensor_self(PyObject *self, PyObject *unused) { return same_object(self); }
+
+/* cpu(memory_format=...): the tensor itself. */
+static PyObject *tensor_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
+    static const char *const kwlist[] = {"memory_format", NULL};
+    PyObject *kw[1];
+    if (nt_py_parse_args("cpu", args, nargs, kwnames, kwlist, 0, kw) < 0) return NULL;
+    return same_object(self);
+}
+
+/* ---- NumPy ---- */
+
+/* numpy(force=False): an ndarray sharing the tensor's memory (names are dropped). */
+static PyObject *tensor_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    static const char *const kwlist[] = {"force", NULL};
+    PyObject *kw[1];
+    if (nt_py_parse_args("numpy", args, nargs, kwnames, kwlist, 0, kw) < 0) return NULL;
+    PyObject *np = PyImport_ImportModule("numpy");
+    if (!np) return NULL;
+    PyObject *view = PyMemoryView_FromObject(self); /* our buffer; errors for bfloat16 */
+    PyObject *array = view ? PyObject_CallMethod(np, "asarray", "O", view) : NULL;
+    Py_XDECREF(view);
+    Py_DECREF(np);
+    return array;
+}
+
+/* __array__(dtype=None): what numpy.asarray falls back to. */
+static PyObject *tensor_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    static const char *const kwlist[] = {"dtype", NULL};
+    PyObject *kw[1];
+    if (nt_py_parse_args("__array__", args, nargs, kwnames, kwlist, 1, kw) < 0) return NULL;
+    PyObject *array = tensor_numpy(self, NULL, 0, NULL);
+    if (!array || !kw[0] || kw[0] == Py_None) return array;
+    PyObject *kwargs = Py_BuildValue("{s:O}", "copy", Py_False);
+    PyObject *astype = PyObject_GetAttrString(array, "astype");
+    PyObject *targs = PyTuple_Pack(1, kw[0]);
+    PyObject *result = kwargs && astype && targs ? PyObject_Call(astype, targs, kwargs) : NULL;
+    Py_XDECREF(kwargs);
+    Py_XDECREF(astype);
+    Py_XDECREF(targs);
+    Py_DECREF(array);
+    return result;
+}
+
+/* ---- dtype and device queries ---- */
+
+static PyObject *tensor_is_floating_point(PyObject *self, PyObject *unused) {
+    return PyBool_FromLong(nt_dtype_is_floating(nt_tensor_dtype(nt_py_tensor(self))));
+}
+
+static PyObject *tensor_is_signed(PyObject *self, PyObject *unused) {
+    return PyBool_FromLong(nt_dtype_is_signed(nt_tensor_dtype(nt_py_tensor(self))));
+}
+
+static PyObject *return_false(PyObject *self, PyObject *unused) { Py_RETURN_FALSE; }
+
+static PyObject *tensor_get_device(PyObject *self, PyObject *unused) { return PyLong_FromLong(-1); }
+
+#define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
 PyMethodDef nt_py_tensor_convert_methods[] = {
     {"item", tensor_item, METH_NOARGS, "The value of a one-element tensor."},
+    {"tolist", tensor_tolist, METH_NOARGS, "The values as nested lists (a scalar for 0-dim)."},
+    {"float", FASTKW(tensor_float), "Converted to float32."},
+    {"double", FASTKW(tensor_double), "Converted to float64."},
+    {"half", FASTKW(tensor_half), "Converted to float16."},
+    {"bfloat16", FASTKW(tensor_bfloat16), "Converted to bfloat16."},
+    {"int", FASTKW(tensor_int), "Converted to int32."},
+    {"long", FASTKW(tensor_long), "Converted to int64."},
+    {"short", FASTKW(tensor_short), "Converted to int16."},
+    {"char", FASTKW(tensor_char), "Converted to int8."},
+    {"byte", FASTKW(tensor_byte), "Converted to uint8."},
+    {"bool", FASTKW(tensor_bool), "Converted to bool."},
+    {"to", FASTKW(tensor_to),
+     "to(dtype) / to(device, dtype) / to(other): converted (self when nothing changes)."},
+    {"type_as", FASTKW(tensor_type_as), "type_as(other): converted to other's dtype."},
+    {"type", FASTKW(tensor_type),
+     "type(): 'torch.FloatTensor' etc.; type(dtype or type name): converted."},
+    {"detach", tensor_detach, METH_NOARGS, "A new tensor viewing the same memory."},
+    {"detach_", tensor_self, METH_NOARGS, "The tensor itself (no graph to cut yet)."},
+    {"cpu", FASTKW(tensor_cpu), "The tensor itself: it lives on the CPU."},
+    {"numpy", FASTKW(tensor_numpy), "numpy(force=False): an ndarray sharing the memory."},
+    {"__array__", FASTKW(tensor_array), "__array__(dtype=None): for numpy.asarray."},
+    {"__float__", tensor_float_method, METH_NOARGS, "float(t) of a one-element tensor."},
+    {"__int__", tensor_int_method, METH_NOARGS, "int(t) of a one-element tensor."},
+    {"__index__", tensor_index_method, METH_NOARGS, "The index of a one-element integer tensor."},
+    {"__bool__", tensor_bool_method, METH_NOARGS, "bool(t) of a one-element tensor."},
+    {"is_floating_point", tensor_is_floating_point, METH_NOARGS, "Whether the dtype is floating."},
+    {"is_signed", tensor_is_signed, METH_NOARGS, "Whether the dtype is signed."},
+    {"is_complex", return_false, METH_NOARGS, "False: there are no complex dtypes."},
+    {"get_device", tensor_get_device, METH_NOARGS, "-1: the CPU."},
+    {"is_pinned", return_false, METH_NOARGS, "False: no pinned memory."},
+    {"is_shared", return_false, METH_NOARGS, "False: no shared-memory tensors."},
     {NULL, NULL, 0, NULL},
 };
 
-int nt_py_buffer_init(PyObject *module) { return 0; }
+/* ---- attributes ---- */
+
+static PyObject *get_device(PyObject *self, void *closure) {
+    return same_object(nt_py_cpu_device());
+}
+static PyObject *get_false(PyObject *self, void *closure) { Py_RETURN_FALSE; }
+static PyObject *get_true(PyObject *self, void *closure) { Py_RETURN_TRUE; }
+static PyObject *get_none(PyObject *self, void *closure) { Py_RETURN_NONE; }
+static PyObject *get_data(PyObject *self, void *closure) { return tensor_detach(self, NULL); }
+
+PyGetSetDef nt_py_tensor_convert_getset[] = {
+    {"device", get_device, NULL, "device(type='cpu').", NULL},
+    {"is_cuda", get_false, NULL, "False.", NULL},
+    {"is_sparse", get_false, NULL, "False.", NULL},
+    {"is_quantized", get_false, NULL, "False.", NULL},
+    {"is_meta", get_false, NULL, "False.", NULL},
+    {"requires_grad", get_false, NULL, "False: no autograd yet.", NULL},
+    {"is_leaf", get_true, NULL, "True: no autograd yet.", NULL},
+    {"grad", get_none, NULL, "None: no autograd yet.", NULL},
+    {"grad_fn", get_none, NULL, "None: no autograd yet.", NULL},
+    {"data", get_data, NULL, "The tensor viewed without autograd history.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyNumberMethods convert_number_methods;
+
+/* Installs the buffer protocol, the number slots used by float()/int()/bool()/operator.index,
+ * the attributes above, and ntensor.device. Runs after PyType_Ready(Tensor): the slots are
+ * read directly by CPython, and the attributes are added to the type's dict (unless
+ * tensor_type.c already defines them). */
+int nt_py_buffer_init(PyObject *module) {
+    if (nt_py_device_init(module) < 0) return -1;
+    PyTypeObject *type = &NtTensor_Type;
+    type->tp_as_buffer = &nt_py_tensor_buffer_procs;
+    PyNumberMethods *nb = type->tp_as_number ? type->tp_as_number : &convert_number_methods;
+    if (!nb->nb_float) nb->nb_float = tensor_float_value;
+    if (!nb->nb_int) nb->nb_int = tensor_int_value;
+    if (!nb->nb_index) nb->nb_index = tensor_index_value;
+    if (!nb->nb_bool) nb->nb_bool = tensor_bool_value;
+    type->tp_as_number = nb;
+    if (type->tp_dict) {
+        for (PyGetSetDef *g = nt_py_tensor_convert_getset; g->name; g++) {
+            PyObject *name = PyUnicode_FromString(g->name);
+            if (!name) return -1;
+            int has = PyDict_Contains(type->tp_dict, name);
+            Py_DECREF(name);
+            if (has < 0) return -1;
+            if (has) continue;
+            PyObject *descr = PyDescr_NewGetSet(type, g);
+            if (!descr || PyDict_SetItemString(type->tp_dict, g->name, descr) < 0) {
+                Py_XDECREF(descr);
+                return -1;
+            }
+            Py_DECREF(descr);
+        }
+        PyType_Modified(type);
+    }
+    return 0;
+}

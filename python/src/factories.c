@@ -1,44 +1,700 @@
 /*
  * factories.c — the module's tensor factories: empty, zeros, ones, full, arange, tensor,
  * the *_like forms, rand, randn, normal, manual_seed, from_numpy.
+ *
+ * Arguments, dtype inference and error texts follow PyTorch 1.13. Fills of more than
+ * NOGIL_MIN elements run with the GIL released. tensor() reads nested sequences the way
+ * PyTorch does: the shape from the first element of each level, the dtype from every
+ * element (promoted), then one checked store per element.
  */
-#include "pyntensor.h"
+#include "p1_util.h"
+
+#include "core/scalar.h" /* nt_store_scalar: one element of any dtype */
+
+#define NOGIL_MIN 65536
+
+/* Runs `expr` (an nt_status expression) with the GIL released when `numel` is large. */
+#define NT_CALL(numel, st, expr)                                                               \
+    do {                                                                                       \
+        if ((numel) > NOGIL_MIN) {                                                             \
+            PyThreadState *save_ = PyEval_SaveThread();                                        \
+            (st) = (expr);                                                                     \
+            PyEval_RestoreThread(save_);                                                       \
+        } else {                                                                               \
+            (st) = (expr);                                                                     \
+        }                                                                                      \
+    } while (0)
+
+/* The element count of a shape, saturated (only used to decide on the GIL). */
+static int64_t numel_of(int ndim, const int64_t *sizes) {
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] <= 0) return 0;
+        n = n > INT64_MAX / sizes[i] ? INT64_MAX : n * sizes[i];
+    }
+    return n;
+}
+
+static int64_t like_numel(PyObject *input) { return nt_tensor_numel(nt_py_tensor(input)); }
+
+/* Reads the size of a factory: size given as varargs, one sequence, or size=. */
+static int read_sizes(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                      PyObject *size_kw, int64_t *sizes) {
+    if (size_kw) {
+        if (nargs > 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'size'", fname);
+            return -1;
+        }
+        return nt_py_sizes_from_args(&size_kw, 1, sizes, fname);
+    }
+    if (nargs == 0) {
+        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"size\"",
+                     fname);
+        return -1;
+    }
+    if (nargs == 1 && PyFloat_Check(args[0])) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): argument 'size' (position 1) must be tuple of SymInts, not float",
+                     fname);
+        return -1;
+    }
+    return nt_py_sizes_from_args(args, nargs, sizes, fname);
+}
 
 typedef nt_status (*shape_factory)(int, const int64_t *, nt_dtype, const nt_name *,
                                    nt_tensor **);
 
-/* f(*size, names=None, dtype=None): the shape of the zeros/ones/empty/rand/randn family. */
+/* f(*size, names=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
+ * empty, zeros, ones, rand, randn (which also take generator=None). */
 static PyObject *call_shape_factory(const char *fname, shape_factory make, PyObject *const *args,
                                     Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const kwlist[] = {"names", "dtype", "device", "requires_grad", NULL};
-    PyObject *kw[4];
+    static const char *const kwlist[] = {"names",      "dtype", "device",    "requires_grad",
+                                         "pin_memory", "size",  "generator", NULL};
+    PyObject *kw[7];
     if (nt_py_parse_args(fname, args + nargs, 0, kwnames, kwlist, 0, kw) < 0) return NULL;
     int64_t sizes[NT_MAX_DIMS];
-    int ndim = nt_py_sizes_from_args(args, nargs, sizes, fname);
+    int ndim = read_sizes(fname, args, nargs, kw[5], sizes);
     if (ndim < 0) return NULL;
     nt_dtype dtype;
-    if (nt_py_dtype_from_object(kw[1], nt_default_dtype(), &dtype) < 0) return NULL;
     nt_name names[NT_MAX_DIMS];
-    const nt_name *names_arg = NULL;
-    if (kw[0] && kw[0] != Py_None) {
-        int count;
-        if (nt_py_names_from_sequence(kw[0], names, &count, NULL) < 0) return NULL;
-        if (count != ndim) {
-            nt_py_set_names_count_error(count, ndim, kw[0]);
+    const nt_name *names_arg;
+    if (nt_py_dtype_from_object(kw[1], nt_default_dtype(), &dtype) < 0 ||
+        nt_py_names_arg(kw[0], fname, ndim, names, &names_arg) < 0 ||
+        nt_py_check_device(kw[2]) < 0 || nt_py_check_no_grad(kw[3], kw[4]) < 0)
+        return NULL;
+    if (kw[6] && kw[6] != Py_None) {
+        PyErr_Format(PyExc_TypeError, "%s(): generator objects are not supported; use "
+                                      "ntensor.manual_seed", fname);
+        return NULL;
+    }
+    nt_tensor *out = NULL;
+    nt_status st;
+    NT_CALL(numel_of(ndim, sizes), st, make(ndim, sizes, dtype, names_arg, &out));
+    return nt_py_result(st, out);
+}
+
+#define SHAPE_FACTORY(name)                                                                    \
+    static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,           \
+                               PyObject *kw) {                                                 \
+        return call_shape_factory(#name, nt_##name, args, nargs, kw);                          \
+    }
+SHAPE_FACTORY(empty)
+SHAPE_FACTORY(zeros)
+SHAPE_FACTORY(ones)
+SHAPE_FACTORY(rand)
+SHAPE_FACTORY(randn)
+
+/* full(size, fill_value, *, names=None, dtype=None, device=None, requires_grad=False) */
+static PyObject *py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames) {
+    static const char *const kwlist[] = {"size",   "fill_value",    "names",      "dtype",
+                                         "device", "requires_grad", "pin_memory", NULL};
+    PyObject *kw[7];
+    if (nt_py_parse_args("full", args, nargs, kwnames, kwlist, 2, kw) < 0) return NULL;
+    if (!kw[0] || !kw[1]) {
+        PyErr_Format(PyExc_TypeError, "full() missing 1 required positional arguments: \"%s\"",
+                     kw[0] ? "fill_value" : "size");
+        return NULL;
+    }
+    if (PyLong_Check(kw[0]) || PyFloat_Check(kw[0])) {
+        PyErr_Format(PyExc_TypeError,
+                     "full(): argument 'size' (position 1) must be tuple of SymInts, not %s",
+                     Py_TYPE(kw[0])->tp_name);
+        return NULL;
+    }
+    int64_t sizes[NT_MAX_DIMS];
+    int ndim = nt_py_sizes_from_args(&kw[0], 1, sizes, "full");
+    if (ndim < 0) return NULL;
+    nt_scalar value;
+    if (nt_py_number_arg(kw[1], "full", "fill_value", nargs >= 2 ? 2 : 0, &value) < 0)
+        return NULL;
+    nt_dtype dtype;
+    nt_name names[NT_MAX_DIMS];
+    const nt_name *names_arg;
+    if (nt_py_dtype_from_object(kw[3], nt_scalar_dtype(value), &dtype) < 0 ||
+        nt_py_names_arg(kw[2], "full", ndim, names, &names_arg) < 0 ||
+        nt_py_check_device(kw[4]) < 0 || nt_py_check_no_grad(kw[5], kw[6]) < 0)
+        return NULL;
+    nt_tensor *out = NULL;
+    nt_status st;
+    NT_CALL(numel_of(ndim, sizes), st, nt_full(ndim, sizes, value, dtype, names_arg, &out));
+    return nt_py_result(st, out);
+}
+
+/* PyTorch's error for arange arguments that fit none of its overloads: "got (int, str)". */
+static PyObject *arange_combination_error(PyObject *const *args, Py_ssize_t nargs,
+                                          PyObject *kwnames) {
+    PyObject *got = PyUnicode_FromString("");
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; got && i < nargs + nkw; i++) {
+        PyObject *part =
+            i < nargs ? PyUnicode_FromFormat("%s%s", i ? ", " : "", Py_TYPE(args[i])->tp_name)
+                      : PyUnicode_FromFormat("%s%U=%s", i ? ", " : "",
+                                             PyTuple_GET_ITEM(kwnames, i - nargs),
+                                             Py_TYPE(args[i])->tp_name);
+        PyObject *joined = part ? PyUnicode_Concat(got, part) : NULL;
+        Py_XDECREF(part);
+        Py_SETREF(got, joined);
+    }
+    if (!got) return NULL;
+    static const char *const tail =
+        " * (Number end, *, Tensor out, torch.dtype dtype, torch.layout layout, torch.device "
+        "device, bool pin_memory, bool requires_grad)\n"
+        " * (Number start, Number end, *, torch.dtype dtype, torch.layout layout, torch.device "
+        "device, bool pin_memory, bool requires_grad)\n"
+        " * (Number start, Number end, Number step, *, Tensor out, torch.dtype dtype, "
+        "torch.layout layout, torch.device device, bool pin_memory, bool requires_grad)\n";
+    PyErr_Format(PyExc_TypeError,
+                 "arange() received an invalid combination of arguments - got (%U), but "
+                 "expected one of:\n%s",
+                 got, tail);
+    Py_DECREF(got);
+    return NULL;
+}
+
+/* arange(end) / arange(start, end, step=1, *, dtype=None, device=None, requires_grad=False):
+ * int64 when every bound is an integer, else the default dtype. */
+static PyObject *py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    static const char *const kwlist[] = {"start",         "end",        "step", "dtype", "device",
+                                         "requires_grad", "pin_memory", NULL};
+    PyObject *kw[7];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs > 3 || (nargs == 0 && nkw == 0))
+        return arange_combination_error(args, nargs, kwnames);
+    if (nt_py_parse_args("arange", args, nargs, kwnames, kwlist, 3, kw) < 0) {
+        PyErr_Clear();
+        return arange_combination_error(args, nargs, kwnames);
+    }
+    /* one bound alone gets PyTorch's per-argument message, more get the overload list */
+    int several = (kw[0] != NULL) + (kw[1] != NULL) + (kw[2] != NULL) + (kw[3] != NULL) > 1;
+    PyObject *start = kw[0], *end = kw[1], *step = kw[2];
+    int start_pos = 1, end_pos = 2, step_pos = 3;
+    if (start && !end && nargs == 1) { /* arange(end) */
+        end = start;
+        start = NULL;
+        end_pos = 1;
+    }
+    if (!end) {
+        PyErr_SetString(PyExc_TypeError, "arange() missing 1 required positional arguments: "
+                                         "\"end\"");
+        return NULL;
+    }
+    nt_scalar s_start = nt_scalar_int(0), s_end, s_step = nt_scalar_int(1);
+    if ((start && nt_py_number_arg(start, "arange", "start", nargs >= 1 ? start_pos : 0,
+                                   &s_start) < 0) ||
+        nt_py_number_arg(end, "arange", "end", nargs >= end_pos ? end_pos : 0, &s_end) < 0 ||
+        (step && nt_py_number_arg(step, "arange", "step", nargs >= 3 ? step_pos : 0, &s_step) < 0)) {
+        if (!several || !PyErr_ExceptionMatches(PyExc_TypeError)) return NULL;
+        PyErr_Clear();
+        return arange_combination_error(args, nargs, kwnames);
+    }
+    int any_float = s_start.kind == NT_SCALAR_FLOAT || s_end.kind == NT_SCALAR_FLOAT ||
+                    s_step.kind == NT_SCALAR_FLOAT;
+    nt_dtype dtype;
+    if (nt_py_dtype_from_object(kw[3], any_float ? nt_default_dtype() : NT_INT64, &dtype) < 0) {
+        PyErr_Clear();
+        return arange_combination_error(args, nargs, kwnames);
+    }
+    if (nt_py_check_device(kw[4]) < 0 || nt_py_check_no_grad(kw[5], kw[6]) < 0) return NULL;
+    nt_tensor *out = NULL;
+    nt_status st;
+    /* The length is unknown until the C side checks the bounds: release the GIL only for
+     * ranges that are surely long. */
+    double approx = 0.0;
+    if (s_step.kind == NT_SCALAR_FLOAT || s_step.kind == NT_SCALAR_INT) {
+        double a = s_start.kind == NT_SCALAR_FLOAT ? s_start.v.f : (double)s_start.v.i;
+        double b = s_end.kind == NT_SCALAR_FLOAT ? s_end.v.f : (double)s_end.v.i;
+        double c = s_step.kind == NT_SCALAR_FLOAT ? s_step.v.f : (double)s_step.v.i;
+        if (c != 0.0) approx = (b - a) / c;
+    }
+    NT_CALL(approx > NOGIL_MIN ? approx : 0, st, nt_arange(s_start, s_end, s_step, dtype, &out));
+    return nt_py_result(st, out);
+}
+
+/* ---- tensor(data) ---- */
+
+static int is_text(PyObject *o) { return PyUnicode_Check(o) || PyBytes_Check(o); }
+
+static int is_numpy(PyObject *o) {
+    PyObject *generic = nt_py_numpy_generic_type(), *ndarray = nt_py_numpy_ndarray_type();
+    return generic && (PyObject_IsInstance(o, generic) == 1 || PyObject_IsInstance(o, ndarray) == 1);
+}
+
+/* PyTorch's infer_scalar_type: the dtype of one element, or the promoted dtype of all the
+ * elements of a sequence (the default dtype for an empty one). */
+static int infer_dtype(PyObject *o, nt_dtype *out, int depth) {
+    if (PyFloat_CheckExact(o)) {
+        *out = nt_default_dtype();
+        return 0;
+    }
+    if (PyLong_CheckExact(o)) {
+        *out = NT_INT64;
+        return 0;
+    }
+    if (PyBool_Check(o)) {
+        *out = NT_BOOL;
+        return 0;
+    }
+    if (nt_py_is_tensor(o)) {
+        *out = nt_tensor_dtype(nt_py_tensor(o));
+        return 0;
+    }
+    if (is_numpy(o)) return nt_py_numpy_dtype_of(o, out);
+    if (PyFloat_Check(o)) {
+        *out = nt_default_dtype();
+        return 0;
+    }
+    if (PyLong_Check(o)) {
+        *out = NT_INT64;
+        return 0;
+    }
+    if (is_text(o) || PyComplex_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    if (PySequence_Check(o)) {
+        if (depth > NT_MAX_DIMS) {
+            PyErr_Format(PyExc_ValueError, "too many dimensions '%s'", Py_TYPE(o)->tp_name);
+            return -1;
+        }
+        PyObject *fast = PySequence_Fast(o, "not a sequence");
+        if (!fast) return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+        PyObject **items = PySequence_Fast_ITEMS(fast);
+        int rc = 0;
+        *out = nt_default_dtype();
+        for (Py_ssize_t i = 0; i < n && rc == 0; i++) {
+            nt_dtype d;
+            if (items[i] == o) {
+                PyErr_SetString(PyExc_TypeError,
+                                "new(): self-referential lists are incompatible");
+                rc = -1;
+            } else if ((rc = infer_dtype(items[i], &d, depth + 1)) == 0) {
+                *out = i == 0 ? d : nt_promote_types(*out, d);
+            }
+        }
+        Py_DECREF(fast);
+        return rc;
+    }
+    PyErr_Format(PyExc_RuntimeError, "Could not infer dtype of %s", Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+/* PyTorch's compute_sizes: follows the first element of each level. Returns ndim or -1. */
+static int compute_sizes(PyObject *data, int64_t *sizes) {
+    int ndim = 0;
+    PyObject *seq = data;
+    Py_INCREF(seq);
+    while (!nt_py_is_tensor(seq) && PySequence_Check(seq)) {
+        Py_ssize_t len = PySequence_Length(seq);
+        if (len < 0) goto fail;
+        if (ndim == NT_MAX_DIMS) {
+            PyErr_Format(PyExc_ValueError, "too many dimensions '%s'", Py_TYPE(seq)->tp_name);
+            goto fail;
+        }
+        sizes[ndim++] = len;
+        if (len == 0) break;
+        PyObject *item = PySequence_GetItem(seq, 0);
+        if (!item) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "could not determine the shape of object type '%s'",
+                         Py_TYPE(seq)->tp_name);
+            goto fail;
+        }
+        Py_DECREF(seq);
+        seq = item;
+    }
+    Py_DECREF(seq);
+    return ndim;
+fail:
+    Py_DECREF(seq);
+    return -1;
+}
+
+static int overflow_error(nt_dtype d) {
+    PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                 nt_dtype_name(d));
+    return -1;
+}
+
+/* PyTorch's store_scalar: integers are range-checked (a float is truncated), floats are
+ * rounded, bool is truthiness. */
+static int store_leaf(char *p, nt_dtype d, PyObject *o) {
+    if (d == NT_BOOL) {
+        if (PyFloat_Check(o)) {
+            *(bool *)p = PyFloat_AS_DOUBLE(o) != 0.0;
+            return 0;
+        }
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        *(bool *)p = overflow || v != 0;
+        return 0;
+    }
+    if (nt_dtype_is_floating(d)) {
+        double f = PyFloat_AsDouble(o);
+        if (f == -1.0 && PyErr_Occurred()) return -1;
+        nt_store_scalar(p, d, nt_scalar_float(f));
+        return 0;
+    }
+    double lo, hi; /* the integer dtype's range */
+    switch (d) {
+    case NT_UINT8: lo = 0, hi = 255; break;
+    case NT_INT8: lo = -128, hi = 127; break;
+    case NT_INT16: lo = -32768, hi = 32767; break;
+    case NT_INT32: lo = -2147483648.0, hi = 2147483647.0; break;
+    default: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
+    }
+    if (PyFloat_Check(o)) {
+        double f = PyFloat_AS_DOUBLE(o);
+        if (f != f || f < lo || f > hi) return overflow_error(d);
+        nt_store_scalar(p, d, nt_scalar_float(f));
+        return 0;
+    }
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow) {
+        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+        return -1;
+    }
+    /* c10's checked_convert: uint8 accepts [-255, 255] (negative values wrap). */
+    if (d == NT_UINT8 ? (v > 255 || v < -255) : (d != NT_INT64 && (v < lo || v > hi)))
+        return overflow_error(d);
+    nt_store_scalar(p, d, nt_scalar_int(v));
+    return 0;
+}
+
+/* PyTorch's recursive_store into a contiguous buffer. */
+static int store_data(PyObject *o, int dim, int ndim, const int64_t *sizes,
+                      const int64_t *byte_strides, char *p, nt_dtype d) {
+    if (dim == ndim) return store_leaf(p, d, o);
+    PyObject *fast = PySequence_Fast(o, "not a sequence");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int rc = 0;
+    if (n != sizes[dim]) {
+        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %lld)",
+                     (long long)sizes[dim], dim, (long long)n);
+        rc = -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t i = 0; i < n && rc == 0; i++)
+        rc = store_data(items[i], dim + 1, ndim, sizes, byte_strides, p + i * byte_strides[dim],
+                        d);
+    Py_DECREF(fast);
+    return rc;
+}
+
+/* A new contiguous tensor of `dtype` with the values of `src` (any dtype and strides). */
+static nt_status copy_as(nt_tensor *src, nt_dtype dtype, const nt_name *names, nt_tensor **out) {
+    nt_tensor *unnamed = NULL, *dst = NULL;
+    nt_status st = nt_rename(src, NULL, &unnamed); /* copy values only: names come after */
+    if (st == NT_OK) st = nt_empty(nt_tensor_ndim(src), nt_tensor_sizes(src), dtype, NULL, &dst);
+    if (st == NT_OK) st = nt_copy_(dst, unnamed);
+    if (st == NT_OK && names) st = nt_set_names_(dst, names);
+    nt_tensor_release(unnamed);
+    if (st != NT_OK) {
+        nt_tensor_release(dst);
+        return st;
+    }
+    *out = dst;
+    return NT_OK;
+}
+
+/* tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False,
+ * names=None): always a copy. */
+static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    static const char *const kwlist[] = {"data",          "dtype",      "device",
+                                         "requires_grad", "pin_memory", "names", NULL};
+    PyObject *kw[6];
+    if (nt_py_parse_args("tensor", args, nargs, kwnames, kwlist, 1, kw) < 0) return NULL;
+    PyObject *data = kw[0];
+    if (!data) {
+        PyErr_SetString(PyExc_TypeError, "tensor() missing 1 required positional arguments: "
+                                         "\"data\"");
+        return NULL;
+    }
+    if (nt_py_check_device(kw[2]) < 0 || nt_py_check_no_grad(kw[3], kw[4]) < 0) return NULL;
+    nt_name names[NT_MAX_DIMS];
+    const nt_name *names_arg;
+    nt_dtype dtype;
+    nt_tensor *out = NULL;
+    nt_status st;
+
+    /* A tensor or an array: one converting copy. */
+    PyObject *ndarray = nt_py_numpy_ndarray_type();
+    if (nt_py_is_tensor(data) || (ndarray && PyObject_IsInstance(data, ndarray) == 1)) {
+        nt_tensor *src;
+        if (nt_py_is_tensor(data)) {
+            src = nt_tensor_retain(nt_py_tensor(data));
+        } else if (nt_py_tensor_from_buffer(data, &src) < 0) {
             return NULL;
         }
-        names_arg = names;
+        int ndim = nt_tensor_ndim(src);
+        if (nt_py_dtype_from_object(kw[1], nt_tensor_dtype(src), &dtype) < 0 ||
+            nt_py_names_arg(kw[5], "tensor", ndim, names, &names_arg) < 0) {
+            nt_tensor_release(src);
+            return NULL;
+        }
+        if (!names_arg) names_arg = nt_tensor_names(src);
+        NT_CALL(nt_tensor_numel(src), st, copy_as(src, dtype, names_arg, &out));
+        nt_tensor_release(src);
+        return nt_py_result(st, out);
+    }
+
+    /* Python data: shape from the first elements, dtype from all of them. */
+    if (is_text(data)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(data)->tp_name);
+        return NULL;
+    }
+    int64_t sizes[NT_MAX_DIMS];
+    int ndim = compute_sizes(data, sizes);
+    if (ndim < 0) return NULL;
+    if (kw[1] && kw[1] != Py_None) {
+        if (nt_py_dtype_from_object(kw[1], NT_FLOAT32, &dtype) < 0) return NULL;
+    } else if (infer_dtype(data, &dtype, 0) < 0) {
+        return NULL;
+    }
+    if (nt_py_names_arg(kw[5], "tensor", ndim, names, &names_arg) < 0) return NULL;
+    st = nt_empty(ndim, sizes, dtype, names_arg, &out);
+    if (st != NT_OK) return nt_py_raise(st);
+    if (nt_tensor_numel(out) != 0) {
+        int64_t byte_strides[NT_MAX_DIMS];
+        for (int i = 0; i < ndim; i++)
+            byte_strides[i] = nt_tensor_strides(out)[i] * (int64_t)nt_dtype_size(dtype);
+        if (store_data(data, 0, ndim, sizes, byte_strides, nt_tensor_data(out), dtype) < 0) {
+            nt_tensor_release(out);
+            return NULL;
+        }
+    }
+    return nt_py_wrap(out);
+}
+
+/* from_numpy(ndarray): a tensor sharing the array's memory. */
+static PyObject *py_from_numpy(PyObject *m, PyObject *arg) {
+    PyObject *ndarray = nt_py_numpy_ndarray_type();
+    if (!ndarray || PyObject_IsInstance(arg, ndarray) != 1) {
+        PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %s)", Py_TYPE(arg)->tp_name);
+        return NULL;
     }
     nt_tensor *out;
-    return nt_py_result(make(ndim, sizes, dtype, names_arg, &out), out);
+    if (nt_py_tensor_from_buffer(arg, &out) < 0) return NULL;
+    return nt_py_wrap(out);
 }
 
-static PyObject *py_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
-    return call_shape_factory("zeros", nt_zeros, args, nargs, kw);
+/* ---- the *_like factories: shape and names of the input, dtype= overrides ---- */
+
+enum like_kind { LIKE_EMPTY, LIKE_ZEROS, LIKE_ONES, LIKE_RAND, LIKE_RANDN, LIKE_FULL };
+
+static nt_status make_like(enum like_kind kind, const nt_tensor *like, nt_scalar value,
+                           int dtype, nt_tensor **out) {
+    switch (kind) {
+    case LIKE_EMPTY: return nt_empty_like(like, dtype, out);
+    case LIKE_ZEROS: return nt_zeros_like(like, dtype, out);
+    case LIKE_ONES: return nt_ones_like(like, dtype, out);
+    case LIKE_RAND: return nt_rand_like(like, dtype, out);
+    case LIKE_RANDN: return nt_randn_like(like, dtype, out);
+    default: return nt_full_like(like, value, dtype, out);
+    }
 }
+
+static PyObject *call_like(const char *fname, enum like_kind kind, PyObject *const *args,
+                           Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const kwlist[] = {"input",      "dtype",     "device", "requires_grad",
+                                         "pin_memory", "generator", NULL};
+    static const char *const full_kwlist[] = {"input",         "fill_value", "dtype", "device",
+                                              "requires_grad", "pin_memory", NULL};
+    PyObject *kw[6], *fill = NULL;
+    int full = kind == LIKE_FULL;
+    if (nt_py_parse_args(fname, args, nargs, kwnames, full ? full_kwlist : kwlist, full ? 2 : 1,
+                         kw) < 0)
+        return NULL;
+    PyObject *input = kw[0];
+    if (full) { /* shift to the common layout: input, dtype, device, requires_grad, pin */
+        fill = kw[1];
+        for (int i = 1; i < 5; i++) kw[i] = kw[i + 1];
+        kw[5] = NULL;
+    }
+    if (!input || (full && !fill)) {
+        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"%s\"",
+                     fname, input ? "fill_value" : "input");
+        return NULL;
+    }
+    if (!nt_py_is_tensor(input)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s",
+                     fname, Py_TYPE(input)->tp_name);
+        return NULL;
+    }
+    nt_scalar value = nt_scalar_int(0);
+    if (full && nt_py_number_arg(fill, fname, "fill_value", nargs >= 2 ? 2 : 0, &value) < 0)
+        return NULL;
+    int dtype = -1;
+    if (kw[1] && kw[1] != Py_None) {
+        nt_dtype d;
+        if (nt_py_dtype_from_object(kw[1], NT_FLOAT32, &d) < 0) return NULL;
+        dtype = (int)d;
+    }
+    if (nt_py_check_device(kw[2]) < 0 || nt_py_check_no_grad(kw[3], kw[4]) < 0) return NULL;
+    if (kw[5] && kw[5] != Py_None) {
+        PyErr_Format(PyExc_TypeError, "%s(): generator objects are not supported", fname);
+        return NULL;
+    }
+    nt_tensor *out = NULL;
+    nt_status st;
+    NT_CALL(like_numel(input), st, make_like(kind, nt_py_tensor(input), value, dtype, &out));
+    return nt_py_result(st, out);
+}
+
+#define LIKE_FACTORY(name, kind)                                                               \
+    static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,           \
+                               PyObject *kw) {                                                 \
+        return call_like(#name, kind, args, nargs, kw);                                        \
+    }
+LIKE_FACTORY(empty_like, LIKE_EMPTY)
+LIKE_FACTORY(zeros_like, LIKE_ZEROS)
+LIKE_FACTORY(ones_like, LIKE_ONES)
+LIKE_FACTORY(rand_like, LIKE_RAND)
+LIKE_FACTORY(randn_like, LIKE_RANDN)
+LIKE_FACTORY(full_like, LIKE_FULL)
+
+/* ---- random ---- */
+
+/* normal(mean: float, std: float, size, *, dtype=None, names=None, device=None,
+ * requires_grad=False). PyTorch's forms with a tensor mean or std are not here yet. */
+static PyObject *py_normal(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    static const char *const kwlist[] = {"mean",   "std",           "size",       "generator",
+                                         "dtype",  "names",         "device",     "requires_grad",
+                                         "pin_memory", NULL};
+    PyObject *kw[9];
+    if (nt_py_parse_args("normal", args, nargs, kwnames, kwlist, 3, kw) < 0) return NULL;
+    if (!kw[0] || !kw[1]) {
+        PyErr_Format(PyExc_TypeError, "normal() missing 1 required positional arguments: \"%s\"",
+                     kw[0] ? "std" : "mean");
+        return NULL;
+    }
+    if (nt_py_is_tensor(kw[0]) || nt_py_is_tensor(kw[1])) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "normal(): the forms with a tensor mean or std are not implemented yet; "
+                        "use normal(mean: float, std: float, size) or randn(...) * std + mean");
+        return NULL;
+    }
+    nt_scalar mean, std;
+    if (nt_py_number_arg(kw[0], "normal", "mean", nargs >= 1 ? 1 : 0, &mean) < 0 ||
+        nt_py_number_arg(kw[1], "normal", "std", nargs >= 2 ? 2 : 0, &std) < 0)
+        return NULL;
+    if (!kw[2]) {
+        PyErr_SetString(PyExc_TypeError,
+                        "normal(): argument 'size' is required when mean and std are numbers");
+        return NULL;
+    }
+    if (PyLong_Check(kw[2]) || PyFloat_Check(kw[2])) {
+        PyErr_Format(PyExc_TypeError,
+                     "normal(): argument 'size' (position 3) must be tuple of ints, not %s",
+                     Py_TYPE(kw[2])->tp_name);
+        return NULL;
+    }
+    int64_t sizes[NT_MAX_DIMS];
+    int ndim = nt_py_sizes_from_args(&kw[2], 1, sizes, "normal");
+    if (ndim < 0) return NULL;
+    nt_dtype dtype;
+    nt_name names[NT_MAX_DIMS];
+    const nt_name *names_arg;
+    if (nt_py_dtype_from_object(kw[4], nt_default_dtype(), &dtype) < 0 ||
+        nt_py_names_arg(kw[5], "normal", ndim, names, &names_arg) < 0 ||
+        nt_py_check_device(kw[6]) < 0 || nt_py_check_no_grad(kw[7], kw[8]) < 0)
+        return NULL;
+    if (kw[3] && kw[3] != Py_None) {
+        PyErr_SetString(PyExc_TypeError, "normal(): generator objects are not supported");
+        return NULL;
+    }
+    double mu = mean.kind == NT_SCALAR_FLOAT ? mean.v.f : (double)mean.v.i;
+    double sigma = std.kind == NT_SCALAR_FLOAT ? std.v.f : (double)std.v.i;
+    if (mean.kind == NT_SCALAR_BOOL) mu = mean.v.b;
+    if (std.kind == NT_SCALAR_BOOL) sigma = std.v.b;
+    nt_tensor *out = NULL;
+    nt_status st;
+    NT_CALL(numel_of(ndim, sizes), st,
+            nt_normal(mu, sigma, ndim, sizes, dtype, names_arg, &out));
+    return nt_py_result(st, out);
+}
+
+/* manual_seed(seed): like PyTorch, int(seed), negative values wrap to uint64. Returns None
+ * (PyTorch returns its Generator). */
+static PyObject *py_manual_seed(PyObject *m, PyObject *arg) {
+    PyObject *as_int = PyNumber_Long(arg);
+    if (!as_int) return NULL;
+    unsigned long long seed = PyLong_AsUnsignedLongLong(as_int);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            Py_DECREF(as_int);
+            return NULL;
+        }
+        PyErr_Clear();
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(as_int, &overflow);
+        if (overflow || (v == -1 && PyErr_Occurred())) {
+            Py_DECREF(as_int);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return NULL;
+        }
+        seed = (unsigned long long)v;
+    }
+    Py_DECREF(as_int);
+    nt_manual_seed((uint64_t)seed);
+    Py_RETURN_NONE;
+}
+
+#define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef nt_py_module_factory_functions[] = {
-    {"zeros", (PyCFunction)(void (*)(void))py_zeros, METH_FASTCALL | METH_KEYWORDS,
-     "zeros(*size, names=None, dtype=None): a tensor of zeros."},
+    {"empty", FASTKW(py_empty), "empty(*size, names=None, dtype=None): uninitialised memory."},
+    {"zeros", FASTKW(py_zeros), "zeros(*size, names=None, dtype=None): a tensor of zeros."},
+    {"ones", FASTKW(py_ones), "ones(*size, names=None, dtype=None): a tensor of ones."},
+    {"full", FASTKW(py_full),
+     "full(size, fill_value, names=None, dtype=None): every element fill_value."},
+    {"arange", FASTKW(py_arange),
+     "arange(end) / arange(start, end, step=1, dtype=None): evenly spaced values."},
+    {"tensor", FASTKW(py_tensor),
+     "tensor(data, dtype=None, names=None): a copy of nested lists, a scalar, an array or a "
+     "tensor."},
+    {"from_numpy", py_from_numpy, METH_O,
+     "from_numpy(ndarray): a tensor sharing the array's memory."},
+    {"empty_like", FASTKW(py_empty_like), "empty_like(input, dtype=None)."},
+    {"zeros_like", FASTKW(py_zeros_like), "zeros_like(input, dtype=None)."},
+    {"ones_like", FASTKW(py_ones_like), "ones_like(input, dtype=None)."},
+    {"full_like", FASTKW(py_full_like), "full_like(input, fill_value, dtype=None)."},
+    {"rand_like", FASTKW(py_rand_like), "rand_like(input, dtype=None): uniform on [0, 1)."},
+    {"randn_like", FASTKW(py_randn_like), "randn_like(input, dtype=None): standard normal."},
+    {"rand", FASTKW(py_rand), "rand(*size, names=None, dtype=None): uniform on [0, 1)."},
+    {"randn", FASTKW(py_randn), "randn(*size, names=None, dtype=None): standard normal."},
+    {"normal", FASTKW(py_normal),
+     "normal(mean: float, std: float, size, dtype=None, names=None): normal samples."},
+    {"manual_seed", py_manual_seed, METH_O,
+     "manual_seed(seed): seeds the random generator (returns None)."},
     {NULL, NULL, 0, NULL},
 };

@@ -1,0 +1,57 @@
+/*
+ * p1_util.h — helpers shared by factories.c and convert.c: the device type, NumPy and
+ * buffer-protocol exchange, PyTorch-style argument checks, and the Tensor attributes that
+ * have no autograd behind them yet (device, is_cuda, requires_grad, ...).
+ */
+#ifndef NT_P1_UTIL_H
+#define NT_P1_UTIL_H
+
+#include "pyntensor.h"
+
+/* ---- ntensor.device (p1_device.c) ---- */
+
+extern PyTypeObject NtDevice_Type;
+/* The one cpu device object (a borrowed reference). */
+PyObject *nt_py_cpu_device(void);
+/* Checks a device= argument: NULL, None, "cpu", "cpu:N" or a cpu device pass (0); other
+ * valid devices raise PyTorch's "Torch not compiled with CUDA enabled" AssertionError (or a
+ * RuntimeError for the other types), a bad string PyTorch's RuntimeError (-1). */
+int nt_py_check_device(PyObject *o);
+/* Whether `o` names a device (a str or a device object) rather than a dtype or a tensor. */
+int nt_py_is_device_like(PyObject *o);
+int nt_py_device_init(PyObject *module);
+
+/* ---- NumPy and the buffer protocol (p1_numpy.c) ---- */
+
+/* numpy.ndarray and numpy.generic, or NULL when NumPy cannot be imported (no error set). */
+PyObject *nt_py_numpy_ndarray_type(void);
+PyObject *nt_py_numpy_generic_type(void);
+/* The dtype of a NumPy array or scalar (its dtype.char); -1 with PyTorch's TypeError
+ * ("can't convert np.ndarray of type numpy.uint16. ...") when no dtype matches. */
+int nt_py_numpy_dtype_of(PyObject *array_or_scalar, nt_dtype *out);
+/* A tensor over the memory of `obj` (an object with the buffer protocol, e.g. a NumPy
+ * array), without a copy; the buffer is released when the last view goes away. Errors are
+ * PyTorch's from_numpy errors. 0 or -1. */
+int nt_py_tensor_from_buffer(PyObject *obj, nt_tensor **out);
+/* The buffer protocol of Tensor (format, shape, strides in bytes, writable). */
+extern PyBufferProcs nt_py_tensor_buffer_procs;
+
+/* ---- argument checks (p1_args.c) ---- */
+
+/* Reads a Number argument like PyTorch's parser: bool, int, float, a NumPy scalar or a
+ * one-element tensor. `pos` is its 1-based position, or 0 when it came by keyword. */
+int nt_py_number_arg(PyObject *o, const char *fname, const char *argname, int pos,
+                     nt_scalar *out);
+/* Reads names= for a tensor of `ndim` dims: NULL/None gives *out = NULL. 0 or -1. */
+int nt_py_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf,
+                    const nt_name **out);
+/* Rejects requires_grad=True (no autograd yet) and pin_memory=True. 0 or -1. */
+int nt_py_check_no_grad(PyObject *requires_grad, PyObject *pin_memory);
+
+/* ---- Tensor attributes (convert.c) ---- */
+
+/* Getters for Tensor attributes: device, is_cuda, is_sparse, is_quantized, is_meta,
+ * requires_grad, is_leaf, grad. NULL-terminated; convert.c installs them on the type. */
+extern PyGetSetDef nt_py_tensor_convert_getset[];
+
+#endif
