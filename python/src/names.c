@@ -290,6 +290,22 @@ static int unzip_namedshape(PyObject *shape, PyObject **names_out, PyObject **si
     return (int)n;
 }
 
+/* Whether o is a collections.OrderedDict (a namedshape; PyTorch takes no plain dict). */
+static int is_ordered_dict(PyObject *o) {
+    static PyObject *ordered_dict;
+    if (!PyDict_Check(o)) return 0;
+    if (!ordered_dict) {
+        PyObject *collections = PyImport_ImportModule("collections");
+        ordered_dict = collections ? PyObject_GetAttrString(collections, "OrderedDict") : NULL;
+        Py_XDECREF(collections);
+        if (!ordered_dict) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return PyObject_IsInstance(o, ordered_dict) == 1;
+}
+
 /* unflatten(dim, sizes): sizes are ints (a -1 is inferred) or a namedshape. */
 PyObject *p2_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                   PyObject *kwnames) {
@@ -315,7 +331,7 @@ PyObject *p2_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     PyObject *names_obj = NULL, *sizes_obj = v[1];
-    int named = PyDict_Check(v[1]) ||
+    int named = is_ordered_dict(v[1]) ||
                 ((PyTuple_Check(v[1]) || PyList_Check(v[1])) &&
                  (PyTuple_Check(PySequence_Fast_GET_ITEM(v[1], 0)) ||
                   PyList_Check(PySequence_Fast_GET_ITEM(v[1], 0))));
@@ -328,15 +344,15 @@ PyObject *p2_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t 
                      named ? "name" : "int", p2_type_name(v[0]));
         goto done;
     }
+    if (!named && PyUnicode_Check(v[0])) { /* a name needs a namedshape, as in PyTorch */
+        PyErr_SetString(PyExc_TypeError,
+                        "unflatten(): argument 'dim' (position 1) must be int, not str");
+        goto done;
+    }
     if (!PyTuple_Check(sizes_obj) && !PyList_Check(sizes_obj)) {
         PyErr_Format(PyExc_TypeError,
                      "unflatten(): argument 'sizes' (position 2) must be tuple of ints, not %s",
                      p2_type_name(sizes_obj));
-        goto done;
-    }
-    if (!named && PyUnicode_Check(v[0])) { /* a name needs a namedshape, as in PyTorch */
-        PyErr_SetString(PyExc_TypeError,
-                        "unflatten(): argument 'dim' (position 1) must be int, not str");
         goto done;
     }
     int count = p2_int_list("unflatten", "sizes", 2, "ints", &sizes_obj, 1, sizes);
