@@ -1,0 +1,464 @@
+"""The views (transpose, t, permute, expand, expand_as, squeeze, unsqueeze, select, narrow,
+view, reshape, as_strided) and contiguous/clone against PyTorch 1.13: names, shapes,
+strides, values, storage sharing and every error's type and text. Where the spec
+deliberately differs (permute/view/reshape/unsqueeze work on named tensors, dims may be
+given by name everywhere), our behaviour is tested directly."""
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings, strategies as st
+
+import ntensor as nt
+from helpers import assert_same, assert_same_error
+
+
+def make(lib):
+    """The tensors the cases use, built the same way in both libraries."""
+    return dict(
+        x=lib.arange(2 * 3 * 5 * 7, dtype=lib.float32).reshape(2, 3, 5, 7).refine_names("N", "C", "H", "W"),
+        u=lib.arange(6, dtype=lib.float32).reshape(2, 3),
+        p=lib.arange(8, dtype=lib.float32).reshape(2, 1, 4).refine_names("N", None, "W"),
+        torch=lib,
+    )
+
+
+def check(expr):
+    """Evaluates `expr` with ntensor and with torch; both must give the same tensor (names,
+    shape, strides, dtype, values) or fail with the same exception type and text."""
+    try:
+        expected = eval(expr, make(torch))
+    except Exception:  # noqa: BLE001 - then ntensor must fail the same way
+        assert_same_error(lambda: eval(expr, make(nt)), lambda: eval(expr, make(torch)))
+        return
+    got = eval(expr, make(nt))
+    assert_same(got, expected)
+    assert got.stride() == expected.stride(), (got.stride(), expected.stride())
+    assert got.storage_offset() == expected.storage_offset()
+
+
+VIEW_CASES = [
+    'x.t()',
+    'u.t()',
+    'torch.zeros(3).t()',
+    'torch.zeros(()).t()',
+    "torch.zeros(3, names=('A',)).t()",
+    "torch.zeros(2,3, names=('A','B')).t()",
+    'torch.zeros(2,3,4).t()',
+    "x.transpose('N','W')",
+    'x.transpose(0,-1)',
+    'x.transpose(0,4)',
+    "x.transpose('N','X')",
+    'x.transpose(0)',
+    'x.transpose()',
+    'x.transpose(0,1,2)',
+    'x.transpose(0.0,1)',
+    'x.transpose(dim0=0,dim1=1)',
+    'x.transpose(None, 1)',
+    'x.transpose((1,2), 1)',
+    'x.transpose(0, dim1=1.0)',
+    'x.transpose(0, foo=1)',
+    'x.transpose([0], [1])',
+    'torch.zeros(()).transpose(0,-1)',
+    'torch.zeros(()).transpose(0,1)',
+    'x.permute()',
+    'u.permute()',
+    'u.permute(1,0)',
+    'u.permute(dims=(1,0))',
+    'u.permute(1.0,0)',
+    'torch.zeros(()).permute()',
+    'torch.zeros(()).permute(0)',
+    'u.permute(0,1,2)',
+    'u.permute(0)',
+    'u.permute(0,0)',
+    'u.permute(0,2)',
+    'u.permute(0,-3)',
+    'u.permute([0,1])',
+    'u.permute([1.0, 0])',
+    'u.permute((1, 0.0))',
+    'u.permute(1, None)',
+    'u.permute(True, 0)',
+    'u.expand(3,2,3)',
+    'u.expand(-1,-1)',
+    'u.expand((3,2,3))',
+    'u.expand([3,2,3])',
+    'u.expand(2,4)',
+    'u.expand(3)',
+    'u.expand(-1,2,3)',
+    'u.expand(4,-1,3)',
+    'u.expand(2,-2)',
+    'u.expand()',
+    'u.expand(2,3.0)',
+    "u.expand(2,'a')",
+    'u.expand(size=(2,3))',
+    'u.expand(2,3,implicit=True)',
+    'u.expand((2, 3.0))',
+    'u.expand(2, None)',
+    'x.expand(True, 3, 5, 7)',
+    'x.expand(2,3,5,7)',
+    'x.expand(4,2,3,5,7)',
+    'x.expand(2,3,5,-1)',
+    'p.expand(2,3,4)',
+    'p.expand(5,2,3,4)',
+    'torch.zeros(()).expand(3,2)',
+    'torch.zeros(()).expand()',
+    'torch.zeros(1,3).expand(0,3)',
+    'u.expand_as(torch.zeros(4,2,3))',
+    "u.expand_as(torch.zeros(4,2,3, names=('a','b','c')))",
+    'x.expand_as(torch.zeros(4,2,3,5,7))',
+    'u.expand_as(torch.zeros(3))',
+    'u.expand_as(3)',
+    'p.expand_as(torch.zeros(2,3,4))',
+    'x.squeeze()',
+    'p.squeeze()',
+    'p.squeeze(1)',
+    'p.squeeze(None)',
+    'p.squeeze(3)',
+    "p.squeeze('X')",
+    'p.squeeze(dim=1)',
+    'p.squeeze((0,1))',
+    'x.squeeze(1.0)',
+    'x.squeeze(0, 1)',
+    'torch.zeros(()).squeeze()',
+    'torch.zeros(()).squeeze(0)',
+    'torch.zeros(()).squeeze(-1)',
+    'torch.zeros(()).squeeze(1)',
+    'torch.zeros(1,1).squeeze()',
+    'u.unsqueeze(0)',
+    'u.unsqueeze(2)',
+    'u.unsqueeze(-1)',
+    'u.unsqueeze(-3)',
+    'u.unsqueeze(3)',
+    'u.unsqueeze(-4)',
+    'u.unsqueeze()',
+    "u.unsqueeze('a')",
+    'u.unsqueeze(dim=1)',
+    'u.unsqueeze(1.0)',
+    'u.unsqueeze(1, 2)',
+    'torch.zeros(()).unsqueeze(0)',
+    'torch.zeros(()).unsqueeze(-1)',
+    'torch.zeros(()).unsqueeze(1)',
+    "x.select('C', 1)",
+    'x.select(1, -1)',
+    'x.select(1, 3)',
+    'x.select(1, -4)',
+    'x.select(4, 0)',
+    "x.select('X', 0)",
+    'x.select(1)',
+    'x.select(1, 1.0)',
+    'x.select(dim=1, index=2)',
+    'x.select(1, index=1.0)',
+    'x.select(-1, True)',
+    'torch.zeros(()).select(0,0)',
+    'u.select(1, torch.tensor(1))',
+    'x.narrow(1, -1, 1)',
+    'x.narrow(1, -3, 1)',
+    'x.narrow(1, -4, 1)',
+    'x.narrow(1, 3, 0)',
+    'x.narrow(1, 4, 0)',
+    'x.narrow(1, 2, 2)',
+    'x.narrow(1, 0, -1)',
+    'x.narrow(5, 0, 1)',
+    'x.narrow(1, 0)',
+    'x.narrow(1, 0.0, 1)',
+    'x.narrow(dim=1, start=0, length=1)',
+    'torch.zeros(()).narrow(0,0,1)',
+    'u.narrow(1, torch.tensor(1), 2)',
+    'u.narrow(1, 0, 2.0)',
+    'u.narrow(1, torch.tensor(1.0), 2)',
+    'u.narrow(1, torch.tensor([1]), 2)',
+    'u.view(3,2)',
+    'u.view((3,2))',
+    'u.view(-1)',
+    'u.view(-1,-1)',
+    'u.view(4,-1)',
+    'u.view(7)',
+    'u.view(0,-1)',
+    'u.view(-2,3)',
+    'u.view()',
+    'u.view(size=(6,))',
+    'u.view(2.0,3)',
+    'u.view((2.0, 3))',
+    'u.t().view(6)',
+    'u.t().view(3,2)',
+    'u.reshape(3,2)',
+    'u.reshape(-1)',
+    'u.t().reshape(6)',
+    'u.reshape(7)',
+    'u.reshape(shape=(6,))',
+    'u.reshape()',
+    'u.reshape(2.0, 3)',
+    'u.reshape((2.0, 3))',
+    "u.reshape('a')",
+    'torch.zeros(()).reshape(())',
+    'torch.zeros(()).reshape([])',
+    'torch.zeros(()).view(1)',
+    'torch.zeros(()).view([])',
+    'x.contiguous()',
+    'x.transpose(0,1).contiguous()',
+    'u.t().contiguous()',
+    'u.contiguous(1)',
+    'x.clone()',
+    'u.clone(1)',
+    'u.as_strided((2,2),(1,2))',
+    'u.as_strided((2,2),(1,2),1)',
+    'u.as_strided((2,2),(1,2),storage_offset=1)',
+    'u.as_strided(size=(2,2),stride=(1,2))',
+    'u.as_strided((2,2),(1,2),3)',
+    'u.as_strided((2,2),(1,2),-1)',
+    'u.as_strided((2,),(1,2))',
+    'u.as_strided((2,-1),(1,2))',
+    'u.as_strided((2,2),(1,-2))',
+    'x.as_strided((2,2),(1,2))',
+    'u.as_strided((2,2))',
+    'u.as_strided((2,2),(1,2), None)',
+    'u.as_strided((2,2.0),(1,2))',
+    'u.as_strided(2,(1,2))',
+    'u.as_strided((2,2),(1,2),1.0)',
+    'u.t().as_strided((2,2),(1,2))',
+    'u.narrow(1,1,2).as_strided((2,2),(1,2))',
+]
+
+
+@pytest.mark.parametrize("expr", VIEW_CASES)
+def test_same_as_torch(expr):
+    check(expr)
+
+
+# ---- storage sharing ----
+
+def base_and_array():
+    a = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4)
+    return a, nt.from_numpy(a).refine_names("N", "C", "W")
+
+
+@pytest.mark.parametrize("make_view", [
+    lambda b: b.transpose("N", "W"), lambda b: b.select("C", 1).t(), lambda b: b.permute(2, 0, 1),
+    lambda b: b.permute("W", "N", "C"), lambda b: b.select("C", 1).unsqueeze(0).expand(3, 2, 4),
+    lambda b: b.narrow("C", 1, 1).squeeze(), lambda b: b.narrow("C", 1, 1).squeeze("C"),
+    lambda b: b.unsqueeze(1), lambda b: b.select("W", -1), lambda b: b.narrow("W", 1, 2),
+    lambda b: b.view(6, 4), lambda b: b.view(-1), lambda b: b.reshape(2, 12),
+    lambda b: b.as_strided((3, 2), (1, 3), 2), lambda b: b.contiguous(),
+    lambda b: b.expand_as(nt.zeros(5, 2, 3, 4)),
+])
+def test_views_share_storage(make_view):
+    a, base = base_and_array()
+    v = make_view(base)
+    before = np.array(v.rename(None).tolist())
+    a += 100  # writes through the shared buffer
+    after = np.array(v.rename(None).tolist())
+    assert np.array_equal(after, before + 100)
+    assert base.names == ("N", "C", "W")
+
+
+def test_view_offsets_and_data_ptr():
+    a, base = base_and_array()
+    v = base.select("C", 2).narrow("W", 1, 2)
+    assert v.storage_offset() == 2 * 4 + 1
+    assert v.data_ptr() == base.data_ptr() + 4 * (2 * 4 + 1)
+    assert base.t().data_ptr() == base.data_ptr() if base.dim() <= 2 else True
+    assert base.transpose(0, 2).data_ptr() == base.data_ptr()
+
+
+def test_reshape_copies_only_when_it_must():
+    a, base = base_and_array()
+    assert base.reshape(4, 6).data_ptr() == base.data_ptr()
+    t = base.transpose("N", "W")
+    r = t.reshape(24)
+    assert r.data_ptr() != base.data_ptr() and r.is_contiguous()
+    expected = torch.arange(24.).reshape(2, 3, 4).transpose(0, 2).reshape(24)
+    assert r.tolist() == expected.tolist()
+    a += 1
+    assert r.tolist() == expected.tolist()  # a copy: unchanged
+
+
+def test_contiguous_is_self_when_contiguous():
+    x = nt.zeros(2, 3, names=("N", "C"))
+    assert x.contiguous() is x
+    y = x.t().contiguous()
+    assert y is not x and y.is_contiguous() and y.names == ("C", "N")
+    assert y.stride() == (2, 1)
+
+
+def test_clone_shares_nothing():
+    a, base = base_and_array()
+    c = base.transpose("N", "C").clone()
+    expected = torch.arange(24.).reshape(2, 3, 4).refine_names("N", "C", "W").transpose("N", "C")
+    assert_same(c, expected)
+    assert c.data_ptr() != base.data_ptr()
+    a += 1
+    assert_same(c, expected)
+
+
+@pytest.mark.parametrize("call", ["contiguous", "clone"])
+def test_large_copies_release_the_gil_and_are_right(call):
+    # 300k elements: above the size where the copy runs without the GIL
+    x = nt.arange(300_000, dtype=nt.float32).reshape(600, 500).refine_names("A", "B").t()
+    y = getattr(x, call)()
+    t = torch.arange(300_000, dtype=torch.float32).reshape(600, 500).t()
+    assert y.names == ("B", "A") and y.is_contiguous()
+    assert np.array_equal(y.rename(None).numpy(), t.contiguous().numpy())
+    r = x.reshape(-1)
+    assert np.array_equal(r.numpy(), t.reshape(-1).numpy())
+
+
+# ---- where the spec differs from PyTorch ----
+
+def test_permute_moves_names_with_dims():
+    x = make(nt)["x"]
+    for dims in [(3, 2, 1, 0), ((3, 2, 1, 0),), ([3, 2, 1, 0],), ("W", "H", "C", "N"),
+                 (("W", "H", "C", "N"),), ("W", 2, "C", 0), (-1, -2, -3, -4)]:
+        y = x.permute(*dims)
+        assert y.names == ("W", "H", "C", "N") and y.shape == (7, 5, 3, 2)
+        assert y.stride() == (1, 7, 35, 105)
+    assert x.permute(dims=("C", "N", "H", "W")).names == ("C", "N", "H", "W")
+    p = make(nt)["p"]
+    assert p.permute(2, 1, 0).names == ("W", None, "N")
+    t = torch.arange(210.).reshape(2, 3, 5, 7).permute(3, 2, 1, 0)
+    assert x.permute("W", "H", "C", "N").rename(None).tolist() == t.tolist()
+
+
+@pytest.mark.parametrize("dims, exc, text", [
+    (("W", "H", "C"), RuntimeError, "number of dimensions in the tensor input does not match"),
+    (("W", "H", "C", "W"), RuntimeError, "permute(): duplicate dims are not allowed."),
+    (("W", "H", "C", "X"), RuntimeError, "Name 'X' not found in Tensor['N', 'C', 'H', 'W']."),
+    ((3, 2, 1, 4), IndexError, "Dimension out of range (expected to be in range of [-4, 3], but got 4)"),
+])
+def test_permute_errors_on_named_tensors(dims, exc, text):
+    with pytest.raises(exc) as info:
+        make(nt)["x"].permute(*dims)
+    assert text in str(info.value)
+
+
+@pytest.mark.parametrize("dim, names, shape", [
+    (1, ("N", None, "C", "H", "W"), (2, 1, 3, 5, 7)),
+    (0, (None, "N", "C", "H", "W"), (1, 2, 3, 5, 7)),
+    (4, ("N", "C", "H", "W", None), (2, 3, 5, 7, 1)),
+    (-1, ("N", "C", "H", "W", None), (2, 3, 5, 7, 1)),
+    (-5, (None, "N", "C", "H", "W"), (1, 2, 3, 5, 7)),
+])
+def test_unsqueeze_adds_an_unnamed_dim(dim, names, shape):
+    y = make(nt)["x"].unsqueeze(dim)
+    assert y.names == names and tuple(y.shape) == shape
+    t = torch.arange(210.).reshape(2, 3, 5, 7).unsqueeze(dim)
+    assert y.stride() == t.stride() and y.rename(None).tolist() == t.tolist()
+
+
+@pytest.mark.parametrize("method, shape, names", [
+    ("view", (2, 3, 35), ("N", "C", None)),
+    ("view", (6, 5, 7), (None, "H", "W")),
+    ("view", (2, 3, 5, 7), ("N", "C", "H", "W")),
+    ("view", (-1,), (None,)),
+    ("view", (2, 3, 5, 7, 1), ("N", "C", "H", "W", None)),
+    ("reshape", (6, 35), (None, None)),
+    ("reshape", (2, 3, 5, 7), ("N", "C", "H", "W")),
+    ("reshape", (2, -1, 7), ("N", None, "W")),
+])
+def test_view_and_reshape_keep_names_of_kept_dims(method, shape, names):
+    y = getattr(make(nt)["x"], method)(*shape)
+    t = getattr(torch.arange(210.).reshape(2, 3, 5, 7), method)(*shape)
+    assert y.names == names and y.shape == t.shape and y.stride() == t.stride()
+    assert y.rename(None).tolist() == t.tolist()
+
+
+def test_reshape_of_transposed_named_tensor_copies_with_names():
+    x = make(nt)["x"].transpose("N", "W")
+    y = x.reshape(7, 3, 5, 2)  # the same shape: a view, names kept
+    assert y.names == ("W", "C", "H", "N") and y.data_ptr() == x.data_ptr() and y.stride() == x.stride()
+    v = x.reshape(7, 15, 2)  # C and H merge in memory too: still a view
+    assert v.names == ("W", None, "N") and v.data_ptr() == x.data_ptr() and v.stride() == (1, 7, 105)
+    z = x.reshape(21, 5, 2)  # W and C do not: a copy
+    assert z.names == (None, "H", "N") and z.is_contiguous()
+    t = torch.arange(210.).reshape(2, 3, 5, 7).transpose(0, 3)
+    assert z.rename(None).tolist() == t.reshape(21, 5, 2).tolist()
+
+
+def test_squeeze_of_a_non_one_dim_keeps_names():
+    # PyTorch 1.13 drops every name of the result here (p.squeeze(0).names is all None)
+    p = make(nt)["p"]
+    for dim in (0, "N", 2, "W"):
+        y = p.squeeze(dim)
+        assert y.names == ("N", None, "W") and y.shape == (2, 1, 4)
+
+
+def test_narrow_takes_a_name():
+    y = make(nt)["x"].narrow("C", 1, 2)
+    t = torch.arange(210.).reshape(2, 3, 5, 7).narrow(1, 1, 2)
+    assert y.names == ("N", "C", "H", "W") and y.stride() == t.stride()
+    assert y.storage_offset() == 35 and y.rename(None).tolist() == t.tolist()
+
+
+def test_clone_keeps_names_and_values():
+    # (PyTorch's clone keeps the strides of a dense permuted tensor; ours is row-major)
+    x = make(nt)["x"].transpose("N", "C")
+    c = x.clone()
+    t = make(torch)["x"].transpose("N", "C").clone()
+    assert_same(c, t)
+    assert c.is_contiguous()
+
+
+def test_as_strided_drops_names():
+    y = make(nt)["x"].as_strided((2, 2), (1, 2), 3)
+    assert y.names == (None, None) and y.tolist() == [[3.0, 5.0], [4.0, 6.0]]
+
+
+# ---- module functions ----
+
+wired = pytest.mark.skipif(not hasattr(nt, "transpose"),
+                           reason="module.c does not add nt_py_module_view_functions yet")
+
+MODULE_CASES = [
+    "torch.transpose(x, 'N', 'C')", "torch.transpose(u, 0, 1)", "torch.transpose(input=u, dim0=0, dim1=1)",
+    "torch.transpose(u, 0, 2)", "torch.t(u)", "torch.t(torch.zeros(3))", "torch.t(x)", "torch.permute(u, (1, 0))",
+    "torch.squeeze(p)", "torch.squeeze(p, 1)", "torch.squeeze(p, 'N')", "torch.unsqueeze(u, 1)",
+    "torch.unsqueeze(u, 3)", "torch.select(x, 'C', 0)", "torch.select(u, 1, 5)", "torch.narrow(u, 1, 0, 2)",
+    "torch.narrow(u, 1, 2, 2)", "torch.reshape(u, (3, 2))", "torch.reshape(u, (7,))", "torch.flatten(u)",
+    "torch.flatten(u, 0, 0)", "torch.flatten(x, ['C', 'H'], 'F')", "torch.flatten(x, 1, 2, 'F')",
+    "torch.unflatten(u, 1, (3, 1))", "torch.unflatten(u, -1, (-1, 1))", "torch.clone(u)", "torch.clone(x)",
+]
+
+
+@wired
+@pytest.mark.parametrize("expr", MODULE_CASES)
+def test_module_functions(expr):
+    check(expr)
+
+
+@wired
+def test_module_functions_want_a_tensor():
+    with pytest.raises(TypeError, match="argument 'input' \\(position 1\\) must be Tensor, not int"):
+        nt.transpose(1, 0, 1)
+    with pytest.raises(TypeError, match="missing 1 required positional arguments"):
+        nt.clone()
+
+
+# ---- randomised permutes against torch ----
+
+NAME_POOL = ["A", "B", "C", "D", "E"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 5), st.data())
+def test_permute_round_trip(rank, data):
+    sizes = data.draw(st.lists(st.integers(1, 3), min_size=rank, max_size=rank))
+    names = [n if data.draw(st.booleans()) else None for n in NAME_POOL[:rank]]
+    n = int(np.prod(sizes)) if sizes else 1
+    a = nt.arange(n, dtype=nt.float32).reshape(*sizes) if rank else nt.tensor(0.0)
+    b = torch.arange(n, dtype=torch.float32).reshape(*sizes) if rank else torch.tensor(0.0)
+    if any(names):
+        a = a.refine_names(*names)
+    perm = data.draw(st.permutations(range(rank)))
+    dims = [names[d] if names[d] is not None and data.draw(st.booleans()) else d for d in perm]
+    got, expected = a.permute(*dims) if rank else a.permute(()), b.permute(*perm) if rank else b.permute(())
+    assert got.names == tuple(names[d] for d in perm)
+    assert got.shape == expected.shape and got.stride() == expected.stride()
+    assert got.rename(None).tolist() == expected.tolist()
+    inverse = sorted(range(rank), key=lambda i: perm[i])
+    back = got.permute(*inverse) if rank else got.permute(())
+    assert back.names == a.names and back.stride() == a.stride()
+    assert back.rename(None).tolist() == b.tolist()
+    if rank >= 2:
+        i, j = data.draw(st.permutations(range(rank)))[:2]
+        t = a.transpose(i, j)
+        swapped = [names[j] if k == i else names[i] if k == j else names[k] for k in range(rank)]
+        assert t.names == tuple(swapped) and t.stride() == b.transpose(i, j).stride()
+        assert t.rename(None).tolist() == b.transpose(i, j).tolist()
