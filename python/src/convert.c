@@ -288,7 +288,8 @@ static PyObject *tensor_type(PyObject *self, PyObject *const *args, Py_ssize_t n
 /* detach(): a new tensor viewing the same memory (there is no graph to cut yet). */
 static PyObject *tensor_detach(PyObject *self, PyObject *unused) {
     nt_tensor *t = nt_py_tensor(self), *out = NULL;
-    return nt_py_result(nt_rename(t, nt_tensor_names(t), &out), out);
+    nt_status st = nt_rename(t, nt_tensor_names(t), &out); /* before reading `out` */
+    return nt_py_result(st, out);
 }
 
 static PyObject *tensor_self(PyObject *self, PyObject *unused) { return same_object(self); }
