@@ -231,7 +231,7 @@ NT_API nt_status nt_get_double(const nt_tensor *t, const int64_t *index, double 
 /* A view with the given names (NULL drops them all). */
 NT_API nt_status nt_rename(nt_tensor *t, const nt_name *names, nt_tensor **out);
 /* Same with an explicit count, which must equal ndim ("Number of names (1) and number of
- * dimensions in tensor (2) do not match. ..."). */
+ * dimensions in tensor (2) do not match. ..."); one None name drops all (rename(None)). */
 NT_API nt_status nt_rename_n(nt_tensor *t, int count, const nt_name *names, nt_tensor **out);
 /* A view with dims named from[i] renamed to to[i] (to[i] may be none). */
 NT_API nt_status nt_rename_map(nt_tensor *t, int count, const nt_name *from, const nt_name *to,

@@ -36,9 +36,11 @@ static nt_status merged_shape(const nt_tensor *t, int64_t s, int64_t e, int64_t 
         if (__builtin_mul_overflow(merged, t->sizes[i], &merged))
             return nt_fail(NT_ERR_RUNTIME, "the number of elements overflows int64");
     int n = 0;
-    for (int i = 0; i < s; i++) sizes[n++] = t->sizes[i];
+    for (int i = 0; i < s; i++)
+        sizes[n++] = t->sizes[i];
     sizes[n++] = merged;
-    for (int i = (int)e + 1; i < t->ndim; i++) sizes[n++] = t->sizes[i];
+    for (int i = (int)e + 1; i < t->ndim; i++)
+        sizes[n++] = t->sizes[i];
     return NT_OK;
 }
 
@@ -48,14 +50,15 @@ static const nt_name *merged_names(const nt_tensor *t, int64_t s, int64_t e, nt_
                                    nt_name *names) {
     if (!t->names && merged == NT_NAME_NONE) return NULL;
     int n = 0;
-    for (int i = 0; i < s; i++) names[n++] = nt_tensor_name_at(t, i);
+    for (int i = 0; i < s; i++)
+        names[n++] = nt_tensor_name_at(t, i);
     names[n++] = merged;
-    for (int i = (int)e + 1; i < t->ndim; i++) names[n++] = nt_tensor_name_at(t, i);
+    for (int i = (int)e + 1; i < t->ndim; i++)
+        names[n++] = nt_tensor_name_at(t, i);
     return names;
 }
 
-nt_status nt_flatten(nt_tensor *t, int64_t start, int64_t end, nt_name out_name,
-                     nt_tensor **out) {
+nt_status nt_flatten(nt_tensor *t, int64_t start, int64_t end, nt_name out_name, nt_tensor **out) {
     int64_t s, e;
     NT_TRY(wrap_range(t, start, end, &s, &e));
     if (t->ndim == 0) { /* a scalar flattens to one element (PyTorch: reshape({1})) */
@@ -87,14 +90,15 @@ nt_status nt_flatten_dims(nt_tensor *t, int64_t start, int64_t end, nt_tensor **
     nt_name buf[NT_MAX_DIMS];
     int64_t sizes[NT_MAX_DIMS];
     NT_TRY(merged_shape(t, s, e, sizes));
-    return nt_view_named(t, t->ndim - (int)(e - s), sizes,
-                         merged_names(t, s, e, NT_NAME_NONE, buf), true, out);
+    return nt_view_named(t, t->ndim - (int)(e - s), sizes, merged_names(t, s, e, NT_NAME_NONE, buf),
+                         true, out);
 }
 
 nt_status nt_flatten_names(nt_tensor *t, int count, const nt_name *dims, nt_name out_name,
                            nt_tensor **out) {
     int64_t first = 0, prev = 0, at;
-    for (int i = 0; i < count; i++) NT_TRY(nt_tensor_dim_of(t, dims[i], &at));
+    for (int i = 0; i < count; i++)
+        NT_TRY(nt_tensor_dim_of(t, dims[i], &at));
     if (count <= 0)
         return nt_fail(NT_ERR_RUNTIME, "flatten(tensor, dims, out_dim): dims cannot be empty");
     for (int i = 0; i < count; i++) {
@@ -163,7 +167,8 @@ nt_status nt_unflatten(nt_tensor *t, int64_t dim, int count, const int64_t *size
     memcpy(shape + d + count, t->sizes + d + 1, (size_t)(t->ndim - d - 1) * sizeof *shape);
     nt_name out_names[NT_MAX_DIMS];
     if (names) {
-        for (int i = 0; i < d; i++) out_names[i] = nt_tensor_name_at(t, i);
+        for (int i = 0; i < d; i++)
+            out_names[i] = nt_tensor_name_at(t, i);
         memcpy(out_names + d, names, (size_t)count * sizeof *names);
         for (int i = (int)d + 1; i < t->ndim; i++)
             out_names[i - 1 + count] = nt_tensor_name_at(t, i);

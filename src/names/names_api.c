@@ -36,7 +36,8 @@ void nt_names_tuple_repr(const nt_name *names, int n, char *buf, size_t cap) {
     size_t len = 0;
     buf[0] = '\0';
     append(buf, cap, &len, "%s", "(");
-    for (int i = 0; i < n; i++) append_name(buf, cap, &len, i ? ", " : "", names[i]);
+    for (int i = 0; i < n; i++)
+        append_name(buf, cap, &len, i ? ", " : "", names[i]);
     append(buf, cap, &len, "%s", n == 1 ? ",)" : ")");
 }
 
@@ -66,7 +67,8 @@ void nt_ints_repr(const int64_t *v, int n, char *buf, size_t cap) {
 
 nt_status nt_names_resolve_dims(const nt_tensor *t, int count, const nt_name *names,
                                 int64_t *dims_out) {
-    for (int i = 0; i < count; i++) NT_TRY(nt_tensor_dim_of(t, names[i], &dims_out[i]));
+    for (int i = 0; i < count; i++)
+        NT_TRY(nt_tensor_dim_of(t, names[i], &dims_out[i]));
     return NT_OK;
 }
 
@@ -84,7 +86,8 @@ nt_status nt_names_check_for(int ndim, int count, const nt_name *names) {
 
 /* t's names, all None when t is unnamed. */
 static void names_of(const nt_tensor *t, nt_name *names) {
-    for (int i = 0; i < t->ndim; i++) names[i] = nt_tensor_name_at(t, i);
+    for (int i = 0; i < t->ndim; i++)
+        names[i] = nt_tensor_name_at(t, i);
 }
 
 /* An alias of t (same sizes, strides, offset) with other names (NULL: unnamed). */
@@ -99,6 +102,8 @@ nt_status nt_rename(nt_tensor *t, const nt_name *names, nt_tensor **out) {
 }
 
 nt_status nt_rename_n(nt_tensor *t, int count, const nt_name *names, nt_tensor **out) {
+    /* Python's rename(None) drops every name, whatever the number of dims */
+    if (names && count == 1 && names[0] == NT_NAME_NONE) names = NULL;
     if (names) NT_TRY(nt_names_check_for(t->ndim, count, names));
     return alias_with_names(t, names, out);
 }
@@ -163,28 +168,36 @@ static nt_status check_ellipsis(const char *api, int count, int ellipsis) {
 nt_status nt_refine_names(nt_tensor *t, int count, const nt_name *names, int ellipsis,
                           nt_tensor **out) {
     NT_TRY(check_ellipsis("refine_names", count, ellipsis));
-    /* The Ellipsis expands greedily to t's names at the positions it covers. */
+    if (count > 2 * NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME, "refine_names: too many names (%d)", count);
+    /* The Ellipsis expands to t's names at the positions it covers: PyTorch takes the
+     * slice names[pre : ndim - post] with Python's rules, so a negative end counts from
+     * the back and the expansion can be non-empty even when the counts do not match. */
     int pre = ellipsis >= 0 ? ellipsis : count;
     int post = ellipsis >= 0 ? count - ellipsis - 1 : 0;
-    int glob = ellipsis >= 0 && t->ndim > pre + post ? t->ndim - pre - post : 0;
+    int start = 0, stop = 0;
+    if (ellipsis >= 0) {
+        start = pre < t->ndim ? pre : t->ndim;
+        stop = t->ndim - post;
+        if (stop < 0) stop += t->ndim;
+        if (stop < start) stop = start;
+    }
+    nt_name refined[3 * NT_MAX_DIMS];
+    int n = 0;
+    for (int i = 0; i < pre; i++)
+        refined[n++] = names[i];
+    for (int i = start; i < stop; i++)
+        refined[n++] = nt_tensor_name_at(t, i);
+    for (int i = 0; i < post; i++)
+        refined[n++] = names[ellipsis + 1 + i];
     char have[512], want[512];
-    if (pre + glob + post != t->ndim) {
-        /* here the Ellipsis, if any, expanded to nothing */
+    if (n != t->ndim) {
         nt_names_repr(t->names, t->ndim, have, sizeof have);
-        nt_names_repr_skip(names, count, ellipsis, want, sizeof want);
+        nt_names_repr(refined, n, want, sizeof want);
         return nt_fail(NT_ERR_RUNTIME,
                        "refine_names: cannot coerce Tensor%s to Tensor%s because they have a "
                        "different number of dims (%d and %d respectively).",
-                       have, want, t->ndim, pre + post);
-    }
-    nt_name refined[NT_MAX_DIMS];
-    for (int i = 0; i < t->ndim; i++) {
-        if (i < pre)
-            refined[i] = names[i];
-        else if (i < pre + glob)
-            refined[i] = nt_tensor_name_at(t, i);
-        else
-            refined[i] = names[i - glob + (ellipsis >= 0)];
+                       have, want, t->ndim, n);
     }
     NT_TRY(nt_names_check_unique(refined, t->ndim));
     for (int i = 0; i < t->ndim; i++) {
@@ -227,16 +240,17 @@ static nt_status check_out_dims(int ndim) {
 /* align_to without an Ellipsis (and align_as): the result has one dim per entry of
  * `order`; t's dims go where their names are, every other entry (None included) is a new
  * size-one dim. The messages are PyTorch's, which prints `order` twice. */
-static nt_status align_to_order(nt_tensor *t, int count, const nt_name *order,
-                                nt_tensor **out) {
+static nt_status align_to_order(nt_tensor *t, int count, const nt_name *order, nt_tensor **out) {
     NT_TRY(check_out_dims(count));
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
-    for (int i = 0; i < count; i++) sizes[i] = 1, strides[i] = 0;
+    for (int i = 0; i < count; i++)
+        sizes[i] = 1, strides[i] = 0;
     for (int d = 0; d < t->ndim; d++) {
         nt_name name = nt_tensor_name_at(t, d);
         if (name == NT_NAME_NONE) return fail_unnamed(t, d);
         int at = 0;
-        while (at < count && order[at] != name) at++;
+        while (at < count && order[at] != name)
+            at++;
         if (at == count) {
             char want[512];
             nt_names_repr(order, count, want, sizeof want);

@@ -35,7 +35,8 @@ static inline int64_t saturating_mul(int64_t a, int64_t b) {
 
 /* Copies t's names into `names` (all None when t is unnamed). */
 static void names_of(const nt_tensor *t, nt_name *names) {
-    for (int i = 0; i < t->ndim; i++) names[i] = nt_tensor_name_at(t, i);
+    for (int i = 0; i < t->ndim; i++)
+        names[i] = nt_tensor_name_at(t, i);
 }
 
 /* ------------------------------------------------------------------ transpose, permute */
@@ -55,14 +56,13 @@ nt_status nt_transpose(nt_tensor *t, int64_t dim0, int64_t dim1, nt_tensor **out
         sizes[d0] = sizes[d1], strides[d0] = strides[d1], names[d0] = names[d1];
         sizes[d1] = s, strides[d1] = st, names[d1] = n;
     }
-    return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, t->names ? names : NULL,
-                             out);
+    return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
 }
 
 nt_status nt_t(nt_tensor *t, nt_tensor **out) {
     if (t->ndim > 2)
-        return nt_fail(NT_ERR_RUNTIME,
-                       "t() expects a tensor with <= 2 dimensions, but self is %dD", t->ndim);
+        return nt_fail(NT_ERR_RUNTIME, "t() expects a tensor with <= 2 dimensions, but self is %dD",
+                       t->ndim);
     return nt_transpose(t, 0, t->ndim < 2 ? 0 : 1, out);
 }
 
@@ -74,7 +74,8 @@ nt_status nt_permute(nt_tensor *t, int count, const int64_t *dims, nt_tensor **o
                        "input.dim() = %d is not equal to len(dims) = %d",
                        t->ndim, count);
     int64_t wrapped[NT_MAX_DIMS];
-    for (int i = 0; i < count; i++) NT_TRY(nt_wrap_dim(dims[i], t->ndim, &wrapped[i]));
+    for (int i = 0; i < count; i++)
+        NT_TRY(nt_wrap_dim(dims[i], t->ndim, &wrapped[i]));
     bool seen[NT_MAX_DIMS] = {false};
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
@@ -86,18 +87,17 @@ nt_status nt_permute(nt_tensor *t, int count, const int64_t *dims, nt_tensor **o
         strides[i] = t->strides[d];
         names[i] = nt_tensor_name_at(t, (int)d);
     }
-    return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, t->names ? names : NULL,
-                             out);
+    return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
 }
 
 /* ------------------------------------------------------------------ expand */
 
 /* PyTorch's legacy type names, which its expand message prints ("torch.FloatTensor"). */
 static const char *const legacy_type_name[NT_DTYPE_COUNT] = {
-    [NT_BOOL] = "BoolTensor",      [NT_UINT8] = "ByteTensor",      [NT_INT8] = "CharTensor",
-    [NT_INT16] = "ShortTensor",    [NT_INT32] = "IntTensor",       [NT_INT64] = "LongTensor",
-    [NT_FLOAT16] = "HalfTensor",   [NT_BFLOAT16] = "BFloat16Tensor",
-    [NT_FLOAT32] = "FloatTensor",  [NT_FLOAT64] = "DoubleTensor",
+    [NT_BOOL] = "BoolTensor",      [NT_UINT8] = "ByteTensor",        [NT_INT8] = "CharTensor",
+    [NT_INT16] = "ShortTensor",    [NT_INT32] = "IntTensor",         [NT_INT64] = "LongTensor",
+    [NT_FLOAT16] = "HalfTensor",   [NT_BFLOAT16] = "BFloat16Tensor", [NT_FLOAT32] = "FloatTensor",
+    [NT_FLOAT64] = "DoubleTensor",
 };
 
 nt_status nt_expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out) {
@@ -120,7 +120,7 @@ nt_status nt_expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **ou
         int64_t size = dim >= 0 ? t->sizes[dim] : 1;
         /* a new leading dim gets the stride of an outer dim of the one after it (0 past
          * the end, as PyTorch gives a 0-dim tensor expanded to [1]) */
-        int64_t stride = dim >= 0          ? t->strides[dim]
+        int64_t stride = dim >= 0        ? t->strides[dim]
                          : i == ndim - 1 ? 0
                                          : wrapping_mul(out_sizes[i + 1], out_strides[i + 1]);
         int64_t target = sizes[i];
@@ -158,11 +158,12 @@ nt_status nt_expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **ou
     nt_name names[NT_MAX_DIMS];
     if (t->names) {
         int lead = ndim - t->ndim;
-        for (int i = 0; i < lead; i++) names[i] = NT_NAME_NONE;
+        for (int i = 0; i < lead; i++)
+            names[i] = NT_NAME_NONE;
         memcpy(names + lead, t->names, (size_t)t->ndim * sizeof *names);
     }
-    return nt_tensor_view_of(t, ndim, out_sizes, out_strides, t->offset,
-                             t->names ? names : NULL, out);
+    return nt_tensor_view_of(t, ndim, out_sizes, out_strides, t->offset, t->names ? names : NULL,
+                             out);
 }
 
 nt_status nt_expand_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out) {
@@ -223,15 +224,14 @@ nt_status nt_unsqueeze(nt_tensor *t, int64_t dim, nt_tensor **out) {
         strides[i] = t->strides[j];
         names[i] = nt_tensor_name_at(t, j++);
     }
-    return nt_tensor_view_of(t, t->ndim + 1, sizes, strides, t->offset,
-                             t->names ? names : NULL, out);
+    return nt_tensor_view_of(t, t->ndim + 1, sizes, strides, t->offset, t->names ? names : NULL,
+                             out);
 }
 
 /* ------------------------------------------------------------------ select, narrow */
 
 nt_status nt_select(nt_tensor *t, int64_t dim, int64_t index, nt_tensor **out) {
-    if (t->ndim == 0)
-        return nt_fail(NT_ERR_INDEX, "select() cannot be applied to a 0-dim tensor.");
+    if (t->ndim == 0) return nt_fail(NT_ERR_INDEX, "select() cannot be applied to a 0-dim tensor.");
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
     int64_t size = t->sizes[d];
@@ -262,8 +262,7 @@ nt_status nt_select(nt_tensor *t, int64_t dim, int64_t index, nt_tensor **out) {
                              t->names ? names : NULL, out);
 }
 
-nt_status nt_narrow(nt_tensor *t, int64_t dim, int64_t start, int64_t length,
-                    nt_tensor **out) {
+nt_status nt_narrow(nt_tensor *t, int64_t dim, int64_t start, int64_t length, nt_tensor **out) {
     if (t->ndim == 0)
         return nt_fail(NT_ERR_RUNTIME, "narrow() cannot be applied to a 0-dim tensor.");
     int64_t d;
@@ -282,8 +281,8 @@ nt_status nt_narrow(nt_tensor *t, int64_t dim, int64_t start, int64_t length,
     }
     if (length < 0 || start > size - length)
         return nt_fail(NT_ERR_RUNTIME,
-                       "start (%" PRId64 ") + length (%" PRId64
-                       ") exceeds dimension size (%" PRId64 ").",
+                       "start (%" PRId64 ") + length (%" PRId64 ") exceeds dimension size (%" PRId64
+                       ").",
                        start, length, size);
     int64_t sizes[NT_MAX_DIMS];
     memcpy(sizes, t->sizes, (size_t)t->ndim * sizeof *sizes);
@@ -317,7 +316,8 @@ nt_status nt_infer_size(int ndim, const int64_t *shape, int64_t numel, int64_t *
         }
     }
     if (numel == product || (infer >= 0 && product > 0 && numel % product == 0)) {
-        for (int i = 0; i < ndim; i++) out[i] = shape[i];
+        for (int i = 0; i < ndim; i++)
+            out[i] = shape[i];
         if (infer >= 0) {
             if (product == 0) {
                 failure = NT_INFER_AMBIGUOUS;
@@ -344,14 +344,16 @@ fail:
  * false when some new dim would have to span two separately strided chunks. It walks the
  * old dims from the last, cutting them into chunks that are contiguous among themselves,
  * and fills each chunk with new dims of the same element count. */
-static bool compute_stride(int on, const int64_t *os, const int64_t *ost, int nn,
-                           const int64_t *ns, int64_t *nst) {
+static bool compute_stride(int on, const int64_t *os, const int64_t *ost, int nn, const int64_t *ns,
+                           int64_t *nst) {
     if (on == 0) {
-        for (int i = 0; i < nn; i++) nst[i] = 1;
+        for (int i = 0; i < nn; i++)
+            nst[i] = 1;
         return true;
     }
     int64_t numel = 1;
-    for (int i = 0; i < on; i++) numel *= os[i];
+    for (int i = 0; i < on; i++)
+        numel *= os[i];
     if (numel == 0) {
         /* Any strides would do; match NumPy: keep them for an equal shape, else as if
          * freshly allocated. */
@@ -401,7 +403,8 @@ static bool compute_stride(int on, const int64_t *os, const int64_t *ost, int nn
 static void kept_names(const nt_tensor *t, int nn, const int64_t *ns, nt_name *names) {
     const int on = t->ndim;
     const int64_t *os = t->sizes;
-    for (int j = 0; j < nn; j++) names[j] = NT_NAME_NONE;
+    for (int j = 0; j < nn; j++)
+        names[j] = NT_NAME_NONE;
     int i = 0, j = 0;
     while (i < on || j < nn) {
         if (i < on && j < nn && os[i] == ns[j]) {
@@ -461,8 +464,8 @@ nt_status nt_view_named(nt_tensor *t, int ndim, const int64_t *sizes, const nt_n
     return reshape_impl(t, ndim, sizes, true, names, allow_copy, out);
 }
 
-static nt_status view_or_reshape(nt_tensor *t, int ndim, const int64_t *proposed,
-                                 bool allow_copy, nt_tensor **out) {
+static nt_status view_or_reshape(nt_tensor *t, int ndim, const int64_t *proposed, bool allow_copy,
+                                 nt_tensor **out) {
     if (ndim < 0 || ndim > NT_MAX_DIMS)
         return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",
                        NT_MAX_DIMS, ndim);

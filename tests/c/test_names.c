@@ -12,15 +12,16 @@
 #include "nt_test.h"
 
 /* Expects a failure with exactly this status and message. */
-#define EXPECT_FAIL(expr, status, text)                                                         \
-    do {                                                                                        \
-        nt_status s_ = (expr);                                                                  \
-        if (s_ != (status) || strcmp(nt_last_error(), (text)) != 0) {                           \
-            fprintf(stderr, "  %s:%d: %s gave status %d, message\n    '%s'; expected %d,\n    " \
-                            "'%s'\n",                                                           \
-                    __FILE__, __LINE__, #expr, (int)s_, nt_last_error(), (int)(status), text);  \
-            nt_test_failures_in_current++;                                                      \
-        }                                                                                       \
+#define EXPECT_FAIL(expr, status, text)                                                            \
+    do {                                                                                           \
+        nt_status s_ = (expr);                                                                     \
+        if (s_ != (status) || strcmp(nt_last_error(), (text)) != 0) {                              \
+            fprintf(stderr,                                                                        \
+                    "  %s:%d: %s gave status %d, message\n    '%s'; expected %d,\n    "            \
+                    "'%s'\n",                                                                      \
+                    __FILE__, __LINE__, #expr, (int)s_, nt_last_error(), (int)(status), text);     \
+            nt_test_failures_in_current++;                                                         \
+        }                                                                                          \
     } while (0)
 
 #define I(x) ((int64_t)(x))
@@ -30,8 +31,10 @@ static bool geometry_is(const nt_tensor *t, int ndim, ...) {
     va_list ap;
     va_start(ap, ndim);
     bool ok = nt_tensor_ndim(t) == ndim;
-    for (int i = 0; i < ndim; i++) ok = ok && nt_tensor_sizes(t)[i] == va_arg(ap, int64_t);
-    for (int i = 0; i < ndim; i++) ok = ok && nt_tensor_strides(t)[i] == va_arg(ap, int64_t);
+    for (int i = 0; i < ndim; i++)
+        ok = ok && nt_tensor_sizes(t)[i] == va_arg(ap, int64_t);
+    for (int i = 0; i < ndim; i++)
+        ok = ok && nt_tensor_strides(t)[i] == va_arg(ap, int64_t);
     va_end(ap);
     return ok;
 }
@@ -63,7 +66,8 @@ static nt_tensor *iota(int ndim, const int64_t *sizes, const nt_name *names) {
     nt_tensor *t = NULL;
     if (nt_tensor_alloc(NT_FLOAT32, ndim, sizes, names, &t) != NT_OK) return NULL;
     float *p = nt_tensor_data(t);
-    for (int64_t i = 0; i < nt_tensor_numel(t); i++) p[i] = (float)i;
+    for (int64_t i = 0; i < nt_tensor_numel(t); i++)
+        p[i] = (float)i;
     return t;
 }
 
@@ -86,6 +90,13 @@ static void test_rename_positional_is_an_alias(void) {
     EXPECT_OK(nt_rename(x, NULL, &y));
     EXPECT(!nt_tensor_has_names(y));
     nt_tensor_release(y);
+    nt_name none = NT_NAME_NONE; /* rename(None) drops all names, whatever the ndim */
+    EXPECT_OK(nt_rename_n(x, 1, &none, &y));
+    EXPECT(!nt_tensor_has_names(y) && nt_tensor_ndim(y) == 2);
+    nt_tensor_release(y);
+    EXPECT_FAIL(nt_set_names_n_(x, 1, &none), NT_ERR_RUNTIME,
+                "Number of names (1) and number of dimensions in tensor (2) do not match. "
+                "Attempted to create a tensor with names [None]");
     nt_name partial[2] = {NT_NAME_NONE, N("A")};
     EXPECT_OK(nt_rename_n(x, 2, partial, &y));
     EXPECT(names_are(y, NULL, "A"));
@@ -231,6 +242,12 @@ static void test_refine_names_lifts_unnamed_dims(void) {
     EXPECT_FAIL(nt_refine_names(u, 5, many, 1, &y), NT_ERR_RUNTIME,
                 "refine_names: cannot coerce Tensor[None, None, None] to Tensor['A', 'B', 'C', "
                 "'D'] because they have a different number of dims (3 and 4 respectively).");
+    /* PyTorch slices the Ellipsis' names with Python's rules: names[0 : 3 - 4] is [None, None] */
+    nt_name ell_first[5] = {NT_NAME_NONE, N("A"), N("B"), N("C"), N("D")};
+    EXPECT_FAIL(nt_refine_names(u, 5, ell_first, 0, &y), NT_ERR_RUNTIME,
+                "refine_names: cannot coerce Tensor[None, None, None] to Tensor[None, None, "
+                "'A', 'B', 'C', 'D'] because they have a different number of dims (3 and 6 "
+                "respectively).");
     nt_name dup[3] = {N("A"), N("A"), N("B")};
     EXPECT_FAIL(nt_refine_names(u, 3, dup, -1, &y), NT_ERR_RUNTIME,
                 "Cannot construct a tensor with duplicate names. Got names: ['A', 'A', 'B'].");
@@ -269,8 +286,7 @@ static void test_align_to_permutes_and_adds_dims(void) {
     nt_name fe[3] = {N("F"), N("E"), NT_NAME_NONE};
     EXPECT_OK(nt_align_to(t, 3, fe, 2, &y));
     EXPECT(names_are(y, "F", "E", "A", "B", "C", "D") && nt_tensor_shares_storage(t, y));
-    EXPECT(G(y, 6, I(7), I(6), I(2), I(3), I(4), I(5), I(1), I(7), I(2520), I(840), I(210),
-             I(42)));
+    EXPECT(G(y, 6, I(7), I(6), I(2), I(3), I(4), I(5), I(1), I(7), I(2520), I(840), I(210), I(42)));
     nt_tensor_release(y);
     nt_tensor_release(t);
 
@@ -394,9 +410,10 @@ static void test_align_as(void) {
                 "align_to: All input dims must be named. Found unnamed dim at index 0 of "
                 "Tensor[None, None]");
     EXPECT(y == NULL);
-    nt_tensor *all[] = {scale, imgs, partial_other, m, mt, target, unnamed_other,
-                        partial_self, missing, nch_t};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) nt_tensor_release(all[i]);
+    nt_tensor *all[] = {scale,  imgs,          partial_other, m,       mt,
+                        target, unnamed_other, partial_self,  missing, nch_t};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        nt_tensor_release(all[i]);
 }
 
 /* ------------------------------------------------------------------ flatten */
@@ -468,8 +485,8 @@ static void test_flatten_copies_when_it_must(void) {
         for (int h = 0; h < 4; h++)
             for (int c = 0; c < 3; c++)
                 for (int w = 0; w < 5; w++)
-                    same = same && py[n * 60 + (h * 3 + c) * 5 + w] ==
-                                       px[n * 60 + c * 20 + h * 5 + w];
+                    same =
+                        same && py[n * 60 + (h * 3 + c) * 5 + w] == px[n * 60 + c * 20 + h * 5 + w];
     EXPECT(same);
     nt_tensor_release(y);
     EXPECT_OK(nt_flatten_names(tr, 2, cw, N("f"), &y));

@@ -9,15 +9,16 @@
 #include "nt_test.h"
 
 /* Expects a failure with exactly this status and message. */
-#define EXPECT_FAIL(expr, status, text)                                                         \
-    do {                                                                                        \
-        nt_status s_ = (expr);                                                                  \
-        if (s_ != (status) || strcmp(nt_last_error(), (text)) != 0) {                           \
-            fprintf(stderr, "  %s:%d: %s gave status %d, message\n    '%s'; expected %d,\n    " \
-                            "'%s'\n",                                                           \
-                    __FILE__, __LINE__, #expr, (int)s_, nt_last_error(), (int)(status), text);  \
-            nt_test_failures_in_current++;                                                      \
-        }                                                                                       \
+#define EXPECT_FAIL(expr, status, text)                                                            \
+    do {                                                                                           \
+        nt_status s_ = (expr);                                                                     \
+        if (s_ != (status) || strcmp(nt_last_error(), (text)) != 0) {                              \
+            fprintf(stderr,                                                                        \
+                    "  %s:%d: %s gave status %d, message\n    '%s'; expected %d,\n    "            \
+                    "'%s'\n",                                                                      \
+                    __FILE__, __LINE__, #expr, (int)s_, nt_last_error(), (int)(status), text);     \
+            nt_test_failures_in_current++;                                                         \
+        }                                                                                          \
     } while (0)
 
 /* True when t has `ndim` dims with these sizes then these strides. */
@@ -25,8 +26,10 @@ static bool geometry_is(const nt_tensor *t, int ndim, ...) {
     va_list ap;
     va_start(ap, ndim);
     bool ok = nt_tensor_ndim(t) == ndim;
-    for (int i = 0; i < ndim; i++) ok = ok && nt_tensor_sizes(t)[i] == va_arg(ap, int64_t);
-    for (int i = 0; i < ndim; i++) ok = ok && nt_tensor_strides(t)[i] == va_arg(ap, int64_t);
+    for (int i = 0; i < ndim; i++)
+        ok = ok && nt_tensor_sizes(t)[i] == va_arg(ap, int64_t);
+    for (int i = 0; i < ndim; i++)
+        ok = ok && nt_tensor_strides(t)[i] == va_arg(ap, int64_t);
     va_end(ap);
     if (!ok) {
         fprintf(stderr, "  geometry: sizes");
@@ -62,7 +65,8 @@ static nt_tensor *iota(int ndim, const int64_t *sizes, const nt_name *names) {
     nt_tensor *t = NULL;
     if (nt_tensor_alloc(NT_FLOAT32, ndim, sizes, names, &t) != NT_OK) return NULL;
     float *p = nt_tensor_data(t);
-    for (int64_t i = 0; i < nt_tensor_numel(t); i++) p[i] = (float)i;
+    for (int64_t i = 0; i < nt_tensor_numel(t); i++)
+        p[i] = (float)i;
     return t;
 }
 
@@ -71,7 +75,8 @@ static float at(const nt_tensor *t, ...) {
     va_list ap;
     va_start(ap, t);
     int64_t off = 0;
-    for (int i = 0; i < nt_tensor_ndim(t); i++) off += va_arg(ap, int64_t) * t->strides[i];
+    for (int i = 0; i < nt_tensor_ndim(t); i++)
+        off += va_arg(ap, int64_t) * t->strides[i];
     va_end(ap);
     return ((const float *)nt_tensor_data(t))[off];
 }
@@ -463,7 +468,8 @@ static void test_reshape_copies_when_strides_do_not_allow_a_view(void) {
     int64_t k = 0;
     for (int64_t i = 0; i < 3; i++)
         for (int64_t j = 0; j < 2; j++)
-            for (int64_t l = 0; l < 4; l++) same = same && at(y, k++) == at(tr, i, j, l);
+            for (int64_t l = 0; l < 4; l++)
+                same = same && at(y, k++) == at(tr, i, j, l);
     EXPECT(same);
     nt_tensor_release(y);
     int64_t s64[2] = {6, 4};
@@ -546,7 +552,8 @@ static void test_as_strided_checks_the_extent(void) {
                 "Storage size calculation overflowed with sizes=[-2, 2] and strides=[1, 1]");
     int64_t big[2] = {3, 3}, bigst[2] = {INT64_MAX / 2, 1};
     EXPECT_FAIL(nt_as_strided(x, 2, big, bigst, 0, &y), NT_ERR_RUNTIME,
-                "Storage size calculation overflowed with sizes=[3, 3] and strides=[4611686018427387903, 1]");
+                "Storage size calculation overflowed with sizes=[3, 3] and "
+                "strides=[4611686018427387903, 1]");
     EXPECT(y == NULL);
     /* no elements: any offset and strides */
     int64_t s02[2] = {0, 2}, st100[2] = {100, 1};
@@ -558,8 +565,8 @@ static void test_as_strided_checks_the_extent(void) {
 
 static void test_views_of_views_track_offsets(void) {
     nt_tensor *x = base3(false), *a = NULL, *b = NULL, *c = NULL;
-    EXPECT_OK(nt_select(x, 0, 1, &a));     /* [3, 4] offset 12 */
-    EXPECT_OK(nt_narrow(a, 1, 1, 2, &b));  /* [3, 2] offset 13 */
+    EXPECT_OK(nt_select(x, 0, 1, &a));    /* [3, 4] offset 12 */
+    EXPECT_OK(nt_narrow(a, 1, 1, 2, &b)); /* [3, 2] offset 13 */
     EXPECT_OK(nt_transpose(b, 0, 1, &c)); /* [2, 3] */
     EXPECT(G(c, 2, I(2), I(3), I(1), I(4)) && nt_tensor_offset(c) == 13);
     EXPECT(at(c, I(1), I(2)) == at(x, I(1), I(2), I(2)));
