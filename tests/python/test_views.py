@@ -409,7 +409,7 @@ wired = pytest.mark.skipif(not hasattr(nt, "transpose"),
 MODULE_CASES = [
     "torch.transpose(x, 'N', 'C')", "torch.transpose(u, 0, 1)", "torch.transpose(input=u, dim0=0, dim1=1)",
     "torch.transpose(u, 0, 2)", "torch.t(u)", "torch.t(torch.zeros(3))", "torch.t(x)", "torch.permute(u, (1, 0))",
-    "torch.squeeze(p)", "torch.squeeze(p, 1)", "torch.squeeze(p, 'N')", "torch.unsqueeze(u, 1)",
+    "torch.squeeze(p)", "torch.squeeze(p, 1)", "torch.squeeze(p, -2)", "torch.unsqueeze(u, 1)",
     "torch.unsqueeze(u, 3)", "torch.select(x, 'C', 0)", "torch.select(u, 1, 5)", "torch.narrow(u, 1, 0, 2)",
     "torch.narrow(u, 1, 2, 2)", "torch.reshape(u, (3, 2))", "torch.reshape(u, (7,))", "torch.flatten(u)",
     "torch.flatten(u, 0, 0)", "torch.flatten(x, ['C', 'H'], 'F')", "torch.flatten(x, 1, 2, 'F')",
