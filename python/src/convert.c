@@ -155,10 +155,10 @@ static PyObject *to_fixed(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return convert(self, dtype, 0);
 }
 
-#define FIXED_CONVERSION(method, dtype)                                                        \
-    static PyObject *tensor_##method(PyObject *self, PyObject *const *args, Py_ssize_t nargs,  \
-                                     PyObject *kw) {                                           \
-        return to_fixed(self, args, nargs, kw, #method, dtype);                                \
+#define FIXED_CONVERSION(method, dtype)                                                            \
+    static PyObject *tensor_##method(PyObject *self, PyObject *const *args, Py_ssize_t nargs,      \
+                                     PyObject *kw) {                                               \
+        return to_fixed(self, args, nargs, kw, #method, dtype);                                    \
     }
 FIXED_CONVERSION(float, NT_FLOAT32)
 FIXED_CONVERSION(double, NT_FLOAT64)
@@ -180,8 +180,8 @@ static int is_dtype_like(PyObject *o) {
  * copy=False) / to(other, non_blocking=False, copy=False); memory_format is accepted. */
 static PyObject *tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
-    static const char *const kwlist[] = {"device", "dtype", "non_blocking", "copy",
-                                         "memory_format", "other", NULL};
+    static const char *const kwlist[] = {"device", "dtype", "non_blocking", "copy", "memory_format",
+                                         "other",  NULL};
     enum { DEVICE, DTYPE, NON_BLOCKING, COPY, MEMORY_FORMAT, OTHER };
     PyObject *kw[6];
     if (nt_py_parse_args("to", args + nargs, 0, kwnames, kwlist, 0, kw) < 0) return NULL;
@@ -269,8 +269,7 @@ static PyObject *tensor_type(PyObject *self, PyObject *const *args, Py_ssize_t n
     PyObject *kw[2];
     if (nt_py_parse_args("type", args, nargs, kwnames, kwlist, 2, kw) < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self);
-    if (!kw[0] || kw[0] == Py_None)
-        return PyUnicode_FromString(type_names[nt_tensor_dtype(t)]);
+    if (!kw[0] || kw[0] == Py_None) return PyUnicode_FromString(type_names[nt_tensor_dtype(t)]);
     if (PyUnicode_Check(kw[0])) {
         for (int d = 0; d < NT_DTYPE_COUNT; d++)
             if (PyUnicode_CompareWithASCIIString(kw[0], type_names[d]) == 0)
@@ -292,7 +291,9 @@ static PyObject *tensor_detach(PyObject *self, PyObject *unused) {
     return nt_py_result(st, out);
 }
 
-static PyObject *tensor_self(PyObject *self, PyObject *unused) { return same_object(self); }
+static PyObject *tensor_self(PyObject *self, PyObject *unused) {
+    return same_object(self);
+}
 
 /* cpu(memory_format=...): the tensor itself. */
 static PyObject *tensor_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -349,9 +350,13 @@ static PyObject *tensor_is_signed(PyObject *self, PyObject *unused) {
     return PyBool_FromLong(nt_dtype_is_signed(nt_tensor_dtype(nt_py_tensor(self))));
 }
 
-static PyObject *return_false(PyObject *self, PyObject *unused) { Py_RETURN_FALSE; }
+static PyObject *return_false(PyObject *self, PyObject *unused) {
+    Py_RETURN_FALSE;
+}
 
-static PyObject *tensor_get_device(PyObject *self, PyObject *unused) { return PyLong_FromLong(-1); }
+static PyObject *tensor_get_device(PyObject *self, PyObject *unused) {
+    return PyLong_FromLong(-1);
+}
 
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
@@ -396,10 +401,18 @@ PyMethodDef nt_py_tensor_convert_methods[] = {
 static PyObject *get_device(PyObject *self, void *closure) {
     return same_object(nt_py_cpu_device());
 }
-static PyObject *get_false(PyObject *self, void *closure) { Py_RETURN_FALSE; }
-static PyObject *get_true(PyObject *self, void *closure) { Py_RETURN_TRUE; }
-static PyObject *get_none(PyObject *self, void *closure) { Py_RETURN_NONE; }
-static PyObject *get_data(PyObject *self, void *closure) { return tensor_detach(self, NULL); }
+static PyObject *get_false(PyObject *self, void *closure) {
+    Py_RETURN_FALSE;
+}
+static PyObject *get_true(PyObject *self, void *closure) {
+    Py_RETURN_TRUE;
+}
+static PyObject *get_none(PyObject *self, void *closure) {
+    Py_RETURN_NONE;
+}
+static PyObject *get_data(PyObject *self, void *closure) {
+    return tensor_detach(self, NULL);
+}
 
 PyGetSetDef nt_py_tensor_convert_getset[] = {
     {"device", get_device, NULL, "device(type='cpu').", NULL},

@@ -14,15 +14,15 @@
 #define NOGIL_MIN 65536
 
 /* Runs `expr` (an nt_status expression) with the GIL released when `numel` is large. */
-#define NT_CALL(numel, st, expr)                                                               \
-    do {                                                                                       \
-        if ((numel) > NOGIL_MIN) {                                                             \
-            PyThreadState *save_ = PyEval_SaveThread();                                        \
-            (st) = (expr);                                                                     \
-            PyEval_RestoreThread(save_);                                                       \
-        } else {                                                                               \
-            (st) = (expr);                                                                     \
-        }                                                                                      \
+#define NT_CALL(numel, st, expr)                                                                   \
+    do {                                                                                           \
+        if ((numel) > NOGIL_MIN) {                                                                 \
+            PyThreadState *save_ = PyEval_SaveThread();                                            \
+            (st) = (expr);                                                                         \
+            PyEval_RestoreThread(save_);                                                           \
+        } else {                                                                                   \
+            (st) = (expr);                                                                         \
+        }                                                                                          \
     } while (0)
 
 /* The element count of a shape, saturated (only used to decide on the GIL). */
@@ -35,11 +35,13 @@ static int64_t numel_of(int ndim, const int64_t *sizes) {
     return n;
 }
 
-static int64_t like_numel(PyObject *input) { return nt_tensor_numel(nt_py_tensor(input)); }
+static int64_t like_numel(PyObject *input) {
+    return nt_tensor_numel(nt_py_tensor(input));
+}
 
 /* Reads the size of a factory: size given as varargs, one sequence, or size=. */
-static int read_sizes(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                      PyObject *size_kw, int64_t *sizes) {
+static int read_sizes(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *size_kw,
+                      int64_t *sizes) {
     if (size_kw) {
         if (nargs > 0) {
             PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'size'", fname);
@@ -61,8 +63,7 @@ static int read_sizes(const char *fname, PyObject *const *args, Py_ssize_t nargs
     return nt_py_sizes_from_args(args, nargs, sizes, fname);
 }
 
-typedef nt_status (*shape_factory)(int, const int64_t *, nt_dtype, const nt_name *,
-                                   nt_tensor **);
+typedef nt_status (*shape_factory)(int, const int64_t *, nt_dtype, const nt_name *, nt_tensor **);
 
 /* f(*size, names=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
  * empty, zeros, ones, rand, randn (which also take generator=None). */
@@ -83,8 +84,10 @@ static PyObject *call_shape_factory(const char *fname, shape_factory make, PyObj
         nt_py_check_device(kw[2]) < 0 || nt_py_check_no_grad(kw[3], kw[4]) < 0)
         return NULL;
     if (kw[6] && kw[6] != Py_None) {
-        PyErr_Format(PyExc_TypeError, "%s(): generator objects are not supported; use "
-                                      "ntensor.manual_seed", fname);
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): generator objects are not supported; use "
+                     "ntensor.manual_seed",
+                     fname);
         return NULL;
     }
     nt_tensor *out = NULL;
@@ -93,10 +96,10 @@ static PyObject *call_shape_factory(const char *fname, shape_factory make, PyObj
     return nt_py_result(st, out);
 }
 
-#define SHAPE_FACTORY(name)                                                                    \
-    static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,           \
-                               PyObject *kw) {                                                 \
-        return call_shape_factory(#name, nt_##name, args, nargs, kw);                          \
+#define SHAPE_FACTORY(name)                                                                        \
+    static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,               \
+                               PyObject *kw) {                                                     \
+        return call_shape_factory(#name, nt_##name, args, nargs, kw);                              \
     }
 SHAPE_FACTORY(empty)
 SHAPE_FACTORY(zeros)
@@ -105,8 +108,7 @@ SHAPE_FACTORY(rand)
 SHAPE_FACTORY(randn)
 
 /* full(size, fill_value, *, names=None, dtype=None, device=None, requires_grad=False) */
-static PyObject *py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                         PyObject *kwnames) {
+static PyObject *py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const kwlist[] = {"size",   "fill_value",    "names",      "dtype",
                                          "device", "requires_grad", "pin_memory", NULL};
     PyObject *kw[7];
@@ -126,8 +128,7 @@ static PyObject *py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     int ndim = nt_py_sizes_from_args(&kw[0], 1, sizes, "full");
     if (ndim < 0) return NULL;
     nt_scalar value;
-    if (nt_py_number_arg(kw[1], "full", "fill_value", nargs >= 2 ? 2 : 0, &value) < 0)
-        return NULL;
+    if (nt_py_number_arg(kw[1], "full", "fill_value", nargs >= 2 ? 2 : 0, &value) < 0) return NULL;
     nt_dtype dtype;
     nt_name names[NT_MAX_DIMS];
     const nt_name *names_arg;
@@ -176,8 +177,8 @@ static PyObject *arange_combination_error(PyObject *const *args, Py_ssize_t narg
  * int64 when every bound is an integer, else the default dtype. */
 static PyObject *py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
-    static const char *const kwlist[] = {"start",         "end",        "step", "dtype", "device",
-                                         "requires_grad", "pin_memory", NULL};
+    static const char *const kwlist[] = {"start",  "end",           "step",       "dtype",
+                                         "device", "requires_grad", "pin_memory", NULL};
     PyObject *kw[7];
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     if (nargs > 3 || (nargs == 0 && nkw == 0))
@@ -201,10 +202,11 @@ static PyObject *py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
         return NULL;
     }
     nt_scalar s_start = nt_scalar_int(0), s_end, s_step = nt_scalar_int(1);
-    if ((start && nt_py_number_arg(start, "arange", "start", nargs >= 1 ? start_pos : 0,
-                                   &s_start) < 0) ||
+    if ((start &&
+         nt_py_number_arg(start, "arange", "start", nargs >= 1 ? start_pos : 0, &s_start) < 0) ||
         nt_py_number_arg(end, "arange", "end", nargs >= end_pos ? end_pos : 0, &s_end) < 0 ||
-        (step && nt_py_number_arg(step, "arange", "step", nargs >= 3 ? step_pos : 0, &s_step) < 0)) {
+        (step &&
+         nt_py_number_arg(step, "arange", "step", nargs >= 3 ? step_pos : 0, &s_step) < 0)) {
         if (!several || !PyErr_ExceptionMatches(PyExc_TypeError)) return NULL;
         PyErr_Clear();
         return arange_combination_error(args, nargs, kwnames);
@@ -234,11 +236,14 @@ static PyObject *py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 
 /* ---- tensor(data) ---- */
 
-static int is_text(PyObject *o) { return PyUnicode_Check(o) || PyBytes_Check(o); }
+static int is_text(PyObject *o) {
+    return PyUnicode_Check(o) || PyBytes_Check(o);
+}
 
 static int is_numpy(PyObject *o) {
     PyObject *generic = nt_py_numpy_generic_type(), *ndarray = nt_py_numpy_ndarray_type();
-    return generic && (PyObject_IsInstance(o, generic) == 1 || PyObject_IsInstance(o, ndarray) == 1);
+    return generic &&
+           (PyObject_IsInstance(o, generic) == 1 || PyObject_IsInstance(o, ndarray) == 1);
 }
 
 /* PyTorch's infer_scalar_type: the dtype of one element, or the promoted dtype of all the
@@ -287,8 +292,7 @@ static int infer_dtype(PyObject *o, nt_dtype *out, int depth) {
         for (Py_ssize_t i = 0; i < n && rc == 0; i++) {
             nt_dtype d;
             if (items[i] == o) {
-                PyErr_SetString(PyExc_TypeError,
-                                "new(): self-referential lists are incompatible");
+                PyErr_SetString(PyExc_TypeError, "new(): self-referential lists are incompatible");
                 rc = -1;
             } else if ((rc = infer_dtype(items[i], &d, depth + 1)) == 0) {
                 *out = i == 0 ? d : nt_promote_types(*out, d);
@@ -360,11 +364,21 @@ static int store_leaf(char *p, nt_dtype d, PyObject *o) {
     }
     double lo, hi; /* the integer dtype's range */
     switch (d) {
-    case NT_UINT8: lo = 0, hi = 255; break;
-    case NT_INT8: lo = -128, hi = 127; break;
-    case NT_INT16: lo = -32768, hi = 32767; break;
-    case NT_INT32: lo = -2147483648.0, hi = 2147483647.0; break;
-    default: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
+    case NT_UINT8:
+        lo = 0, hi = 255;
+        break;
+    case NT_INT8:
+        lo = -128, hi = 127;
+        break;
+    case NT_INT16:
+        lo = -32768, hi = 32767;
+        break;
+    case NT_INT32:
+        lo = -2147483648.0, hi = 2147483647.0;
+        break;
+    default:
+        lo = -9223372036854775808.0, hi = 9223372036854775807.0;
+        break;
     }
     if (PyFloat_Check(o)) {
         double f = PyFloat_AS_DOUBLE(o);
@@ -401,8 +415,7 @@ static int store_data(PyObject *o, int dim, int ndim, const int64_t *sizes,
     }
     PyObject **items = PySequence_Fast_ITEMS(fast);
     for (Py_ssize_t i = 0; i < n && rc == 0; i++)
-        rc = store_data(items[i], dim + 1, ndim, sizes, byte_strides, p + i * byte_strides[dim],
-                        d);
+        rc = store_data(items[i], dim + 1, ndim, sizes, byte_strides, p + i * byte_strides[dim], d);
     Py_DECREF(fast);
     return rc;
 }
@@ -427,8 +440,8 @@ static nt_status copy_as(nt_tensor *src, nt_dtype dtype, const nt_name *names, n
  * names=None): always a copy. */
 static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
-    static const char *const kwlist[] = {"data",          "dtype",      "device",
-                                         "requires_grad", "pin_memory", "names", NULL};
+    static const char *const kwlist[] = {"data",       "dtype", "device", "requires_grad",
+                                         "pin_memory", "names", NULL};
     PyObject *kw[6];
     if (nt_py_parse_args("tensor", args, nargs, kwnames, kwlist, 1, kw) < 0) return NULL;
     PyObject *data = kw[0];
@@ -509,15 +522,21 @@ static PyObject *py_from_numpy(PyObject *m, PyObject *arg) {
 
 enum like_kind { LIKE_EMPTY, LIKE_ZEROS, LIKE_ONES, LIKE_RAND, LIKE_RANDN, LIKE_FULL };
 
-static nt_status make_like(enum like_kind kind, const nt_tensor *like, nt_scalar value,
-                           int dtype, nt_tensor **out) {
+static nt_status make_like(enum like_kind kind, const nt_tensor *like, nt_scalar value, int dtype,
+                           nt_tensor **out) {
     switch (kind) {
-    case LIKE_EMPTY: return nt_empty_like(like, dtype, out);
-    case LIKE_ZEROS: return nt_zeros_like(like, dtype, out);
-    case LIKE_ONES: return nt_ones_like(like, dtype, out);
-    case LIKE_RAND: return nt_rand_like(like, dtype, out);
-    case LIKE_RANDN: return nt_randn_like(like, dtype, out);
-    default: return nt_full_like(like, value, dtype, out);
+    case LIKE_EMPTY:
+        return nt_empty_like(like, dtype, out);
+    case LIKE_ZEROS:
+        return nt_zeros_like(like, dtype, out);
+    case LIKE_ONES:
+        return nt_ones_like(like, dtype, out);
+    case LIKE_RAND:
+        return nt_rand_like(like, dtype, out);
+    case LIKE_RANDN:
+        return nt_randn_like(like, dtype, out);
+    default:
+        return nt_full_like(like, value, dtype, out);
     }
 }
 
@@ -535,12 +554,13 @@ static PyObject *call_like(const char *fname, enum like_kind kind, PyObject *con
     PyObject *input = kw[0];
     if (full) { /* shift to the common layout: input, dtype, device, requires_grad, pin */
         fill = kw[1];
-        for (int i = 1; i < 5; i++) kw[i] = kw[i + 1];
+        for (int i = 1; i < 5; i++)
+            kw[i] = kw[i + 1];
         kw[5] = NULL;
     }
     if (!input || (full && !fill)) {
-        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"%s\"",
-                     fname, input ? "fill_value" : "input");
+        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"%s\"", fname,
+                     input ? "fill_value" : "input");
         return NULL;
     }
     if (!nt_py_is_tensor(input)) {
@@ -568,10 +588,10 @@ static PyObject *call_like(const char *fname, enum like_kind kind, PyObject *con
     return nt_py_result(st, out);
 }
 
-#define LIKE_FACTORY(name, kind)                                                               \
-    static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,           \
-                               PyObject *kw) {                                                 \
-        return call_like(#name, kind, args, nargs, kw);                                        \
+#define LIKE_FACTORY(name, kind)                                                                   \
+    static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,               \
+                               PyObject *kw) {                                                     \
+        return call_like(#name, kind, args, nargs, kw);                                            \
     }
 LIKE_FACTORY(empty_like, LIKE_EMPTY)
 LIKE_FACTORY(zeros_like, LIKE_ZEROS)
@@ -586,9 +606,8 @@ LIKE_FACTORY(full_like, LIKE_FULL)
  * requires_grad=False). PyTorch's forms with a tensor mean or std are not here yet. */
 static PyObject *py_normal(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
-    static const char *const kwlist[] = {"mean",   "std",           "size",       "generator",
-                                         "dtype",  "names",         "device",     "requires_grad",
-                                         "pin_memory", NULL};
+    static const char *const kwlist[] = {"mean",  "std",    "size",          "generator",  "dtype",
+                                         "names", "device", "requires_grad", "pin_memory", NULL};
     PyObject *kw[9];
     if (nt_py_parse_args("normal", args, nargs, kwnames, kwlist, 3, kw) < 0) return NULL;
     if (!kw[0] || !kw[1]) {
@@ -637,8 +656,7 @@ static PyObject *py_normal(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     if (std.kind == NT_SCALAR_BOOL) sigma = std.v.b;
     nt_tensor *out = NULL;
     nt_status st;
-    NT_CALL(numel_of(ndim, sizes), st,
-            nt_normal(mu, sigma, ndim, sizes, dtype, names_arg, &out));
+    NT_CALL(numel_of(ndim, sizes), st, nt_normal(mu, sigma, ndim, sizes, dtype, names_arg, &out));
     return nt_py_result(st, out);
 }
 

@@ -5,8 +5,7 @@
  */
 #include "p1_util.h"
 
-int nt_py_number_arg(PyObject *o, const char *fname, const char *argname, int pos,
-                     nt_scalar *out) {
+int nt_py_number_arg(PyObject *o, const char *fname, const char *argname, int pos, nt_scalar *out) {
     if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o) ||
         (nt_py_is_tensor(o) && nt_tensor_numel(nt_py_tensor(o)) == 1))
         return nt_py_scalar_from_object(o, out);
@@ -36,13 +35,12 @@ int nt_py_number_arg(PyObject *o, const char *fname, const char *argname, int po
         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be Number, not %s",
                      fname, argname, pos, Py_TYPE(o)->tp_name);
     else
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be Number, not %s", fname,
-                     argname, Py_TYPE(o)->tp_name);
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be Number, not %s", fname, argname,
+                     Py_TYPE(o)->tp_name);
     return -1;
 }
 
-int nt_py_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf,
-                    const nt_name **out) {
+int nt_py_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf, const nt_name **out) {
     *out = NULL;
     if (!o || o == Py_None) return 0;
     if (!PyTuple_Check(o) && !PyList_Check(o)) {

@@ -16,8 +16,8 @@ typedef struct {
 
 /* PyTorch's device types, in the order of its error message. */
 static const char *const device_types[] = {
-    "cpu", "cuda",   "ipu",  "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",          "ve",
-    "fpga", "ort",   "xla",  "lazy", "vulkan", "mps",   "meta",   "hpu",   "privateuseone", NULL,
+    "cpu",  "cuda", "ipu", "xpu",  "mkldnn", "opengl", "opencl", "ideep", "hip",           "ve",
+    "fpga", "ort",  "xla", "lazy", "vulkan", "mps",    "meta",   "hpu",   "privateuseone", NULL,
 };
 
 static PyObject *cpu_device;
@@ -35,8 +35,8 @@ static void bad_device_string(const char *text) {
         strcat(list, ", ");
     }
     list[strlen(list) - 2] = '\0';
-    PyErr_Format(PyExc_RuntimeError,
-                 "Expected one of %s device type at start of device string: %s", list, text);
+    PyErr_Format(PyExc_RuntimeError, "Expected one of %s device type at start of device string: %s",
+                 list, text);
 }
 
 /* Parses "type" or "type:index" into a new device object. */
@@ -88,8 +88,7 @@ bad_index:
 static PyObject *device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"type", "index", NULL};
     PyObject *arg, *index = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:device", kwlist, &arg, &index))
-        return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:device", kwlist, &arg, &index)) return NULL;
     if (Py_TYPE(arg) == &NtDevice_Type && !index) {
         Py_INCREF(arg);
         return arg;
@@ -180,7 +179,9 @@ PyTypeObject NtDevice_Type = {
     .tp_getset = device_getset,
 };
 
-PyObject *nt_py_cpu_device(void) { return cpu_device; }
+PyObject *nt_py_cpu_device(void) {
+    return cpu_device;
+}
 
 int nt_py_is_device_like(PyObject *o) {
     return PyUnicode_Check(o) || Py_TYPE(o) == &NtDevice_Type;

@@ -13,8 +13,8 @@
 
 #include "p1_util.h"
 
-#define SUPPORTED_TYPES                                                                    \
-    "The only supported types are: float64, float32, float16, complex64, complex128, int64, " \
+#define SUPPORTED_TYPES                                                                            \
+    "The only supported types are: float64, float32, float16, complex64, complex128, int64, "      \
     "int32, int16, int8, uint8, and bool."
 
 static PyObject *np_ndarray, *np_generic;
@@ -52,17 +52,38 @@ PyObject *nt_py_numpy_generic_type(void) {
 static int dtype_of_char(char c, Py_ssize_t itemsize) {
     int d;
     switch (c) {
-    case '?': d = NT_BOOL; break;
-    case 'b': d = NT_INT8; break;
-    case 'B': d = NT_UINT8; break;
-    case 'h': d = NT_INT16; break;
-    case 'i': d = NT_INT32; break;
-    case 'l': d = sizeof(long) == 8 ? NT_INT64 : NT_INT32; break;
-    case 'q': d = NT_INT64; break;
-    case 'e': d = NT_FLOAT16; break;
-    case 'f': d = NT_FLOAT32; break;
-    case 'd': d = NT_FLOAT64; break;
-    default: return -1;
+    case '?':
+        d = NT_BOOL;
+        break;
+    case 'b':
+        d = NT_INT8;
+        break;
+    case 'B':
+        d = NT_UINT8;
+        break;
+    case 'h':
+        d = NT_INT16;
+        break;
+    case 'i':
+        d = NT_INT32;
+        break;
+    case 'l':
+        d = sizeof(long) == 8 ? NT_INT64 : NT_INT32;
+        break;
+    case 'q':
+        d = NT_INT64;
+        break;
+    case 'e':
+        d = NT_FLOAT16;
+        break;
+    case 'f':
+        d = NT_FLOAT32;
+        break;
+    case 'd':
+        d = NT_FLOAT64;
+        break;
+    default:
+        return -1;
     }
     return (Py_ssize_t)nt_dtype_size((nt_dtype)d) == itemsize ? d : -1;
 }
@@ -142,9 +163,9 @@ int nt_py_tensor_from_buffer(PyObject *obj, nt_tensor **out) {
         numel *= sizes[i];
     }
     for (int i = ndim - 1; i >= 0; i--) { /* strides: in bytes from the buffer, else C order */
-        Py_ssize_t s = view->strides ? view->strides[i]
-                                     : (i == ndim - 1 ? itemsize : strides[i + 1] * itemsize *
-                                                                       sizes[i + 1]);
+        Py_ssize_t s = view->strides
+                           ? view->strides[i]
+                           : (i == ndim - 1 ? itemsize : strides[i + 1] * itemsize * sizes[i + 1]);
         if (itemsize == 0 || s % itemsize != 0) {
             PyErr_SetString(PyExc_ValueError,
                             "given numpy array strides not a multiple of the element byte "
@@ -203,16 +224,26 @@ fail:
 
 static const char *buffer_format(nt_dtype d) {
     switch (d) {
-    case NT_BOOL: return "?";
-    case NT_UINT8: return "B";
-    case NT_INT8: return "b";
-    case NT_INT16: return "h";
-    case NT_INT32: return "i";
-    case NT_INT64: return sizeof(long) == 8 ? "l" : "q";
-    case NT_FLOAT16: return "e";
-    case NT_FLOAT32: return "f";
-    case NT_FLOAT64: return "d";
-    default: return NULL; /* bfloat16: neither NumPy nor the struct module knows it */
+    case NT_BOOL:
+        return "?";
+    case NT_UINT8:
+        return "B";
+    case NT_INT8:
+        return "b";
+    case NT_INT16:
+        return "h";
+    case NT_INT32:
+        return "i";
+    case NT_INT64:
+        return sizeof(long) == 8 ? "l" : "q";
+    case NT_FLOAT16:
+        return "e";
+    case NT_FLOAT32:
+        return "f";
+    case NT_FLOAT64:
+        return "d";
+    default:
+        return NULL; /* bfloat16: neither NumPy nor the struct module knows it */
     }
 }
 
@@ -255,7 +286,9 @@ static int tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
     return 0;
 }
 
-static void tensor_releasebuffer(PyObject *self, Py_buffer *view) { PyMem_Free(view->internal); }
+static void tensor_releasebuffer(PyObject *self, Py_buffer *view) {
+    PyMem_Free(view->internal);
+}
 
 PyBufferProcs nt_py_tensor_buffer_procs = {
     .bf_getbuffer = tensor_getbuffer,
