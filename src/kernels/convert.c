@@ -178,15 +178,36 @@ static bool have_f16c(void) {
 
 /* ------------------------------------------------------------------ copy and fill loops */
 
-/* Elements per side of the square tiles a transposed copy moves (two tiles of 4 KiB for
- * 4-byte elements: they stay in L1 while every cache line of both is used fully). */
-#define NT_TILE 32
+/* A transposed copy moves square tiles through a 16 KiB buffer on the stack, as PyTorch's
+ * transpose copy does: rows of the source tile are read contiguously into the buffer,
+ * then rows of the destination tile are written contiguously from it. Walking either side
+ * directly with its large stride would keep hitting the same cache sets (power-of-two
+ * strides map many lines onto one L1 set). */
+#define NT_TILE_BYTES 16384
+#define NT_TILE(S) ((S) <= 4 ? 64 : 32) /* elements per tile side */
 
-/* Same-dtype copies only move bytes, so one loop per element size (uint<8S>_t) serves all
- * dtypes. Besides the contiguous (memcpy) and broadcast paths, a transposed layout — dst
- * contiguous along the inner dim, src along the outer — is copied in tiles, so that
- * neither side walks memory with a large stride for long. */
+/* Same-dtype copies only move bytes, so one loop per element size S (type T) serves all
+ * dtypes: memcpy when contiguous, a broadcast path, the tiled transpose (dst contiguous
+ * along the inner dim, src along the outer), and the general strided loop. */
 #define NT_COPY_LOOP(S, T)                                                                         \
+    static void transpose_##S(char *d, const char *s, int64_t ss, int64_t dso, int64_t n,          \
+                              int64_t m) {                                                         \
+        enum { TB = NT_TILE(S) };                                                                  \
+        T buf[TB * TB]; /* buf[i * TB + j] = src element (i, j) of the tile */                     \
+        for (int64_t j0 = 0; j0 < m; j0 += TB) {                                                   \
+            int64_t nj = m - j0 < TB ? m - j0 : TB;                                                \
+            for (int64_t i0 = 0; i0 < n; i0 += TB) {                                               \
+                int64_t ni = n - i0 < TB ? n - i0 : TB;                                            \
+                for (int64_t i = 0; i < ni; i++)                                                   \
+                    memcpy(buf + i * TB, s + (i0 + i) * ss + j0 * S, (size_t)(nj * S));            \
+                for (int64_t j = 0; j < nj; j++) {                                                 \
+                    T *restrict dr = (T *)(d + (j0 + j) * dso) + i0;                               \
+                    for (int64_t i = 0; i < ni; i++)                                               \
+                        dr[i] = buf[i * TB + j];                                                   \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
     static void copy_##S(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {        \
         (void)ctx;                                                                                 \
         char *d = data[0];                                                                         \
@@ -202,19 +223,8 @@ static bool have_f16c(void) {
                 memcpy(d + j * dso, s + j * sso, (size_t)(n * S));                                 \
             return;                                                                                \
         }                                                                                          \
-        if (ds == S && sso == S && n >= NT_TILE && m >= NT_TILE) {                                 \
-            for (int64_t j0 = 0; j0 < m; j0 += NT_TILE) {                                          \
-                int64_t j1 = j0 + NT_TILE < m ? j0 + NT_TILE : m;                                  \
-                for (int64_t i0 = 0; i0 < n; i0 += NT_TILE) {                                      \
-                    int64_t i1 = i0 + NT_TILE < n ? i0 + NT_TILE : n;                              \
-                    for (int64_t j = j0; j < j1; j++) {                                            \
-                        T *restrict dr = (T *)(d + j * dso);                                       \
-                        const char *sr = s + j * S;                                                \
-                        for (int64_t i = i0; i < i1; i++)                                          \
-                            dr[i] = *(const T *)(sr + i * ss);                                     \
-                    }                                                                              \
-                }                                                                                  \
-            }                                                                                      \
+        if (ds == S && sso == S && n >= 8 && m >= 8) {                                             \
+            transpose_##S(d, s, ss, dso, n, m);                                                    \
             return;                                                                                \
         }                                                                                          \
         for (int64_t j = 0; j < m; j++, d += dso, s += sso) {                                      \
@@ -228,6 +238,7 @@ static bool have_f16c(void) {
             }                                                                                      \
         }                                                                                          \
     }
+_Static_assert(64 * 64 * 4 <= NT_TILE_BYTES && 32 * 32 * 8 <= NT_TILE_BYTES, "tile too big");
 
 /* Fills operand 0 (strides st[0] inner, st[1] outer) with the S-byte value at ctx. */
 #define NT_FILL_LOOP(S, T)                                                                         \
