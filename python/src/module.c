@@ -106,19 +106,28 @@ static struct PyModuleDef nt_module = {
     .m_doc = "The C core of ntensor: tensors with named dimensions.", .m_size = -1,
 };
 
-static int add_functions(PyObject *module, PyMethodDef *table) {
-    return PyModule_AddFunctions(module, table);
-}
+/* Every file's contribution, in the order their methods are joined (see pyntensor.h). */
+const nt_py_family nt_py_families[] = {
+    {"core", nt_py_tensor_core_methods, nt_py_module_functions, NULL, NULL},
+    {"names", nt_py_tensor_names_methods, NULL, NULL, NULL},
+    {"views", nt_py_tensor_view_methods, nt_py_module_view_functions, NULL, NULL},
+    {"convert", nt_py_tensor_convert_methods, NULL, NULL, nt_py_buffer_init},
+    {"factories", NULL, nt_py_module_factory_functions, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
 
 PyMODINIT_FUNC PyInit__C(void) {
     PyObject *m = PyModule_Create(&nt_module);
     if (!m) return NULL;
     if (nt_py_names_init(m) < 0 || nt_py_dtypes_init(m) < 0 || nt_py_size_init(m) < 0 ||
-        nt_py_tensor_type_init(m) < 0 || nt_py_buffer_init(m) < 0 ||
-        add_functions(m, nt_py_module_functions) < 0 ||
-        add_functions(m, nt_py_module_factory_functions) < 0) {
-        Py_DECREF(m);
-        return NULL;
+        nt_py_tensor_type_init(m) < 0)
+        goto fail;
+    for (const nt_py_family *f = nt_py_families; f->name; f++) {
+        if (f->module_functions && PyModule_AddFunctions(m, f->module_functions) < 0) goto fail;
+        if (f->init && f->init(m) < 0) goto fail;
     }
     return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
 }

@@ -104,14 +104,28 @@ int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                      PyObject *kwnames, const char *const *kwlist, int max_positional,
                      PyObject **values);
 
-/* ---- method tables contributed by each file (NULL-terminated) ---- */
+/* ---- what each file contributes ----
+ *
+ * A file that adds Tensor methods or module functions exports NULL-terminated tables and,
+ * when it must set type slots (numbers, mapping, comparison), a `prepare` hook that runs
+ * before PyType_Ready. nt_py_families (module.c) lists every file's contribution once. */
+typedef struct nt_py_family {
+    const char *name;
+    PyMethodDef *tensor_methods;   /* may be NULL */
+    PyMethodDef *module_functions; /* may be NULL */
+    int (*prepare)(PyTypeObject *tensor_type); /* may be NULL; before PyType_Ready */
+    int (*init)(PyObject *module);             /* may be NULL; after the type is ready */
+} nt_py_family;
 
-extern PyMethodDef nt_py_tensor_core_methods[];  /* tensor_type.c */
-extern PyMethodDef nt_py_tensor_names_methods[]; /* names.c */
-extern PyMethodDef nt_py_tensor_view_methods[];  /* views.c */
+extern const nt_py_family nt_py_families[];
+
+extern PyMethodDef nt_py_tensor_core_methods[];    /* tensor_type.c */
+extern PyMethodDef nt_py_tensor_names_methods[];   /* names.c */
+extern PyMethodDef nt_py_tensor_view_methods[];    /* views.c */
+extern PyMethodDef nt_py_module_view_functions[];  /* views.c */
 extern PyMethodDef nt_py_tensor_convert_methods[]; /* convert.c */
 extern PyMethodDef nt_py_module_factory_functions[]; /* factories.c */
-extern PyMethodDef nt_py_module_functions[];        /* module.c */
+extern PyMethodDef nt_py_module_functions[];         /* module.c */
 
 /* Initialisation hooks of the files that need one. */
 int nt_py_tensor_type_init(PyObject *module);

@@ -192,22 +192,23 @@ PyTypeObject NtTensor_Type = {
     .tp_getset = tensor_getset,
 };
 
-/* Joins the NULL-terminated method tables of every file into the type's one table. */
+/* Joins the method tables of every family into the type's one table, lets the families set
+ * their slots, and readies the type. */
 int nt_py_tensor_type_init(PyObject *module) {
-    PyMethodDef *tables[] = {nt_py_tensor_core_methods, nt_py_tensor_names_methods,
-                             nt_py_tensor_view_methods, nt_py_tensor_convert_methods};
     size_t total = 0;
-    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
-        for (PyMethodDef *m = tables[i]; m->ml_name; m++) total++;
+    for (const nt_py_family *f = nt_py_families; f->name; f++)
+        for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++) total++;
     PyMethodDef *all = PyMem_Calloc(total + 1, sizeof *all); /* lives as long as the type */
     if (!all) {
         PyErr_NoMemory();
         return -1;
     }
     size_t k = 0;
-    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
-        for (PyMethodDef *m = tables[i]; m->ml_name; m++) all[k++] = *m;
+    for (const nt_py_family *f = nt_py_families; f->name; f++)
+        for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++) all[k++] = *m;
     NtTensor_Type.tp_methods = all;
+    for (const nt_py_family *f = nt_py_families; f->name; f++)
+        if (f->prepare && f->prepare(&NtTensor_Type) < 0) return -1;
     if (PyType_Ready(&NtTensor_Type) < 0) return -1;
     Py_INCREF(&NtTensor_Type);
     return PyModule_AddObject(module, "Tensor", (PyObject *)&NtTensor_Type);
