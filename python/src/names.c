@@ -12,17 +12,19 @@
 /* ---- rename, rename_ ---- */
 
 /* rename(**rename_map): the tensor's names with the mapped dims replaced. */
-static int names_from_map(const char *api, nt_tensor *t, PyObject *const *values,
-                          PyObject *kwnames, nt_name *out) {
+static int names_from_map(const char *api, nt_tensor *t, PyObject *const *values, PyObject *kwnames,
+                          nt_name *out) {
     int ndim = nt_tensor_ndim(t);
     const nt_name *cur = nt_tensor_names(t);
     p2_name_item items[NT_MAX_DIMS];
-    for (int i = 0; i < ndim; i++) items[i] = (p2_name_item){NULL, cur ? cur[i] : NT_NAME_NONE};
+    for (int i = 0; i < ndim; i++)
+        items[i] = (p2_name_item){NULL, cur ? cur[i] : NT_NAME_NONE};
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);
         nt_name id;
         int dim = -1;
-        if (nt_py_name_from_object(key, &id) < 0) PyErr_Clear(); /* not a valid name: absent */
+        if (nt_py_name_from_object(key, &id) < 0)
+            PyErr_Clear(); /* not a valid name: absent */
         else
             for (int i = 0; cur && i < ndim && dim < 0; i++)
                 if (cur[i] == id) dim = i;
@@ -171,7 +173,7 @@ static int flatten_dim(nt_tensor *t, PyObject *o, int64_t *out) {
 /* flatten(start_dim=0, end_dim=-1), flatten(start_dim, end_dim, out_dim) with dims as
  * indices or names, flatten(dims, out_dim) with a list of names. */
 PyObject *p2_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                PyObject *kwnames) {
+                            PyObject *kwnames) {
     static const char *const kwlist[] = {"start_dim", "end_dim", "out_dim", "dims", NULL};
     nt_tensor *t = nt_py_tensor(self), *out;
     PyObject *v[4];
@@ -212,8 +214,7 @@ PyObject *p2_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t na
         nt_name names[NT_MAX_DIMS], out_name;
         for (Py_ssize_t i = 0; i < n; i++)
             items[i] = (p2_name_item){PySequence_Fast_GET_ITEM(dims, i), 0};
-        if (p2_convert_names("flatten", "dims", Py_TYPE(dims)->tp_name, items, (int)n, names) <
-                0 ||
+        if (p2_convert_names("flatten", "dims", Py_TYPE(dims)->tp_name, items, (int)n, names) < 0 ||
             nt_py_name_from_object(v[2], &out_name) < 0)
             return NULL;
         return p2_result(nt_flatten_names(t, (int)n, names, out_name, &out), &out);
@@ -308,12 +309,11 @@ static int is_ordered_dict(PyObject *o) {
 
 /* unflatten(dim, sizes): sizes are ints (a -1 is inferred) or a namedshape. */
 PyObject *p2_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                  PyObject *kwnames) {
+                              PyObject *kwnames) {
     static const char *const kwlist[] = {"dim", "sizes", NULL};
     nt_tensor *t = nt_py_tensor(self), *out;
     PyObject *v[2];
-    if (nt_py_parse_args("Tensor.unflatten", args, nargs, kwnames, kwlist, 2, v) < 0)
-        return NULL;
+    if (nt_py_parse_args("Tensor.unflatten", args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
     if (!v[0] || !v[1]) {
         if (!v[0] && !v[1])
             PyErr_SetString(PyExc_TypeError, "Tensor.unflatten() missing 2 required positional "
@@ -331,10 +331,9 @@ PyObject *p2_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     PyObject *names_obj = NULL, *sizes_obj = v[1];
-    int named = is_ordered_dict(v[1]) ||
-                ((PyTuple_Check(v[1]) || PyList_Check(v[1])) &&
-                 (PyTuple_Check(PySequence_Fast_GET_ITEM(v[1], 0)) ||
-                  PyList_Check(PySequence_Fast_GET_ITEM(v[1], 0))));
+    int named = is_ordered_dict(v[1]) || ((PyTuple_Check(v[1]) || PyList_Check(v[1])) &&
+                                          (PyTuple_Check(PySequence_Fast_GET_ITEM(v[1], 0)) ||
+                                           PyList_Check(PySequence_Fast_GET_ITEM(v[1], 0))));
     if (named && unzip_namedshape(v[1], &names_obj, &sizes_obj) < 0) return NULL;
     PyObject *result = NULL;
     int64_t dim, sizes[NT_MAX_DIMS];
@@ -360,7 +359,8 @@ PyObject *p2_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (names_obj) {
         Py_ssize_t n = PyTuple_GET_SIZE(names_obj);
         p2_name_item items[NT_MAX_DIMS];
-        for (Py_ssize_t i = 0; i < n; i++) items[i] = (p2_name_item){PyTuple_GET_ITEM(names_obj, i), 0};
+        for (Py_ssize_t i = 0; i < n; i++)
+            items[i] = (p2_name_item){PyTuple_GET_ITEM(names_obj, i), 0};
         if (n > 0 && !(PyTuple_GET_ITEM(names_obj, 0) == Py_None ||
                        PyUnicode_Check(PyTuple_GET_ITEM(names_obj, 0)))) {
             PyErr_SetString(PyExc_TypeError, "unflatten(): argument 'names' (position 3) must "

@@ -22,17 +22,24 @@ int p2_is_int(PyObject *o) {
     return PyLong_Check(o) || (PyIndex_Check(o) && !nt_py_is_tensor(o));
 }
 
-static int is_name_or_none(PyObject *o) { return o == Py_None || PyUnicode_Check(o); }
+static int is_name_or_none(PyObject *o) {
+    return o == Py_None || PyUnicode_Check(o);
+}
 
 /* Whether PyTorch's message marks `o` as fitting a parameter of this type. Its message
  * never counts a str or list as fitting a name or a list of names, so neither do we. */
 static int param_accepts(p2_param_type type, PyObject *o) {
     switch (type) {
-    case P2_INT: return p2_is_int(o);
-    case P2_NAME: return 0;
-    case P2_NAMES: return 0;
-    case P2_TENSOR: return nt_py_is_tensor(o);
-    case P2_DTYPE: return PyObject_TypeCheck(o, &NtDtype_Type);
+    case P2_INT:
+        return p2_is_int(o);
+    case P2_NAME:
+        return 0;
+    case P2_NAMES:
+        return 0;
+    case P2_TENSOR:
+        return nt_py_is_tensor(o);
+    case P2_DTYPE:
+        return PyObject_TypeCheck(o, &NtDtype_Type);
     case P2_SYMINTS:
         if (!PyList_Check(o) && !PyTuple_Check(o)) return 0;
         for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); i++)
@@ -80,7 +87,8 @@ static int add_arg_types(PyObject *parts, PyObject *const *args, Py_ssize_t narg
                                                      sig->params[p].name) == 0)
                     order[count++] = (int)k;
     } else {
-        for (Py_ssize_t k = 0; k < nkw && count < 8; k++) order[count++] = (int)k;
+        for (Py_ssize_t k = 0; k < nkw && count < 8; k++)
+            order[count++] = (int)k;
     }
     for (int j = 0; j < count; j++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, order[j]);
@@ -90,9 +98,9 @@ static int add_arg_types(PyObject *parts, PyObject *const *args, Py_ssize_t narg
             for (int p = 0; p < sig->nparams; p++)
                 if (PyUnicode_CompareWithASCIIString(key, sig->params[p].name) == 0)
                     bad = !param_accepts(sig->params[p].type, value);
-        if (add(parts, PyUnicode_FromFormat("%s%s%U=%s%s%s", nargs ? ", " : "", bad ? "!" : "",
-                                            key, p2_type_name(value), bad ? "!" : "",
-                                            nargs ? "" : ", ")) < 0)
+        if (add(parts,
+                PyUnicode_FromFormat("%s%s%U=%s%s%s", nargs ? ", " : "", bad ? "!" : "", key,
+                                     p2_type_name(value), bad ? "!" : "", nargs ? "" : ", ")) < 0)
             return -1;
     }
     return add_str(parts, ")");
@@ -101,9 +109,9 @@ static int add_arg_types(PyObject *parts, PyObject *const *args, Py_ssize_t narg
 static int add_signature(PyObject *parts, const p2_signature *sig) {
     if (add_str(parts, " * (") < 0) return -1;
     for (int p = 0; p < sig->nparams; p++)
-        if (add(parts, PyUnicode_FromFormat("%s%s %s", p ? ", " : "",
-                                            param_type_text[sig->params[p].type],
-                                            sig->params[p].name)) < 0)
+        if (add(parts,
+                PyUnicode_FromFormat("%s%s %s", p ? ", " : "", param_type_text[sig->params[p].type],
+                                     sig->params[p].name)) < 0)
             return -1;
     return add_str(parts, ")\n");
 }
@@ -127,8 +135,8 @@ PyObject *p2_invalid_combination(const char *fname, PyObject *const *args, Py_ss
     PyObject *parts = PyList_New(0);
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     if (!parts) return NULL;
-    if (add(parts, PyUnicode_FromFormat(
-                       "%s() received an invalid combination of arguments - got ", fname)) < 0 ||
+    if (add(parts, PyUnicode_FromFormat("%s() received an invalid combination of arguments - got ",
+                                        fname)) < 0 ||
         add_arg_types(parts, args, nargs, kwnames, NULL) < 0 ||
         add_str(parts, ", but expected one of:\n") < 0)
         goto fail;
@@ -145,10 +153,10 @@ PyObject *p2_invalid_combination(const char *fname, PyObject *const *args, Py_ss
             PyObject *joined = sep ? PyUnicode_Join(sep, bad) : NULL;
             Py_XDECREF(sep);
             Py_DECREF(bad);
-            if (add(parts, PyUnicode_FromFormat(
-                               "      didn't match because some of the keywords were "
-                               "incorrect: %U\n",
-                               joined ? joined : Py_None)) < 0) {
+            if (add(parts,
+                    PyUnicode_FromFormat("      didn't match because some of the keywords were "
+                                         "incorrect: %U\n",
+                                         joined ? joined : Py_None)) < 0) {
                 Py_XDECREF(joined);
                 goto fail;
             }
@@ -177,10 +185,9 @@ PyObject *p2_missing_args(const char *fname, int n, const char *const *names) {
     char list[256] = "";
     size_t len = 0;
     for (int i = 0; i < n && len < sizeof list; i++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s\"%s\"", i ? ", " : "",
-                                names[i]);
-    PyErr_Format(PyExc_TypeError, "%s() missing %d required positional arguments: %s", fname,
-                 n, list);
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s\"%s\"", i ? ", " : "", names[i]);
+    PyErr_Format(PyExc_TypeError, "%s() missing %d required positional arguments: %s", fname, n,
+                 list);
     return NULL;
 }
 
@@ -223,7 +230,8 @@ int p2_expand_ellipsis(const nt_tensor *t, PyObject *const *items, Py_ssize_t n,
     }
     int count = 0;
     if (ellipsis < 0) {
-        for (Py_ssize_t i = 0; i < n; i++) out[count++] = (p2_name_item){items[i], 0};
+        for (Py_ssize_t i = 0; i < n; i++)
+            out[count++] = (p2_name_item){items[i], 0};
         return count;
     }
     /* tensor_names[ellipsis : len - post], a Python slice */
@@ -232,10 +240,12 @@ int p2_expand_ellipsis(const nt_tensor *t, PyObject *const *items, Py_ssize_t n,
     int64_t start = ellipsis < len ? ellipsis : len, end = len - post;
     if (end < 0) end += len;
     if (end < 0) end = 0;
-    for (int i = 0; i < ellipsis; i++) out[count++] = (p2_name_item){items[i], 0};
+    for (int i = 0; i < ellipsis; i++)
+        out[count++] = (p2_name_item){items[i], 0};
     for (int64_t i = start; i < end; i++)
         out[count++] = (p2_name_item){NULL, names ? names[i] : NT_NAME_NONE};
-    for (Py_ssize_t i = ellipsis + 1; i < n; i++) out[count++] = (p2_name_item){items[i], 0};
+    for (Py_ssize_t i = ellipsis + 1; i < n; i++)
+        out[count++] = (p2_name_item){items[i], 0};
     return count;
 }
 
@@ -243,13 +253,15 @@ int p2_convert_names(const char *fname, const char *arg, const char *container,
                      const p2_name_item *items, int n, nt_name *out) {
     if (n > 0 && items[0].obj && !is_name_or_none(items[0].obj)) {
         PyErr_Format(PyExc_TypeError,
-                     "%s(): argument '%s' (position 1) must be tuple of names, not %s", fname,
-                     arg, container);
+                     "%s(): argument '%s' (position 1) must be tuple of names, not %s", fname, arg,
+                     container);
         return -1;
     }
     for (int i = 0; i < n; i++) {
-        if (!items[i].obj) out[i] = items[i].name;
-        else if (nt_py_name_from_object(items[i].obj, &out[i]) < 0) return -1;
+        if (!items[i].obj)
+            out[i] = items[i].name;
+        else if (nt_py_name_from_object(items[i].obj, &out[i]) < 0)
+            return -1;
     }
     return 0;
 }
@@ -258,8 +270,10 @@ PyObject *p2_names_list(const nt_name *names, int n) {
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
         PyObject *item = nt_py_name_object(names[i]);
-        if (!item) Py_CLEAR(list);
-        else PyList_SET_ITEM(list, i, item);
+        if (!item)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, item);
     }
     return list;
 }
@@ -276,16 +290,16 @@ int p2_int_list(const char *fname, const char *arg, int position, const char *wh
         n = PySequence_Fast_GET_SIZE(args[0]);
     }
     if (n > NT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "%s(): too many dimensions: %zd (at most %d)", fname,
-                     n, NT_MAX_DIMS);
+        PyErr_Format(PyExc_RuntimeError, "%s(): too many dimensions: %zd (at most %d)", fname, n,
+                     NT_MAX_DIMS);
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         if (!p2_is_int(items[i])) {
             if (i == 0)
                 PyErr_Format(PyExc_TypeError,
-                             "%s(): argument '%s' (position %d) must be tuple of %s, not %s",
-                             fname, arg, position, what, p2_type_name(container));
+                             "%s(): argument '%s' (position %d) must be tuple of %s, not %s", fname,
+                             arg, position, what, p2_type_name(container));
             else
                 PyErr_Format(PyExc_TypeError,
                              "%s(): argument '%s' must be tuple of %s, but found element of "
@@ -314,8 +328,7 @@ PyObject *p2_call_as_function(const char *fname, p2_method method, PyObject *con
     /* input=... among the keywords: call without it */
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0, at = -1;
     for (Py_ssize_t k = 0; k < nkw && at < 0; k++)
-        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "input") == 0)
-            at = k;
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "input") == 0) at = k;
     if (at < 0) return p2_missing_args(fname, 1, (const char *const[]){"input"});
     PyObject *self = args[at];
     if (!nt_py_is_tensor(self)) {

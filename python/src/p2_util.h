@@ -95,7 +95,8 @@ PyObject *p2_names_list(const nt_name *names, int n);
 
 /* Reads a list of ints given as varargs or as one list/tuple/Size, the way PyTorch reads a
  * "tuple of SymInts"/"tuple of ints" argument, with its TypeErrors. `what` is "SymInts" or
- * "ints", `arg` the parameter name and `position` its (1-based) position. Returns the count or -1. */
+ * "ints", `arg` the parameter name and `position` its (1-based) position. Returns the count or -1.
+ */
 int p2_int_list(const char *fname, const char *arg, int position, const char *what,
                 PyObject *const *args, Py_ssize_t nargs, int64_t *out);
 

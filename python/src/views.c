@@ -23,7 +23,9 @@ static int view_dim(nt_tensor *t, PyObject *o, int64_t *out) {
     return nt_py_dim_from_object(t, o, out);
 }
 
-static int is_dim(PyObject *o) { return p2_is_int(o) || PyUnicode_Check(o); }
+static int is_dim(PyObject *o) {
+    return p2_is_int(o) || PyUnicode_Check(o);
+}
 
 /* An int argument that may also come as a one-element integral Tensor. */
 static int int_or_tensor(PyObject *o, int64_t *out) {
@@ -70,9 +72,10 @@ static PyObject *tensor_transpose(PyObject *self, PyObject *const *args, Py_ssiz
                                   PyObject *kwnames) {
     static const char *const kwlist[] = {"dim0", "dim1", NULL};
     PyObject *v[2];
-    if (nt_py_parse_args("transpose", args, nargs, kwnames, kwlist, 2, v) < 0 || !v[0] ||
-        !v[1] || !(is_dim(v[0]) || v[0] == Py_None) || !(is_dim(v[1]) || v[1] == Py_None) ||
-        (v[0] == Py_None && !PyUnicode_Check(v[1])) || (v[1] == Py_None && !PyUnicode_Check(v[0]))) {
+    if (nt_py_parse_args("transpose", args, nargs, kwnames, kwlist, 2, v) < 0 || !v[0] || !v[1] ||
+        !(is_dim(v[0]) || v[0] == Py_None) || !(is_dim(v[1]) || v[1] == Py_None) ||
+        (v[0] == Py_None && !PyUnicode_Check(v[1])) ||
+        (v[1] == Py_None && !PyUnicode_Check(v[0]))) {
         PyErr_Clear();
         return p2_invalid_combination("transpose", args, nargs, kwnames, transpose_sigs, 2);
     }
@@ -208,7 +211,8 @@ static PyObject *tensor_unsqueeze(PyObject *self, PyObject *const *args, Py_ssiz
     if (nt_py_parse_args("unsqueeze", args, nargs, kwnames, kwlist, 1, v) < 0) return NULL;
     if (!v[0]) return p2_missing_args("unsqueeze", 1, (const char *const[]){"dim"});
     if (!p2_is_int(v[0])) {
-        PyErr_Format(PyExc_TypeError, "unsqueeze(): argument 'dim' (position 1) must be int, not %s",
+        PyErr_Format(PyExc_TypeError,
+                     "unsqueeze(): argument 'dim' (position 1) must be int, not %s",
                      p2_type_name(v[0]));
         return NULL;
     }
@@ -300,7 +304,8 @@ static PyObject *tensor_view(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     int64_t sizes[NT_MAX_DIMS];
     int ok = (n > 0 || nargs > 0 || size_kw) && n <= NT_MAX_DIMS;
-    for (Py_ssize_t i = 0; ok && i < n; i++) ok = p2_is_int(items[i]);
+    for (Py_ssize_t i = 0; ok && i < n; i++)
+        ok = p2_is_int(items[i]);
     if (!ok) return p2_invalid_combination("view", args, nargs, kwnames, view_sigs, 2);
     for (Py_ssize_t i = 0; i < n; i++)
         if (nt_py_int64_from_object(items[i], &sizes[i], "size") < 0) return NULL;
@@ -461,10 +466,10 @@ static PyObject *method_t(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return tensor_t(self, NULL);
 }
 
-#define MODULE_FUNCTION(name, method)                                                          \
-    static PyObject *py_##name(PyObject *module, PyObject *const *args, Py_ssize_t nargs,     \
-                               PyObject *kwnames) {                                            \
-        return p2_call_as_function(#name, method, args, nargs, kwnames);                       \
+#define MODULE_FUNCTION(name, method)                                                              \
+    static PyObject *py_##name(PyObject *module, PyObject *const *args, Py_ssize_t nargs,          \
+                               PyObject *kwnames) {                                                \
+        return p2_call_as_function(#name, method, args, nargs, kwnames);                           \
     }
 
 MODULE_FUNCTION(transpose, tensor_transpose)
