@@ -21,6 +21,9 @@ typedef struct {
 } NtTensorObject;
 
 extern PyTypeObject NtTensor_Type;
+/* The Tensor's number slots (tp_as_number). Families fill the slots they own (operators in
+ * their `prepare` hooks, conversions such as nb_float in theirs). */
+extern PyNumberMethods nt_py_tensor_number_methods;
 
 static inline int nt_py_is_tensor(PyObject *o) { return PyObject_TypeCheck(o, &NtTensor_Type); }
 static inline nt_tensor *nt_py_tensor(PyObject *o) { return ((NtTensorObject *)o)->t; }

@@ -178,6 +178,8 @@ PyMethodDef nt_py_tensor_core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+PyNumberMethods nt_py_tensor_number_methods;
+
 static PySequenceMethods tensor_as_sequence = {.sq_length = tensor_len};
 
 PyTypeObject NtTensor_Type = {
@@ -185,6 +187,7 @@ PyTypeObject NtTensor_Type = {
     .tp_basicsize = sizeof(NtTensorObject),
     .tp_dealloc = tensor_dealloc,
     .tp_repr = tensor_repr,
+    .tp_as_number = &nt_py_tensor_number_methods,
     .tp_as_sequence = &tensor_as_sequence,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "A tensor whose dimensions may carry names.",
