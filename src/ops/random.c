@@ -72,27 +72,21 @@ static void block_uniform_f32(const fill_params *p, uint32_t w[4][LANES], float 
         }
 }
 
-/* The 4*LANES standard normals of one block, in float: Box-Muller on words (0, 1), (2, 3).
- * u1 = 1 - unit lies in (0, 1], so the log is finite. */
+/* The 4*LANES standard normals of one block, in float: Box-Muller on words (0, 1), (2, 3). */
 static void block_normal_f32(uint32_t w[4][LANES], float *v) {
     for (int k = 0; k < 4; k += 2)
-        for (int j = 0; j < LANES; j++) {
-            float u1 = 1.0f - nt_bits_to_unit_f32(w[k][j]);
-            float theta = (float)TWO_PI * nt_bits_to_unit_f32(w[k + 1][j]);
-            float r = sqrtf(-2.0f * logf(u1));
-            v[k * LANES + j] = r * cosf(theta);
-            v[(k + 1) * LANES + j] = r * sinf(theta);
-        }
+        for (int j = 0; j < LANES; j++)
+            nt_box_muller_f32(w[k][j], w[k + 1][j], &v[k * LANES + j], &v[(k + 1) * LANES + j]);
 }
 
 /* Rounds float32 values to float16/bfloat16, keeping uniform values below high: a value
  * that rounds up to high becomes the largest representable value below it. */
-#define STORE_HALF(NAME, T, FROM_F32, TO_F32)                                                   \
-    static void NAME(const float *v, int64_t n, T *dst, bool below_high, float high, T below) { \
-        for (int64_t i = 0; i < n; i++) {                                                       \
-            T h = FROM_F32(v[i]);                                                               \
-            dst[i] = below_high && !(TO_F32(h) < high) ? below : h;                             \
-        }                                                                                       \
+#define STORE_HALF(NAME, T, FROM_F32, TO_F32)                                                      \
+    static void NAME(const float *v, int64_t n, T *dst, bool below_high, float high, T below) {    \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            T h = FROM_F32(v[i]);                                                                  \
+            dst[i] = below_high && !(TO_F32(h) < high) ? below : h;                                \
+        }                                                                                          \
     }
 STORE_HALF(store_f16, nt_float16, nt_f32_to_f16, nt_f16_to_f32)
 STORE_HALF(store_bf16, nt_bfloat16, nt_f32_to_bf16, nt_bf16_to_f32)
@@ -143,7 +137,8 @@ static void fill_block(const fill_job *job, int64_t b, int64_t lo, int64_t hi) {
             block_uniform_f64(&job->p, w, v);
         else {
             block_normal_f64(w, v);
-            for (int i = 0; i < 2 * LANES; i++) v[i] = v[i] * job->p.std + job->p.mean;
+            for (int i = 0; i < 2 * LANES; i++)
+                v[i] = v[i] * job->p.std + job->p.mean;
         }
         memcpy((double *)job->data + e, v + lo, (size_t)n * sizeof *v);
         return;
@@ -155,13 +150,13 @@ static void fill_block(const fill_job *job, int64_t b, int64_t lo, int64_t hi) {
     else {
         float mean = (float)job->p.mean, std = (float)job->p.std;
         block_normal_f32(w, v);
-        for (int i = 0; i < 4 * LANES; i++) v[i] = v[i] * std + mean;
+        for (int i = 0; i < 4 * LANES; i++)
+            v[i] = v[i] * std + mean;
     }
     if (job->dtype == NT_FLOAT32)
         memcpy((float *)job->data + e, v + lo, (size_t)n * sizeof *v);
     else if (job->dtype == NT_FLOAT16)
-        store_f16(v + lo, n, (nt_float16 *)job->data + e, uniform, job->p.high_f,
-                  job->below_f16);
+        store_f16(v + lo, n, (nt_float16 *)job->data + e, uniform, job->p.high_f, job->below_f16);
     else
         store_bf16(v + lo, n, (nt_bfloat16 *)job->data + e, uniform, job->p.high_f,
                    job->below_bf16);

@@ -83,7 +83,8 @@ static void test_zeros_are_zero_in_every_dtype(void) {
         EXPECT(t && nt_tensor_dtype(t) == all_dtypes[d] && sizes_are(t, 2, sizes));
         const unsigned char *bytes = nt_tensor_data(t);
         bool all_zero = true;
-        for (size_t i = 0; i < 35 * nt_dtype_size(all_dtypes[d]); i++) all_zero &= bytes[i] == 0;
+        for (size_t i = 0; i < 35 * nt_dtype_size(all_dtypes[d]); i++)
+            all_zero &= bytes[i] == 0;
         EXPECT(all_zero);
         nt_tensor_release(t);
     }
@@ -92,7 +93,8 @@ static void test_zeros_are_zero_in_every_dtype(void) {
     nt_tensor *t = NULL;
     EXPECT_OK(nt_zeros(1, &big, NT_FLOAT64, NULL, &t));
     bool all_zero = true;
-    for (int64_t i = 0; i < big; i++) all_zero &= ((const double *)nt_tensor_data(t))[i] == 0.0;
+    for (int64_t i = 0; i < big; i++)
+        all_zero &= ((const double *)nt_tensor_data(t))[i] == 0.0;
     EXPECT(all_zero);
     nt_tensor_release(t);
 }
@@ -117,7 +119,8 @@ static void test_ones_in_every_dtype(void) {
         nt_tensor *t = NULL;
         EXPECT_OK(nt_ones(2, sizes, all_dtypes[d], names, &t));
         EXPECT(t && nt_tensor_dtype(t) == all_dtypes[d] && nt_tensor_names(t)[1] == N("W"));
-        for (int64_t i = 0; i < 12; i++) EXPECT(at(t, i) == 1.0);
+        for (int64_t i = 0; i < 12; i++)
+            EXPECT(at(t, i) == 1.0);
         nt_tensor_release(t);
     }
 }
@@ -129,15 +132,16 @@ static void test_full_converts_the_value_like_pytorch(void) {
         nt_dtype dtype;
         double expected;
     } cases[] = {
-        {NT_BOOL, 1.0},         {NT_UINT8, 2.0},         {NT_INT8, 2.0},
-        {NT_INT16, 2.0},        {NT_INT32, 2.0},         {NT_INT64, 2.0},
+        {NT_BOOL, 1.0},           {NT_UINT8, 2.0},          {NT_INT8, 2.0},
+        {NT_INT16, 2.0},          {NT_INT32, 2.0},          {NT_INT64, 2.0},
         {NT_FLOAT16, 0x1.598p+1}, {NT_BFLOAT16, 0x1.5ap+1}, {NT_FLOAT32, (float)2.7},
         {NT_FLOAT64, 2.7},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         nt_tensor *t = NULL;
         EXPECT_OK(nt_full(1, &n, nt_scalar_float(2.7), cases[c].dtype, NULL, &t));
-        for (int64_t i = 0; i < n; i++) EXPECT(at(t, i) == cases[c].expected);
+        for (int64_t i = 0; i < n; i++)
+            EXPECT(at(t, i) == cases[c].expected);
         nt_tensor_release(t);
     }
     /* torch.full((3,), -2.7, dtype=torch.int64) -> -2; torch.full((3,), 0.0, bool) -> False */
@@ -325,6 +329,11 @@ static void test_arange_floats_match_pytorch_bits(void) {
     EXPECT(t && nt_tensor_numel(t) == 100 && at(t, 17) == 0x1.b4p+0 && at(t, 18) == 0x1.cep+0 &&
            at(t, 19) == 0x1.e6p+0 && at(t, 36) == 0x1.cep+1 && at(t, 99) == 0x1.3cp+3);
     nt_tensor_release(t);
+    /* torch.arange(-12.077020372257863, 528.6550036665403, 0.48464355105897505,
+     * dtype=torch.float16)[26] == 0.5224609375: the lane step is not fused for float16 */
+    t = arange(F(-12.077020372257863), F(528.6550036665403), F(0.48464355105897505), NT_FLOAT16);
+    EXPECT(t && nt_tensor_numel(t) == 1116 && at(t, 16) == -0x1.14cp+2 && at(t, 26) == 0x1.0b8p-1);
+    nt_tensor_release(t);
     /* torch.arange(5, -5, -0.3): 34 values, t[10] == 0x1.fffffep+0, t[33] == -0x1.39999ap+2 */
     t = arange(I(5), I(-5), F(-0.3), NT_FLOAT32);
     EXPECT(t && nt_tensor_numel(t) == 34 && at(t, 10) == 0x1.fffffep+0 &&
@@ -400,8 +409,7 @@ static void test_from_buffer_copies(void) {
     EXPECT(nt_tensor_numel(t) == 0);
     nt_tensor_release(t);
     t = NULL;
-    EXPECT_ERR(nt_from_buffer(NULL, NT_INT8, 2, sizes, NULL, &t), NT_ERR_VALUE,
-               "data is NULL");
+    EXPECT_ERR(nt_from_buffer(NULL, NT_INT8, 2, sizes, NULL, &t), NT_ERR_VALUE, "data is NULL");
     EXPECT_ERR(nt_from_buffer(src, NT_FLOAT32, 2, sizes, (nt_name[]){N("R"), N("R")}, &t),
                NT_ERR_RUNTIME, "duplicate names");
     EXPECT(t == NULL);
@@ -420,7 +428,8 @@ static void log_release(void *ctx, void *data) {
 
 static void test_from_external_wraps_without_copy(void) {
     int32_t buf[12];
-    for (int i = 0; i < 12; i++) buf[i] = i;
+    for (int i = 0; i < 12; i++)
+        buf[i] = i;
     release_log log = {0, NULL};
     int64_t sizes[2] = {3, 4};
     nt_tensor *t = NULL, *view = NULL;
@@ -456,29 +465,27 @@ static void test_from_external_checks_the_extent(void) {
     float buf[8];
     nt_tensor *t = NULL;
     int64_t sizes[2] = {3, 3};
-    EXPECT_ERR(nt_from_external(buf, sizeof buf, NT_FLOAT32, 2, sizes, NULL, log_release, &log,
-                                &t),
+    EXPECT_ERR(nt_from_external(buf, sizeof buf, NT_FLOAT32, 2, sizes, NULL, log_release, &log, &t),
                NT_ERR_VALUE, "the view needs 9 elements of 4 bytes but the buffer holds 32 bytes");
     int64_t strides[2] = {3, -1};
-    EXPECT_ERR(nt_from_external(buf, sizeof buf, NT_FLOAT32, 2, sizes, strides, log_release,
-                                &log, &t),
-               NT_ERR_VALUE, "negative strides are not supported (stride -1 at dim 1)");
+    EXPECT_ERR(
+        nt_from_external(buf, sizeof buf, NT_FLOAT32, 2, sizes, strides, log_release, &log, &t),
+        NT_ERR_VALUE, "negative strides are not supported (stride -1 at dim 1)");
     int64_t fit[2] = {2, 2}, gap[2] = {5, 3}; /* the last element is at 5 + 3 = 8 */
     EXPECT_ERR(nt_from_external(buf, sizeof buf, NT_FLOAT32, 2, fit, gap, log_release, &log, &t),
                NT_ERR_VALUE, "needs 9 elements");
     int64_t gap_ok[2] = {4, 3}; /* the last element is at 7: exactly fits */
-    EXPECT_OK(nt_from_external(buf, sizeof buf, NT_FLOAT32, 2, fit, gap_ok, log_release, &log,
-                               &t));
+    EXPECT_OK(nt_from_external(buf, sizeof buf, NT_FLOAT32, 2, fit, gap_ok, log_release, &log, &t));
     nt_tensor_release(t);
     EXPECT(log.calls == 1);
     t = NULL;
     int64_t huge[2] = {INT64_C(1) << 31, INT64_C(1) << 31}, huge_st[2] = {INT64_C(1) << 40, 1};
-    EXPECT_ERR(nt_from_external(buf, sizeof buf, NT_FLOAT32, 2, huge, huge_st, log_release,
-                                &log, &t),
-               NT_ERR_VALUE, "overflows");
-    EXPECT_ERR(nt_from_external((char *)buf + 1, 4, NT_FLOAT32, 0, NULL, NULL, log_release,
-                                &log, &t),
-               NT_ERR_VALUE, "not aligned to its 4-byte elements");
+    EXPECT_ERR(
+        nt_from_external(buf, sizeof buf, NT_FLOAT32, 2, huge, huge_st, log_release, &log, &t),
+        NT_ERR_VALUE, "overflows");
+    EXPECT_ERR(
+        nt_from_external((char *)buf + 1, 4, NT_FLOAT32, 0, NULL, NULL, log_release, &log, &t),
+        NT_ERR_VALUE, "not aligned to its 4-byte elements");
     EXPECT_ERR(nt_from_external(NULL, 64, NT_FLOAT32, 1, (int64_t[]){2}, NULL, NULL, NULL, &t),
                NT_ERR_VALUE, "data is NULL");
     EXPECT_ERR(nt_from_external(buf, sizeof buf, (nt_dtype)10, 0, NULL, NULL, NULL, NULL, &t),

@@ -75,6 +75,49 @@ static void test_unit_transforms_stay_below_one(void) {
     EXPECT(nt_bits_to_unit_f64(0x80000000u, 0) == 0.5);
 }
 
+static double ulp_of(double x) {
+    float f = fabsf((float)x);
+    return (double)nextafterf(f, INFINITY) - (double)f;
+}
+
+/* The vectorizable math of the float Box-Muller transform against double-precision libm:
+ * log over the u the transform can see (k / 2^24: every one below 2^-8, then every 7th), sqrt over
+ * its whole input range, and the normals themselves over angles all around the circle. */
+static void test_box_muller_math_is_accurate(void) {
+    double worst_log = 0, worst_sqrt = 0, worst_bm = 0;
+    for (uint32_t k = 1; k <= 0x1000000u; k += k < 0x10000u ? 1 : 7) { /* small u: all */
+        float u = (float)k * 0x1p-24f;
+        double ref = log((double)u);
+        double err = fabs((double)nt_logf_approx(u) - ref);
+        if (ref == 0.0)
+            EXPECT(err == 0.0);
+        else if (err / ulp_of(ref) > worst_log)
+            worst_log = err / ulp_of(ref);
+    }
+    EXPECT(nt_sqrtf_approx(0.0f) == 0.0f);
+    for (uint32_t k = 1; k <= 0x100000u; k++) {
+        float y = (float)k * (34.0f / 1048576.0f); /* -2 log(2^-24) < 34 */
+        double ref = sqrt((double)y);
+        double err = fabs((double)nt_sqrtf_approx(y) - ref) / ulp_of(ref);
+        worst_sqrt = err > worst_sqrt ? err : worst_sqrt;
+    }
+    for (uint32_t b = 0; b < 0x1000000u; b += 61) {
+        for (uint32_t a = 0x00000000u; a < 0xffffffffu - 0x3fffffffu; a += 0x3fffffffu) {
+            float z0, z1;
+            nt_box_muller_f32(a, b << 8, &z0, &z1);
+            double r = sqrt(-2.0 * log(1.0 - (double)(a >> 8) * 0x1p-24));
+            double theta = 6.283185307179586 * (double)b * 0x1p-24;
+            double e0 = fabs(z0 - r * cos(theta)), e1 = fabs(z1 - r * sin(theta));
+            double err = (e0 > e1 ? e0 : e1) / ulp_of(r > 1 ? r : 1);
+            worst_bm = err > worst_bm ? err : worst_bm;
+        }
+    }
+    EXPECT(worst_log <= 1.0 && worst_sqrt <= 1.0 && worst_bm <= 2.0);
+    if (!(worst_log <= 1.0 && worst_sqrt <= 1.0 && worst_bm <= 2.0))
+        fprintf(stderr, "  log %.2f ulp, sqrt %.2f ulp, box-muller %.2f ulp\n", worst_log,
+                worst_sqrt, worst_bm);
+}
+
 /* ------------------------------------------------------------------ reproducibility */
 
 static void test_same_seed_same_numbers(void) {
@@ -187,8 +230,8 @@ static void test_uniform_respects_low_and_high(void) {
             }
             EXPECT(mn >= lo && mx < hi);
             if (!(mn >= lo && mx < hi))
-                fprintf(stderr, "  %s [%g, %g): min %.17g max %.17g\n", nt_dtype_name(dtype),
-                        low, high, mn, mx);
+                fprintf(stderr, "  %s [%g, %g): min %.17g max %.17g\n", nt_dtype_name(dtype), low,
+                        high, mn, mx);
             /* and the values spread over the range (up to the dtype's spacing near 1e15) */
             EXPECT(mn <= lo + (hi - lo) * 0.2 && mx >= hi - (hi - lo) * 0.2);
             nt_tensor_release(bounds);
@@ -202,7 +245,8 @@ static void test_uniform_respects_low_and_high(void) {
         EXPECT_OK(nt_empty(1, &m, float_dtypes[d], NULL, &t));
         EXPECT_OK(nt_uniform_(t, 1.5, 1.5));
         bool all = true;
-        for (int64_t i = 0; i < m; i++) all &= at(t, i) == 1.5;
+        for (int64_t i = 0; i < m; i++)
+            all &= at(t, i) == 1.5;
         EXPECT(all);
         nt_tensor_release(t);
     }
@@ -232,7 +276,8 @@ static void test_moments(void) {
         EXPECT_NEAR(std, 1.0, 0.005);
         /* tails: P(|z| > 3) = 0.0027 */
         int64_t tail = 0;
-        for (int64_t i = 0; i < n; i++) tail += fabs(at(t, i)) > 3.0;
+        for (int64_t i = 0; i < n; i++)
+            tail += fabs(at(t, i)) > 3.0;
         EXPECT(tail > 2300 && tail < 3100);
         nt_tensor_release(t);
         /* normal(3, 2) */
@@ -256,7 +301,8 @@ static void test_normal_with_zero_std_is_the_mean(void) {
     nt_tensor *t = NULL;
     EXPECT_OK(nt_normal(-4.25, 0.0, 1, &n, NT_FLOAT32, NULL, &t));
     bool all = true;
-    for (int64_t i = 0; i < n; i++) all &= at(t, i) == -4.25;
+    for (int64_t i = 0; i < n; i++)
+        all &= at(t, i) == -4.25;
     EXPECT(all);
     EXPECT_OK(nt_normal_(t, 2.0, 0.0));
     EXPECT(at(t, 0) == 2.0 && at(t, 999) == 2.0);
@@ -282,8 +328,8 @@ static void test_factories_keep_shape_names_and_dtype(void) {
     EXPECT(like && nt_tensor_names(like)[0] == N("N"));
     nt_tensor_release(like);
     like = NULL;
-    EXPECT_ERR(nt_rand(3, sizes, NT_FLOAT32, (nt_name[]){N("N"), N("N"), 0}, &like),
-               NT_ERR_RUNTIME, "duplicate names");
+    EXPECT_ERR(nt_rand(3, sizes, NT_FLOAT32, (nt_name[]){N("N"), N("N"), 0}, &like), NT_ERR_RUNTIME,
+               "duplicate names");
     EXPECT_ERR(nt_randn_like(t, 42, &like), NT_ERR_TYPE, "invalid dtype 42");
     EXPECT(like == NULL);
     nt_tensor_release(t);
@@ -370,13 +416,11 @@ static void test_errors_match_pytorch(void) {
                "uniform_ expects to return a [from, to) range, but found from=1 > to=0");
     /* torch.empty(2).uniform_(0, inf), (-3.5e38, 3.5e38), (nan, 1) */
     EXPECT_ERR(nt_uniform_(f, 0.0, INFINITY), NT_ERR_RUNTIME, "to is out of bounds for float");
-    EXPECT_ERR(nt_uniform_(f, -3.5e38, 3.5e38), NT_ERR_RUNTIME,
-               "from is out of bounds for float");
+    EXPECT_ERR(nt_uniform_(f, -3.5e38, 3.5e38), NT_ERR_RUNTIME, "from is out of bounds for float");
     EXPECT_ERR(nt_uniform_(f, NAN, 1.0), NT_ERR_RUNTIME, "from is out of bounds for float");
     /* torch.empty(2, dtype=torch.float16).uniform_(0, 70000) and bfloat16 (0, 1e39) */
     EXPECT_ERR(nt_uniform_(h, 0.0, 70000.0), NT_ERR_RUNTIME, "to is out of bounds for c10::Half");
-    EXPECT_ERR(nt_uniform_(b, 0.0, 1e39), NT_ERR_RUNTIME,
-               "to is out of bounds for c10::BFloat16");
+    EXPECT_ERR(nt_uniform_(b, 0.0, 1e39), NT_ERR_RUNTIME, "to is out of bounds for c10::BFloat16");
     /* torch.empty(2, dtype=torch.float16).uniform_(-60000, 60000) */
     EXPECT_ERR(nt_uniform_(h, -60000.0, 60000.0), NT_ERR_RUNTIME,
                "uniform_ expects to-from <= std::numeric_limits<Half>::max(), but found "
@@ -423,12 +467,15 @@ static void test_concurrent_fills_use_distinct_counters(void) {
     static float firsts[4][FILLS_PER_THREAD];
     pthread_t threads[4];
     nt_manual_seed(11);
-    for (int i = 0; i < 4; i++) pthread_create(&threads[i], NULL, fill_many, firsts[i]);
-    for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
+    for (int i = 0; i < 4; i++)
+        pthread_create(&threads[i], NULL, fill_many, firsts[i]);
+    for (int i = 0; i < 4; i++)
+        pthread_join(threads[i], NULL);
     float *all = &firsts[0][0];
     qsort(all, 4 * FILLS_PER_THREAD, sizeof *all, compare_floats);
     int repeats = 0;
-    for (int i = 1; i < 4 * FILLS_PER_THREAD; i++) repeats += all[i] == all[i - 1];
+    for (int i = 1; i < 4 * FILLS_PER_THREAD; i++)
+        repeats += all[i] == all[i - 1];
     EXPECT(repeats <= 1); /* 24-bit values: a chance collision has probability ~2% */
     /* and the same 800 fills made serially reserve the same counters: same multiset */
     static float serial[4 * FILLS_PER_THREAD];
@@ -445,6 +492,7 @@ int main(void) {
     NT_RUN(test_philox_known_answers);
     NT_RUN(test_philox_block_matches_the_reference);
     NT_RUN(test_unit_transforms_stay_below_one);
+    NT_RUN(test_box_muller_math_is_accurate);
     NT_RUN(test_same_seed_same_numbers);
     NT_RUN(test_values_come_from_the_documented_counters);
     NT_RUN(test_thread_count_does_not_change_the_numbers);
