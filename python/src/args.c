@@ -211,9 +211,9 @@ int nt_py_sizes_from_args(PyObject *const *args, Py_ssize_t nargs, int64_t *size
     for (Py_ssize_t i = 0; rc >= 0 && i < n; i++) {
         if (!PyLong_Check(items[i]) && !PyIndex_Check(items[i])) {
             PyErr_Format(PyExc_TypeError,
-                         "%s(): argument 'size' must be tuple of ints, but found element of "
+                         "%s(): argument 'size' must be tuple of SymInts, but found element of "
                          "type %s at pos %zd",
-                         fname, Py_TYPE(items[i])->tp_name, i);
+                         fname, Py_TYPE(items[i])->tp_name, i + 1);
             rc = -1;
         } else if (nt_py_int64_from_object(items[i], &sizes[i], "size") < 0) {
             rc = -1;
@@ -278,8 +278,9 @@ int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
     while (kwlist[nparams]) values[nparams++] = NULL;
     if (nargs > max_positional) {
         PyErr_Format(PyExc_TypeError,
-                     "%s() takes %d positional argument%s but %zd were given", fname,
-                     max_positional, max_positional == 1 ? "" : "s", nargs);
+                     "%s() takes %d positional argument%s but %zd %s given", fname,
+                     max_positional, max_positional == 1 ? "" : "s", nargs,
+                     nargs == 1 ? "was" : "were");
         return -1;
     }
     for (Py_ssize_t i = 0; i < nargs; i++) values[i] = args[i];

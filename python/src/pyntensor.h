@@ -38,7 +38,10 @@ PyObject *nt_py_raise(nt_status st);
 /* The same for functions returning int (-1). */
 int nt_py_raise_int(nt_status st);
 
-/* Wraps the result of a C call: on NT_OK wraps *out, otherwise raises. */
+/* Wraps the result of a C call: on NT_OK wraps `out`, otherwise raises. Call the C function
+ * first (`nt_status st = nt_x(..., &out); return nt_py_result(st, out);`): C leaves the
+ * order of argument evaluation open, so `nt_py_result(nt_x(..., &out), out)` may read out
+ * before the call sets it. */
 static inline PyObject *nt_py_result(nt_status st, nt_tensor *out) {
     return st == NT_OK ? nt_py_wrap(out) : nt_py_raise(st);
 }
