@@ -54,13 +54,21 @@ static int set_names(PyObject *self, PyObject *value, void *closure) {
     }
     nt_name names[NT_MAX_DIMS];
     int count;
-    if (nt_py_names_from_sequence(value, names, &count, NULL) < 0) return -1;
+    if (!PySequence_Check(value) || PyUnicode_Check(value)) goto not_names;
+    if (nt_py_names_from_sequence(value, names, &count, NULL) < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+        PyErr_Clear(); /* an element that is neither str nor None */
+        goto not_names;
+    }
     if (count != nt_tensor_ndim(t)) {
         nt_py_set_names_count_error(count, nt_tensor_ndim(t), value);
         return -1;
     }
     nt_status st = nt_set_names_(t, names);
     return st == NT_OK ? 0 : nt_py_raise_int(st);
+not_names:
+    PyErr_SetString(PyExc_RuntimeError, "names must either be None or a tuple of dim names");
+    return -1;
 }
 
 static PyObject *get_shape(PyObject *self, void *closure) {
