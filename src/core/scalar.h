@@ -1,10 +1,11 @@
 /*
  * scalar.h — reading and writing one element of any dtype, with PyTorch's conversions.
  *
- * Floating values convert to integers the way PyTorch does on x86: to int64 through a
- * 64-bit truncation, to the narrower integers through a 32-bit truncation and then
+ * Floating values convert to integers the way PyTorch does on x86: to int64 and uint8
+ * through a 64-bit truncation, to int32, int16 and int8 through a 32-bit truncation, then
  * wrap-around; NaN and out-of-range values give the truncation's "indefinite" value
- * (INT64_MIN or INT32_MIN). Written without undefined behaviour.
+ * (INT64_MIN or INT32_MIN). Written without undefined behaviour; src/kernels/convert.c
+ * applies the same rules in bulk (and its tests check them against PyTorch).
  * These are for single elements (scalars, item(), printing); bulk loops live in kernels/.
  */
 #ifndef NT_CORE_SCALAR_H
@@ -55,7 +56,7 @@ static inline void nt_store_scalar(void *p, nt_dtype dtype, nt_scalar s) {
         double x = s.v.f;
         switch (dtype) {
         case NT_BOOL: *(bool *)p = x != 0.0; return;
-        case NT_UINT8: *(uint8_t *)p = (uint8_t)nt_double_to_i32(x); return;
+        case NT_UINT8: *(uint8_t *)p = (uint8_t)nt_double_to_i64(x); return;
         case NT_INT8: *(int8_t *)p = (int8_t)nt_double_to_i32(x); return;
         case NT_INT16: *(int16_t *)p = (int16_t)nt_double_to_i32(x); return;
         case NT_INT32: *(int32_t *)p = nt_double_to_i32(x); return;
