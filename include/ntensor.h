@@ -217,9 +217,11 @@ NT_API nt_status nt_fill_(nt_tensor *t, nt_scalar value);
 NT_API nt_status nt_zero_(nt_tensor *t);
 /* A contiguous tensor with the same values: `t` itself (a new reference) if already so. */
 NT_API nt_status nt_contiguous(nt_tensor *t, nt_tensor **out);
-/* A contiguous copy that shares nothing with `t`. */
+/* A copy that shares nothing with `t`, laid out like `t` when `t` is dense (the clone of a
+ * transpose is a transpose, as in PyTorch), contiguous otherwise. */
 NT_API nt_status nt_clone(const nt_tensor *t, nt_tensor **out);
-/* `t` converted to `dtype` (names kept); `t` itself when the dtype already matches. */
+/* `t` converted to `dtype` (names kept, layout as nt_clone's); `t` itself when the dtype
+ * already matches. */
 NT_API nt_status nt_to_dtype(nt_tensor *t, nt_dtype dtype, nt_tensor **out);
 /* Reads a one-element tensor as a scalar of its dtype's kind. */
 NT_API nt_status nt_item(const nt_tensor *t, nt_scalar *out);

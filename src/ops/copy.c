@@ -33,10 +33,16 @@ static nt_status convert_into(nt_tensor *dst, const nt_tensor *src, bool check_o
     return NT_OK;
 }
 
-/* A fresh contiguous tensor like t (names kept) holding t's values as `dtype`. */
-static nt_status converted_copy(const nt_tensor *t, nt_dtype dtype, nt_tensor **out) {
+/* A fresh tensor like t (names kept) holding t's values as `dtype`: contiguous, or with
+ * `keep_layout` laid out like t when t is dense (PyTorch's memory_format=preserve, which
+ * clone() and to() use: the clone of a transpose is a transpose). */
+static nt_status converted_copy(const nt_tensor *t, nt_dtype dtype, bool keep_layout,
+                                nt_tensor **out) {
     nt_tensor *r = NULL;
-    NT_TRY(nt_tensor_alloc(dtype, t->ndim, t->sizes, t->names, &r));
+    if (keep_layout)
+        NT_TRY(nt_empty_like(t, (int)dtype, &r));
+    else
+        NT_TRY(nt_tensor_alloc(dtype, t->ndim, t->sizes, t->names, &r));
     nt_status st = convert_into(r, t, false);
     if (st != NT_OK) {
         nt_tensor_release(r);
@@ -68,7 +74,7 @@ nt_status nt_copy_(nt_tensor *dst, const nt_tensor *src) {
         NT_CHECK(st, nt_iter_build(&it, 2, ops, NULL));
         /* Overlap it lets pass (non-dense views) is made safe by reading a private copy. */
         if (nt_extents_overlap(dst, src) && !same_elements(&it)) {
-            NT_CHECK(st, converted_copy(src, src->dtype, &tmp));
+            NT_CHECK(st, converted_copy(src, src->dtype, false, &tmp));
             ops[1] = tmp;
             nt_iter_config cfg = nt_iter_defaults();
             cfg.check_mem_overlap = false;
@@ -108,13 +114,13 @@ nt_status nt_contiguous(nt_tensor *t, nt_tensor **out) {
         *out = nt_tensor_retain(t);
         return NT_OK;
     }
-    return converted_copy(t, t->dtype, out);
+    return converted_copy(t, t->dtype, false, out);
 }
 
 nt_status nt_clone(const nt_tensor *t, nt_tensor **out) {
     if (!t) return null_tensor("clone", "self");
     if (!out) return null_out("clone");
-    return converted_copy(t, t->dtype, out);
+    return converted_copy(t, t->dtype, true, out);
 }
 
 nt_status nt_to_dtype(nt_tensor *t, nt_dtype dtype, nt_tensor **out) {
@@ -125,7 +131,7 @@ nt_status nt_to_dtype(nt_tensor *t, nt_dtype dtype, nt_tensor **out) {
         *out = nt_tensor_retain(t);
         return NT_OK;
     }
-    return converted_copy(t, dtype, out);
+    return converted_copy(t, dtype, true, out);
 }
 
 nt_status nt_item(const nt_tensor *t, nt_scalar *out) {

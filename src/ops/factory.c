@@ -16,6 +16,7 @@
 #include "core/scalar.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "iter/iter.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -44,27 +45,6 @@ static void zero_storage(nt_tensor *t) {
     }
     memset_job job = {t->storage->data};
     nt_parallel_for(0, (int64_t)t->storage->nbytes, grain, memset_range, &job);
-}
-
-/* PyTorch's is_non_overlapping_and_dense: the strides are a permutation of row-major ones
- * (size-one dims ignored). Such a layout is what empty_like preserves. */
-static bool non_overlapping_and_dense(const nt_tensor *t) {
-    int perm[NT_MAX_DIMS];
-    int n = 0;
-    for (int i = 0; i < t->ndim; i++)
-        if (t->sizes[i] >= 2) perm[n++] = i;
-    for (int i = 1; i < n; i++) { /* insertion sort by stride: ndim is small */
-        int d = perm[i], j = i;
-        for (; j > 0 && t->strides[perm[j - 1]] > t->strides[d]; j--)
-            perm[j] = perm[j - 1];
-        perm[j] = d;
-    }
-    int64_t expected = 1;
-    for (int i = 0; i < n; i++) {
-        if (t->strides[perm[i]] != expected) return false;
-        expected *= t->sizes[perm[i]];
-    }
-    return true;
 }
 
 /* ------------------------------------------------------------------ empty, zeros, ones, full */
@@ -113,7 +93,7 @@ nt_status nt_full(int ndim, const int64_t *sizes, nt_scalar value, nt_dtype dtyp
 nt_status nt_empty_like(const nt_tensor *like, int dtype, nt_tensor **out) {
     if (dtype == -1) dtype = (int)like->dtype;
     if (!nt_dtype_valid(dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
-    if (!non_overlapping_and_dense(like))
+    if (!nt_is_non_overlapping_and_dense(like))
         return nt_tensor_alloc((nt_dtype)dtype, like->ndim, like->sizes, like->names, out);
     /* PyTorch's memory_format=preserve: a dense tensor's layout (a transpose, say) is kept.
      * Dense strides starting at offset 0 span exactly numel elements. */

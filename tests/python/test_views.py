@@ -294,9 +294,10 @@ def test_large_copies_release_the_gil_and_are_right(call):
     # 300k elements: above the size where the copy runs without the GIL
     x = nt.arange(300_000, dtype=nt.float32).reshape(600, 500).refine_names("A", "B").t()
     y = getattr(x, call)()
-    t = torch.arange(300_000, dtype=torch.float32).reshape(600, 500).t()
-    assert y.names == ("B", "A") and y.is_contiguous()
-    assert np.array_equal(y.rename(None).numpy(), t.contiguous().numpy())
+    t = getattr(torch.arange(300_000, dtype=torch.float32).reshape(600, 500).t(), call)()
+    assert y.names == ("B", "A") and y.stride() == t.stride()
+    assert y.data_ptr() != x.data_ptr()
+    assert np.array_equal(y.rename(None).numpy(), t.numpy())
     r = x.reshape(-1)
     assert np.array_equal(r.numpy(), t.reshape(-1).numpy())
 
@@ -387,13 +388,17 @@ def test_narrow_takes_a_name():
     assert y.storage_offset() == 35 and y.rename(None).tolist() == t.tolist()
 
 
-def test_clone_keeps_names_and_values():
-    # (PyTorch's clone keeps the strides of a dense permuted tensor; ours is row-major)
+def test_clone_keeps_names_values_and_dense_layout():
+    # clone keeps the strides of a dense permuted tensor, like PyTorch's preserve_format
     x = make(nt)["x"].transpose("N", "C")
     c = x.clone()
     t = make(torch)["x"].transpose("N", "C").clone()
     assert_same(c, t)
-    assert c.is_contiguous()
+    assert c.stride() == t.stride() and not c.is_contiguous()
+    n = nt.arange(210.).reshape(2, 3, 5, 7).transpose(0, 1).clone()
+    assert n.stride() == torch.arange(210.).reshape(2, 3, 5, 7).transpose(0, 1).clone().stride()
+    sliced = nt.arange(210.).reshape(2, 3, 5, 7).narrow(1, 1, 2)  # not dense: row-major clone
+    assert sliced.clone().is_contiguous()
 
 
 def test_as_strided_drops_names():
