@@ -47,6 +47,19 @@ static int nt_test_passed, nt_test_failed;
         }                                                                                       \
     } while (0)
 
+/* Expects a failure with exactly this status and exactly this message. */
+#define EXPECT_FAIL(expr, status, text)                                                            \
+    do {                                                                                           \
+        nt_status s_ = (expr);                                                                     \
+        if (s_ != (status) || strcmp(nt_last_error(), (text)) != 0) {                              \
+            fprintf(stderr,                                                                        \
+                    "  %s:%d: %s gave status %d, message\n    '%s'; expected %d,\n    "            \
+                    "'%s'\n",                                                                      \
+                    __FILE__, __LINE__, #expr, (int)s_, nt_last_error(), (int)(status), text);     \
+            nt_test_failures_in_current++;                                                         \
+        }                                                                                          \
+    } while (0)
+
 #define EXPECT_NEAR(a, b, tol) EXPECT(fabs((double)(a) - (double)(b)) <= (tol))
 
 #define NT_RUN(fn)                                                                              \

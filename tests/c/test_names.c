@@ -11,19 +11,6 @@
 #include "names/names.h"
 #include "nt_test.h"
 
-/* Expects a failure with exactly this status and message. */
-#define EXPECT_FAIL(expr, status, text)                                                            \
-    do {                                                                                           \
-        nt_status s_ = (expr);                                                                     \
-        if (s_ != (status) || strcmp(nt_last_error(), (text)) != 0) {                              \
-            fprintf(stderr,                                                                        \
-                    "  %s:%d: %s gave status %d, message\n    '%s'; expected %d,\n    "            \
-                    "'%s'\n",                                                                      \
-                    __FILE__, __LINE__, #expr, (int)s_, nt_last_error(), (int)(status), text);     \
-            nt_test_failures_in_current++;                                                         \
-        }                                                                                          \
-    } while (0)
-
 #define I(x) ((int64_t)(x))
 
 /* True when t has `ndim` dims with these sizes then these strides. */
