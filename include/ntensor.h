@@ -324,6 +324,82 @@ NT_API nt_print_options nt_get_print_options(void);
 /* Validates and installs `opts` (NT_ERR_VALUE names the bad field; nothing changes then). */
 NT_API nt_status nt_set_print_options(const nt_print_options *opts);
 
+/* ------------------------------------------------------------------ pointwise unary */
+/* Elementwise functions of one tensor with PyTorch 1.13's dtype rules, values and errors;
+ * the result keeps the input's names. Integer and bool inputs of the floating functions
+ * (acos ... tanh, exp ... rsqrt, reciprocal, sigmoid, erf, erfc, erfinv, digamma) compute
+ * in float32; the other ops keep the input's dtype (logical_not gives bool). Unsupported
+ * dtypes fail as PyTorch does ("\"exp_vml_cpu\" not implemented for 'Half'"). An out=
+ * tensor must have the input's shape (it is not resized), and the result's dtype for the
+ * ops that keep it ("Found dtype Long but expected Int"), a floating dtype for the floating
+ * functions, any dtype for logical_not; an unnamed out takes the input's names, a named one
+ * must have exactly them. In place, self's dtype must hold the result ("result type Float
+ * can't be cast to the desired output type Long"). See docs/decisions_ops_unary.md. */
+typedef enum nt_unary_op { /* append-only */
+    NT_UNARY_ABS,
+    NT_UNARY_ACOS,
+    NT_UNARY_ASIN,
+    NT_UNARY_ATAN,
+    NT_UNARY_CEIL,
+    NT_UNARY_FLOOR,
+    NT_UNARY_ROUND, /* half to even */
+    NT_UNARY_TRUNC,
+    NT_UNARY_FRAC,
+    NT_UNARY_COS,
+    NT_UNARY_COSH,
+    NT_UNARY_SIN,
+    NT_UNARY_SINH,
+    NT_UNARY_TAN,
+    NT_UNARY_TANH,
+    NT_UNARY_EXP,
+    NT_UNARY_EXPM1,
+    NT_UNARY_LOG,
+    NT_UNARY_LOG2,
+    NT_UNARY_LOG10,
+    NT_UNARY_LOG1P,
+    NT_UNARY_SQRT,
+    NT_UNARY_RSQRT,
+    NT_UNARY_RECIPROCAL,
+    NT_UNARY_NEG, /* also torch.negative */
+    NT_UNARY_SIGN,
+    NT_UNARY_SIGMOID,
+    NT_UNARY_ERF,
+    NT_UNARY_ERFC,
+    NT_UNARY_ERFINV,
+    NT_UNARY_DIGAMMA,
+    NT_UNARY_BITWISE_NOT,
+    NT_UNARY_LOGICAL_NOT,
+    NT_UNARY_RELU, /* nn.functional.relu: max(x, 0), NaN kept */
+    NT_UNARY_OP_COUNT
+} nt_unary_op;
+
+/* PyTorch's name of the op ("abs", "bitwise_not", ...); NULL for an invalid op. */
+NT_API const char *nt_unary_op_name(nt_unary_op op);
+/* The general form: writes into `out` when given (out=), into t when `inplace`, else into a
+ * new tensor; *result (may be NULL) receives the tensor written, a new reference. */
+NT_API nt_status nt_unary_ex(nt_unary_op op, nt_tensor *t, nt_tensor *out, bool inplace,
+                             nt_tensor **result);
+/* op(t) as a new tensor; in place (t = op(t)); into out. */
+NT_API nt_status nt_unary(nt_unary_op op, nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_unary_(nt_unary_op op, nt_tensor *t);
+NT_API nt_status nt_unary_out(nt_unary_op op, nt_tensor *t, nt_tensor *out);
+/* torch.round(t, decimals=d): rint(t * 10^d) / 10^d (d < 0: rint(t / 10^-d) * 10^-d),
+ * floating dtypes only ("\"round_cpu\" not implemented for 'Int'"); forms as nt_unary_ex. */
+NT_API nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
+                                   nt_tensor **result);
+/* torch.positive: t itself (a new reference); bool fails ("The `+` operator, on a bool
+ * tensor is not supported."). */
+NT_API nt_status nt_positive(nt_tensor *t, nt_tensor **out);
+/* Shorthands for nt_unary(NT_UNARY_..., t, out). */
+NT_API nt_status nt_abs(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_neg(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_exp(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_log(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_sqrt(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_tanh(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_sigmoid(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_relu(nt_tensor *t, nt_tensor **out);
+
 /* ------------------------------------------------------------------ memory */
 
 /* Tensor data of 1 MiB and more is mapped with huge pages and, when freed, kept in a cache

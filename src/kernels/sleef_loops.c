@@ -1,0 +1,165 @@
+/*
+ * sleef_loops.c — SLEEF's vector functions applied to contiguous arrays (see
+ * sleef_loops.h).
+ *
+ * The library is compiled for x86-64-v2, so the AVX2 code lives in functions with their
+ * own target attribute, and sleef.h is read with AVX2 enabled (it declares its __m256
+ * functions only then). Each op is written once as a vector expression per width
+ * (v8_ / v4d_ for AVX2, v4_ / v2d_ for SSE4) and stamped into array loops by ARRAY_FNS.
+ */
+#include "sleef_loops.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include <immintrin.h>
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+#include <sleef.h>
+#pragma GCC pop_options
+
+#define NT_AVX2 __attribute__((target("avx2,fma")))
+
+int nt_sleef_uses_avx2(void) {
+    static _Atomic int cached = -1;
+    int v = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (v < 0) {
+        v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+        atomic_store_explicit(&cached, v, memory_order_relaxed);
+    }
+    return v;
+}
+
+/* ------------------------------------------------------------------ the vector ops */
+
+/* An op that is one SLEEF function of accuracy `acc` (u10, u15). */
+#define SLEEF_OP(op, acc)                                                                          \
+    NT_AVX2 static inline __m256 v8_##op(__m256 x) {                                               \
+        return Sleef_##op##f8_##acc##avx2(x);                                                      \
+    }                                                                                              \
+    NT_AVX2 static inline __m256d v4d_##op(__m256d x) {                                            \
+        return Sleef_##op##d4_##acc##avx2(x);                                                      \
+    }                                                                                              \
+    static inline __m128 v4_##op(__m128 x) {                                                       \
+        return Sleef_##op##f4_##acc##sse4(x);                                                      \
+    }                                                                                              \
+    static inline __m128d v2d_##op(__m128d x) {                                                    \
+        return Sleef_##op##d2_##acc##sse4(x);                                                      \
+    }
+
+SLEEF_OP(acos, u10)
+SLEEF_OP(asin, u10)
+SLEEF_OP(atan, u10)
+SLEEF_OP(cos, u10)
+SLEEF_OP(sin, u10)
+SLEEF_OP(tan, u10)
+SLEEF_OP(cosh, u10)
+SLEEF_OP(sinh, u10)
+SLEEF_OP(tanh, u10)
+SLEEF_OP(exp, u10)
+SLEEF_OP(expm1, u10)
+SLEEF_OP(log, u10)
+SLEEF_OP(log2, u10)
+SLEEF_OP(log10, u10)
+SLEEF_OP(log1p, u10)
+SLEEF_OP(erf, u10)
+SLEEF_OP(erfc, u15)
+
+/* sqrt is the exact instruction; rsqrt is 1 / sqrt(x) (not the approximate rsqrtps). */
+NT_AVX2 static inline __m256 v8_sqrt(__m256 x) {
+    return _mm256_sqrt_ps(x);
+}
+NT_AVX2 static inline __m256d v4d_sqrt(__m256d x) {
+    return _mm256_sqrt_pd(x);
+}
+static inline __m128 v4_sqrt(__m128 x) {
+    return _mm_sqrt_ps(x);
+}
+static inline __m128d v2d_sqrt(__m128d x) {
+    return _mm_sqrt_pd(x);
+}
+
+NT_AVX2 static inline __m256 v8_rsqrt(__m256 x) {
+    return _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(x));
+}
+NT_AVX2 static inline __m256d v4d_rsqrt(__m256d x) {
+    return _mm256_div_pd(_mm256_set1_pd(1.0), _mm256_sqrt_pd(x));
+}
+static inline __m128 v4_rsqrt(__m128 x) {
+    return _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(x));
+}
+static inline __m128d v2d_rsqrt(__m128d x) {
+    return _mm_div_pd(_mm_set1_pd(1.0), _mm_sqrt_pd(x));
+}
+
+/* sigmoid(x) = 1 / (1 + exp(-x)): exp(-x) overflows to inf for very negative x, giving
+ * exactly 0, and underflows to 0 for large x, giving exactly 1; no NaN appears except from
+ * a NaN input. */
+NT_AVX2 static inline __m256 v8_sigmoid(__m256 x) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256 e = Sleef_expf8_u10avx2(_mm256_xor_ps(x, _mm256_set1_ps(-0.0f)));
+    return _mm256_div_ps(one, _mm256_add_ps(one, e));
+}
+NT_AVX2 static inline __m256d v4d_sigmoid(__m256d x) {
+    const __m256d one = _mm256_set1_pd(1.0);
+    __m256d e = Sleef_expd4_u10avx2(_mm256_xor_pd(x, _mm256_set1_pd(-0.0)));
+    return _mm256_div_pd(one, _mm256_add_pd(one, e));
+}
+static inline __m128 v4_sigmoid(__m128 x) {
+    const __m128 one = _mm_set1_ps(1.0f);
+    __m128 e = Sleef_expf4_u10sse4(_mm_xor_ps(x, _mm_set1_ps(-0.0f)));
+    return _mm_div_ps(one, _mm_add_ps(one, e));
+}
+static inline __m128d v2d_sigmoid(__m128d x) {
+    const __m128d one = _mm_set1_pd(1.0);
+    __m128d e = Sleef_expd2_u10sse4(_mm_xor_pd(x, _mm_set1_pd(-0.0)));
+    return _mm_div_pd(one, _mm_add_pd(one, e));
+}
+
+/* ------------------------------------------------------------------ array loops */
+
+/* One array loop for element type T, W lanes, vector type V with load/store L/S and the
+ * vector op F: whole vectors, then the tail through a zero-padded copy. Two vectors per
+ * step give the out-of-order core two independent SLEEF calls to overlap. */
+#define ARRAY_LOOP(ATTR, NAME, T, W, V, L, S, F)                                                   \
+    ATTR static void NAME(T *out, const T *in, int64_t n) {                                        \
+        int64_t i = 0;                                                                             \
+        for (; i + 2 * W <= n; i += 2 * W) {                                                       \
+            V a = F(L(in + i)), b = F(L(in + i + W));                                              \
+            S(out + i, a);                                                                         \
+            S(out + i + W, b);                                                                     \
+        }                                                                                          \
+        for (; i + W <= n; i += W)                                                                 \
+            S(out + i, F(L(in + i)));                                                              \
+        if (i < n) {                                                                               \
+            T buf[W];                                                                              \
+            memset(buf, 0, sizeof buf);                                                            \
+            memcpy(buf, in + i, (size_t)(n - i) * sizeof(T));                                      \
+            S(buf, F(L(buf)));                                                                     \
+            memcpy(out + i, buf, (size_t)(n - i) * sizeof(T));                                     \
+        }                                                                                          \
+    }
+
+#define ARRAY_FNS(op)                                                                              \
+    ARRAY_LOOP(NT_AVX2, op##_f32_avx2, float, 8, __m256, _mm256_loadu_ps, _mm256_storeu_ps,        \
+               v8_##op)                                                                            \
+    ARRAY_LOOP(NT_AVX2, op##_f64_avx2, double, 4, __m256d, _mm256_loadu_pd, _mm256_storeu_pd,      \
+               v4d_##op)                                                                           \
+    ARRAY_LOOP(, op##_f32_sse, float, 4, __m128, _mm_loadu_ps, _mm_storeu_ps, v4_##op)             \
+    ARRAY_LOOP(, op##_f64_sse, double, 2, __m128d, _mm_loadu_pd, _mm_storeu_pd, v2d_##op)          \
+    void nt_vec_##op##_f32(float *out, const float *in, int64_t n) {                               \
+        if (nt_sleef_uses_avx2())                                                                  \
+            op##_f32_avx2(out, in, n);                                                             \
+        else                                                                                       \
+            op##_f32_sse(out, in, n);                                                              \
+    }                                                                                              \
+    void nt_vec_##op##_f64(double *out, const double *in, int64_t n) {                             \
+        if (nt_sleef_uses_avx2())                                                                  \
+            op##_f64_avx2(out, in, n);                                                             \
+        else                                                                                       \
+            op##_f64_sse(out, in, n);                                                              \
+    }
+
+NT_SLEEF_OPS(ARRAY_FNS)

@@ -1,0 +1,455 @@
+/*
+ * unary_kernels.c — the scalar functions and 2-D loops of the pointwise unary ops, and
+ * their op table (see unary_kernels.h).
+ *
+ * Three kinds of loops, each stamped by one macro:
+ *  - integer and bool loops: a static inline scalar function stamped by loops.h's
+ *    NT_LOOP_UNARY (contiguous, in-place and broadcast fast paths the compiler vectorises);
+ *  - float32/float64 loops (FLOAT_LOOPS): an array function (out, in, n, ctx) runs on each
+ *    contiguous row directly, and on strided rows through a small stack buffer; the array
+ *    functions are SLEEF's (sleef_loops.c) or plain loops over a scalar function;
+ *  - bfloat16/float16 loops: chunks of a row are widened to float, go through the float32
+ *    array function, and are rounded back, as PyTorch computes them.
+ */
+#include "unary_kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "kernels/loops.h"
+#include "kernels/sleef_loops.h"
+
+/* Elements per chunk of a strided or 16-bit float row (stack buffers of 1-2 KiB). */
+#define CHUNK 256
+
+/* ------------------------------------------------------------------ special functions */
+
+/* erfinv: a rational first guess (the central/tail approximations of Pavlis' erfinv,
+ * accurate to about 1e-7), then two Newton steps on erf(x) - y, which make it exact to the
+ * last bits of the type. |y| > 1 (and NaN) give NaN, y = +-1 gives +-inf. */
+#define ERFINV_BODY(T, ERF, EXP, SQRT, LOG, COPYSIGN)                                              \
+    const T a0 = (T)0.886226899, a1 = (T)-1.645349621, a2 = (T)0.914624893, a3 = (T)-0.140543331;  \
+    const T b0 = (T)-2.118377725, b1 = (T)1.442710462, b2 = (T)-0.329097515, b3 = (T)0.012229801;  \
+    const T c0 = (T)-1.970840454, c1 = (T)-1.624906493, c2 = (T)3.429567803, c3 = (T)1.641345311;  \
+    const T d0 = (T)3.543889200, d1 = (T)1.637067800;                                              \
+    const T two_over_sqrt_pi = (T)1.1283791670955126;                                              \
+    T ay = y < 0 ? -y : y;                                                                         \
+    if (ay > 1) return (T)NAN;                                                                     \
+    if (ay == 1) return COPYSIGN((T)INFINITY, y);                                                  \
+    T x;                                                                                           \
+    if (ay <= (T)0.7) {                                                                            \
+        T z = y * y;                                                                               \
+        T num = ((a3 * z + a2) * z + a1) * z + a0;                                                 \
+        T den = (((b3 * z + b2) * z + b1) * z + b0) * z + 1;                                       \
+        x = y * num / den;                                                                         \
+    } else {                                                                                       \
+        T z = SQRT(-LOG((1 - ay) / 2));                                                            \
+        T num = ((c3 * z + c2) * z + c1) * z + c0;                                                 \
+        T den = (d1 * z + d0) * z + 1;                                                             \
+        x = COPYSIGN(num, y) / den;                                                                \
+    }                                                                                              \
+    x = x - (ERF(x) - y) / (two_over_sqrt_pi * EXP(-x * x));                                       \
+    x = x - (ERF(x) - y) / (two_over_sqrt_pi * EXP(-x * x));                                       \
+    return x;
+
+float nt_erfinv_f32(float y) {
+    ERFINV_BODY(float, erff, expf, sqrtf, logf, copysignf)
+}
+double nt_erfinv_f64(double y) {
+    ERFINV_BODY(double, erf, exp, sqrt, log, copysign)
+}
+
+/* digamma: psi(+-0) = -+inf, NaN at the negative integers; the reflection
+ * psi(x) = psi(1 - x) - pi / tan(pi x) for other negative x (with pi times the fractional
+ * part, which keeps tan accurate); then psi(x) = psi(x + 1) - 1/x up to x >= 10, and the
+ * asymptotic series ln x - 1/(2x) - sum B_2k / (2k x^2k) (k = 1..7) from there. */
+#define DIGAMMA_BODY(T, SELF, LOG, TRUNC, COPYSIGN)                                                \
+    const double pi_d = 3.14159265358979323846;                                                    \
+    const T psi10 = (T)2.25175258906672110764;                                                     \
+    if (x == 0) return COPYSIGN((T)INFINITY, -x);                                                  \
+    if (x < 0) {                                                                                   \
+        T whole = TRUNC(x);                                                                        \
+        if (x == whole) return (T)NAN;                                                             \
+        /* pi / tan(pi r) in double, as PyTorch does for both types */                             \
+        return SELF(1 - x) - (T)(pi_d / tan(pi_d * (double)(x - whole)));                          \
+    }                                                                                              \
+    T acc = 0;                                                                                     \
+    while (x < 10) {                                                                               \
+        acc -= 1 / x;                                                                              \
+        x += 1;                                                                                    \
+    }                                                                                              \
+    if (x == 10) return acc + psi10;                                                               \
+    T series = 0;                                                                                  \
+    if (x < (T)1e17) {                                                                             \
+        T z = 1 / (x * x);                                                                         \
+        T p = (T)(1.0 / 12);                                                                       \
+        p = p * z + (T)(-691.0 / 32760);                                                           \
+        p = p * z + (T)(1.0 / 132);                                                                \
+        p = p * z + (T)(-1.0 / 240);                                                               \
+        p = p * z + (T)(1.0 / 252);                                                                \
+        p = p * z + (T)(-1.0 / 120);                                                               \
+        p = p * z + (T)(1.0 / 12);                                                                 \
+        series = z * p;                                                                            \
+    }                                                                                              \
+    return acc + LOG(x) - (T)0.5 / x - series;
+
+float nt_digamma_f32(float x) {
+    DIGAMMA_BODY(float, nt_digamma_f32, logf, truncf, copysignf)
+}
+double nt_digamma_f64(double x) {
+    DIGAMMA_BODY(double, nt_digamma_f64, log, trunc, copysign)
+}
+
+/* ------------------------------------------------------------------ float array functions */
+
+/* Array functions: out[i] = f(in[i]) for i < n; out may equal in. */
+typedef void (*arr_f32)(float *out, const float *in, int64_t n, const void *ctx);
+typedef void (*arr_f64)(double *out, const double *in, int64_t n, const void *ctx);
+
+/* A plain loop over a scalar expression in x (GCC vectorises the simple ones). */
+#define PLAIN_ARRAYS(op, EXPR32, EXPR64)                                                           \
+    static void op##_arr_f32(float *out, const float *in, int64_t n, const void *ctx) {            \
+        (void)ctx;                                                                                 \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            const float x = in[i];                                                                 \
+            out[i] = (EXPR32);                                                                     \
+        }                                                                                          \
+    }                                                                                              \
+    static void op##_arr_f64(double *out, const double *in, int64_t n, const void *ctx) {          \
+        (void)ctx;                                                                                 \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            const double x = in[i];                                                                \
+            out[i] = (EXPR64);                                                                     \
+        }                                                                                          \
+    }
+
+PLAIN_ARRAYS(abs, fabsf(x), fabs(x))
+PLAIN_ARRAYS(ceil, ceilf(x), ceil(x))
+PLAIN_ARRAYS(floor, floorf(x), floor(x))
+PLAIN_ARRAYS(round, rintf(x), rint(x)) /* half to even, the default rounding mode */
+PLAIN_ARRAYS(trunc, truncf(x), trunc(x))
+PLAIN_ARRAYS(frac, x - truncf(x), x - trunc(x))
+PLAIN_ARRAYS(reciprocal, 1.0f / x, 1.0 / x)
+PLAIN_ARRAYS(neg, -x, -x)
+/* sign: NaN gives 0, as PyTorch's (0 < x) - (x < 0). */
+PLAIN_ARRAYS(sign, (float)((0.0f < x) - (x < 0.0f)), (double)((0.0 < x) - (x < 0.0)))
+/* relu: max(x, 0) keeping NaN; -0 gives +0. */
+PLAIN_ARRAYS(relu, (x > 0.0f || x != x) ? x : 0.0f, (x > 0.0 || x != x) ? x : 0.0)
+PLAIN_ARRAYS(erfinv, nt_erfinv_f32(x), nt_erfinv_f64(x))
+PLAIN_ARRAYS(digamma, nt_digamma_f32(x), nt_digamma_f64(x))
+
+static void round_decimals_arr_f32(float *out, const float *in, int64_t n, const void *ctx) {
+    const nt_round_ctx *c = ctx;
+    const float s = c->scale32;
+    if (c->negative) {
+        for (int64_t i = 0; i < n; i++)
+            out[i] = rintf(in[i] / s) * s;
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            out[i] = rintf(in[i] * s) / s;
+    }
+}
+static void round_decimals_arr_f64(double *out, const double *in, int64_t n, const void *ctx) {
+    const nt_round_ctx *c = ctx;
+    const double s = c->scale64;
+    if (c->negative) {
+        for (int64_t i = 0; i < n; i++)
+            out[i] = rint(in[i] / s) * s;
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            out[i] = rint(in[i] * s) / s;
+    }
+}
+
+/* The SLEEF functions in the array-function shape. */
+#define SLEEF_ARRAYS(op)                                                                           \
+    static void op##_arr_f32(float *out, const float *in, int64_t n, const void *ctx) {            \
+        (void)ctx;                                                                                 \
+        nt_vec_##op##_f32(out, in, n);                                                             \
+    }                                                                                              \
+    static void op##_arr_f64(double *out, const double *in, int64_t n, const void *ctx) {          \
+        (void)ctx;                                                                                 \
+        nt_vec_##op##_f64(out, in, n);                                                             \
+    }
+NT_SLEEF_OPS(SLEEF_ARRAYS)
+
+/* ------------------------------------------------------------------ float 2-D loops */
+
+/* Rows of T: contiguous rows go straight to f; others are gathered into a buffer, computed
+ * in place there and scattered (a broadcast input has stride 0 and is gathered the same). */
+#define ROWS_FN(NAME, T, ARR)                                                                      \
+    static inline void NAME(char **data, const int64_t *st, int64_t n, int64_t m, ARR f,           \
+                            const void *ctx) {                                                     \
+        for (int64_t j = 0; j < m; j++) {                                                          \
+            char *o = data[0] + j * st[2];                                                         \
+            const char *in = data[1] + j * st[3];                                                  \
+            if (st[0] == (int64_t)sizeof(T) && st[1] == (int64_t)sizeof(T)) {                      \
+                f((T *)(void *)o, (const T *)(const void *)in, n, ctx);                            \
+                continue;                                                                          \
+            }                                                                                      \
+            T buf[CHUNK];                                                                          \
+            for (int64_t i0 = 0; i0 < n; i0 += CHUNK) {                                            \
+                const int64_t len = n - i0 < CHUNK ? n - i0 : CHUNK;                               \
+                for (int64_t i = 0; i < len; i++)                                                  \
+                    buf[i] = *(const T *)(const void *)(in + (i0 + i) * st[1]);                    \
+                f(buf, buf, len, ctx);                                                             \
+                for (int64_t i = 0; i < len; i++)                                                  \
+                    *(T *)(void *)(o + (i0 + i) * st[0]) = buf[i];                                 \
+            }                                                                                      \
+        }                                                                                          \
+    }
+ROWS_FN(rows_f32, float, arr_f32)
+ROWS_FN(rows_f64, double, arr_f64)
+
+/* Rows of a 16-bit float type H: widened to float a chunk at a time, rounded back. */
+#define ROWS16_FN(NAME, H, TO32, FROM32)                                                           \
+    static inline void NAME(char **data, const int64_t *st, int64_t n, int64_t m, arr_f32 f,       \
+                            const void *ctx) {                                                     \
+        float buf[CHUNK];                                                                          \
+        for (int64_t j = 0; j < m; j++) {                                                          \
+            char *o = data[0] + j * st[2];                                                         \
+            const char *in = data[1] + j * st[3];                                                  \
+            for (int64_t i0 = 0; i0 < n; i0 += CHUNK) {                                            \
+                const int64_t len = n - i0 < CHUNK ? n - i0 : CHUNK;                               \
+                for (int64_t i = 0; i < len; i++)                                                  \
+                    buf[i] = TO32(*(const H *)(const void *)(in + (i0 + i) * st[1]));              \
+                f(buf, buf, len, ctx);                                                             \
+                for (int64_t i = 0; i < len; i++)                                                  \
+                    *(H *)(void *)(o + (i0 + i) * st[0]) = FROM32(buf[i]);                         \
+            }                                                                                      \
+        }                                                                                          \
+    }
+ROWS16_FN(rows_bf16, nt_bfloat16, nt_bf16_to_f32, nt_f32_to_bf16)
+ROWS16_FN(rows_f16, nt_float16, nt_f16_to_f32, nt_f32_to_f16)
+
+/* The four float loops of an op (float16 ones are only listed for the ops that have them). */
+#define FLOAT_LOOPS(op)                                                                            \
+    static void op##_loop_f32(char **d, const int64_t *s, int64_t n, int64_t m, void *ctx) {       \
+        rows_f32(d, s, n, m, op##_arr_f32, ctx);                                                   \
+    }                                                                                              \
+    static void op##_loop_f64(char **d, const int64_t *s, int64_t n, int64_t m, void *ctx) {       \
+        rows_f64(d, s, n, m, op##_arr_f64, ctx);                                                   \
+    }                                                                                              \
+    static void op##_loop_bf16(char **d, const int64_t *s, int64_t n, int64_t m, void *ctx) {      \
+        rows_bf16(d, s, n, m, op##_arr_f32, ctx);                                                  \
+    }                                                                                              \
+    static void op##_loop_f16(char **d, const int64_t *s, int64_t n, int64_t m, void *ctx) {       \
+        rows_f16(d, s, n, m, op##_arr_f32, ctx);                                                   \
+    }
+
+#define NT_FLOAT_KERNEL_OPS(X)                                                                     \
+    X(abs)                                                                                         \
+    X(ceil) X(floor) X(round) X(trunc) X(frac) X(reciprocal) X(neg) X(sign) X(relu) X(erfinv)      \
+        X(digamma) X(round_decimals) NT_SLEEF_OPS(X)
+
+/* Not every op uses its float16 loop. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+NT_FLOAT_KERNEL_OPS(FLOAT_LOOPS)
+#pragma GCC diagnostic pop
+
+/* ------------------------------------------------------------------ integer and bool loops */
+
+/* The loop applying scalar function FN (TI -> TO) along rows (loops.h); ENUM names the
+ * dtype. */
+#define MAP_LOOP(op, ENUM, TI, TO, FN)                                                             \
+    NT_LOOP_UNARY(op##_loop_##ENUM, TO, TI, NT_LD_ID, NT_ST_ID, FN)
+
+/* Integer arithmetic that wraps like PyTorch's (two's complement), without signed overflow:
+ * through uint64_t, then back (GCC converts modulo 2^N). */
+#define WRAP_NEG(T)                                                                                \
+    static inline T neg_##T(T x) {                                                                 \
+        return (T)(0u - (uint64_t)x);                                                              \
+    }
+#define WRAP_ABS(T)                                                                                \
+    static inline T abs_##T(T x) {                                                                 \
+        return x < 0 ? (T)(0u - (uint64_t)x) : x;                                                  \
+    }
+#define SIGNED_SIGN(T)                                                                             \
+    static inline T sign_##T(T x) {                                                                \
+        return (T)((0 < x) - (x < 0));                                                             \
+    }
+#define SIGNED_RELU(T)                                                                             \
+    static inline T relu_##T(T x) {                                                                \
+        return x < 0 ? (T)0 : x;                                                                   \
+    }
+#define BITNOT(T)                                                                                  \
+    static inline T bitnot_##T(T x) {                                                              \
+        return (T)~x;                                                                              \
+    }
+#define IDENTITY(T)                                                                                \
+    static inline T same_##T(T x) {                                                                \
+        return x;                                                                                  \
+    }
+#define SIGNED_INTS(X) X(int8_t) X(int16_t) X(int32_t) X(int64_t)
+#define ALL_INTS(X) X(uint8_t) SIGNED_INTS(X)
+ALL_INTS(WRAP_NEG)
+SIGNED_INTS(WRAP_ABS)
+SIGNED_INTS(SIGNED_SIGN)
+SIGNED_INTS(SIGNED_RELU)
+ALL_INTS(BITNOT)
+ALL_INTS(IDENTITY)
+static inline uint8_t sign_uint8_t(uint8_t x) {
+    return x != 0;
+}
+static inline bool same_bool(bool x) {
+    return x;
+}
+static inline bool bitnot_bool(bool x) {
+    return !x;
+}
+
+/* An op's loops for the five integer dtypes, from its scalar functions FN_<ctype>. */
+#define INT_LOOPS(op, U8, I8, I16, I32, I64)                                                       \
+    MAP_LOOP(op, NT_UINT8, uint8_t, uint8_t, U8)                                                   \
+    MAP_LOOP(op, NT_INT8, int8_t, int8_t, I8)                                                      \
+    MAP_LOOP(op, NT_INT16, int16_t, int16_t, I16)                                                  \
+    MAP_LOOP(op, NT_INT32, int32_t, int32_t, I32)                                                  \
+    MAP_LOOP(op, NT_INT64, int64_t, int64_t, I64)
+#define INT_LOOPS_OF(op, fn)                                                                       \
+    INT_LOOPS(op, fn##_uint8_t, fn##_int8_t, fn##_int16_t, fn##_int32_t, fn##_int64_t)
+
+INT_LOOPS(abs, same_uint8_t, abs_int8_t, abs_int16_t, abs_int32_t, abs_int64_t)
+INT_LOOPS_OF(neg, neg)
+INT_LOOPS(sign, sign_uint8_t, sign_int8_t, sign_int16_t, sign_int32_t, sign_int64_t)
+INT_LOOPS(relu, same_uint8_t, relu_int8_t, relu_int16_t, relu_int32_t, relu_int64_t)
+INT_LOOPS_OF(bitwise_not, bitnot)
+INT_LOOPS_OF(copy, same) /* ceil, floor, round and trunc of an integer */
+MAP_LOOP(sign, NT_BOOL, bool, bool, same_bool)
+MAP_LOOP(bitwise_not, NT_BOOL, bool, bool, bitnot_bool)
+
+/* logical_not: any dtype to bool. */
+#define NOT_PLAIN(x) (!(x))
+MAP_LOOP(logical_not, NT_BOOL, bool, bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_UINT8, uint8_t, bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_INT8, int8_t, bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_INT16, int16_t, bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_INT32, int32_t, bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_INT64, int64_t, bool, NOT_PLAIN)
+NT_LOOP_UNARY(logical_not_loop_NT_FLOAT16, bool, nt_float16, NT_LD_F16, NT_ST_ID, NOT_PLAIN)
+NT_LOOP_UNARY(logical_not_loop_NT_BFLOAT16, bool, nt_bfloat16, NT_LD_BF16, NT_ST_ID, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_FLOAT32, float, bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_FLOAT64, double, bool, NOT_PLAIN)
+
+/* ------------------------------------------------------------------ the op table */
+
+/* Designators for the loops table of one op. */
+#define L_INTS(op)                                                                                 \
+    [NT_UINT8] = op##_loop_NT_UINT8, [NT_INT8] = op##_loop_NT_INT8,                                \
+    [NT_INT16] = op##_loop_NT_INT16, [NT_INT32] = op##_loop_NT_INT32,                              \
+    [NT_INT64] = op##_loop_NT_INT64
+#define L_FLOATS(op)                                                                               \
+    [NT_BFLOAT16] = op##_loop_bf16, [NT_FLOAT32] = op##_loop_f32, [NT_FLOAT64] = op##_loop_f64
+#define L_HALF(op) [NT_FLOAT16] = op##_loop_f16
+
+#define NEG_BOOL_TEXT                                                                              \
+    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "         \
+    "invert a mask, use the `~` or `logical_not()` operator instead."
+
+/* A floating function: integers promote, bfloat16/float32/float64 supported. */
+#define FLOATING(E, op, kernel)                                                                    \
+    [E] = {#op, kernel, NULL, NT_NAME_RULE_KEEP, NT_UNARY_FLOATING, {L_FLOATS(op)}}
+
+const nt_unary_def nt_unary_defs[NT_UNARY_TABLE_SIZE] = {
+    [NT_UNARY_ABS] = {"abs",
+                      "abs_cpu",
+                      NULL,
+                      NT_NAME_RULE_KEEP,
+                      NT_UNARY_SAME,
+                      {L_INTS(abs), L_FLOATS(abs), L_HALF(abs)}},
+    FLOATING(NT_UNARY_ACOS, acos, "acos_vml_cpu"),
+    FLOATING(NT_UNARY_ASIN, asin, "asin_vml_cpu"),
+    FLOATING(NT_UNARY_ATAN, atan, "atan_vml_cpu"),
+    [NT_UNARY_CEIL] = {"ceil",
+                       "ceil_vml_cpu",
+                       NULL,
+                       NT_NAME_RULE_KEEP,
+                       NT_UNARY_SAME,
+                       {L_INTS(copy), L_FLOATS(ceil)}},
+    [NT_UNARY_FLOOR] = {"floor",
+                        "floor_vml_cpu",
+                        NULL,
+                        NT_NAME_RULE_KEEP,
+                        NT_UNARY_SAME,
+                        {L_INTS(copy), L_FLOATS(floor)}},
+    [NT_UNARY_ROUND] = {"round",
+                        "round_vml_cpu",
+                        NULL,
+                        NT_NAME_RULE_KEEP,
+                        NT_UNARY_SAME,
+                        {L_INTS(copy), L_FLOATS(round)}},
+    [NT_UNARY_TRUNC] = {"trunc",
+                        "trunc_vml_cpu",
+                        NULL,
+                        NT_NAME_RULE_KEEP,
+                        NT_UNARY_SAME,
+                        {L_INTS(copy), L_FLOATS(trunc)}},
+    [NT_UNARY_FRAC] = {"frac",
+                       "frac_cpu",
+                       NULL,
+                       NT_NAME_RULE_KEEP,
+                       NT_UNARY_SAME,
+                       {L_FLOATS(frac), L_HALF(frac)}},
+    FLOATING(NT_UNARY_COS, cos, "cos_vml_cpu"),
+    FLOATING(NT_UNARY_COSH, cosh, "cosh_cpu"),
+    FLOATING(NT_UNARY_SIN, sin, "sin_vml_cpu"),
+    FLOATING(NT_UNARY_SINH, sinh, "sinh_cpu"),
+    FLOATING(NT_UNARY_TAN, tan, "tan_vml_cpu"),
+    FLOATING(NT_UNARY_TANH, tanh, "tanh_vml_cpu"),
+    FLOATING(NT_UNARY_EXP, exp, "exp_vml_cpu"),
+    FLOATING(NT_UNARY_EXPM1, expm1, "expm1_vml_cpu"),
+    FLOATING(NT_UNARY_LOG, log, "log_vml_cpu"),
+    FLOATING(NT_UNARY_LOG2, log2, "log2_vml_cpu"),
+    FLOATING(NT_UNARY_LOG10, log10, "log10_vml_cpu"),
+    FLOATING(NT_UNARY_LOG1P, log1p, "log1p_vml_cpu"),
+    FLOATING(NT_UNARY_SQRT, sqrt, "sqrt_vml_cpu"),
+    FLOATING(NT_UNARY_RSQRT, rsqrt, "rsqrt_cpu"),
+    [NT_UNARY_RECIPROCAL] = {"reciprocal",
+                             "reciprocal_cpu",
+                             NULL,
+                             NT_NAME_RULE_KEEP,
+                             NT_UNARY_FLOATING,
+                             {L_FLOATS(reciprocal), L_HALF(reciprocal)}},
+    [NT_UNARY_NEG] = {"neg",
+                      "neg_cpu",
+                      NEG_BOOL_TEXT,
+                      NT_NAME_RULE_KEEP,
+                      NT_UNARY_SAME,
+                      {L_INTS(neg), L_FLOATS(neg), L_HALF(neg)}},
+    [NT_UNARY_SIGN] = {"sign",
+                       "sign_cpu",
+                       NULL,
+                       NT_NAME_RULE_KEEP,
+                       NT_UNARY_SAME,
+                       {[NT_BOOL] = sign_loop_NT_BOOL, L_INTS(sign), L_FLOATS(sign), L_HALF(sign)}},
+    FLOATING(NT_UNARY_SIGMOID, sigmoid, "sigmoid_cpu"),
+    FLOATING(NT_UNARY_ERF, erf, "erf_vml_cpu"),
+    FLOATING(NT_UNARY_ERFC, erfc, "erfc_vml_cpu"),
+    FLOATING(NT_UNARY_ERFINV, erfinv, "erfinv_vml_cpu"),
+    FLOATING(NT_UNARY_DIGAMMA, digamma, "digamma"),
+    [NT_UNARY_BITWISE_NOT] = {"bitwise_not",
+                              "bitwise_not_cpu",
+                              NULL,
+                              NT_NAME_RULE_KEEP,
+                              NT_UNARY_SAME,
+                              {[NT_BOOL] = bitwise_not_loop_NT_BOOL, L_INTS(bitwise_not)}},
+    [NT_UNARY_LOGICAL_NOT] = {"logical_not",
+                              "logical_not_cpu",
+                              NULL,
+                              NT_NAME_RULE_KEEP,
+                              NT_UNARY_TO_BOOL,
+                              {[NT_BOOL] = logical_not_loop_NT_BOOL,
+                               L_INTS(logical_not),
+                               [NT_FLOAT16] = logical_not_loop_NT_FLOAT16,
+                               [NT_BFLOAT16] = logical_not_loop_NT_BFLOAT16,
+                               [NT_FLOAT32] = logical_not_loop_NT_FLOAT32,
+                               [NT_FLOAT64] = logical_not_loop_NT_FLOAT64}},
+    [NT_UNARY_RELU] = {"relu",
+                       "clamp_min_cpu",
+                       "Boolean inputs not supported for relu",
+                       NT_NAME_RULE_KEEP,
+                       NT_UNARY_SAME,
+                       {L_INTS(relu), L_FLOATS(relu)}},
+    [NT_UNARY_ROUND_DECIMALS] =
+        {"round", "round_cpu", NULL, NT_NAME_RULE_KEEP, NT_UNARY_SAME, {L_FLOATS(round_decimals)}},
+};

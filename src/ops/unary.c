@@ -1,0 +1,194 @@
+/*
+ * unary.c — the pointwise unary ops (layer L4): abs ... relu, round(decimals=), positive.
+ *
+ * Every op goes through run(): validate (PyTorch's checks in PyTorch's order: overlap of
+ * the written tensor, names, shape, dtypes, then the kernel's dtype) -> pick the compute
+ * dtype -> allocate the result (empty_like: a dense input's layout is kept, as PyTorch's
+ * memory_format=preserve does) -> nt_iter -> the op table's loop (kernels/unary_kernels.c).
+ * An input of another dtype than the compute dtype is converted first, and an out= tensor
+ * of another dtype than the result's receives a converted copy: both are rare (integer
+ * inputs of floating functions, out= of a wider type) and keep the loops single-typed.
+ * Names: "keeps input names"; an out= tensor follows nt_names_check_out (infer.h).
+ */
+#include <math.h>
+#include <stdbool.h>
+
+#include "core/status.h"
+#include "core/tensor.h"
+#include "iter/iter.h"
+#include "kernels/unary_kernels.h"
+#include "names/infer.h"
+#include "names/names.h"
+
+/* PyTorch's ScalarType names, as its error texts print them. */
+static const char *const torch_names[NT_DTYPE_COUNT] = {
+    [NT_BOOL] = "Bool",      [NT_UINT8] = "Byte",        [NT_INT8] = "Char",
+    [NT_INT16] = "Short",    [NT_INT32] = "Int",         [NT_INT64] = "Long",
+    [NT_FLOAT16] = "Half",   [NT_BFLOAT16] = "BFloat16", [NT_FLOAT32] = "Float",
+    [NT_FLOAT64] = "Double",
+};
+
+const char *nt_unary_op_name(nt_unary_op op) {
+    if ((int)op < 0 || op >= NT_UNARY_OP_COUNT) return NULL;
+    return nt_unary_defs[op].name;
+}
+
+static bool same_shape(const nt_tensor *a, const nt_tensor *b) {
+    if (a->ndim != b->ndim) return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->sizes[d] != b->sizes[d]) return false;
+    return true;
+}
+
+/* The checks on a written tensor (out=, or self in place), in PyTorch's order. */
+static nt_status check_out(const nt_unary_def *def, const nt_tensor *t, nt_tensor *out,
+                           nt_dtype compute) {
+    NT_TRY(nt_check_no_internal_overlap(out));
+    if (out != t) NT_TRY(nt_check_no_partial_overlap(out, t));
+    NT_TRY(nt_names_check_out(out->names, out->ndim, t->names, t->ndim));
+    if (!same_shape(out, t)) {
+        char have[256], want[256];
+        nt_ints_repr(out->sizes, out->ndim, have, sizeof have);
+        nt_ints_repr(t->sizes, t->ndim, want, sizeof want);
+        return nt_fail(NT_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
+                       have, want);
+    }
+    switch (def->kind) {
+    case NT_UNARY_SAME:
+        if (out->dtype != t->dtype)
+            return nt_fail(NT_ERR_RUNTIME, "Found dtype %s but expected %s",
+                           torch_names[out->dtype], torch_names[t->dtype]);
+        break;
+    case NT_UNARY_FLOATING:
+        if (nt_dtype_table[out->dtype].kind != NT_KIND_FLOAT)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "result type %s can't be cast to the desired output type %s",
+                           torch_names[compute], torch_names[out->dtype]);
+        break;
+    case NT_UNARY_TO_BOOL:
+        break;
+    }
+    return NT_OK;
+}
+
+/* Runs row `op` of the table on t into out (NULL: a new tensor); ctx goes to the loop. */
+static nt_status run(int op, nt_tensor *t, nt_tensor *out, const void *ctx, nt_tensor **result) {
+    const nt_unary_def *def = &nt_unary_defs[op];
+    if (!t)
+        return nt_fail(NT_ERR_TYPE, "%s(): argument 'input' must be Tensor, not NULL", def->name);
+    if (t->dtype == NT_BOOL && def->bool_error)
+        return nt_fail(NT_ERR_RUNTIME, "%s", def->bool_error);
+
+    nt_dtype compute = t->dtype;
+    if (def->kind == NT_UNARY_FLOATING && nt_dtype_table[compute].kind != NT_KIND_FLOAT)
+        compute = nt_default_dtype();
+    const nt_dtype rdtype = def->kind == NT_UNARY_TO_BOOL ? NT_BOOL : compute;
+    if (out) NT_TRY(check_out(def, t, out, compute));
+    const nt_loop2d loop = def->loops[compute];
+    if (!loop)
+        return nt_fail(NT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", def->kernel,
+                       torch_names[compute]);
+
+    nt_status st = NT_OK;
+    nt_tensor *in = t, *converted = NULL, *dst = out, *fresh = NULL;
+    if (t->dtype != compute) {
+        NT_CHECK(st, nt_to_dtype(t, compute, &converted));
+        in = converted;
+    }
+    if (!out || out->dtype != rdtype) {
+        NT_CHECK(st, nt_empty_like(t, (int)rdtype, &fresh));
+        dst = fresh;
+    }
+    nt_tensor *ops[2] = {dst, in};
+    nt_iter_config cfg = nt_iter_defaults();
+    cfg.check_mem_overlap = false; /* check_out did PyTorch's checks; fresh is private */
+    nt_iter it;
+    NT_CHECK(st, nt_iter_build(&it, 2, ops, &cfg));
+    nt_iter_run(&it, loop, (void *)ctx);
+    if (out) {
+        if (dst != out) NT_CHECK(st, nt_copy_(out, dst));
+        nt_storage_bump_version(out->storage);
+        if (!out->names && t->names) NT_CHECK(st, nt_tensor_set_names(out, t->names));
+        if (result) *result = nt_tensor_retain(out);
+    } else {
+        if (result) {
+            *result = fresh;
+            fresh = NULL;
+        }
+    }
+fail:
+    nt_tensor_release(converted);
+    nt_tensor_release(fresh);
+    return st;
+}
+
+nt_status nt_unary_ex(nt_unary_op op, nt_tensor *t, nt_tensor *out, bool inplace,
+                      nt_tensor **result) {
+    if ((int)op < 0 || op >= NT_UNARY_OP_COUNT)
+        return nt_fail(NT_ERR_VALUE, "nt_unary_ex(): invalid op %d", (int)op);
+    if (inplace) {
+        if (out && out != t)
+            return nt_fail(NT_ERR_VALUE, "%s_(): an in-place op takes no out tensor",
+                           nt_unary_defs[op].name);
+        if (!t)
+            return nt_fail(NT_ERR_TYPE, "%s_(): argument 'self' must be Tensor, not NULL",
+                           nt_unary_defs[op].name);
+        out = t;
+    }
+    return run((int)op, t, out, NULL, result);
+}
+
+nt_status nt_unary(nt_unary_op op, nt_tensor *t, nt_tensor **out) {
+    if (!out) return nt_fail(NT_ERR_VALUE, "nt_unary(): the output pointer is NULL");
+    return nt_unary_ex(op, t, NULL, false, out);
+}
+
+nt_status nt_unary_(nt_unary_op op, nt_tensor *t) {
+    return nt_unary_ex(op, t, NULL, true, NULL);
+}
+
+nt_status nt_unary_out(nt_unary_op op, nt_tensor *t, nt_tensor *out) {
+    if (!out)
+        return nt_fail(NT_ERR_TYPE, "%s(): argument 'out' must be Tensor, not NULL",
+                       nt_unary_op_name(op) ? nt_unary_op_name(op) : "unary");
+    return nt_unary_ex(op, t, out, false, NULL);
+}
+
+nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
+                            nt_tensor **result) {
+    if (decimals == 0) return nt_unary_ex(NT_UNARY_ROUND, t, out, inplace, result);
+    if (inplace) {
+        if (out && out != t)
+            return nt_fail(NT_ERR_VALUE, "round_(): an in-place op takes no out tensor");
+        if (!t) return nt_fail(NT_ERR_TYPE, "round_(): argument 'self' must be Tensor, not NULL");
+        out = t;
+    }
+    /* PyTorch: 10^|decimals| as a double, converted to the op's math type. */
+    nt_round_ctx ctx;
+    ctx.negative = decimals < 0;
+    ctx.scale64 = pow(10.0, (double)(decimals < 0 ? -decimals : decimals));
+    ctx.scale32 = (float)ctx.scale64;
+    return run(NT_UNARY_ROUND_DECIMALS, t, out, &ctx, result);
+}
+
+nt_status nt_positive(nt_tensor *t, nt_tensor **out) {
+    if (!t) return nt_fail(NT_ERR_TYPE, "positive(): argument 'input' must be Tensor, not NULL");
+    if (!out) return nt_fail(NT_ERR_VALUE, "positive(): the output pointer is NULL");
+    if (t->dtype == NT_BOOL)
+        return nt_fail(NT_ERR_RUNTIME, "The `+` operator, on a bool tensor is not supported.");
+    *out = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+#define SHORTHAND(fn, OP)                                                                          \
+    nt_status nt_##fn(nt_tensor *t, nt_tensor **out) {                                             \
+        return nt_unary(OP, t, out);                                                               \
+    }
+SHORTHAND(abs, NT_UNARY_ABS)
+SHORTHAND(neg, NT_UNARY_NEG)
+SHORTHAND(exp, NT_UNARY_EXP)
+SHORTHAND(log, NT_UNARY_LOG)
+SHORTHAND(sqrt, NT_UNARY_SQRT)
+SHORTHAND(tanh, NT_UNARY_TANH)
+SHORTHAND(sigmoid, NT_UNARY_SIGMOID)
+SHORTHAND(relu, NT_UNARY_RELU)
