@@ -400,6 +400,466 @@ NT_API nt_status nt_tanh(nt_tensor *t, nt_tensor **out);
 NT_API nt_status nt_sigmoid(nt_tensor *t, nt_tensor **out);
 NT_API nt_status nt_relu(nt_tensor *t, nt_tensor **out);
 
+/* ------------------------------------------------------------------ indexing and joining */
+/* Names: an int-indexed dim loses its name, a sliced dim keeps it, a new (None/True/False)
+ * dim is unnamed, and the dims an advanced (tensor) index produces are unnamed. */
+
+typedef enum nt_index_kind {
+    NT_INDEX_INT,      /* `i`: selects (removes) the dim */
+    NT_INDEX_SLICE,    /* start:stop:step (Python's clamping; step must be > 0) */
+    NT_INDEX_NONE,     /* a new size-one dim */
+    NT_INDEX_ELLIPSIS, /* as many full slices as needed */
+    NT_INDEX_BOOL,     /* Python True/False: a new size-one dim indexed by [0] or [] */
+    NT_INDEX_TENSOR,   /* an int64, uint8 or bool tensor (advanced indexing) */
+} nt_index_kind;
+
+/* One entry of an index tuple. For a slice, NT_SLICE_END as stop means "to the end". */
+typedef struct nt_index {
+    nt_index_kind kind;
+    int64_t i;                  /* INT: the index; BOOL: 0 or 1 */
+    int64_t start, stop, step;  /* SLICE */
+    const nt_tensor *tensor;    /* TENSOR (borrowed) */
+} nt_index;
+#define NT_SLICE_END INT64_MAX
+
+/* t[idx_0, ..., idx_{count-1}] (PyTorch's tuple indexing): a view when no tensor index is
+ * given, otherwise a gather (a new tensor). */
+NT_API nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor **out);
+/* t[idx] with one index that is not a tuple (PyTorch's single-index fast paths and texts). */
+NT_API nt_status nt_index_get1(nt_tensor *t, const nt_index *idx, nt_tensor **out);
+/* t[idx...] = value: `value` broadcasts to the indexed shape (leading size-one dims of value
+ * are dropped first); tensor indices scatter (value must then have t's dtype). `single` is
+ * true for a non-tuple index. Bumps the version. */
+NT_API nt_status nt_index_set_(nt_tensor *t, int count, const nt_index *idx, bool single,
+                               const nt_tensor *value);
+/* The same with a scalar value (converted to t's dtype with PyTorch's overflow check). */
+NT_API nt_status nt_index_set_scalar_(nt_tensor *t, int count, const nt_index *idx, bool single,
+                                      nt_scalar value);
+
+/* index_fill: the entries `index` (a 0-d or 1-d int64 tensor) along `dim` set to value.
+ * The _tensor forms take a 0-dim value tensor. Names are kept. */
+NT_API nt_status nt_index_fill(nt_tensor *t, int64_t dim, const nt_tensor *index, nt_scalar value,
+                               nt_tensor **out);
+NT_API nt_status nt_index_fill_(nt_tensor *t, int64_t dim, const nt_tensor *index,
+                                nt_scalar value);
+NT_API nt_status nt_index_fill_tensor(nt_tensor *t, int64_t dim, const nt_tensor *index,
+                                      const nt_tensor *value, nt_tensor **out);
+NT_API nt_status nt_index_fill_tensor_(nt_tensor *t, int64_t dim, const nt_tensor *index,
+                                       const nt_tensor *value);
+
+/* masked_fill: value where `mask` (bool; broadcast) is true. The out-of-place result has the
+ * broadcast shape of mask and t; the in-place form writes only where the mask is true. */
+NT_API nt_status nt_masked_fill(nt_tensor *t, const nt_tensor *mask, nt_scalar value,
+                                nt_tensor **out);
+NT_API nt_status nt_masked_fill_(nt_tensor *t, const nt_tensor *mask, nt_scalar value);
+/* The same with a 0-dim value tensor. */
+NT_API nt_status nt_masked_fill_tensor(nt_tensor *t, const nt_tensor *mask,
+                                       const nt_tensor *value, nt_tensor **out);
+NT_API nt_status nt_masked_fill_tensor_(nt_tensor *t, const nt_tensor *mask,
+                                        const nt_tensor *value);
+/* The elements of t (broadcast with mask) where mask is true, as an unnamed 1-d tensor. */
+NT_API nt_status nt_masked_select(nt_tensor *t, const nt_tensor *mask, nt_tensor **out);
+
+/* torch.cat along `dim` (dtypes promoted, names unified; legacy 1-d empty tensors skipped).
+ * `out` may be NULL (a new tensor in *result) or an existing tensor that is resized and
+ * written (then *result is a new reference to it). */
+NT_API nt_status nt_cat(int count, nt_tensor *const *tensors, int64_t dim, nt_tensor *out,
+                        nt_tensor **result);
+/* torch.stack: cat of the tensors each unsqueezed at `dim` (the new dim is unnamed). */
+NT_API nt_status nt_stack(int count, nt_tensor *const *tensors, int64_t dim, nt_tensor *out,
+                          nt_tensor **result);
+/* split / split_with_sizes / chunk / unbind: views, returned as a new array of *count
+ * tensors; release them all and the array with nt_tensors_release. */
+NT_API nt_status nt_split(nt_tensor *t, int64_t split_size, int64_t dim, nt_tensor ***out,
+                          int64_t *count);
+NT_API nt_status nt_split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, int64_t dim,
+                                     nt_tensor ***out, int64_t *count);
+NT_API nt_status nt_chunk(nt_tensor *t, int64_t chunks, int64_t dim, nt_tensor ***out,
+                          int64_t *count);
+NT_API nt_status nt_unbind(nt_tensor *t, int64_t dim, nt_tensor ***out, int64_t *count);
+/* Releases `count` tensors and the array that holds them (NULL is allowed). */
+NT_API void nt_tensors_release(nt_tensor **tensors, int64_t count);
+
+/* resize_: contiguous strides for the new shape, storage grown (data prefix kept) when too
+ * small; the same shape leaves t untouched. A named t only accepts its own shape. */
+NT_API nt_status nt_resize_(nt_tensor *t, int ndim, const int64_t *sizes);
+/* resize_ to template's shape; then template's names as for an out= tensor. */
+NT_API nt_status nt_resize_as_(nt_tensor *t, const nt_tensor *the_template);
+/* resize_ that may need a new tensor object: a tensor's dims live in its own allocation,
+ * so nt_resize_ fails (NT_ERR_NOT_IMPLEMENTED) for more dims than t has; these return t
+ * itself (a new reference) when done in place, else a new tensor over t's resized storage. */
+NT_API nt_status nt_resize(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
+NT_API nt_status nt_resize_as(nt_tensor *t, const nt_tensor *the_template, nt_tensor **out);
+
+/* ------------------------------------------------------------------ pointwise binary */
+/* Broadcasting binary ops with PyTorch 1.13's type promotion, values and errors; names
+ * unify from the right (an in-place op gives self the unified names; a named out= must
+ * match them exactly). See docs/decisions_ops_binary.md. */
+
+/* PyTorch's result_type: tensors with dims outrank zero-dim tensors, which outrank
+ * scalars; a lower category only counts when it raises the kind (bool < int < float). */
+NT_API nt_dtype nt_result_type(int ntensors, nt_tensor *const *tensors, int nscalars,
+                               const nt_scalar *scalars);
+/* PyTorch's can_cast: false for floating -> integral/bool and for non-bool -> bool. */
+NT_API bool nt_can_cast(nt_dtype from, nt_dtype to);
+/* PyTorch's scalar-type name for error texts: "Bool", "Byte", "Long", "Half", "Float"... */
+NT_API const char *nt_dtype_torch_name(nt_dtype dtype);
+
+/* The ops (append-only). DIV is true division (integers give float32); DIV_TRUNC and
+ * DIV_FLOOR are div's rounding modes (DIV_FLOOR is floor_divide, `//`); REMAINDER is
+ * Python's `%`. Comparisons and logical ops give bool tensors. */
+typedef enum nt_binary_op {
+    NT_BINARY_ADD,
+    NT_BINARY_SUB,
+    NT_BINARY_MUL,
+    NT_BINARY_DIV,
+    NT_BINARY_DIV_TRUNC,
+    NT_BINARY_DIV_FLOOR,
+    NT_BINARY_REMAINDER,
+    NT_BINARY_POW,
+    NT_BINARY_ATAN2,
+    NT_BINARY_MAXIMUM,
+    NT_BINARY_MINIMUM,
+    NT_BINARY_EQ,
+    NT_BINARY_NE,
+    NT_BINARY_LT,
+    NT_BINARY_LE,
+    NT_BINARY_GT,
+    NT_BINARY_GE,
+    NT_BINARY_BITWISE_AND,
+    NT_BINARY_BITWISE_OR,
+    NT_BINARY_BITWISE_XOR,
+    NT_BINARY_LOGICAL_AND,
+    NT_BINARY_LOGICAL_OR,
+    NT_BINARY_LOGICAL_XOR,
+    NT_BINARY_OP_COUNT
+} nt_binary_op;
+
+/* PyTorch's name of the op ("add", "floor_divide", ...). */
+NT_API const char *nt_binary_op_name(nt_binary_op op);
+
+/* One operand: a tensor, or (tensor NULL) a Python-like scalar of the lowest category. */
+typedef struct nt_operand {
+    nt_tensor *tensor;
+    nt_scalar scalar;
+} nt_operand;
+static inline nt_operand nt_operand_tensor(nt_tensor *t) {
+    nt_operand o;
+    o.tensor = t;
+    o.scalar = nt_scalar_int(0);
+    return o;
+}
+static inline nt_operand nt_operand_scalar(nt_scalar s) {
+    nt_operand o;
+    o.tensor = NULL;
+    o.scalar = s;
+    return o;
+}
+
+/* The general form of `a op b`; at least one operand is a tensor. alpha (add/sub only,
+ * NULL = 1) scales b. Writes into `out` when given (out=), into a's tensor when `inplace`,
+ * else into a new tensor; *result (may be NULL) receives the tensor written, a new
+ * reference. */
+NT_API nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_scalar *alpha,
+                              nt_tensor *out, bool inplace, nt_tensor **result);
+/* a op b, a op scalar, scalar op b (reflected: 2 - x), and out=. */
+NT_API nt_status nt_binary(nt_binary_op op, nt_tensor *a, nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_binary_scalar(nt_binary_op op, nt_tensor *a, nt_scalar b, nt_tensor **out);
+NT_API nt_status nt_binary_rscalar(nt_binary_op op, nt_scalar a, nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_binary_out(nt_binary_op op, nt_tensor *a, nt_tensor *b, nt_tensor *out);
+/* In place: self = self op other ("result type Float can't be cast to the desired output
+ * type Long" when the result does not fit self's dtype). */
+NT_API nt_status nt_binary_(nt_binary_op op, nt_tensor *self, nt_tensor *other);
+NT_API nt_status nt_binary_scalar_(nt_binary_op op, nt_tensor *self, nt_scalar other);
+/* Shorthands: a + b, a - b, a * b, a / b (true division). */
+NT_API nt_status nt_add(nt_tensor *a, nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_sub(nt_tensor *a, nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_mul(nt_tensor *a, nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_div(nt_tensor *a, nt_tensor *b, nt_tensor **out);
+
+/* where(cond, a, b): a where cond (bool or uint8) is true, else b; a and b may be scalars.
+ * Names unify over the three inputs (PyTorch 1.13 refuses named tensors here). */
+NT_API nt_status nt_where(nt_tensor *cond, nt_operand a, nt_operand b, nt_tensor *out,
+                          nt_tensor **result);
+/* clamp with optional bounds (NULL = none; at least one); scalar bounds keep t's names,
+ * tensor bounds broadcast and unify. Same out/inplace/result rules as nt_binary_ex. */
+NT_API nt_status nt_clamp(nt_tensor *t, const nt_operand *min, const nt_operand *max,
+                          nt_tensor *out, bool inplace, nt_tensor **result);
+/* |a - b| <= atol + rtol * |b| (or equal; NaNs equal when equal_nan), a bool tensor with
+ * unified names; a and b must have the same dtype. allclose reduces it to one bool. */
+NT_API nt_status nt_isclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
+                            nt_tensor **out);
+NT_API nt_status nt_allclose(nt_tensor *a, nt_tensor *b, double rtol, double atol,
+                             bool equal_nan, bool *out);
+
+/* ------------------------------------------------------------------ reductions */
+/* Reductions, scans and softmax. A reduction over `count` dims `dims` (each in [-ndim,
+ * ndim), no repeats) removes them, or keeps them with size one when `keepdim`; count 0
+ * reduces every dim (PyTorch's dim=None and dim=[]). Names follow "removes dimensions".
+ * `dtype` -1 takes PyTorch's result dtype (integer and bool sums/products give int64);
+ * another dtype converts the input first. Float sums are pairwise over fixed blocks: the
+ * result never depends on the thread count. Resolve names to dims with nt_dims_from_names. */
+
+/* dims[i] := the index of the dim named names[i] ("Name 'X' not found in Tensor[...]."). */
+NT_API nt_status nt_dims_from_names(const nt_tensor *t, int count, const nt_name *names,
+                                    int64_t *dims);
+
+NT_API nt_status nt_sum(nt_tensor *t, int count, const int64_t *dims, bool keepdim, int dtype,
+                        nt_tensor **out);
+/* Float dtypes only (or a float `dtype`), like PyTorch. */
+NT_API nt_status nt_mean(nt_tensor *t, int count, const int64_t *dims, bool keepdim, int dtype,
+                         nt_tensor **out);
+NT_API nt_status nt_prod(nt_tensor *t, int count, const int64_t *dims, bool keepdim, int dtype,
+                         nt_tensor **out);
+/* Sum of squared deviations / max(0, N - correction) (correction 1: unbiased); float only. */
+NT_API nt_status nt_var(nt_tensor *t, int count, const int64_t *dims, double correction,
+                        bool keepdim, nt_tensor **out);
+NT_API nt_status nt_std(nt_tensor *t, int count, const int64_t *dims, double correction,
+                        bool keepdim, nt_tensor **out);
+NT_API nt_status nt_var_mean(nt_tensor *t, int count, const int64_t *dims, double correction,
+                             bool keepdim, nt_tensor **var, nt_tensor **mean);
+NT_API nt_status nt_std_mean(nt_tensor *t, int count, const int64_t *dims, double correction,
+                             bool keepdim, nt_tensor **std, nt_tensor **mean);
+/* log(sum(exp(x))), stable; integer inputs give the default float dtype. */
+NT_API nt_status nt_logsumexp(nt_tensor *t, int count, const int64_t *dims, bool keepdim,
+                              nt_tensor **out);
+/* Bool results (uint8 for uint8 inputs, as PyTorch 1.13). */
+NT_API nt_status nt_all(nt_tensor *t, int count, const int64_t *dims, bool keepdim,
+                        nt_tensor **out);
+NT_API nt_status nt_any(nt_tensor *t, int count, const int64_t *dims, bool keepdim,
+                        nt_tensor **out);
+/* Largest / smallest values (NaN propagates), in t's dtype. */
+NT_API nt_status nt_amax(nt_tensor *t, int count, const int64_t *dims, bool keepdim,
+                         nt_tensor **out);
+NT_API nt_status nt_amin(nt_tensor *t, int count, const int64_t *dims, bool keepdim,
+                         nt_tensor **out);
+/* max() / min() of every element: a 0-dim tensor; fails for an empty t. */
+NT_API nt_status nt_max_all(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_min_all(nt_tensor *t, nt_tensor **out);
+
+/* The reductions above as one enum, for the out= form. */
+typedef enum nt_reduction {
+    NT_REDUCE_SUM = 0,
+    NT_REDUCE_MEAN,
+    NT_REDUCE_PROD,
+    NT_REDUCE_VAR,
+    NT_REDUCE_STD,
+    NT_REDUCE_LOGSUMEXP,
+    NT_REDUCE_ALL,
+    NT_REDUCE_ANY,
+    NT_REDUCE_AMAX,
+    NT_REDUCE_AMIN,
+} nt_reduction;
+/* Writes the reduction into `out` (out=): it must have the result's shape (it is not
+ * resized); its dtype may differ (the result converts); an unnamed out takes the computed
+ * names, a named one must have exactly them. `correction` is for var/std only. */
+NT_API nt_status nt_reduce_out(nt_reduction op, nt_tensor *t, int count, const int64_t *dims,
+                               bool keepdim, int dtype, double correction, nt_tensor *out);
+
+/* max(dim) / min(dim): values and int64 indices (the first extreme; a NaN wins). */
+NT_API nt_status nt_max_dim(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor **values,
+                            nt_tensor **indices);
+NT_API nt_status nt_min_dim(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor **values,
+                            nt_tensor **indices);
+NT_API nt_status nt_max_dim_out(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor *values,
+                                nt_tensor *indices);
+NT_API nt_status nt_min_dim_out(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor *values,
+                                nt_tensor *indices);
+/* Index of the max (min) along *dim, or in the flattened tensor when dim is NULL. */
+NT_API nt_status nt_argmax(nt_tensor *t, const int64_t *dim, bool keepdim, nt_tensor **out);
+NT_API nt_status nt_argmin(nt_tensor *t, const int64_t *dim, bool keepdim, nt_tensor **out);
+
+/* Order statistics along `dim` (values in t's dtype, int64 indices). median is the lower
+ * median; a NaN makes median NaN (index of the first NaN); kthvalue is the k-th smallest
+ * (1-based; NaN counts as largest); mode is the most frequent value (the smallest among
+ * ties, with its last index). nt_median_all reduces every element to a 0-dim tensor. */
+NT_API nt_status nt_median_all(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_median_dim(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor **values,
+                               nt_tensor **indices);
+NT_API nt_status nt_kthvalue(nt_tensor *t, int64_t k, int64_t dim, bool keepdim,
+                             nt_tensor **values, nt_tensor **indices);
+NT_API nt_status nt_mode(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor **values,
+                         nt_tensor **indices);
+/* The k largest (smallest) along `dim`, sorted when `sorted`; the dim keeps its name (its
+ * size becomes k). NaN counts as the largest value. */
+NT_API nt_status nt_topk(nt_tensor *t, int64_t k, int64_t dim, bool largest, bool sorted,
+                         nt_tensor **values, nt_tensor **indices);
+
+/* Running sum / product along `dim`, names kept; integer and bool inputs give int64 unless
+ * `dtype` (-1: default) says otherwise. The _out forms write into `out` (out= rules). */
+NT_API nt_status nt_cumsum(nt_tensor *t, int64_t dim, int dtype, nt_tensor **out);
+NT_API nt_status nt_cumprod(nt_tensor *t, int64_t dim, int dtype, nt_tensor **out);
+NT_API nt_status nt_cumsum_out(nt_tensor *t, int64_t dim, int dtype, nt_tensor *out);
+NT_API nt_status nt_cumprod_out(nt_tensor *t, int64_t dim, int dtype, nt_tensor *out);
+
+/* softmax / log_softmax along `dim` (names kept); float32, float64 and bfloat16 inputs, or
+ * any input with a float `dtype` (-1: none) to convert it to first. */
+NT_API nt_status nt_softmax(nt_tensor *t, int64_t dim, int dtype, nt_tensor **out);
+NT_API nt_status nt_log_softmax(nt_tensor *t, int64_t dim, int dtype, nt_tensor **out);
+
+/* ------------------------------------------------------------------ pointwise unary */
+/* Elementwise functions of one tensor with PyTorch 1.13's dtype rules, values and errors;
+ * the result keeps the input's names. Integer and bool inputs of the floating functions
+ * (acos ... tanh, exp ... rsqrt, reciprocal, sigmoid, erf, erfc, erfinv, digamma) compute
+ * in float32; the other ops keep the input's dtype (logical_not gives bool). Unsupported
+ * dtypes fail as PyTorch does ("\"exp_vml_cpu\" not implemented for 'Half'"). An out=
+ * tensor must have the input's shape (it is not resized), and the result's dtype for the
+ * ops that keep it ("Found dtype Long but expected Int"), a floating dtype for the floating
+ * functions, any dtype for logical_not; an unnamed out takes the input's names, a named one
+ * must have exactly them. In place, self's dtype must hold the result ("result type Float
+ * can't be cast to the desired output type Long"). See docs/decisions_ops_unary.md. */
+typedef enum nt_unary_op { /* append-only */
+    NT_UNARY_ABS,
+    NT_UNARY_ACOS,
+    NT_UNARY_ASIN,
+    NT_UNARY_ATAN,
+    NT_UNARY_CEIL,
+    NT_UNARY_FLOOR,
+    NT_UNARY_ROUND, /* half to even */
+    NT_UNARY_TRUNC,
+    NT_UNARY_FRAC,
+    NT_UNARY_COS,
+    NT_UNARY_COSH,
+    NT_UNARY_SIN,
+    NT_UNARY_SINH,
+    NT_UNARY_TAN,
+    NT_UNARY_TANH,
+    NT_UNARY_EXP,
+    NT_UNARY_EXPM1,
+    NT_UNARY_LOG,
+    NT_UNARY_LOG2,
+    NT_UNARY_LOG10,
+    NT_UNARY_LOG1P,
+    NT_UNARY_SQRT,
+    NT_UNARY_RSQRT,
+    NT_UNARY_RECIPROCAL,
+    NT_UNARY_NEG, /* also torch.negative */
+    NT_UNARY_SIGN,
+    NT_UNARY_SIGMOID,
+    NT_UNARY_ERF,
+    NT_UNARY_ERFC,
+    NT_UNARY_ERFINV,
+    NT_UNARY_DIGAMMA,
+    NT_UNARY_BITWISE_NOT,
+    NT_UNARY_LOGICAL_NOT,
+    NT_UNARY_RELU, /* nn.functional.relu: max(x, 0), NaN kept */
+    NT_UNARY_OP_COUNT
+} nt_unary_op;
+
+/* PyTorch's name of the op ("abs", "bitwise_not", ...); NULL for an invalid op. */
+NT_API const char *nt_unary_op_name(nt_unary_op op);
+/* The general form: writes into `out` when given (out=), into t when `inplace`, else into a
+ * new tensor; *result (may be NULL) receives the tensor written, a new reference. */
+NT_API nt_status nt_unary_ex(nt_unary_op op, nt_tensor *t, nt_tensor *out, bool inplace,
+                             nt_tensor **result);
+/* op(t) as a new tensor; in place (t = op(t)); into out. */
+NT_API nt_status nt_unary(nt_unary_op op, nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_unary_(nt_unary_op op, nt_tensor *t);
+NT_API nt_status nt_unary_out(nt_unary_op op, nt_tensor *t, nt_tensor *out);
+/* torch.round(t, decimals=d): rint(t * 10^d) / 10^d (d < 0: rint(t / 10^-d) * 10^-d),
+ * floating dtypes only ("\"round_cpu\" not implemented for 'Int'"); forms as nt_unary_ex. */
+NT_API nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
+                                   nt_tensor **result);
+/* torch.positive: t itself (a new reference); bool fails ("The `+` operator, on a bool
+ * tensor is not supported."). */
+NT_API nt_status nt_positive(nt_tensor *t, nt_tensor **out);
+/* Shorthands for nt_unary(NT_UNARY_..., t, out). */
+NT_API nt_status nt_abs(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_neg(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_exp(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_log(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_sqrt(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_tanh(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_sigmoid(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_relu(nt_tensor *t, nt_tensor **out);
+
+/* ------------------------------------------------------------------ random ops */
+/* In-place distributions on the generator of the "random" section: each keeps t's names,
+ * works on any layout (element i in row-major order gets the same value whatever the
+ * strides), bumps the storage version and is independent of the thread count. Dtype support
+ * and error texts are PyTorch 1.13's (e.g. "\"cauchy_cpu\" not implemented for 'Long'"). */
+
+/* cauchy_(median, sigma), exponential_(lambd >= 0), log_normal_(mean, std > 0): floats. */
+NT_API nt_status nt_cauchy_(nt_tensor *t, double median, double sigma);
+NT_API nt_status nt_exponential_(nt_tensor *t, double lambd);
+NT_API nt_status nt_log_normal_(nt_tensor *t, double mean, double std);
+/* geometric_(p in (0, 1)): trials up to the first success (1, 2, ...); every dtype but bool. */
+NT_API nt_status nt_geometric_(nt_tensor *t, double p);
+/* bernoulli_(p in [0, 1]): 1 with probability p; every dtype but float16. */
+NT_API nt_status nt_bernoulli_(nt_tensor *t, double p);
+/* bernoulli_(p tensor): p (float32/float64/bfloat16, values in [0, 1]) expands to t's shape. */
+NT_API nt_status nt_bernoulli_tensor_(nt_tensor *t, const nt_tensor *p);
+/* torch.bernoulli(input): 1 with probability input[i], input's dtype and names. */
+NT_API nt_status nt_bernoulli(const nt_tensor *input, nt_tensor **out);
+/* torch.bernoulli(input, p): like input (dtype, shape, names), 1 with probability p. */
+NT_API nt_status nt_bernoulli_p(const nt_tensor *input, double p, nt_tensor **out);
+/* random_(): integers in [0, 2^mantissa digits] for floats, [0, max] for integer dtypes. */
+NT_API nt_status nt_random_(nt_tensor *t);
+/* random_(to): [0, to). */
+NT_API nt_status nt_random_to_(nt_tensor *t, int64_t to);
+/* random_(from, to): [from, *to); `to` NULL: [from, the dtype's max] (from = INT64_MIN then
+ * means all 64 bits). Bounds are adjusted and checked as PyTorch does. */
+NT_API nt_status nt_random_from_to_(nt_tensor *t, int64_t from, const int64_t *to);
+/* Which of PyTorch's precision warnings random_(from, to) deserves on a float dtype: bit 0
+ * "from is out of bounds [-(2^d), 2^d]", bit 1 the same for "to - 1"; 0 for none. */
+NT_API int nt_random_precision_warnings(nt_dtype dtype, int64_t from, const int64_t *to);
+/* torch.normal with tensor arguments: normal(mean, std), normal(mean, std: float) and
+ * normal(mean: float, std). The shape is the broadcast of the tensors', the names their
+ * unification from the right (PyTorch 1.13 refuses named inputs here), the dtype mean's
+ * (std's when mean is a number); std must be >= 0 everywhere. */
+NT_API nt_status nt_normal_tensors(const nt_tensor *mean, const nt_tensor *std, nt_tensor **out);
+NT_API nt_status nt_normal_mean_tensor(const nt_tensor *mean, double std, nt_tensor **out);
+NT_API nt_status nt_normal_std_tensor(double mean, const nt_tensor *std, nt_tensor **out);
+/* The out= form: mean and std each a tensor or, when NULL, the value beside it. `out` must
+ * have the broadcast shape; unnamed, it takes the computed names, named, it must match. */
+NT_API nt_status nt_normal_out(nt_tensor *out, const nt_tensor *mean, double mean_value,
+                               const nt_tensor *std, double std_value);
+/* Dropout: zeroes each element with probability p, scales the rest by 1 / (1 - p), keeps
+ * names (and a dense input's strides). !train, p == 0 or no elements: `input` itself (a new
+ * reference); p == 1: input * 0. p outside [0, 1] is NT_ERR_VALUE ("dropout probability
+ * has to be between 0 and 1, but got 1.5"); other p need bfloat16, float32 or float64. */
+NT_API nt_status nt_dropout(nt_tensor *input, double p, bool train, nt_tensor **out);
+NT_API nt_status nt_dropout_(nt_tensor *t, double p, bool train);
+
+/* ------------------------------------------------------------------ matrix products */
+/* PyTorch 1.13's mm, mv, dot, bmm, matmul, addmm, addmv: float32/float64 through CBLAS
+ * (OpenBLAS), the integer dtypes and bfloat16 through our own loops (bool and float16 fail
+ * as in PyTorch: "\"addmm_impl_cpu_\" not implemented for 'Half'"). Names contract away
+ * dims (mm: (a[-2], b[-1]); matmul: batch dims unified); dot's result is unnamed. The _out
+ * forms write into `out`, which must already have the result's shape (it is not resized)
+ * and the result's dtype; an unnamed out takes the computed names, a named one must match
+ * them (checked only when some input is named, except bmm, as PyTorch does). */
+NT_API nt_status nt_mm(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_mm_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
+/* Matrix (n x m) times vector (m). */
+NT_API nt_status nt_mv(const nt_tensor *mat, const nt_tensor *vec, nt_tensor **out);
+NT_API nt_status nt_mv_out(nt_tensor *out, const nt_tensor *mat, const nt_tensor *vec);
+/* Inner product of two 1-d tensors of one dtype: a 0-dim tensor. */
+NT_API nt_status nt_dot(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_dot_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
+/* Batched mm of (B, n, m) and (B, m, p); the result has b's dtype. */
+NT_API nt_status nt_bmm(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_bmm_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
+/* torch.matmul: dot, mv, mm, or a batched product with broadcast batch dims (x @ y). */
+NT_API nt_status nt_matmul(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_matmul_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
+/* beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape; beta 0
+ * ignores self (NaN included). Integer dtypes truncate beta and alpha, as PyTorch does. */
+NT_API nt_status nt_addmm(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2,
+                          nt_scalar beta, nt_scalar alpha, nt_tensor **out);
+NT_API nt_status nt_addmm_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat1,
+                              const nt_tensor *mat2, nt_scalar beta, nt_scalar alpha);
+/* In place: self must have the product's shape and dtype; it takes the computed names. */
+NT_API nt_status nt_addmm_(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2,
+                           nt_scalar beta, nt_scalar alpha);
+/* beta * self + alpha * (mat @ vec); the result has vec's dtype. */
+NT_API nt_status nt_addmv(nt_tensor *self, const nt_tensor *mat, const nt_tensor *vec,
+                          nt_scalar beta, nt_scalar alpha, nt_tensor **out);
+NT_API nt_status nt_addmv_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat,
+                              const nt_tensor *vec, nt_scalar beta, nt_scalar alpha);
+NT_API nt_status nt_addmv_(nt_tensor *self, const nt_tensor *mat, const nt_tensor *vec,
+                           nt_scalar beta, nt_scalar alpha);
+
 /* ------------------------------------------------------------------ memory */
 
 /* Tensor data of 1 MiB and more is mapped with huge pages and, when freed, kept in a cache

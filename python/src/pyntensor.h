@@ -132,6 +132,9 @@ extern PyMethodDef nt_py_module_view_functions[];  /* views.c */
 extern PyMethodDef nt_py_tensor_convert_methods[]; /* convert.c */
 extern PyMethodDef nt_py_module_factory_functions[]; /* factories.c */
 extern PyMethodDef nt_py_module_functions[];         /* module.c */
+extern PyMethodDef nt_py_tensor_index_methods[];     /* ops_index.c */
+extern PyMethodDef nt_py_module_index_functions[];   /* ops_index.c */
+int nt_py_index_prepare(PyTypeObject *type);         /* ops_index.c */
 
 /* Initialisation hooks of the files that need one. */
 int nt_py_tensor_type_init(PyObject *module);

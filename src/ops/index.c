@@ -1,0 +1,925 @@
+/*
+ * index.c — t[...] and t[...] = v: PyTorch 1.13's Python indexing (applySlicing, then
+ * advanced indexing through at::index / index_put_), and index_fill.
+ *
+ * Basic indices (ints, slices, None, Ellipsis) only change a layout `plan` (sizes, strides,
+ * offset, names), so without tensor indices the result is a view. Tensor indices (and the
+ * Python bools, which PyTorch turns into [0] / [] index tensors) are recorded per dim, as
+ * PyTorch records them: a multi-dim bool tensor advances the dim counter by one only, a
+ * PyTorch quirk kept so that the same calls fail the same way. Advanced indexing then
+ * expands masks into nonzero() columns, broadcasts the index tensors, and computes one byte
+ * offset per broadcast position (checking bounds, serially, so the first bad index is the
+ * one reported). The gather and the scatter are a 3-operand iterator run (out, source
+ * restrided with stride 0 along the broadcast dims, offsets restrided with stride 0 along
+ * the others) with one loop per element size, in parallel.
+ *
+ * Names: an int-indexed dim loses its name, a sliced dim keeps it, a new dim is unnamed,
+ * the broadcast dims of advanced indexing are unnamed (PyTorch refuses named tensors for
+ * None and tensor indices; see docs/decisions_ops_index.md).
+ */
+#include "index.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/scalar.h"
+#include "core/status.h"
+#include "iter/iter.h"
+#include "kernels/convert.h"
+#include "names/infer.h"
+#include "names/names.h"
+
+static const char *const scalar_type_names[NT_DTYPE_COUNT] = {
+    [NT_BOOL] = "Bool",    [NT_UINT8] = "Byte",     [NT_INT8] = "Char",      [NT_INT16] = "Short",
+    [NT_INT32] = "Int",    [NT_INT64] = "Long",     [NT_FLOAT16] = "Half",   [NT_BFLOAT16] = "BFloat16",
+    [NT_FLOAT32] = "Float", [NT_FLOAT64] = "Double",
+};
+
+const char *nt_index_scalar_type_name(nt_dtype dtype) {
+    return nt_dtype_valid((int)dtype) ? scalar_type_names[dtype] : "?";
+}
+
+nt_status nt_index_restride(const nt_tensor *t, int ndim, const int64_t *sizes,
+                            const int64_t *strides, int64_t offset, const nt_name *names,
+                            nt_tensor **out) {
+    return nt_tensor_make(t->storage, t->dtype, ndim, sizes, strides, offset, names, out);
+}
+
+/* ------------------------------------------------------------------ nonzero */
+
+nt_status nt_index_nonzero(const nt_tensor *t, nt_tensor **out) {
+    int nd = t->ndim;
+    int64_t esize = (int64_t)nt_dtype_table[t->dtype].size;
+    bool bytewise = esize == 1;
+    const char *base = nt_tensor_bytes(t);
+    int64_t count = 0, idx[NT_MAX_DIMS] = {0};
+    /* pass 1: count; pass 2: write the coordinates */
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t *dst = NULL;
+        if (pass == 1) {
+            int64_t sizes[2] = {count, nd};
+            NT_TRY(nt_tensor_alloc(NT_INT64, 2, sizes, NULL, out));
+            dst = (int64_t *)nt_tensor_bytes(*out);
+        }
+        if (t->numel == 0) break;
+        memset(idx, 0, sizeof idx);
+        int64_t inner = nd ? t->sizes[nd - 1] : 1, ist = nd ? t->strides[nd - 1] * esize : 0;
+        for (;;) {
+            const char *row = base;
+            for (int d = 0; d < nd - 1; d++)
+                row += idx[d] * t->strides[d] * esize;
+            for (int64_t i = 0; i < inner; i++) {
+                const char *p = row + i * ist;
+                bool nz = bytewise ? *(const uint8_t *)p != 0 : nt_load_double(p, t->dtype) != 0.0;
+                if (!nz) continue;
+                if (pass == 0) {
+                    count++;
+                } else {
+                    for (int d = 0; d < nd - 1; d++)
+                        *dst++ = idx[d];
+                    if (nd) *dst++ = i;
+                }
+            }
+            int d = nd - 2;
+            for (; d >= 0; d--) {
+                if (++idx[d] < t->sizes[d]) break;
+                idx[d] = 0;
+            }
+            if (d < 0) break;
+        }
+    }
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ the layout plan */
+
+typedef struct plan {
+    const nt_tensor *base;
+    int ndim;
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    nt_name names[NT_MAX_DIMS];
+    int64_t offset;
+    int nidx;                    /* entries of idx[] in use */
+    nt_tensor *idx[NT_MAX_DIMS]; /* owned; NULL: dim not indexed by a tensor */
+} plan;
+
+static void plan_init(plan *p, const nt_tensor *t) {
+    p->base = t;
+    p->ndim = t->ndim;
+    memcpy(p->sizes, t->sizes, (size_t)t->ndim * sizeof(int64_t));
+    memcpy(p->strides, t->strides, (size_t)t->ndim * sizeof(int64_t));
+    for (int i = 0; i < t->ndim; i++)
+        p->names[i] = nt_tensor_name_at(t, i);
+    p->offset = t->offset;
+    p->nidx = 0;
+}
+
+static void plan_free(plan *p) {
+    for (int i = 0; i < p->nidx; i++)
+        nt_tensor_release(p->idx[i]);
+    p->nidx = 0;
+}
+
+static bool plan_named(const plan *p) {
+    if (!p->base->names) return false;
+    for (int i = 0; i < p->ndim; i++)
+        if (p->names[i] != NT_NAME_NONE) return true;
+    return false;
+}
+
+static nt_status dim_range_error(int64_t dim, int ndim) {
+    int64_t n = ndim > 0 ? ndim : 1;
+    return nt_fail(NT_ERR_INDEX,
+                   "Dimension out of range (expected to be in range of [%" PRId64 ", %" PRId64
+                   "], but got %" PRId64 ")",
+                   -n, n - 1, dim);
+}
+
+/* PyTorch's applySelect: t.select(dim, index) with the indexing texts. */
+static nt_status plan_select(plan *p, int64_t dim, int64_t index, int64_t real_dim) {
+    if (index == 0 && dim == 0 && p->ndim == 0)
+        return nt_fail(NT_ERR_INDEX, "invalid index of a 0-dim tensor. Use `tensor.item()` in "
+                                     "Python or `tensor.item<T>()` in C++ to convert a 0-dim "
+                                     "tensor to a number");
+    int64_t size = dim < p->ndim ? p->sizes[dim] : 0;
+    if (index < -size || index >= size)
+        return nt_fail(NT_ERR_INDEX,
+                       "index %" PRId64 " is out of bounds for dimension %" PRId64
+                       " with size %" PRId64,
+                       index, real_dim, size);
+    if (index < 0) index += size;
+    p->offset += index * p->strides[dim];
+    for (int i = (int)dim; i < p->ndim - 1; i++) {
+        p->sizes[i] = p->sizes[i + 1];
+        p->strides[i] = p->strides[i + 1];
+        p->names[i] = p->names[i + 1];
+    }
+    p->ndim--;
+    return NT_OK;
+}
+
+/* PyTorch's applySlice then at::slice (clamping start and stop like Python). */
+static nt_status plan_slice(plan *p, int64_t dim, int64_t start, int64_t stop, int64_t step) {
+    if (step <= 0) return nt_fail(NT_ERR_VALUE, "step must be greater than zero");
+    if (p->ndim == 0) return nt_fail(NT_ERR_INDEX, "slice() cannot be applied to a 0-dim tensor.");
+    if (dim >= p->ndim) return dim_range_error(dim, p->ndim);
+    int64_t size = p->sizes[dim];
+    if (start < 0) start = start < -size ? 0 : start + size;
+    if (stop < 0) stop = stop < -size ? 0 : stop + size;
+    if (start > size) start = size;
+    if (stop < start) stop = start;
+    if (stop > size) stop = size;
+    p->offset += start * p->strides[dim];
+    int64_t len = stop - start;
+    p->sizes[dim] = len == 0 ? 0 : (len - 1) / step + 1;
+    p->strides[dim] *= step;
+    return NT_OK;
+}
+
+static nt_status plan_unsqueeze(plan *p, int64_t dim) {
+    if (p->ndim >= NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME, "indexing would give more than %d dims", NT_MAX_DIMS);
+    if (dim > p->ndim) return dim_range_error(dim, p->ndim + 1);
+    int64_t stride = dim >= p->ndim ? 1 : p->sizes[dim] * p->strides[dim];
+    for (int i = p->ndim; i > dim; i--) {
+        p->sizes[i] = p->sizes[i - 1];
+        p->strides[i] = p->strides[i - 1];
+        p->names[i] = p->names[i - 1];
+    }
+    p->sizes[dim] = 1;
+    p->strides[dim] = stride;
+    p->names[dim] = NT_NAME_NONE;
+    p->ndim++;
+    return NT_OK;
+}
+
+/* recordTensorIndex: indices.resize(dim + 1); indices[dim] = t; takes over `t`. */
+static nt_status plan_record(plan *p, int64_t dim, nt_tensor *t) {
+    if (dim >= NT_MAX_DIMS) {
+        nt_tensor_release(t);
+        return nt_fail(NT_ERR_INDEX, "too many indices");
+    }
+    for (int i = (int)dim + 1; i < p->nidx; i++) {
+        nt_tensor_release(p->idx[i]);
+        p->idx[i] = NULL;
+    }
+    for (int i = p->nidx; i <= dim; i++)
+        p->idx[i] = NULL;
+    nt_tensor_release(p->idx[dim]);
+    p->idx[dim] = t;
+    p->nidx = (int)dim + 1;
+    return NT_OK;
+}
+
+/* boolToIndexingTensor: [0] for true, [] for false (int64). */
+static nt_status bool_index(bool b, nt_tensor **out) {
+    int64_t size = b ? 1 : 0;
+    return nt_zeros(1, &size, NT_INT64, NULL, out);
+}
+
+static bool is_mask_dtype(nt_dtype d) {
+    return d == NT_BOOL || d == NT_UINT8;
+}
+
+/* count_specified_dimensions of the index tuple. */
+static int64_t specified_dims(int count, const nt_index *idx) {
+    int64_t n = 0;
+    for (int i = 0; i < count; i++) {
+        switch (idx[i].kind) {
+        case NT_INDEX_INT:
+        case NT_INDEX_SLICE: n++; break;
+        case NT_INDEX_TENSOR:
+            n += is_mask_dtype(idx[i].tensor->dtype) ? idx[i].tensor->ndim : 1;
+            break;
+        default: break;
+        }
+    }
+    return n;
+}
+
+static nt_status check_index_args(int count, const nt_index *idx) {
+    if (count < 0 || (count > 0 && !idx)) return nt_fail(NT_ERR_VALUE, "invalid index list");
+    for (int i = 0; i < count; i++) {
+        if ((int)idx[i].kind < NT_INDEX_INT || idx[i].kind > NT_INDEX_TENSOR)
+            return nt_fail(NT_ERR_VALUE, "invalid index kind %d", (int)idx[i].kind);
+        if (idx[i].kind == NT_INDEX_TENSOR && !idx[i].tensor)
+            return nt_fail(NT_ERR_TYPE, "index %d: the tensor is NULL", i);
+    }
+    return NT_OK;
+}
+
+/* One index of applySlicing at *dim; real_dim is its position in the tuple. */
+static nt_status apply_one(plan *p, const nt_index *ix, int64_t *dim, int64_t real_dim,
+                           int64_t ellipsis_dims) {
+    switch (ix->kind) {
+    case NT_INDEX_INT: return plan_select(p, *dim, ix->i, real_dim);
+    case NT_INDEX_SLICE:
+        NT_TRY(plan_slice(p, *dim, ix->start, ix->stop, ix->step));
+        (*dim)++;
+        return NT_OK;
+    case NT_INDEX_ELLIPSIS: *dim += ellipsis_dims; return NT_OK;
+    case NT_INDEX_NONE:
+        NT_TRY(plan_unsqueeze(p, *dim));
+        (*dim)++;
+        return NT_OK;
+    case NT_INDEX_BOOL: {
+        NT_TRY(plan_unsqueeze(p, *dim));
+        nt_tensor *b;
+        NT_TRY(bool_index(ix->i != 0, &b));
+        NT_TRY(plan_record(p, *dim, b));
+        (*dim)++;
+        return NT_OK;
+    }
+    case NT_INDEX_TENSOR: {
+        const nt_tensor *t = ix->tensor;
+        if (t->ndim == 0 && nt_dtype_table[t->dtype].kind != NT_KIND_FLOAT) {
+            nt_scalar s = nt_load_scalar(nt_tensor_bytes(t), t->dtype);
+            if (!is_mask_dtype(t->dtype)) return plan_select(p, *dim, s.v.i, real_dim);
+            NT_TRY(plan_unsqueeze(p, *dim));
+            bool b = s.kind == NT_SCALAR_BOOL ? s.v.b : s.v.i != 0;
+            nt_tensor *bt;
+            NT_TRY(bool_index(b, &bt));
+            NT_TRY(plan_record(p, *dim, bt));
+            (*dim)++;
+            return NT_OK;
+        }
+        NT_TRY(plan_record(p, *dim, nt_tensor_retain((nt_tensor *)t)));
+        (*dim)++;
+        return NT_OK;
+    }
+    }
+    return nt_fail(NT_ERR_VALUE, "invalid index kind");
+}
+
+/* applySlicing over the whole tuple. */
+static nt_status apply_slicing(plan *p, int count, const nt_index *idx) {
+    int64_t specified = specified_dims(count, idx);
+    if (specified > p->base->ndim)
+        return nt_fail(NT_ERR_INDEX, "too many indices for tensor of dimension %d", p->base->ndim);
+    int64_t dim = 0;
+    for (int i = 0; i < count; i++)
+        NT_TRY(apply_one(p, &idx[i], &dim, i, p->base->ndim - specified));
+    return NT_OK;
+}
+
+static nt_status plan_view(const plan *p, nt_tensor **out) {
+    return nt_index_restride(p->base, p->ndim, p->sizes, p->strides, p->offset,
+                             plan_named(p) ? p->names : NULL, out);
+}
+
+/* ------------------------------------------------------------------ advanced indexing */
+
+typedef struct advanced {
+    int ndim; /* the result */
+    int64_t sizes[NT_MAX_DIMS];
+    int64_t src_strides[NT_MAX_DIMS]; /* elements; 0 along the broadcast dims */
+    int64_t off_strides[NT_MAX_DIMS]; /* int64 elements of offsets; 0 elsewhere */
+    nt_name names[NT_MAX_DIMS];
+    bool named;
+    int64_t numel;
+    nt_tensor *offsets; /* byte offsets, contiguous over the broadcast shape; NULL if numel 0 */
+    /* the expanded, broadcast index tensors */
+    int nk;
+    int pos[NT_MAX_DIMS]; /* the dim each indexes */
+    nt_tensor *k[NT_MAX_DIMS];
+    int bndim;
+    int64_t bshape[NT_MAX_DIMS];
+} advanced;
+
+static void advanced_free(advanced *a) {
+    for (int i = 0; i < a->nk; i++)
+        nt_tensor_release(a->k[i]);
+    a->nk = 0;
+    nt_tensor_release(a->offsets);
+    a->offsets = NULL;
+}
+
+static void shape_text(int n, const int64_t *s, char *buf, size_t cap) {
+    nt_ints_repr(s, n, buf, cap);
+}
+
+/* make_info: type checks, masks to nonzero columns, broadcast; then the result layout and
+ * the byte offsets (bounds checked) when the result is not empty. */
+static nt_status make_advanced(const plan *p, advanced *a) {
+    nt_status st = NT_OK;
+    nt_tensor *list[2 * NT_MAX_DIMS]; /* entries after expansion (borrowed or owned) */
+    bool owned[2 * NT_MAX_DIMS];
+    int n = 0;
+    nt_tensor *nz = NULL;
+    a->nk = 0;
+    a->offsets = NULL;
+    if (p->nidx > p->ndim)
+        return nt_fail(NT_ERR_INDEX, "too many indices for tensor of dimension %d (got %d)",
+                       p->ndim, p->nidx);
+    for (int q = 0; q < p->nidx; q++) {
+        nt_tensor *t = p->idx[q];
+        if (t && t->dtype != NT_INT64 && !is_mask_dtype(t->dtype))
+            return nt_fail(NT_ERR_INDEX, "tensors used as indices must be long, byte or bool "
+                                         "tensors");
+    }
+    for (int q = 0; q < p->nidx; q++) {
+        nt_tensor *t = p->idx[q];
+        if (!t || !is_mask_dtype(t->dtype)) {
+            list[n] = t;
+            owned[n++] = false;
+            continue;
+        }
+        for (int j = 0; j < t->ndim; j++) {
+            int64_t src = n + j;
+            if (src >= p->ndim) {
+                st = dim_range_error(src, p->ndim);
+                goto fail;
+            }
+            if (t->sizes[j] != p->sizes[src]) {
+                char m[512], s[512];
+                shape_text(t->ndim, t->sizes, m, sizeof m);
+                shape_text(p->ndim, p->sizes, s, sizeof s);
+                st = nt_fail(NT_ERR_INDEX,
+                             "The shape of the mask %s at index %d does not match the shape of "
+                             "the indexed tensor %s at index %" PRId64,
+                             m, j, s, src);
+                goto fail;
+            }
+        }
+        NT_CHECK(st, nt_index_nonzero(t, &nz));
+        for (int j = 0; j < t->ndim; j++) {
+            if (n >= 2 * NT_MAX_DIMS) {
+                st = nt_fail(NT_ERR_INDEX, "too many indices");
+                goto fail;
+            }
+            NT_CHECK(st, nt_select(nz, 1, j, &list[n]));
+            owned[n++] = true;
+        }
+        nt_tensor_release(nz);
+        nz = NULL;
+    }
+    if (n > p->ndim) {
+        st = nt_fail(NT_ERR_INDEX, "too many indices for tensor of dimension %d (got %d)", p->ndim,
+                     n);
+        goto fail;
+    }
+    /* broadcast the defined ones */
+    nt_tensor *defined[NT_MAX_DIMS];
+    int nd = 0;
+    for (int q = 0; q < n; q++)
+        if (list[q]) {
+            a->pos[nd] = q;
+            defined[nd++] = list[q];
+        }
+    if (nt_broadcast_shapes(nd, defined, &a->bndim, a->bshape) != NT_OK) {
+        char text[2048];
+        size_t len = 0;
+        text[0] = 0;
+        for (int q = 0; q < nd && len < sizeof text; q++) {
+            char s[512];
+            shape_text(defined[q]->ndim, defined[q]->sizes, s, sizeof s);
+            int w = snprintf(text + len, sizeof text - len, "%s%s", q ? ", " : "", s);
+            len += w > 0 ? (size_t)w : 0;
+        }
+        st = nt_fail(NT_ERR_INDEX,
+                     "shape mismatch: indexing tensors could not be broadcast together with "
+                     "shapes %s",
+                     text);
+        goto fail;
+    }
+    for (int q = 0; q < nd; q++) {
+        NT_CHECK(st, nt_expand(defined[q], a->bndim, a->bshape, &a->k[q]));
+        a->nk = q + 1;
+    }
+    /* the result layout */
+    bool contiguous = true;
+    for (int q = 1; q < nd; q++)
+        if (a->pos[q] != a->pos[q - 1] + 1) contiguous = false;
+    bool indexed[NT_MAX_DIMS] = {false};
+    for (int q = 0; q < nd; q++)
+        indexed[a->pos[q]] = true;
+    int r = 0;
+    int64_t bstrides[NT_MAX_DIMS];
+    nt_contiguous_strides(a->bndim, a->bshape, bstrides);
+    int first = contiguous ? a->pos[0] : 0;
+    for (int d = 0; d < first; d++) { /* non-indexed dims before the subspace */
+        a->sizes[r] = p->sizes[d];
+        a->src_strides[r] = p->strides[d];
+        a->off_strides[r] = 0;
+        a->names[r++] = p->names[d];
+    }
+    for (int d = 0; d < a->bndim; d++) {
+        a->sizes[r] = a->bshape[d];
+        a->src_strides[r] = 0;
+        a->off_strides[r] = bstrides[d];
+        a->names[r++] = NT_NAME_NONE;
+    }
+    for (int d = first; d < p->ndim; d++) {
+        if (indexed[d]) continue;
+        if (r >= NT_MAX_DIMS) {
+            st = nt_fail(NT_ERR_RUNTIME, "indexing would give more than %d dims", NT_MAX_DIMS);
+            goto fail;
+        }
+        a->sizes[r] = p->sizes[d];
+        a->src_strides[r] = p->strides[d];
+        a->off_strides[r] = 0;
+        a->names[r++] = p->names[d];
+    }
+    a->ndim = r;
+    a->named = false;
+    for (int d = 0; d < r; d++)
+        if (a->names[d] != NT_NAME_NONE) a->named = true;
+    NT_CHECK(st, nt_shape_check(r, a->sizes, &a->numel));
+    if (a->numel > 0) {
+        /* the byte offsets, bounds checked in row-major order */
+        NT_CHECK(st, nt_tensor_alloc(NT_INT64, a->bndim, a->bshape, NULL, &a->offsets));
+        int64_t *off = (int64_t *)nt_tensor_bytes(a->offsets);
+        int64_t bn = a->offsets->numel, esize = (int64_t)nt_dtype_table[p->base->dtype].size;
+        for (int64_t i = 0; i < bn; i++)
+            off[i] = 0;
+        for (int q = 0; q < nd; q++) {
+            const nt_tensor *k = a->k[q];
+            const int64_t *kd = (const int64_t *)nt_tensor_bytes(k);
+            int64_t size = p->sizes[a->pos[q]], stride = p->strides[a->pos[q]] * esize;
+            int64_t idx[NT_MAX_DIMS] = {0};
+            for (int64_t i = 0; i < bn; i++) {
+                int64_t e = 0;
+                for (int d = 0; d < k->ndim; d++)
+                    e += idx[d] * k->strides[d];
+                int64_t v = kd[e];
+                if (v < -size || v >= size) {
+                    /* the first bad one in PyTorch's order (position, then index) */
+                    st = nt_fail(NT_ERR_INDEX,
+                                 "index %" PRId64 " is out of bounds for dimension %d with size "
+                                 "%" PRId64,
+                                 v, q, size);
+                    goto fail;
+                }
+                off[i] += (v < 0 ? v + size : v) * stride;
+                for (int d = k->ndim - 1; d >= 0; d--) {
+                    if (++idx[d] < k->sizes[d]) break;
+                    idx[d] = 0;
+                }
+            }
+        }
+    }
+fail:
+    nt_tensor_release(nz);
+    for (int q = 0; q < n; q++)
+        if (owned[q]) nt_tensor_release(list[q]);
+    if (st != NT_OK) advanced_free(a);
+    return st;
+}
+
+/* Gather / scatter loops per element size: operand 0 written, 1 read, 2 the offsets. */
+#define NT_INDEX_LOOPS(S, T)                                                                       \
+    static void gather_##S(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {      \
+        (void)ctx;                                                                                 \
+        for (int64_t j = 0; j < m; j++) {                                                          \
+            char *o = data[0] + j * st[3];                                                         \
+            const char *s = data[1] + j * st[4], *f = data[2] + j * st[5];                         \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                *(T *)(o + i * st[0]) = *(const T *)(s + i * st[1] + *(const int64_t *)(f + i * st[2])); \
+        }                                                                                          \
+    }                                                                                              \
+    static void scatter_##S(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {     \
+        (void)ctx;                                                                                 \
+        for (int64_t j = 0; j < m; j++) {                                                          \
+            char *o = data[0] + j * st[3];                                                         \
+            const char *s = data[1] + j * st[4], *f = data[2] + j * st[5];                         \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                *(T *)(o + i * st[0] + *(const int64_t *)(f + i * st[2])) = *(const T *)(s + i * st[1]); \
+        }                                                                                          \
+    }
+NT_INDEX_LOOPS(1, uint8_t)
+NT_INDEX_LOOPS(2, uint16_t)
+NT_INDEX_LOOPS(4, uint32_t)
+NT_INDEX_LOOPS(8, uint64_t)
+
+static nt_loop2d size_loop(size_t size, bool scatter) {
+    switch (size) {
+    case 1: return scatter ? scatter_1 : gather_1;
+    case 2: return scatter ? scatter_2 : gather_2;
+    case 4: return scatter ? scatter_4 : gather_4;
+    default: return scatter ? scatter_8 : gather_8;
+    }
+}
+
+/* Runs the gather (value NULL: into a new *out) or the scatter of value into p's tensor. */
+static nt_status run_advanced(const plan *p, const advanced *a, const nt_tensor *value,
+                              nt_tensor **out) {
+    nt_status st = NT_OK;
+    nt_tensor *src = NULL, *off = NULL, *res = NULL;
+    if (!value) NT_TRY(nt_tensor_alloc(p->base->dtype, a->ndim, a->sizes,
+                                       a->named ? a->names : NULL, &res));
+    if (a->numel > 0) {
+        NT_CHECK(st, nt_index_restride(p->base, a->ndim, a->sizes, a->src_strides, p->offset, NULL,
+                                       &src));
+        NT_CHECK(st, nt_tensor_make(a->offsets->storage, NT_INT64, a->ndim, a->sizes,
+                                    a->off_strides, 0, NULL, &off));
+        nt_tensor *ops[3] = {value ? src : res, value ? (nt_tensor *)value : src, off};
+        nt_iter_config cfg = nt_iter_defaults();
+        cfg.check_mem_overlap = false;
+        nt_iter it;
+        NT_CHECK(st, nt_iter_build(&it, 3, ops, &cfg));
+        nt_iter_run(&it, size_loop(nt_dtype_table[p->base->dtype].size, value != NULL), NULL);
+    }
+    if (out) {
+        *out = res;
+        res = NULL;
+    }
+fail:
+    nt_tensor_release(res);
+    nt_tensor_release(src);
+    nt_tensor_release(off);
+    return st;
+}
+
+/* ------------------------------------------------------------------ getitem */
+
+static nt_status finish_get(plan *p, nt_tensor **out) {
+    if (p->nidx == 0) return plan_view(p, out);
+    advanced a;
+    NT_TRY(make_advanced(p, &a));
+    nt_status st = run_advanced(p, &a, NULL, out);
+    advanced_free(&a);
+    return st;
+}
+
+nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor **out) {
+    if (!t || !out) return nt_fail(NT_ERR_VALUE, "index: NULL argument");
+    NT_TRY(check_index_args(count, idx));
+    plan p;
+    plan_init(&p, t);
+    nt_status st = apply_slicing(&p, count, idx);
+    if (st == NT_OK) st = finish_get(&p, out);
+    plan_free(&p);
+    return st;
+}
+
+nt_status nt_index_get1(nt_tensor *t, const nt_index *idx, nt_tensor **out) {
+    if (!t || !out) return nt_fail(NT_ERR_VALUE, "index: NULL argument");
+    NT_TRY(check_index_args(1, idx));
+    plan p;
+    plan_init(&p, t);
+    nt_status st = NT_OK;
+    switch (idx->kind) {
+    case NT_INDEX_INT: st = plan_select(&p, 0, idx->i, 0); break;
+    case NT_INDEX_SLICE: st = plan_slice(&p, 0, idx->start, idx->stop, idx->step); break;
+    case NT_INDEX_NONE: st = plan_unsqueeze(&p, 0); break;
+    case NT_INDEX_ELLIPSIS: break;
+    default: {
+        int64_t dim = 0;
+        if (idx->kind == NT_INDEX_TENSOR && specified_dims(1, idx) > t->ndim) {
+            st = nt_fail(NT_ERR_INDEX, "too many indices for tensor of dimension %d", t->ndim);
+            break;
+        }
+        st = apply_one(&p, idx, &dim, 0, t->ndim - specified_dims(1, idx));
+        break;
+    }
+    }
+    if (st == NT_OK) st = finish_get(&p, out);
+    plan_free(&p);
+    return st;
+}
+
+/* ------------------------------------------------------------------ setitem */
+
+/* copy_'s name check (unify self with src) for a write into a view. */
+static nt_status check_copy_names(const nt_name *dst, int dst_ndim, const nt_tensor *src) {
+    if (!dst && !src->names) return NT_OK;
+    nt_name tmp[NT_MAX_DIMS];
+    int nd;
+    const nt_name *r;
+    return nt_names_unify_from_right(dst, dst_ndim, src->names, src->ndim, tmp, &nd, &r);
+}
+
+/* The sizes of `t` without its leading size-one dims (slicePrefix1sSize). */
+static int strip_leading_ones(const nt_tensor *t) {
+    int k = 0;
+    while (k < t->ndim && t->sizes[k] == 1)
+        k++;
+    return k;
+}
+
+static nt_status view_stripped(const nt_tensor *v, nt_tensor **out) {
+    int k = strip_leading_ones(v);
+    const nt_name *names = v->names ? v->names + k : NULL;
+    return nt_tensor_make(v->storage, v->dtype, v->ndim - k, v->sizes + k, v->strides + k,
+                          v->offset, names, out);
+}
+
+/* at::indexing::copy_to(dst, src). */
+static nt_status copy_to(nt_tensor *dst, const nt_tensor *src) {
+    bool same = dst->ndim == src->ndim;
+    for (int i = 0; same && i < dst->ndim; i++)
+        same = dst->sizes[i] == src->sizes[i];
+    if (same) {
+        NT_TRY(check_copy_names(dst->names, dst->ndim, src));
+        return nt_copy_(dst, src);
+    }
+    if (src->ndim == 0) {
+        nt_scalar s = nt_load_scalar(nt_tensor_bytes(src), src->dtype);
+        return nt_fill_(dst, s);
+    }
+    nt_tensor *stripped = NULL, *expanded = NULL;
+    nt_status st;
+    NT_CHECK(st, view_stripped(src, &stripped));
+    NT_CHECK(st, nt_expand(stripped, dst->ndim, dst->sizes, &expanded));
+    NT_CHECK(st, check_copy_names(dst->names, dst->ndim, stripped));
+    NT_CHECK(st, nt_copy_(dst, expanded));
+fail:
+    nt_tensor_release(stripped);
+    nt_tensor_release(expanded);
+    return st;
+}
+
+/* index_put_(sliced, indices, value) for setitem. */
+static nt_status index_put(plan *p, const nt_tensor *value_in) {
+    nt_status st = NT_OK;
+    nt_tensor *value = NULL, *self = NULL, *mask = NULL;
+    advanced a;
+    a.nk = 0;
+    a.offsets = NULL;
+    if (p->nidx > p->ndim)
+        return nt_fail(NT_ERR_INDEX, "too many indices for tensor of dimension %d (got %d)",
+                       p->ndim, p->nidx);
+    NT_CHECK(st, view_stripped(value_in, &value));
+    NT_CHECK(st, plan_view(p, &self));
+    /* canDispatchToMaskedFill: one mask and a one-element value */
+    if (value->numel == 1) {
+        int64_t num_ind = 0;
+        const nt_tensor *m = NULL;
+        bool ok = true;
+        for (int q = 0; q < p->nidx && ok; q++) {
+            const nt_tensor *t = p->idx[q];
+            if (!t) {
+                num_ind++;
+            } else if (!is_mask_dtype(t->dtype) || m) {
+                ok = false;
+            } else {
+                m = t;
+                for (int j = 0; j < t->ndim; j++) {
+                    int64_t src = num_ind + j;
+                    if (src >= p->ndim || t->sizes[j] != p->sizes[src]) {
+                        if (src >= p->ndim) {
+                            st = dim_range_error(src, p->ndim);
+                            goto fail;
+                        }
+                        char ms[512], ss[512];
+                        shape_text(t->ndim, t->sizes, ms, sizeof ms);
+                        shape_text(p->ndim, p->sizes, ss, sizeof ss);
+                        st = nt_fail(NT_ERR_INDEX,
+                                     "The shape of the mask %s at index %d does not match the "
+                                     "shape of the indexed tensor %s at index %" PRId64,
+                                     ms, j, ss, src);
+                        goto fail;
+                    }
+                }
+                num_ind += t->ndim;
+            }
+        }
+        if (ok && m) {
+            /* the mask with a trailing size-one dim per dim of self after it */
+            int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+            int extra = p->ndim > num_ind ? (int)(p->ndim - num_ind) : 0, nd = m->ndim + extra;
+            for (int d = 0; d < nd; d++) {
+                sizes[d] = d < m->ndim ? m->sizes[d] : 1;
+                strides[d] = d < m->ndim ? m->strides[d] : 1;
+            }
+            NT_CHECK(st, nt_tensor_make(m->storage, m->dtype, nd, sizes, strides, m->offset, NULL,
+                                        &mask));
+            nt_scalar s = nt_load_scalar(nt_tensor_bytes(value), value->dtype);
+            NT_CHECK(st, nt_masked_fill_unchecked_(self, mask, s));
+            goto fail;
+        }
+    }
+    if (nt_overlap_status(self, value) == NT_OVERLAP_PARTIAL ||
+        nt_overlap_status(self, value) == NT_OVERLAP_FULL) {
+        st = nt_fail(NT_ERR_RUNTIME,
+                     "unsupported operation: some elements of the input tensor and the "
+                     "written-to tensor refer to a single memory location. Please clone() the "
+                     "tensor before performing the operation.");
+        goto fail;
+    }
+    NT_CHECK(st, make_advanced(p, &a));
+    /* the value must broadcast to the indexing result, with self's dtype */
+    bool expandable = value->ndim <= a.ndim;
+    for (int i = 0; expandable && i < value->ndim; i++) {
+        int64_t vs = value->sizes[value->ndim - 1 - i], rs = a.sizes[a.ndim - 1 - i];
+        expandable = vs == rs || vs == 1;
+    }
+    if (!expandable) {
+        char vs[512], rs[512];
+        shape_text(value->ndim, value->sizes, vs, sizeof vs);
+        shape_text(a.ndim, a.sizes, rs, sizeof rs);
+        st = nt_fail(NT_ERR_RUNTIME,
+                     "shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
+                     "result of shape %s",
+                     vs, rs);
+        goto fail;
+    }
+    if (value->dtype != p->base->dtype) {
+        st = nt_fail(NT_ERR_RUNTIME,
+                     "Index put requires the source and destination dtypes match, got %s for the "
+                     "destination and %s for the source.",
+                     nt_index_scalar_type_name(p->base->dtype),
+                     nt_index_scalar_type_name(value->dtype));
+        goto fail;
+    }
+    if (a.named || value->names) NT_CHECK(st, check_copy_names(a.named ? a.names : NULL, a.ndim, value));
+    NT_CHECK(st, run_advanced(p, &a, value, NULL));
+    nt_storage_bump_version(p->base->storage);
+fail:
+    advanced_free(&a);
+    nt_tensor_release(value);
+    nt_tensor_release(self);
+    nt_tensor_release(mask);
+    return st;
+}
+
+nt_status nt_index_set_(nt_tensor *t, int count, const nt_index *idx, bool single,
+                        const nt_tensor *value) {
+    if (!t || !value) return nt_fail(NT_ERR_VALUE, "index_put: NULL argument");
+    NT_TRY(check_index_args(count, idx));
+    plan p;
+    plan_init(&p, t);
+    nt_status st = NT_OK;
+    nt_tensor *view = NULL;
+    if (single && count == 1 && idx->kind != NT_INDEX_TENSOR) {
+        switch (idx->kind) {
+        case NT_INDEX_BOOL:
+            if (!idx->i) goto done;
+            st = plan_unsqueeze(&p, 0);
+            break;
+        case NT_INDEX_NONE: st = plan_unsqueeze(&p, 0); break;
+        case NT_INDEX_INT: st = plan_select(&p, 0, idx->i, 0); break;
+        case NT_INDEX_SLICE: st = plan_slice(&p, 0, idx->start, idx->stop, idx->step); break;
+        default: break;
+        }
+    } else {
+        st = apply_slicing(&p, count, idx);
+    }
+    if (st != NT_OK) goto done;
+    if (p.nidx == 0) {
+        NT_CHECK(st, plan_view(&p, &view));
+        st = copy_to(view, value);
+    } else {
+        st = index_put(&p, value);
+    }
+done:
+fail:
+    nt_tensor_release(view);
+    plan_free(&p);
+    return st;
+}
+
+nt_status nt_index_set_scalar_(nt_tensor *t, int count, const nt_index *idx, bool single,
+                               nt_scalar value) {
+    if (!t) return nt_fail(NT_ERR_VALUE, "index_put: NULL argument");
+    nt_tensor *v = NULL;
+    NT_TRY(nt_scalar_check_fits(value, t->dtype));
+    NT_TRY(nt_full(0, NULL, value, t->dtype, NULL, &v));
+    nt_status st = nt_index_set_(t, count, idx, single, v);
+    nt_tensor_release(v);
+    return st;
+}
+
+/* ------------------------------------------------------------------ index_fill */
+
+static nt_status index_fill_impl(nt_tensor *t, int64_t dim, const nt_tensor *index,
+                                 nt_scalar value) {
+    if (!t || !index) return nt_fail(NT_ERR_TYPE, "index_fill(): a tensor argument is NULL");
+    if (index->dtype != NT_INT64)
+        return nt_fail(NT_ERR_INDEX, "index_fill_(): Expected dtype int64 for index.");
+    if (nt_extents_overlap(t, index) &&
+        (nt_overlap_status(t, index) == NT_OVERLAP_PARTIAL ||
+         nt_overlap_status(t, index) == NT_OVERLAP_FULL))
+        return nt_fail(NT_ERR_RUNTIME,
+                       "unsupported operation: some elements of the input tensor and the "
+                       "written-to tensor refer to a single memory location. Please clone() the "
+                       "tensor before performing the operation.");
+    int nd = t->ndim ? t->ndim : 1;
+    int64_t d;
+    NT_TRY(nt_wrap_dim(dim, nd, &d));
+    if (index->ndim > 1) return nt_fail(NT_ERR_RUNTIME, "Index has to be a vector/scalar");
+    NT_TRY(nt_scalar_check_fits(value, t->dtype));
+    int64_t size = t->ndim ? t->sizes[d] : 1;
+    int64_t n = index->numel, stride = index->ndim ? index->strides[0] : 0;
+    const int64_t *iv = (const int64_t *)nt_tensor_bytes(index);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = iv[i * stride];
+        if (v < -size || v >= size)
+            return nt_fail(NT_ERR_INDEX,
+                           "index %" PRId64 " is out of bounds for dimension %" PRId64
+                           " with size %" PRId64,
+                           v, d, size);
+    }
+    if (t->ndim == 0) {
+        if (n > 0) NT_TRY(nt_fill_(t, value));
+        return NT_OK;
+    }
+    uint64_t element = 0;
+    nt_store_scalar(&element, t->dtype, value);
+    nt_loop2d loop = nt_fill_loop(t->dtype);
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    memcpy(sizes, t->sizes, (size_t)t->ndim * sizeof *sizes);
+    memcpy(strides, t->strides, (size_t)t->ndim * sizeof *strides);
+    sizes[d] = 1;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = iv[i * stride];
+        if (v < 0) v += size;
+        nt_tensor *slice = NULL;
+        NT_TRY(nt_index_restride(t, t->ndim, sizes, strides, t->offset + v * t->strides[d], NULL,
+                                 &slice));
+        nt_iter_config cfg = nt_iter_defaults();
+        cfg.check_mem_overlap = false;
+        nt_iter it;
+        nt_status st = nt_iter_build(&it, 1, &slice, &cfg);
+        if (st == NT_OK) nt_iter_run(&it, loop, &element);
+        nt_tensor_release(slice);
+        NT_TRY(st);
+    }
+    nt_storage_bump_version(t->storage);
+    return NT_OK;
+}
+
+nt_status nt_index_fill_(nt_tensor *t, int64_t dim, const nt_tensor *index, nt_scalar value) {
+    return index_fill_impl(t, dim, index, value);
+}
+
+nt_status nt_index_fill(nt_tensor *t, int64_t dim, const nt_tensor *index, nt_scalar value,
+                        nt_tensor **out) {
+    if (!t || !out) return nt_fail(NT_ERR_VALUE, "index_fill(): NULL argument");
+    nt_tensor *r = NULL;
+    NT_TRY(nt_clone(t, &r));
+    nt_status st = index_fill_impl(r, dim, index, value);
+    if (st != NT_OK) {
+        nt_tensor_release(r);
+        return st;
+    }
+    *out = r;
+    return NT_OK;
+}
+
+static nt_status value_item(const char *op, const nt_tensor *value, nt_scalar *s) {
+    if (!value) return nt_fail(NT_ERR_TYPE, "%s(): the value tensor is NULL", op);
+    if (value->ndim != 0)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "%s only supports a 0-dimensional value tensor, but got tensor with %d "
+                       "dimension(s).",
+                       op, value->ndim);
+    *s = nt_load_scalar(nt_tensor_bytes(value), value->dtype);
+    return NT_OK;
+}
+
+nt_status nt_index_fill_tensor_(nt_tensor *t, int64_t dim, const nt_tensor *index,
+                                const nt_tensor *value) {
+    nt_scalar s;
+    NT_TRY(value_item("index_fill_", value, &s));
+    return nt_index_fill_(t, dim, index, s);
+}
+
+nt_status nt_index_fill_tensor(nt_tensor *t, int64_t dim, const nt_tensor *index,
+                               const nt_tensor *value, nt_tensor **out) {
+    nt_scalar s;
+    NT_TRY(value_item("index_fill_", value, &s));
+    return nt_index_fill(t, dim, index, s, out);
+}

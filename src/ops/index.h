@@ -1,0 +1,28 @@
+/*
+ * index.h — what the indexing files (index.c, mask.c, join.c, resize.c) share: small
+ * strided helpers and PyTorch's scalar-type names for messages.
+ */
+#ifndef NT_OPS_INDEX_H
+#define NT_OPS_INDEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/tensor.h"
+
+/* PyTorch's ScalarType name of a dtype ("Float", "Long", "Bool", ...). */
+const char *nt_index_scalar_type_name(nt_dtype dtype);
+
+/* The positions of the non-zero elements of `t` (any dtype; row-major order) as an
+ * int64 tensor of shape (n, ndim). */
+nt_status nt_index_nonzero(const nt_tensor *t, nt_tensor **out);
+
+/* A tensor over t's storage with the given layout and names (stride 0 allowed). */
+nt_status nt_index_restride(const nt_tensor *t, int ndim, const int64_t *sizes,
+                            const int64_t *strides, int64_t offset, const nt_name *names,
+                            nt_tensor **out);
+
+/* masked_fill_ without name inference or the partial-overlap check (setitem's mask path). */
+nt_status nt_masked_fill_unchecked_(nt_tensor *t, const nt_tensor *mask, nt_scalar value);
+
+#endif

@@ -1,0 +1,146 @@
+/*
+ * resize.c — resize_ and resize_as_ with PyTorch 1.13's semantics.
+ *
+ * The same shape leaves the tensor untouched (strides included). Another shape gives
+ * contiguous strides (offset kept) and grows the storage, keeping its bytes, when it is
+ * too small — in place on the shared nt_storage, so every view of it sees the new buffer,
+ * as PyTorch's views see their resized storage. A named tensor only accepts its own shape.
+ *
+ * A tensor's sizes and strides live in its own allocation, sized for the dims it was
+ * made with, so a resize to more dims than the tensor has cannot happen in place: nt_resize
+ * then returns a new tensor object over the same (grown) storage, which the Python layer
+ * puts in place of the old one inside the same Python object; nt_resize_ refuses it.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status.h"
+#include "core/tensor.h"
+#include "index.h"
+#include "names/infer.h"
+#include "names/names.h"
+
+static nt_status check_named(const nt_tensor *t, int ndim, const int64_t *sizes) {
+    bool same = ndim == t->ndim;
+    for (int i = 0; same && i < ndim; i++)
+        same = sizes[i] == t->sizes[i];
+    if (same || !t->names) return NT_OK;
+    char names[512], have[512], want[512];
+    nt_names_repr(t->names, t->ndim, names, sizeof names);
+    nt_ints_repr(t->sizes, t->ndim, have, sizeof have);
+    nt_ints_repr(sizes, ndim, want, sizeof want);
+    return nt_fail(NT_ERR_RUNTIME,
+                   "Cannot resize named tensor with resize_ or resize_as_ (tried to resize "
+                   "Tensor%s with size %s to %s). This may be caused by passing a named tensor as "
+                   "an `out=` argument; please ensure that the sizes are the same. ",
+                   names, have, want);
+}
+
+/* Checks the shape and grows the storage for it; *same when nothing needs to change. */
+static nt_status prepare(nt_tensor *t, int ndim, const int64_t *sizes, bool *same,
+                         int64_t *numel) {
+    if (!t) return nt_fail(NT_ERR_TYPE, "resize_(): the tensor is NULL");
+    if (ndim < 0 || ndim > NT_MAX_DIMS || (ndim > 0 && !sizes))
+        return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",
+                       NT_MAX_DIMS, ndim);
+    NT_TRY(check_named(t, ndim, sizes));
+    *same = ndim == t->ndim;
+    for (int i = 0; *same && i < ndim; i++)
+        *same = sizes[i] == t->sizes[i];
+    if (*same) return NT_OK;
+    /* PyTorch multiplies the sizes as unsigned values: a negative size overflows */
+    uint64_t n = 1;
+    for (int i = 0; i < ndim; i++)
+        if (sizes[i] < 0 || __builtin_mul_overflow(n, (uint64_t)sizes[i], &n) || n > INT64_MAX)
+            return nt_fail(NT_ERR_RUNTIME, "numel: integer multiplication overflow");
+    *numel = (int64_t)n;
+    if (n == 0) return NT_OK;
+    size_t esize = nt_dtype_table[t->dtype].size, need;
+    if (__builtin_mul_overflow((size_t)(t->offset + (int64_t)n), esize, &need))
+        return nt_fail(NT_ERR_RUNTIME, "numel: integer multiplication overflow");
+    nt_storage *s = t->storage;
+    if (need <= s->nbytes) return NT_OK;
+    if (s->external) return nt_fail(NT_ERR_RUNTIME, "Trying to resize storage that is not resizable");
+    void *data = nt_alloc_data(need);
+    if (!data) return nt_fail_oom(need);
+    memcpy(data, s->data, s->nbytes);
+    nt_free_data(s->data, s->nbytes);
+    s->data = data;
+    s->nbytes = need;
+    return NT_OK;
+}
+
+static void set_geometry(nt_tensor *t, int ndim, const int64_t *sizes, int64_t numel) {
+    t->sizes = t->dims;
+    t->strides = t->dims + ndim;
+    memmove(t->sizes, sizes, (size_t)ndim * sizeof *sizes);
+    nt_contiguous_strides(ndim, t->sizes, t->strides);
+    t->ndim = ndim;
+    t->numel = numel;
+    t->is_contiguous = true;
+}
+
+nt_status nt_resize_(nt_tensor *t, int ndim, const int64_t *sizes) {
+    bool same = false;
+    int64_t numel = 0;
+    if (t && ndim > t->ndim)
+        return nt_fail(NT_ERR_NOT_IMPLEMENTED,
+                       "resize_: in place the C API only resizes to at most the tensor's %d "
+                       "dims; use nt_resize for more",
+                       t->ndim);
+    int64_t copy[NT_MAX_DIMS];
+    if (ndim > 0 && sizes && ndim <= NT_MAX_DIMS) {
+        memcpy(copy, sizes, (size_t)ndim * sizeof *copy);
+        sizes = copy;
+    }
+    NT_TRY(prepare(t, ndim, sizes, &same, &numel));
+    if (!same) set_geometry(t, ndim, sizes, numel);
+    return NT_OK;
+}
+
+nt_status nt_resize(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out) {
+    if (!out) return nt_fail(NT_ERR_VALUE, "resize(): the output pointer is NULL");
+    bool same = false;
+    int64_t numel = 0;
+    int64_t copy[NT_MAX_DIMS];
+    if (ndim > 0 && sizes && ndim <= NT_MAX_DIMS) {
+        memcpy(copy, sizes, (size_t)ndim * sizeof *copy);
+        sizes = copy;
+    }
+    NT_TRY(prepare(t, ndim, sizes, &same, &numel));
+    if (!same && ndim <= t->ndim) set_geometry(t, ndim, sizes, numel);
+    if (same || ndim <= t->ndim) {
+        *out = nt_tensor_retain(t);
+        return NT_OK;
+    }
+    int64_t strides[NT_MAX_DIMS];
+    nt_contiguous_strides(ndim, sizes, strides);
+    return nt_index_restride(t, ndim, sizes, strides, t->offset, NULL, out);
+}
+
+/* resize to the template's shape, then its names as for an out= tensor */
+static nt_status names_as(nt_tensor *t, const nt_tensor *tmpl) {
+    NT_TRY(nt_names_check_out(t->names, t->ndim, tmpl->names, tmpl->ndim));
+    if (tmpl->names && !t->names) NT_TRY(nt_tensor_set_names(t, tmpl->names));
+    return NT_OK;
+}
+
+nt_status nt_resize_as_(nt_tensor *t, const nt_tensor *the_template) {
+    if (!the_template) return nt_fail(NT_ERR_TYPE, "resize_as_(): the template is NULL");
+    NT_TRY(nt_resize_(t, the_template->ndim, the_template->sizes));
+    return names_as(t, the_template);
+}
+
+nt_status nt_resize_as(nt_tensor *t, const nt_tensor *the_template, nt_tensor **out) {
+    if (!the_template) return nt_fail(NT_ERR_TYPE, "resize_as_(): the template is NULL");
+    nt_tensor *r = NULL;
+    NT_TRY(nt_resize(t, the_template->ndim, the_template->sizes, &r));
+    nt_status st = names_as(r, the_template);
+    if (st != NT_OK) {
+        nt_tensor_release(r);
+        return st;
+    }
+    *out = r;
+    return NT_OK;
+}
