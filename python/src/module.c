@@ -114,6 +114,7 @@ const nt_py_family nt_py_families[] = {
     {"convert", nt_py_tensor_convert_methods, NULL, NULL, nt_py_buffer_init},
     {"factories", NULL, nt_py_module_factory_functions, NULL, NULL},
     {"index", nt_py_tensor_index_methods, nt_py_module_index_functions, nt_py_index_prepare, NULL},
+    {"binary", nt_py_tensor_binary_methods, nt_py_module_binary_functions, nt_py_binary_prepare, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -55,15 +55,19 @@
  *   NT_LOOP_TERNARY_P(NAME, oc, ac, bc, cc, LDA, LDB, LDC, ST, FN, PT) out = FN(a, b, c, &p)
  *     operands 0 = out, 1 = a, 2 = b, 3 = c; ctx is the PT for the _P form.
  *
- * Stamping over dtypes: expand NT_DTYPES (core/dtype.h) with a macro of your own, e.g.
+ * Stamping over dtypes: expand NT_DTYPES (core/dtype.h) with a macro of your own, naming
+ * everything by the enum E (NT_FLOAT32...), e.g.
  *
- *     #define STAMP_ADD(E, n, c) NT_LOOP_BINARY(add_##n, c, c, c, NT_LD_##E, NT_LD_##E, \
- *                                               NT_ST_##E, k_add_##n)
+ *     #define STAMP_ADD(E, n, c) NT_LOOP_BINARY(add_##E, c, c, c, NT_LD_##E, NT_LD_##E, \
+ *                                               NT_ST_##E, k_add_##E)
  *     NT_DTYPES(STAMP_ADD)
- *     static const nt_loop2d add_loops[NT_DTYPE_COUNT] = {[NT_FLOAT32] = add_float32, ...};
+ *     static const nt_loop2d add_loops[NT_DTYPE_COUNT] = {[NT_FLOAT32] = add_NT_FLOAT32, ...};
  *
- * (`n` is the dtype's short name: bool, uint8, ..., float16, bfloat16, float32, float64; a
- * name pasted with ## is not macro-expanded, so add_##n gives add_bool.)
+ * (Not by the short name n: `bool` is a macro, so once n is passed on to another macro it
+ * becomes _Bool.) The kernels of src/kernels/binary_kernels.c are a full example.
+ *
+ * Error texts: nt_dtype_torch_name() (ntensor.h) gives PyTorch's scalar-type names for
+ * "\"exp_vml_cpu\" not implemented for 'Long'".
  *
  * Loops never fail and never allocate; they may run on several threads at once with the
  * same ctx, which they only read.
