@@ -860,6 +860,169 @@ NT_API nt_status nt_addmv_out(nt_tensor *out, nt_tensor *self, const nt_tensor *
 NT_API nt_status nt_addmv_(nt_tensor *self, const nt_tensor *mat, const nt_tensor *vec,
                            nt_scalar beta, nt_scalar alpha);
 
+/* ------------------------------------------------------------------ pointwise unary */
+/* Elementwise functions of one tensor with PyTorch 1.13's dtype rules, values and errors;
+ * the result keeps the input's names. Integer and bool inputs of the floating functions
+ * (acos ... tanh, exp ... rsqrt, reciprocal, sigmoid, erf, erfc, erfinv, digamma) compute
+ * in float32; the other ops keep the input's dtype (logical_not gives bool). Unsupported
+ * dtypes fail as PyTorch does ("\"exp_vml_cpu\" not implemented for 'Half'"). An out=
+ * tensor must have the input's shape (it is not resized), and the result's dtype for the
+ * ops that keep it ("Found dtype Long but expected Int"), a floating dtype for the floating
+ * functions, any dtype for logical_not; an unnamed out takes the input's names, a named one
+ * must have exactly them. In place, self's dtype must hold the result ("result type Float
+ * can't be cast to the desired output type Long"). See docs/decisions_ops_unary.md. */
+typedef enum nt_unary_op { /* append-only */
+    NT_UNARY_ABS,
+    NT_UNARY_ACOS,
+    NT_UNARY_ASIN,
+    NT_UNARY_ATAN,
+    NT_UNARY_CEIL,
+    NT_UNARY_FLOOR,
+    NT_UNARY_ROUND, /* half to even */
+    NT_UNARY_TRUNC,
+    NT_UNARY_FRAC,
+    NT_UNARY_COS,
+    NT_UNARY_COSH,
+    NT_UNARY_SIN,
+    NT_UNARY_SINH,
+    NT_UNARY_TAN,
+    NT_UNARY_TANH,
+    NT_UNARY_EXP,
+    NT_UNARY_EXPM1,
+    NT_UNARY_LOG,
+    NT_UNARY_LOG2,
+    NT_UNARY_LOG10,
+    NT_UNARY_LOG1P,
+    NT_UNARY_SQRT,
+    NT_UNARY_RSQRT,
+    NT_UNARY_RECIPROCAL,
+    NT_UNARY_NEG, /* also torch.negative */
+    NT_UNARY_SIGN,
+    NT_UNARY_SIGMOID,
+    NT_UNARY_ERF,
+    NT_UNARY_ERFC,
+    NT_UNARY_ERFINV,
+    NT_UNARY_DIGAMMA,
+    NT_UNARY_BITWISE_NOT,
+    NT_UNARY_LOGICAL_NOT,
+    NT_UNARY_RELU, /* nn.functional.relu: max(x, 0), NaN kept */
+    NT_UNARY_OP_COUNT
+} nt_unary_op;
+
+/* PyTorch's name of the op ("abs", "bitwise_not", ...); NULL for an invalid op. */
+NT_API const char *nt_unary_op_name(nt_unary_op op);
+/* The general form: writes into `out` when given (out=), into t when `inplace`, else into a
+ * new tensor; *result (may be NULL) receives the tensor written, a new reference. */
+NT_API nt_status nt_unary_ex(nt_unary_op op, nt_tensor *t, nt_tensor *out, bool inplace,
+                             nt_tensor **result);
+/* op(t) as a new tensor; in place (t = op(t)); into out. */
+NT_API nt_status nt_unary(nt_unary_op op, nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_unary_(nt_unary_op op, nt_tensor *t);
+NT_API nt_status nt_unary_out(nt_unary_op op, nt_tensor *t, nt_tensor *out);
+/* torch.round(t, decimals=d): rint(t * 10^d) / 10^d (d < 0: rint(t / 10^-d) * 10^-d),
+ * floating dtypes only ("\"round_cpu\" not implemented for 'Int'"); forms as nt_unary_ex. */
+NT_API nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
+                                   nt_tensor **result);
+/* torch.positive: t itself (a new reference); bool fails ("The `+` operator, on a bool
+ * tensor is not supported."). */
+NT_API nt_status nt_positive(nt_tensor *t, nt_tensor **out);
+/* Shorthands for nt_unary(NT_UNARY_..., t, out). */
+NT_API nt_status nt_abs(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_neg(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_exp(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_log(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_sqrt(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_tanh(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_sigmoid(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_relu(nt_tensor *t, nt_tensor **out);
+
+/* ------------------------------------------------------------------ random ops */
+/* In-place distributions on the generator of the "random" section: each keeps t's names,
+ * works on any layout (element i in row-major order gets the same value whatever the
+ * strides), bumps the storage version and is independent of the thread count. Dtype support
+ * and error texts are PyTorch 1.13's (e.g. "\"cauchy_cpu\" not implemented for 'Long'"). */
+
+/* cauchy_(median, sigma), exponential_(lambd >= 0), log_normal_(mean, std > 0): floats. */
+NT_API nt_status nt_cauchy_(nt_tensor *t, double median, double sigma);
+NT_API nt_status nt_exponential_(nt_tensor *t, double lambd);
+NT_API nt_status nt_log_normal_(nt_tensor *t, double mean, double std);
+/* geometric_(p in (0, 1)): trials up to the first success (1, 2, ...); every dtype but bool. */
+NT_API nt_status nt_geometric_(nt_tensor *t, double p);
+/* bernoulli_(p in [0, 1]): 1 with probability p; every dtype but float16. */
+NT_API nt_status nt_bernoulli_(nt_tensor *t, double p);
+/* bernoulli_(p tensor): p (float32/float64/bfloat16, values in [0, 1]) expands to t's shape. */
+NT_API nt_status nt_bernoulli_tensor_(nt_tensor *t, const nt_tensor *p);
+/* torch.bernoulli(input): 1 with probability input[i], input's dtype and names. */
+NT_API nt_status nt_bernoulli(const nt_tensor *input, nt_tensor **out);
+/* torch.bernoulli(input, p): like input (dtype, shape, names), 1 with probability p. */
+NT_API nt_status nt_bernoulli_p(const nt_tensor *input, double p, nt_tensor **out);
+/* random_(): integers in [0, 2^mantissa digits] for floats, [0, max] for integer dtypes. */
+NT_API nt_status nt_random_(nt_tensor *t);
+/* random_(to): [0, to). */
+NT_API nt_status nt_random_to_(nt_tensor *t, int64_t to);
+/* random_(from, to): [from, *to); `to` NULL: [from, the dtype's max] (from = INT64_MIN then
+ * means all 64 bits). Bounds are adjusted and checked as PyTorch does. */
+NT_API nt_status nt_random_from_to_(nt_tensor *t, int64_t from, const int64_t *to);
+/* Which of PyTorch's precision warnings random_(from, to) deserves on a float dtype: bit 0
+ * "from is out of bounds [-(2^d), 2^d]", bit 1 the same for "to - 1"; 0 for none. */
+NT_API int nt_random_precision_warnings(nt_dtype dtype, int64_t from, const int64_t *to);
+/* torch.normal with tensor arguments: normal(mean, std), normal(mean, std: float) and
+ * normal(mean: float, std). The shape is the broadcast of the tensors', the names their
+ * unification from the right (PyTorch 1.13 refuses named inputs here), the dtype mean's
+ * (std's when mean is a number); std must be >= 0 everywhere. */
+NT_API nt_status nt_normal_tensors(const nt_tensor *mean, const nt_tensor *std, nt_tensor **out);
+NT_API nt_status nt_normal_mean_tensor(const nt_tensor *mean, double std, nt_tensor **out);
+NT_API nt_status nt_normal_std_tensor(double mean, const nt_tensor *std, nt_tensor **out);
+/* The out= form: mean and std each a tensor or, when NULL, the value beside it. `out` must
+ * have the broadcast shape; unnamed, it takes the computed names, named, it must match. */
+NT_API nt_status nt_normal_out(nt_tensor *out, const nt_tensor *mean, double mean_value,
+                               const nt_tensor *std, double std_value);
+/* Dropout: zeroes each element with probability p, scales the rest by 1 / (1 - p), keeps
+ * names (and a dense input's strides). !train, p == 0 or no elements: `input` itself (a new
+ * reference); p == 1: input * 0. p outside [0, 1] is NT_ERR_VALUE ("dropout probability
+ * has to be between 0 and 1, but got 1.5"); other p need bfloat16, float32 or float64. */
+NT_API nt_status nt_dropout(nt_tensor *input, double p, bool train, nt_tensor **out);
+NT_API nt_status nt_dropout_(nt_tensor *t, double p, bool train);
+
+/* ------------------------------------------------------------------ matrix products */
+/* PyTorch 1.13's mm, mv, dot, bmm, matmul, addmm, addmv: float32/float64 through CBLAS
+ * (OpenBLAS), the integer dtypes and bfloat16 through our own loops (bool and float16 fail
+ * as in PyTorch: "\"addmm_impl_cpu_\" not implemented for 'Half'"). Names contract away
+ * dims (mm: (a[-2], b[-1]); matmul: batch dims unified); dot's result is unnamed. The _out
+ * forms write into `out`, which must already have the result's shape (it is not resized)
+ * and the result's dtype; an unnamed out takes the computed names, a named one must match
+ * them (checked only when some input is named, except bmm, as PyTorch does). */
+NT_API nt_status nt_mm(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_mm_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
+/* Matrix (n x m) times vector (m). */
+NT_API nt_status nt_mv(const nt_tensor *mat, const nt_tensor *vec, nt_tensor **out);
+NT_API nt_status nt_mv_out(nt_tensor *out, const nt_tensor *mat, const nt_tensor *vec);
+/* Inner product of two 1-d tensors of one dtype: a 0-dim tensor. */
+NT_API nt_status nt_dot(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_dot_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
+/* Batched mm of (B, n, m) and (B, m, p); the result has b's dtype. */
+NT_API nt_status nt_bmm(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_bmm_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
+/* torch.matmul: dot, mv, mm, or a batched product with broadcast batch dims (x @ y). */
+NT_API nt_status nt_matmul(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_matmul_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
+/* beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape; beta 0
+ * ignores self (NaN included). Integer dtypes truncate beta and alpha, as PyTorch does. */
+NT_API nt_status nt_addmm(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2,
+                          nt_scalar beta, nt_scalar alpha, nt_tensor **out);
+NT_API nt_status nt_addmm_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat1,
+                              const nt_tensor *mat2, nt_scalar beta, nt_scalar alpha);
+/* In place: self must have the product's shape and dtype; it takes the computed names. */
+NT_API nt_status nt_addmm_(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2,
+                           nt_scalar beta, nt_scalar alpha);
+/* beta * self + alpha * (mat @ vec); the result has vec's dtype. */
+NT_API nt_status nt_addmv(nt_tensor *self, const nt_tensor *mat, const nt_tensor *vec,
+                          nt_scalar beta, nt_scalar alpha, nt_tensor **out);
+NT_API nt_status nt_addmv_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat,
+                              const nt_tensor *vec, nt_scalar beta, nt_scalar alpha);
+NT_API nt_status nt_addmv_(nt_tensor *self, const nt_tensor *mat, const nt_tensor *vec,
+                           nt_scalar beta, nt_scalar alpha);
+
 /* ------------------------------------------------------------------ memory */
 
 /* Tensor data of 1 MiB and more is mapped with huge pages and, when freed, kept in a cache

@@ -1,0 +1,501 @@
+/*
+ * reduce_kernels.c — folding kernels for the reductions (see reduce_kernels.h), stamped
+ * for every dtype from NT_DTYPES.
+ *
+ * The "scalar" family (sum, prod, max, min, all, any) has one accumulator type A per
+ * (op, dtype) and a binary OP. Its contiguous block loop keeps 16 independent accumulators
+ * (written as an array so that -O3 turns them into vector registers: the order of the adds
+ * is fixed, so no fast-math is needed to vectorise), each fed 16 elements per partial of
+ * 256 that is then added in (a two-level cascade), and adds them as a tree at the end; runs
+ * longer than a block are split in halves on block boundaries (pairwise summation). The
+ * error of a float32 sum of n elements is then about (32 + log2(n/BLOCK)) ulps,
+ * independent of the thread count. var/std (Chan's parallel formula over two-pass runs, Welford across
+ * rows) and logsumexp (a running maximum with a rescaled sum) accumulate in double.
+ */
+#include "reduce_kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/scalar.h"
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define RK_CLONES __attribute__((noinline, target_clones("avx2", "default")))
+#else
+#define RK_CLONES
+#endif
+
+/* Elements per block of the pairwise split. */
+#define RK_BLOCK 4096
+
+/* ------------------------------------------------------------------ element access */
+
+#define LD_NT_BOOL(x) (x)
+#define LD_NT_UINT8(x) (x)
+#define LD_NT_INT8(x) (x)
+#define LD_NT_INT16(x) (x)
+#define LD_NT_INT32(x) (x)
+#define LD_NT_INT64(x) (x)
+#define LD_NT_FLOAT16(x) nt_f16_to_f32(x)
+#define LD_NT_BFLOAT16(x) nt_bf16_to_f32(x)
+#define LD_NT_FLOAT32(x) (x)
+#define LD_NT_FLOAT64(x) (x)
+
+/* Sum and product accumulators: integers wrap in uint64 (no signed overflow). */
+#define SUMACC_NT_BOOL uint64_t
+#define SUMACC_NT_UINT8 uint64_t
+#define SUMACC_NT_INT8 uint64_t
+#define SUMACC_NT_INT16 uint64_t
+#define SUMACC_NT_INT32 uint64_t
+#define SUMACC_NT_INT64 uint64_t
+#define SUMACC_NT_FLOAT16 float
+#define SUMACC_NT_BFLOAT16 float
+#define SUMACC_NT_FLOAT32 float
+#define SUMACC_NT_FLOAT64 double
+
+/* Max/min accumulators: the element itself, 16-bit floats widened (exactly) to float. */
+#define MAXACC_NT_BOOL bool
+#define MAXACC_NT_UINT8 uint8_t
+#define MAXACC_NT_INT8 int8_t
+#define MAXACC_NT_INT16 int16_t
+#define MAXACC_NT_INT32 int32_t
+#define MAXACC_NT_INT64 int64_t
+#define MAXACC_NT_FLOAT16 float
+#define MAXACC_NT_BFLOAT16 float
+#define MAXACC_NT_FLOAT32 float
+#define MAXACC_NT_FLOAT64 double
+
+#define LOWEST_NT_BOOL false
+#define LOWEST_NT_UINT8 0
+#define LOWEST_NT_INT8 INT8_MIN
+#define LOWEST_NT_INT16 INT16_MIN
+#define LOWEST_NT_INT32 INT32_MIN
+#define LOWEST_NT_INT64 INT64_MIN
+#define LOWEST_NT_FLOAT16 (-INFINITY)
+#define LOWEST_NT_BFLOAT16 (-INFINITY)
+#define LOWEST_NT_FLOAT32 (-INFINITY)
+#define LOWEST_NT_FLOAT64 (-INFINITY)
+#define HIGHEST_NT_BOOL true
+#define HIGHEST_NT_UINT8 UINT8_MAX
+#define HIGHEST_NT_INT8 INT8_MAX
+#define HIGHEST_NT_INT16 INT16_MAX
+#define HIGHEST_NT_INT32 INT32_MAX
+#define HIGHEST_NT_INT64 INT64_MAX
+#define HIGHEST_NT_FLOAT16 INFINITY
+#define HIGHEST_NT_BFLOAT16 INFINITY
+#define HIGHEST_NT_FLOAT32 INFINITY
+#define HIGHEST_NT_FLOAT64 INFINITY
+
+/* Binary ops. max/min propagate NaN: once the accumulator is NaN it stays NaN. */
+#define OP_ADD(a, b) ((a) + (b))
+#define OP_MUL(a, b) ((a) * (b))
+#define OP_MAX(a, b) (((b) > (a) || (b) != (b)) ? (b) : (a))
+#define OP_MIN(a, b) (((b) < (a) || (b) != (b)) ? (b) : (a))
+#define OP_AND(a, b) ((a) & (b))
+#define OP_OR(a, b) ((a) | (b))
+
+/* Loads converted to the accumulator: sums widen integers through int64. */
+#define CONV_SUM(A, v) ((A)(int64_t)(v))
+#define CONV_SUMF(A, v) ((A)(v))
+#define CONV_SAME(A, v) ((A)(v))
+#define CONV_BOOL(A, v) ((A)((v) != 0))
+
+#define SUMCONV_NT_BOOL CONV_SUM
+#define SUMCONV_NT_UINT8 CONV_SUM
+#define SUMCONV_NT_INT8 CONV_SUM
+#define SUMCONV_NT_INT16 CONV_SUM
+#define SUMCONV_NT_INT32 CONV_SUM
+#define SUMCONV_NT_INT64 CONV_SUM
+#define SUMCONV_NT_FLOAT16 CONV_SUMF
+#define SUMCONV_NT_BFLOAT16 CONV_SUMF
+#define SUMCONV_NT_FLOAT32 CONV_SUMF
+#define SUMCONV_NT_FLOAT64 CONV_SUMF
+
+/* ------------------------------------------------------------------ stores */
+
+static void store_float(char *out, nt_dtype dt, double v) {
+    nt_store_scalar(out, dt, nt_scalar_float(v));
+}
+static void store_int(char *out, nt_dtype dt, int64_t v) {
+    nt_store_scalar(out, dt, nt_scalar_int(v));
+}
+
+/* A value of accumulator type A written as dtype dt (integers as int64, floats as double;
+ * bool accumulators as int). */
+#define STORE_VALUE(out, dt, A, v)                                                                 \
+    do {                                                                                           \
+        if ((A)0.5 != 0)                                                                           \
+            store_float(out, dt, (double)(v));                                                     \
+        else                                                                                       \
+            store_int(out, dt, (int64_t)(v));                                                      \
+    } while (0)
+
+/* ------------------------------------------------------------------ the scalar family */
+
+#define SCALAR_KERNEL(NAME, E, c, A, CONV, IDENT, OP)                                              \
+    static void NAME##_init_##E(void *acc, int64_t n) {                                            \
+        A *a = acc;                                                                                \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            a[i] = (A)(IDENT);                                                                     \
+    }                                                                                              \
+    static void NAME##_combine_##E(void *acc, const void *other, int64_t n) {                      \
+        A *restrict a = acc;                                                                       \
+        const A *restrict b = other;                                                               \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            a[i] = OP(a[i], b[i]);                                                                 \
+    }                                                                                              \
+    RK_CLONES static void NAME##_rows_contig_##E(A *restrict a, const c *restrict q, int64_t n) {  \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            a[i] = OP(a[i], CONV(A, LD_##E(q[i])));                                                \
+    }                                                                                              \
+    static void NAME##_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                  \
+        A *a = acc;                                                                                \
+        if (s == (int64_t)sizeof(c)) {                                                             \
+            NAME##_rows_contig_##E(a, (const c *)p, n);                                            \
+            return;                                                                                \
+        }                                                                                          \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            a[i] = OP(a[i], CONV(A, LD_##E(*(const c *)(p + i * s))));                             \
+    }                                                                                              \
+    RK_CLONES static A NAME##_block_contig_##E(const c *restrict q, int64_t n) {                   \
+        A v[16], w[16];                                                                            \
+        for (int j = 0; j < 16; j++)                                                               \
+            v[j] = (A)(IDENT);                                                                     \
+        int64_t i = 0;                                                                             \
+        for (; i + 256 <= n; i += 256) { /* 16 steps per partial, then into v: a cascade */        \
+            for (int j = 0; j < 16; j++)                                                           \
+                w[j] = (A)(IDENT);                                                                 \
+            for (int k = 0; k < 256; k += 16)                                                      \
+                for (int j = 0; j < 16; j++)                                                       \
+                    w[j] = OP(w[j], CONV(A, LD_##E(q[i + k + j])));                                \
+            for (int j = 0; j < 16; j++)                                                           \
+                v[j] = OP(v[j], w[j]);                                                             \
+        }                                                                                          \
+        for (; i + 16 <= n; i += 16)                                                               \
+            for (int j = 0; j < 16; j++)                                                           \
+                v[j] = OP(v[j], CONV(A, LD_##E(q[i + j])));                                        \
+        for (; i < n; i++)                                                                         \
+            v[0] = OP(v[0], CONV(A, LD_##E(q[i])));                                                \
+        for (int h = 8; h > 0; h /= 2)                                                             \
+            for (int j = 0; j < h; j++)                                                            \
+                v[j] = OP(v[j], v[j + h]);                                                         \
+        return v[0];                                                                               \
+    }                                                                                              \
+    static A NAME##_block_strided_##E(const char *p, int64_t n, int64_t s) {                      \
+        A v[4] = {(A)(IDENT), (A)(IDENT), (A)(IDENT), (A)(IDENT)};                                 \
+        int64_t i = 0;                                                                             \
+        for (; i + 4 <= n; i += 4)                                                                 \
+            for (int j = 0; j < 4; j++)                                                            \
+                v[j] = OP(v[j], CONV(A, LD_##E(*(const c *)(p + (i + j) * s))));                  \
+        for (; i < n; i++)                                                                         \
+            v[0] = OP(v[0], CONV(A, LD_##E(*(const c *)(p + i * s))));                             \
+        v[0] = OP(v[0], v[2]);                                                                     \
+        v[1] = OP(v[1], v[3]);                                                                     \
+        return OP(v[0], v[1]);                                                                     \
+    }                                                                                              \
+    static A NAME##_pairwise_##E(const char *p, int64_t n, int64_t s) {                            \
+        if (n <= RK_BLOCK)                                                                         \
+            return s == (int64_t)sizeof(c) ? NAME##_block_contig_##E((const c *)p, n)              \
+                                           : NAME##_block_strided_##E(p, n, s);                    \
+        int64_t h = ((n / 2 + RK_BLOCK - 1) / RK_BLOCK) * RK_BLOCK;                                \
+        A x = NAME##_pairwise_##E(p, h, s);                                                        \
+        A y = NAME##_pairwise_##E(p + h * s, n - h, s);                                            \
+        return OP(x, y);                                                                           \
+    }                                                                                              \
+    static void NAME##_run_##E(void *acc, const char *p, int64_t n, int64_t s) {                   \
+        A *a = acc;                                                                                \
+        A r = NAME##_pairwise_##E(p, n, s);                                                        \
+        *a = OP(*a, r);                                                                            \
+    }                                                                                              \
+    static void NAME##_store_##E(char *out, nt_dtype dt, const void *acc,                          \
+                                 const nt_red_params *prm) {                                       \
+        (void)prm;                                                                                 \
+        A v = *(const A *)acc;                                                                     \
+        STORE_VALUE(out, dt, A, v);                                                                \
+    }                                                                                              \
+    static const nt_red_kernel NAME##_kernel_##E = {                                              \
+        sizeof(A),          NAME##_init_##E,    NAME##_run_##E,   NAME##_rows_##E,                 \
+        NAME##_combine_##E, NAME##_store_##E,                                                      \
+    };
+
+#define STAMP_SUM(E, n, c) SCALAR_KERNEL(sum, E, c, SUMACC_##E, SUMCONV_##E, 0, OP_ADD)
+#define STAMP_PROD(E, n, c) SCALAR_KERNEL(prod, E, c, SUMACC_##E, SUMCONV_##E, 1, OP_MUL)
+#define STAMP_MAX(E, n, c) SCALAR_KERNEL(max, E, c, MAXACC_##E, CONV_SAME, LOWEST_##E, OP_MAX)
+#define STAMP_MIN(E, n, c) SCALAR_KERNEL(min, E, c, MAXACC_##E, CONV_SAME, HIGHEST_##E, OP_MIN)
+#define STAMP_ALL(E, n, c) SCALAR_KERNEL(all, E, c, uint8_t, CONV_BOOL, 1, OP_AND)
+#define STAMP_ANY(E, n, c) SCALAR_KERNEL(any, E, c, uint8_t, CONV_BOOL, 0, OP_OR)
+NT_DTYPES(STAMP_SUM)
+NT_DTYPES(STAMP_PROD)
+NT_DTYPES(STAMP_MAX)
+NT_DTYPES(STAMP_MIN)
+NT_DTYPES(STAMP_ALL)
+NT_DTYPES(STAMP_ANY)
+
+/* mean: sum's folding, then a division in the accumulator's type (float32 sums divide in
+ * float, as PyTorch's sum().div_() does); the float16/bfloat16 quotient is rounded once. */
+#define STAMP_MEAN(E, n, c)                                                                        \
+    static void mean_store_##E(char *out, nt_dtype dt, const void *acc,                            \
+                               const nt_red_params *prm) {                                         \
+        SUMACC_##E v = *(const SUMACC_##E *)acc;                                                   \
+        SUMACC_##E q = (SUMACC_##E)(v / (SUMACC_##E)prm->count);                                   \
+        STORE_VALUE(out, dt, SUMACC_##E, q);                                                       \
+    }                                                                                              \
+    static const nt_red_kernel mean_kernel_##E = {                                                 \
+        sizeof(SUMACC_##E), sum_init_##E,    sum_run_##E,    sum_rows_##E,                         \
+        sum_combine_##E,    mean_store_##E,                                                        \
+    };
+STAMP_MEAN(NT_FLOAT16, float16, nt_float16)
+STAMP_MEAN(NT_BFLOAT16, bfloat16, nt_bfloat16)
+STAMP_MEAN(NT_FLOAT32, float32, float)
+STAMP_MEAN(NT_FLOAT64, float64, double)
+
+/* ------------------------------------------------------------------ var / std */
+
+typedef struct var_acc {
+    double n, mean, m2;
+} var_acc;
+
+static void var_init(void *acc, int64_t n) {
+    var_acc *a = acc;
+    for (int64_t i = 0; i < n; i++)
+        a[i] = (var_acc){0, 0, 0};
+}
+
+/* Chan et al.'s combination of two partial (count, mean, M2). */
+static inline void var_merge(var_acc *a, const var_acc *b) {
+    if (b->n == 0) return;
+    if (a->n == 0) {
+        *a = *b;
+        return;
+    }
+    double n = a->n + b->n, delta = b->mean - a->mean, nb_n = b->n / n;
+    a->mean += delta * nb_n;
+    a->m2 += b->m2 + delta * delta * a->n * nb_n;
+    a->n = n;
+}
+
+static void var_combine(void *acc, const void *other, int64_t n) {
+    var_acc *a = acc;
+    const var_acc *b = other;
+    for (int64_t i = 0; i < n; i++)
+        var_merge(&a[i], &b[i]);
+}
+
+static void var_store(char *out, nt_dtype dt, const void *acc, const nt_red_params *prm) {
+    const var_acc *a = acc;
+    double denom = a->n - prm->correction;
+    if (denom < 0) denom = 0;
+    double v = a->m2 / denom;
+    store_float(out, dt, prm->take_sqrt ? sqrt(v) : v);
+}
+
+/* A run: mean, then the sum of squared deviations (two passes over data in cache), merged
+ * into the accumulator. Runs longer than a block are merged block by block. */
+#define STAMP_VAR(E, n_, c)                                                                        \
+    static void var_run_##E(void *acc, const char *p, int64_t n, int64_t s) {                      \
+        for (int64_t b = 0; b < n; b += RK_BLOCK) {                                                \
+            int64_t m = n - b < RK_BLOCK ? n - b : RK_BLOCK;                                       \
+            const char *q = p + b * s;                                                             \
+            double sum = 0, m2 = 0;                                                                \
+            for (int64_t i = 0; i < m; i++)                                                        \
+                sum += (double)LD_##E(*(const c *)(q + i * s));                                    \
+            double mean = sum / (double)m;                                                         \
+            for (int64_t i = 0; i < m; i++) {                                                      \
+                double d = (double)LD_##E(*(const c *)(q + i * s)) - mean;                         \
+                m2 += d * d;                                                                       \
+            }                                                                                      \
+            var_acc part = {(double)m, mean, m2};                                                  \
+            var_merge(acc, &part);                                                                 \
+        }                                                                                          \
+    }                                                                                              \
+    static void var_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                     \
+        var_acc *a = acc;                                                                          \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            double x = (double)LD_##E(*(const c *)(p + i * s));                                    \
+            double cnt = a[i].n + 1, d = x - a[i].mean;                                            \
+            a[i].mean += d / cnt;                                                                  \
+            a[i].m2 += d * (x - a[i].mean);                                                        \
+            a[i].n = cnt;                                                                          \
+        }                                                                                          \
+    }                                                                                              \
+    static const nt_red_kernel var_kernel_##E = {                                                  \
+        sizeof(var_acc), var_init, var_run_##E, var_rows_##E, var_combine, var_store,              \
+    };
+STAMP_VAR(NT_FLOAT16, float16, nt_float16)
+STAMP_VAR(NT_BFLOAT16, bfloat16, nt_bfloat16)
+STAMP_VAR(NT_FLOAT32, float32, float)
+STAMP_VAR(NT_FLOAT64, float64, double)
+
+/* ------------------------------------------------------------------ logsumexp */
+
+/* The running pair (m, s) stands for log(s) + m: m the largest element so far, s the sum
+ * of exp(x - m). Infinite m and NaN follow PyTorch's results (see lse_push). */
+typedef struct lse_acc {
+    double m, s;
+} lse_acc;
+
+static void lse_init(void *acc, int64_t n) {
+    lse_acc *a = acc;
+    for (int64_t i = 0; i < n; i++)
+        a[i] = (lse_acc){-INFINITY, 0};
+}
+
+static inline void lse_push(lse_acc *a, double x) {
+    if (x == a->m) /* also +-inf meeting itself: exp(0) */
+        a->s += 1;
+    else if (x > a->m) {
+        a->s = a->s * exp(a->m - x) + 1;
+        a->m = x;
+    } else {
+        a->s += exp(x - a->m); /* NaN x makes s NaN for good */
+    }
+}
+
+static inline void lse_merge(lse_acc *a, const lse_acc *b) {
+    if (b->m == a->m)
+        a->s += b->s;
+    else if (b->m > a->m) {
+        a->s = a->s * exp(a->m - b->m) + b->s;
+        a->m = b->m;
+    } else {
+        a->s += b->s * exp(b->m - a->m);
+    }
+}
+
+static void lse_combine(void *acc, const void *other, int64_t n) {
+    lse_acc *a = acc;
+    const lse_acc *b = other;
+    for (int64_t i = 0; i < n; i++)
+        lse_merge(&a[i], &b[i]);
+}
+
+static void lse_store(char *out, nt_dtype dt, const void *acc, const nt_red_params *prm) {
+    (void)prm;
+    const lse_acc *a = acc;
+    double v = isinf(a->m) && !isnan(a->s) ? a->m : a->m + log(a->s);
+    store_float(out, dt, v);
+}
+
+#define STAMP_LSE(E, n_, c)                                                                        \
+    static void lse_run_##E(void *acc, const char *p, int64_t n, int64_t s) {                      \
+        lse_acc *a = acc;                                                                          \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            lse_push(a, (double)LD_##E(*(const c *)(p + i * s)));                                  \
+    }                                                                                              \
+    static void lse_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                     \
+        lse_acc *a = acc;                                                                          \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            lse_push(&a[i], (double)LD_##E(*(const c *)(p + i * s)));                              \
+    }                                                                                              \
+    static const nt_red_kernel lse_kernel_##E = {                                                  \
+        sizeof(lse_acc), lse_init, lse_run_##E, lse_rows_##E, lse_combine, lse_store,              \
+    };
+NT_DTYPES(STAMP_LSE)
+
+/* ------------------------------------------------------------------ the table */
+
+#define ROW(NAME) {                                                                                \
+        [NT_BOOL] = &NAME##_kernel_NT_BOOL,         [NT_UINT8] = &NAME##_kernel_NT_UINT8,          \
+        [NT_INT8] = &NAME##_kernel_NT_INT8,         [NT_INT16] = &NAME##_kernel_NT_INT16,          \
+        [NT_INT32] = &NAME##_kernel_NT_INT32,       [NT_INT64] = &NAME##_kernel_NT_INT64,          \
+        [NT_FLOAT16] = &NAME##_kernel_NT_FLOAT16,   [NT_BFLOAT16] = &NAME##_kernel_NT_BFLOAT16,    \
+        [NT_FLOAT32] = &NAME##_kernel_NT_FLOAT32,   [NT_FLOAT64] = &NAME##_kernel_NT_FLOAT64,      \
+    }
+#define FLOAT_ROW(NAME) {                                                                          \
+        [NT_FLOAT16] = &NAME##_kernel_NT_FLOAT16,   [NT_BFLOAT16] = &NAME##_kernel_NT_BFLOAT16,    \
+        [NT_FLOAT32] = &NAME##_kernel_NT_FLOAT32,   [NT_FLOAT64] = &NAME##_kernel_NT_FLOAT64,      \
+    }
+
+/* Which dtypes each op takes is PyTorch 1.13's CPU dispatch: prod refuses float16 and
+ * bfloat16; mean and var only floats (the ops turn other dtypes into their errors);
+ * logsumexp is computed on integer inputs converted to float by the op. */
+static const nt_red_kernel *const kernels[NT_RED_OP_COUNT][NT_DTYPE_COUNT] = {
+    [NT_RED_SUM] = ROW(sum),
+    [NT_RED_PROD] = {[NT_BOOL] = &prod_kernel_NT_BOOL, [NT_UINT8] = &prod_kernel_NT_UINT8,
+                     [NT_INT8] = &prod_kernel_NT_INT8, [NT_INT16] = &prod_kernel_NT_INT16,
+                     [NT_INT32] = &prod_kernel_NT_INT32, [NT_INT64] = &prod_kernel_NT_INT64,
+                     [NT_FLOAT32] = &prod_kernel_NT_FLOAT32,
+                     [NT_FLOAT64] = &prod_kernel_NT_FLOAT64},
+    [NT_RED_MAX] = ROW(max),
+    [NT_RED_MIN] = ROW(min),
+    [NT_RED_ALL] = ROW(all),
+    [NT_RED_ANY] = ROW(any),
+    [NT_RED_VAR] = FLOAT_ROW(var),
+    [NT_RED_LOGSUMEXP] = ROW(lse),
+    [NT_RED_MEAN] = FLOAT_ROW(mean),
+};
+
+/* Unused kernels of the stamped families (prod for 16-bit floats) stay out of the build. */
+static const nt_red_kernel *const unused_kernels[] = {&prod_kernel_NT_FLOAT16,
+                                                      &prod_kernel_NT_BFLOAT16};
+
+const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
+    (void)unused_kernels;
+    if ((int)op < 0 || op >= NT_RED_OP_COUNT || !nt_dtype_valid((int)dtype)) return NULL;
+    return kernels[op][dtype];
+}
+
+/* ------------------------------------------------------------------ index reductions */
+
+/* `better(x, b)`: x replaces the best so far b. NaN wins over any number, and a later NaN
+ * does not replace an earlier one. */
+#define BETTER_MAX(x, b) (!((b) != (b)) && ((x) > (b) || (x) != (x)))
+#define BETTER_MIN(x, b) (!((b) != (b)) && ((x) < (b) || (x) != (x)))
+
+#define STAMP_ARG(E, n_, c)                                                                        \
+    static void argmax_run_##E(const char *p, int64_t n, int64_t s, char *value, int64_t *index) { \
+        int64_t bi = 0;                                                                            \
+        MAXACC_##E b = LD_##E(*(const c *)p);                                                      \
+        for (int64_t i = 1; i < n; i++) {                                                          \
+            MAXACC_##E x = LD_##E(*(const c *)(p + i * s));                                        \
+            if (BETTER_MAX(x, b)) b = x, bi = i;                                                   \
+        }                                                                                          \
+        memcpy(value, p + bi * s, sizeof(c));                                                      \
+        *index = bi;                                                                               \
+    }                                                                                              \
+    static void argmin_run_##E(const char *p, int64_t n, int64_t s, char *value, int64_t *index) { \
+        int64_t bi = 0;                                                                            \
+        MAXACC_##E b = LD_##E(*(const c *)p);                                                      \
+        for (int64_t i = 1; i < n; i++) {                                                          \
+            MAXACC_##E x = LD_##E(*(const c *)(p + i * s));                                        \
+            if (BETTER_MIN(x, b)) b = x, bi = i;                                                   \
+        }                                                                                          \
+        memcpy(value, p + bi * s, sizeof(c));                                                      \
+        *index = bi;                                                                               \
+    }                                                                                              \
+    static void argmax_rows_##E(char *best, int64_t bs, int64_t *idx, int64_t is, const char *p,   \
+                                int64_t n, int64_t s, int64_t row) {                               \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            MAXACC_##E x = LD_##E(*(const c *)(p + i * s));                                        \
+            MAXACC_##E b = LD_##E(*(const c *)(best + i * bs));                                    \
+            if (BETTER_MAX(x, b)) {                                                                \
+                memcpy(best + i * bs, p + i * s, sizeof(c));                                       \
+                idx[i * is] = row;                                                                 \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    static void argmin_rows_##E(char *best, int64_t bs, int64_t *idx, int64_t is, const char *p,   \
+                                int64_t n, int64_t s, int64_t row) {                               \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            MAXACC_##E x = LD_##E(*(const c *)(p + i * s));                                        \
+            MAXACC_##E b = LD_##E(*(const c *)(best + i * bs));                                    \
+            if (BETTER_MIN(x, b)) {                                                                \
+                memcpy(best + i * bs, p + i * s, sizeof(c));                                       \
+                idx[i * is] = row;                                                                 \
+            }                                                                                      \
+        }                                                                                          \
+    }
+NT_DTYPES(STAMP_ARG)
+
+#define ARG_ENTRY(E, n_, c) [E] = {argmin_run_##E, argmax_run_##E},
+#define ARG_ROWS_ENTRY(E, n_, c) [E] = {argmin_rows_##E, argmax_rows_##E},
+static const nt_arg_run_fn arg_runs[NT_DTYPE_COUNT][2] = {NT_DTYPES(ARG_ENTRY)};
+static const nt_arg_rows_fn arg_rows[NT_DTYPE_COUNT][2] = {NT_DTYPES(ARG_ROWS_ENTRY)};
+
+nt_arg_run_fn nt_arg_run_for(bool is_max, nt_dtype dtype) {
+    return nt_dtype_valid((int)dtype) ? arg_runs[dtype][is_max] : NULL;
+}
+
+nt_arg_rows_fn nt_arg_rows_for(bool is_max, nt_dtype dtype) {
+    return nt_dtype_valid((int)dtype) ? arg_rows[dtype][is_max] : NULL;
+}

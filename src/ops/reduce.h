@@ -1,0 +1,60 @@
+/*
+ * reduce.h — what the reduction files share (ops/reduce.c, reduce_sort.c, scan.c,
+ * softmax.c): PyTorch's dtype names for "not implemented" errors, the output of an op
+ * with out= (checked names, shape and a temporary when needed), and the plan that splits
+ * a tensor's dims into kept and reduced ones.
+ */
+#ifndef NT_OPS_REDUCE_H
+#define NT_OPS_REDUCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/tensor.h"
+
+/* PyTorch's C++ name of a dtype ("Long", "Half") as its "not implemented" errors print it. */
+const char *nt_red_dtype_text(nt_dtype dtype);
+
+/* '"<kernel>" not implemented for '<dtype>'', NT_ERR_RUNTIME. */
+nt_status nt_red_not_implemented(const char *kernel, nt_dtype dtype);
+
+/* The shape of reducing `t` over the dims in `mask` (keepdim: size one instead of gone). */
+void nt_red_out_shape(const nt_tensor *t, uint64_t mask, bool keepdim, int *ndim,
+                      int64_t *sizes);
+
+/* Where an op writes a result of `dtype` and shape (ndim, sizes) with `names` (NULL:
+ * unnamed): a new tensor when `into` is NULL, else `into` itself when its dtype and shape
+ * match and it shares no memory with `input` (NULL: nothing to check), else a temporary
+ * that nt_red_finish copies into `into`. Checks the out= rules first: a named `into` must
+ * have exactly `names`; a shape other than the result's fails. */
+nt_status nt_red_prepare(nt_tensor *into, const nt_tensor *input, nt_dtype dtype, int ndim,
+                         const int64_t *sizes, const nt_name *names, nt_tensor **result);
+
+/* Completes an op that used nt_red_prepare: with `into`, copies a temporary into it,
+ * gives an unnamed `into` the computed names, bumps its version and releases the
+ * temporary; *out (if not NULL) receives a new reference to the op's tensor. On failure
+ * (st != NT_OK), releases what prepare made. Returns st or a later failure. */
+nt_status nt_red_finish(nt_status st, nt_tensor *into, nt_tensor *result, const nt_name *names,
+                        nt_tensor **out);
+
+/* The dims of `t` split into kept and reduced ones (size-one dims dropped), each group
+ * sorted by the input's absolute stride and coalesced; strides in bytes. Dims of the
+ * output (which has the kept dims, keepdim or not) come with their output strides in up
+ * to two outputs (out2 may be NULL). Innermost first. */
+typedef struct nt_red_plan {
+    int nk, nr;
+    int64_t ks[NT_MAX_DIMS], kin[NT_MAX_DIMS], kout[NT_MAX_DIMS], kout2[NT_MAX_DIMS];
+    int64_t rs[NT_MAX_DIMS], rin[NT_MAX_DIMS];
+    int64_t nout, nred;
+    const char *in;
+    char *out, *out2;
+} nt_red_plan;
+
+void nt_red_plan_build(nt_red_plan *p, const nt_tensor *t, uint64_t mask, bool keepdim,
+                       const nt_tensor *out, const nt_tensor *out2);
+
+/* The offsets (bytes) of kept-space index `o` in the input, out and out2. */
+void nt_red_plan_offsets(const nt_red_plan *p, int64_t o, int64_t *in, int64_t *out,
+                         int64_t *out2);
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * reduce_sort.c — order statistics along a dim (layer L4): median (lower median, NaN
+ * propagates), kthvalue, mode and topk, each giving values and int64 indices.
+ *
+ * Each row along the dim is gathered into (key, index) pairs and sorted; keys are doubles
+ * (exact for every dtype but int64, which keeps int64 keys). NaN sorts above every number
+ * and ties sort by index, so the order is total and results are reproducible: among equal
+ * values the first index is reported (the last for mode, as PyTorch does). Values are
+ * copied from the input element itself, so they are exact. Rows run in parallel; each
+ * thread's range gathers into its own buffer.
+ *
+ * Names: median, kthvalue and mode remove the dim; topk keeps it (its size becomes k) with
+ * its name — PyTorch 1.13 refuses named tensors in topk (docs/decisions_ops_reduce.md).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "core/scalar.h"
+#include "core/status.h"
+#include "names/infer.h"
+#include "reduce.h"
+
+typedef struct pair_d {
+    double k;
+    int64_t i;
+} pair_d;
+typedef struct pair_l {
+    int64_t k;
+    int64_t i;
+} pair_l;
+
+/* Ascending, NaN last, ties by index. */
+static int cmp_d(const void *a, const void *b) {
+    const pair_d *x = a, *y = b;
+    bool xn = x->k != x->k, yn = y->k != y->k;
+    if (xn != yn) return xn ? 1 : -1;
+    if (!xn && x->k != y->k) return x->k < y->k ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+static int cmp_l(const void *a, const void *b) {
+    const pair_l *x = a, *y = b;
+    if (x->k != y->k) return x->k < y->k ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+/* Descending, NaN first, ties by index (topk largest). */
+static int cmp_d_desc(const void *a, const void *b) {
+    const pair_d *x = a, *y = b;
+    bool xn = x->k != x->k, yn = y->k != y->k;
+    if (xn != yn) return xn ? -1 : 1;
+    if (!xn && x->k != y->k) return x->k > y->k ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+static int cmp_l_desc(const void *a, const void *b) {
+    const pair_l *x = a, *y = b;
+    if (x->k != y->k) return x->k > y->k ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+typedef enum sort_op { OP_MEDIAN, OP_KTH, OP_MODE, OP_TOPK } sort_op;
+
+typedef struct sort_job {
+    const nt_red_plan *p;
+    sort_op op;
+    nt_dtype dtype;
+    int64_t n, stride;     /* the row: elements and input byte stride */
+    int64_t k;             /* kthvalue (1-based) / topk count */
+    bool largest;          /* topk */
+    int64_t vstep, istep;  /* topk: output byte strides along the dim */
+    _Atomic int failed;
+} sort_job;
+
+static bool equal_keys(const sort_job *j, const void *pairs, int64_t a, int64_t b) {
+    if (j->dtype == NT_INT64) return ((const pair_l *)pairs)[a].k == ((const pair_l *)pairs)[b].k;
+    double x = ((const pair_d *)pairs)[a].k, y = ((const pair_d *)pairs)[b].k;
+    return x == y || (x != x && y != y);
+}
+
+static int64_t index_at(const sort_job *j, const void *pairs, int64_t pos) {
+    return j->dtype == NT_INT64 ? ((const pair_l *)pairs)[pos].i : ((const pair_d *)pairs)[pos].i;
+}
+
+/* The position (in sorted order) an op reports, for the reducing ops. */
+static int64_t pick(const sort_job *j, const void *pairs) {
+    int64_t n = j->n;
+    if (j->op == OP_KTH) return j->k - 1;
+    if (j->op == OP_MEDIAN) {
+        if (j->dtype != NT_INT64) {
+            const pair_d *pd = pairs;
+            if (pd[n - 1].k != pd[n - 1].k) { /* some NaN: the first NaN (by index) */
+                int64_t first = n - 1;
+                while (first > 0 && pd[first - 1].k != pd[first - 1].k)
+                    first--;
+                return first;
+            }
+        }
+        return (n - 1) / 2;
+    }
+    /* mode: the longest run of equal keys, the first (smallest) on ties; its last index. */
+    int64_t best = 0, best_len = 0;
+    for (int64_t s = 0; s < n;) {
+        int64_t e = s + 1;
+        while (e < n && equal_keys(j, pairs, s, e))
+            e++;
+        if (e - s > best_len) best_len = e - s, best = e - 1;
+        s = e;
+    }
+    return best;
+}
+
+static void sort_task(void *ctx, int64_t b, int64_t e) {
+    sort_job *j = ctx;
+    const nt_red_plan *p = j->p;
+    size_t psize = j->dtype == NT_INT64 ? sizeof(pair_l) : sizeof(pair_d);
+    void *pairs = malloc((size_t)(j->n > 0 ? j->n : 1) * psize);
+    if (!pairs) {
+        atomic_store(&j->failed, 1);
+        return;
+    }
+    size_t esize = nt_dtype_table[j->dtype].size;
+    int (*cmp)(const void *, const void *) =
+        j->dtype == NT_INT64 ? (j->op == OP_TOPK && j->largest ? cmp_l_desc : cmp_l)
+                             : (j->op == OP_TOPK && j->largest ? cmp_d_desc : cmp_d);
+    for (int64_t o = b; o < e; o++) {
+        int64_t in, out, out2;
+        nt_red_plan_offsets(p, o, &in, &out, &out2);
+        const char *src = p->in + in;
+        for (int64_t i = 0; i < j->n; i++) {
+            const char *x = src + i * j->stride;
+            if (j->dtype == NT_INT64)
+                ((pair_l *)pairs)[i] = (pair_l){*(const int64_t *)x, i};
+            else
+                ((pair_d *)pairs)[i] = (pair_d){nt_load_double(x, j->dtype), i};
+        }
+        qsort(pairs, (size_t)j->n, psize, cmp);
+        if (j->op == OP_TOPK) {
+            for (int64_t r = 0; r < j->k; r++) {
+                int64_t idx = index_at(j, pairs, r);
+                memcpy(p->out + out + r * j->vstep, src + idx * j->stride, esize);
+                *(int64_t *)(p->out2 + out2 + r * j->istep) = idx;
+            }
+            continue;
+        }
+        int64_t idx = index_at(j, pairs, pick(j, pairs));
+        memcpy(p->out + out, src + idx * j->stride, esize);
+        *(int64_t *)(p->out2 + out2) = idx;
+    }
+    free(pairs);
+}
+
+static nt_status null_arg(const char *fn) {
+    return nt_fail(NT_ERR_TYPE, "%s(): argument 'self' must be Tensor, not NULL", fn);
+}
+
+/* Runs op along `dim` of t into values/indices (already shaped; `keepdim` says whether the
+ * dim is still there in them, as for topk). */
+static nt_status run_sort(sort_job *j, const nt_tensor *t, int64_t d, bool keepdim, nt_tensor *v,
+                          nt_tensor *ix) {
+    nt_red_plan p;
+    uint64_t mask = t->ndim ? (uint64_t)1 << d : 0;
+    nt_red_plan_build(&p, t, mask, keepdim, v, ix);
+    j->p = &p;
+    j->dtype = t->dtype;
+    j->n = t->ndim ? t->sizes[d] : 1;
+    j->stride = t->ndim ? t->strides[d] * (int64_t)nt_dtype_table[t->dtype].size : 0;
+    if (j->op == OP_TOPK && t->ndim) {
+        j->vstep = v->strides[d] * (int64_t)nt_dtype_table[v->dtype].size;
+        j->istep = ix->strides[d] * (int64_t)sizeof(int64_t);
+    }
+    atomic_store(&j->failed, 0);
+    if (p.nout > 0 && (j->op != OP_TOPK || j->k > 0))
+        nt_parallel_for(0, p.nout, NT_GRAIN_SIZE / (j->n * 8 + 1) + 1, sort_task, j);
+    if (atomic_load(&j->failed)) return nt_fail_oom((size_t)j->n * sizeof(pair_d));
+    return NT_OK;
+}
+
+/* The reducing ops (median, kthvalue, mode) along one dim. */
+static nt_status reduce_sorted(const char *fname, const char *kernel, sort_op op, nt_tensor *t,
+                               int64_t k, int64_t dim, bool keepdim, nt_tensor **values,
+                               nt_tensor **indices) {
+    if (!t) return null_arg(fname);
+    if (!values || !indices) return nt_fail(NT_ERR_VALUE, "%s(): NULL output pointer", fname);
+    int64_t d;
+    NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    if (kernel && (t->dtype == NT_BOOL || t->dtype == NT_FLOAT16))
+        return nt_red_not_implemented(kernel, t->dtype);
+    int64_t n = t->ndim ? t->sizes[d] : 1;
+    if (op == OP_KTH && (k < 1 || k > n))
+        return nt_fail(NT_ERR_RUNTIME,
+                       "kthvalue(): selected number k out of range for dimension %" PRId64, d);
+    if (n == 0)
+        return nt_fail(NT_ERR_INDEX,
+                       "%s(): Expected reduction dim %" PRId64 " to have non-zero size.", fname, d);
+    uint64_t mask = t->ndim ? (uint64_t)1 << d : 0;
+    nt_name buf[NT_MAX_DIMS];
+    int ndim;
+    const nt_name *names = nt_names_remove_dims(t->names, t->ndim, mask, keepdim, buf, &ndim);
+    int64_t sizes[NT_MAX_DIMS];
+    nt_red_out_shape(t, mask, keepdim, &ndim, sizes);
+    nt_tensor *v = NULL, *ix = NULL;
+    nt_status st;
+    NT_CHECK(st, nt_tensor_alloc(t->dtype, ndim, sizes, names, &v));
+    NT_CHECK(st, nt_tensor_alloc(NT_INT64, ndim, sizes, names, &ix));
+    sort_job j = {.op = op, .k = k};
+    NT_CHECK(st, run_sort(&j, t, d, keepdim, v, ix));
+    *values = v;
+    *indices = ix;
+    return NT_OK;
+fail:
+    nt_tensor_release(v);
+    nt_tensor_release(ix);
+    return st;
+}
+
+nt_status nt_median_dim(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor **values,
+                        nt_tensor **indices) {
+    return reduce_sorted("median", "median_out", OP_MEDIAN, t, 0, dim, keepdim, values, indices);
+}
+
+nt_status nt_kthvalue(nt_tensor *t, int64_t k, int64_t dim, bool keepdim, nt_tensor **values,
+                      nt_tensor **indices) {
+    return reduce_sorted("kthvalue", "kthvalue_cpu", OP_KTH, t, k, dim, keepdim, values, indices);
+}
+
+nt_status nt_mode(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor **values,
+                  nt_tensor **indices) {
+    return reduce_sorted("mode", NULL, OP_MODE, t, 0, dim, keepdim, values, indices);
+}
+
+nt_status nt_median_all(nt_tensor *t, nt_tensor **out) {
+    if (!t) return null_arg("median");
+    if (!out) return nt_fail(NT_ERR_VALUE, "median(): NULL output pointer");
+    if (t->dtype == NT_BOOL || t->dtype == NT_FLOAT16)
+        return nt_red_not_implemented("median_cpu", t->dtype);
+    nt_status st;
+    nt_tensor *flat = NULL, *v = NULL, *ix = NULL;
+    if (t->numel == 0) { /* PyTorch: NaN for floats */
+        NT_TRY(nt_tensor_alloc(t->dtype, 0, NULL, NULL, &v));
+        nt_store_scalar(nt_tensor_bytes(v), t->dtype, nt_scalar_float(NAN));
+        *out = v;
+        return NT_OK;
+    }
+    int64_t n = t->numel;
+    NT_CHECK(st, nt_reshape(t, 1, &n, &flat));
+    NT_CHECK(st, nt_rename(flat, NULL, &v));
+    nt_tensor_release(flat);
+    flat = v;
+    v = NULL;
+    NT_CHECK(st, reduce_sorted("median", "median_cpu", OP_MEDIAN, flat, 0, 0, false, &v, &ix));
+    nt_tensor_release(ix);
+    nt_tensor_release(flat);
+    *out = v;
+    return NT_OK;
+fail:
+    nt_tensor_release(flat);
+    nt_tensor_release(v);
+    nt_tensor_release(ix);
+    return st;
+}
+
+nt_status nt_topk(nt_tensor *t, int64_t k, int64_t dim, bool largest, bool sorted,
+                  nt_tensor **values, nt_tensor **indices) {
+    (void)sorted; /* results always come sorted: a valid order for sorted=False too */
+    if (!t) return null_arg("topk");
+    if (!values || !indices) return nt_fail(NT_ERR_VALUE, "topk(): NULL output pointer");
+    int64_t d;
+    NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    if (t->dtype == NT_BOOL || t->dtype == NT_FLOAT16)
+        return nt_red_not_implemented("topk_cpu", t->dtype);
+    int64_t n = t->ndim ? t->sizes[d] : 1;
+    if (k < 0 || k > n) return nt_fail(NT_ERR_RUNTIME, "selected index k out of range");
+    int64_t sizes[NT_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++)
+        sizes[i] = i == d ? k : t->sizes[i];
+    nt_tensor *v = NULL, *ix = NULL;
+    nt_status st;
+    NT_CHECK(st, nt_tensor_alloc(t->dtype, t->ndim, sizes, t->names, &v));
+    NT_CHECK(st, nt_tensor_alloc(NT_INT64, t->ndim, sizes, t->names, &ix));
+    sort_job j = {.op = OP_TOPK, .k = t->ndim ? k : (k ? 1 : 0), .largest = largest};
+    NT_CHECK(st, run_sort(&j, t, d, true, v, ix));
+    *values = v;
+    *indices = ix;
+    return NT_OK;
+fail:
+    nt_tensor_release(v);
+    nt_tensor_release(ix);
+    return st;
+}
