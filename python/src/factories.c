@@ -8,6 +8,7 @@
  * element (promoted), then one checked store per element.
  */
 #include "p1_util.h"
+#include "ops_random.h"
 
 #include "core/scalar.h" /* nt_store_scalar: one element of any dtype */
 
@@ -603,22 +604,19 @@ LIKE_FACTORY(full_like, LIKE_FULL)
 /* ---- random ---- */
 
 /* normal(mean: float, std: float, size, *, dtype=None, names=None, device=None,
- * requires_grad=False). PyTorch's forms with a tensor mean or std are not here yet. */
+ * requires_grad=False); the forms with a tensor mean or std are ops_random.c's. */
 static PyObject *py_normal(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
     static const char *const kwlist[] = {"mean",  "std",    "size",          "generator",  "dtype",
                                          "names", "device", "requires_grad", "pin_memory", NULL};
     PyObject *kw[9];
+    int handled;
+    PyObject *tensor_form = nt_py_normal_tensor_forms(args, nargs, kwnames, &handled);
+    if (handled) return tensor_form;
     if (nt_py_parse_args("normal", args, nargs, kwnames, kwlist, 3, kw) < 0) return NULL;
     if (!kw[0] || !kw[1]) {
         PyErr_Format(PyExc_TypeError, "normal() missing 1 required positional arguments: \"%s\"",
                      kw[0] ? "std" : "mean");
-        return NULL;
-    }
-    if (nt_py_is_tensor(kw[0]) || nt_py_is_tensor(kw[1])) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "normal(): the forms with a tensor mean or std are not implemented yet; "
-                        "use normal(mean: float, std: float, size) or randn(...) * std + mean");
         return NULL;
     }
     nt_scalar mean, std;

@@ -115,6 +115,7 @@ const nt_py_family nt_py_families[] = {
     {"factories", NULL, nt_py_module_factory_functions, NULL, NULL},
     {"index", nt_py_tensor_index_methods, nt_py_module_index_functions, nt_py_index_prepare, NULL},
     {"binary", nt_py_tensor_binary_methods, nt_py_module_binary_functions, nt_py_binary_prepare, NULL},
+    {"random", nt_py_tensor_random_methods, nt_py_module_random_functions, NULL, nt_py_random_init},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -139,6 +139,10 @@ extern PyMethodDef nt_py_tensor_binary_methods[];    /* ops_binary.c */
 extern PyMethodDef nt_py_module_binary_functions[];  /* ops_binary.c */
 int nt_py_binary_prepare(PyTypeObject *type);        /* ops_binary.c */
 
+extern PyMethodDef nt_py_tensor_random_methods[];    /* ops_random.c */
+extern PyMethodDef nt_py_module_random_functions[];  /* ops_random.c */
+int nt_py_random_init(PyObject *module);              /* ops_random.c */
+
 /* Initialisation hooks of the files that need one. */
 int nt_py_tensor_type_init(PyObject *module);
 int nt_py_size_init(PyObject *module);

@@ -22,6 +22,7 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "kernels/philox.h"
+#include "ops/random_ops.h"
 
 /* ------------------------------------------------------------------ the generator */
 
@@ -48,6 +49,11 @@ static void reserve_counters(uint64_t counters, uint64_t *seed, uint64_t *first)
     *first = generator.offset;
     generator.offset += counters;
     pthread_mutex_unlock(&generator.lock);
+}
+
+/* The same reservation for the distributions of random_ops.c and dropout.c. */
+void nt_random_reserve(uint64_t counters, uint64_t *seed, uint64_t *first) {
+    reserve_counters(counters, seed, first);
 }
 
 /* ------------------------------------------------------------------ transforms */

@@ -1,0 +1,822 @@
+/*
+ * ops_random.c — the "random" family of the Python extension: the in-place distributions
+ * (uniform_, normal_, cauchy_, exponential_, geometric_, log_normal_, bernoulli_, random_),
+ * bernoulli, torch.normal with tensor arguments, dropout, and the Tensor rows of the
+ * coverage table with no name rule that no other file provides (copy_ with its name rule,
+ * zero_, fill_, requires_grad_, register_hook, the requires_grad and grad setters, and the
+ * module forms torch.is_floating_point, is_signed, numel and get_device).
+ *
+ * Argument errors reproduce PyTorch 1.13's parser texts; autograd does not exist yet, so
+ * the calls that would need it (requires_grad_(True), assigning a gradient) raise
+ * NotImplementedError, and register_hook fails as PyTorch does on a tensor that does not
+ * require grad.
+ */
+#include <string.h>
+
+#include "ops_random.h"
+#include "p1_util.h"
+#include "p2_util.h"
+
+#include "core/status.h"  /* nt_fail: the saved name error */
+#include "iter/iter.h"     /* nt_iter_build: copy_'s shape errors come before its name error */
+#include "names/infer.h"   /* copy_'s name rule */
+
+#define NOGIL_MIN 65536
+#define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+/* Runs `expr` (setting st) without the GIL when the tensor is large. */
+#define NOGIL_CALL(numel, st, expr)                                                                \
+    do {                                                                                           \
+        if ((numel) > NOGIL_MIN) {                                                                 \
+            PyThreadState *save_ = PyEval_SaveThread();                                            \
+            (st) = (expr);                                                                         \
+            PyEval_RestoreThread(save_);                                                           \
+        } else {                                                                                   \
+            (st) = (expr);                                                                         \
+        }                                                                                          \
+    } while (0)
+
+/* ---- argument helpers ---- */
+
+static PyObject *self_result(PyObject *self, nt_status st) {
+    if (st != NT_OK) return nt_py_raise(st);
+    Py_INCREF(self);
+    return self;
+}
+
+/* nt_py_parse_args with Python's text for too many positional arguments. */
+static int parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                 const char *const *kwlist, int min_pos, int max_pos, PyObject **v) {
+    if (nargs > max_pos) {
+        if (min_pos == max_pos)
+            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given",
+                         fname, max_pos, max_pos == 1 ? "" : "s", nargs);
+        else
+            PyErr_Format(PyExc_TypeError,
+                         "%s() takes from %d to %d positional arguments but %zd were given", fname,
+                         min_pos, max_pos, nargs);
+        return -1;
+    }
+    return nt_py_parse_args(fname, args, nargs, kwnames, kwlist, max_pos, v);
+}
+
+/* PyTorch's "got (int, float)" list: positional types, then name=type for keywords. */
+static PyObject *format_got(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *parts = PyList_New(0);
+    if (!parts) return NULL;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *s = PyUnicode_FromString(p2_type_name(args[i]));
+        if (!s || PyList_Append(parts, s) < 0) goto fail;
+        Py_DECREF(s);
+    }
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *v = args[nargs + k];
+        const char *tn = Py_TYPE(v) == &NtDtype_Type ? "torch.dtype" : p2_type_name(v);
+        PyObject *s = PyUnicode_FromFormat("%U=%s", PyTuple_GET_ITEM(kwnames, k), tn);
+        if (!s || PyList_Append(parts, s) < 0) goto fail;
+        Py_DECREF(s);
+    }
+    PyObject *sep = PyUnicode_FromString(", ");
+    PyObject *joined = sep ? PyUnicode_Join(sep, parts) : NULL;
+    Py_XDECREF(sep);
+    Py_DECREF(parts);
+    if (joined && nargs == 0 && nkw > 0) { /* PyTorch ends a keyword-only list with ", " */
+        PyObject *r = PyUnicode_FromFormat("%U, ", joined);
+        Py_DECREF(joined);
+        return r;
+    }
+    return joined;
+fail:
+    Py_DECREF(parts);
+    return NULL;
+}
+
+/* "f() received an invalid combination of arguments - got (...), but expected one of:\n" +
+ * `expected` (the overload lines). Returns NULL. */
+static PyObject *invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames, const char *expected) {
+    PyObject *got = format_got(args, nargs, kwnames);
+    if (!got) return NULL;
+    PyErr_Format(PyExc_TypeError,
+                 "%s() received an invalid combination of arguments - got (%U), but expected one "
+                 "of:\n%s",
+                 fname, got, expected);
+    Py_DECREF(got);
+    return NULL;
+}
+
+static int is_number(PyObject *o) {
+    if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o)) return 1;
+    PyObject *generic = nt_py_numpy_generic_type();
+    return generic && PyObject_IsInstance(o, generic) == 1 && !PyUnicode_Check(o) &&
+           !PyBytes_Check(o);
+}
+
+/* A `float` parameter: a Python number, a NumPy scalar or a one-element tensor. */
+static int float_arg(PyObject *o, const char *fname, const char *arg, int pos, double fallback,
+                     double *out) {
+    if (!o) {
+        *out = fallback;
+        return 0;
+    }
+    if (is_number(o) || (nt_py_is_tensor(o) && nt_tensor_numel(nt_py_tensor(o)) == 1)) {
+        nt_scalar s;
+        if (nt_py_number_arg(o, fname, arg, pos, &s) < 0) return -1;
+        *out = s.kind == NT_SCALAR_FLOAT ? s.v.f : s.kind == NT_SCALAR_INT ? (double)s.v.i : s.v.b;
+        return 0;
+    }
+    if (pos > 0)
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be float, not %s",
+                     fname, arg, pos, p2_type_name(o));
+    else
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be float, not %s", fname, arg,
+                     p2_type_name(o));
+    return -1;
+}
+
+/* generator= : only None (ntensor has one global generator). */
+static int check_generator(PyObject *o, const char *fname) {
+    if (!o || o == Py_None) return 0;
+    PyErr_Format(PyExc_TypeError, "%s(): argument 'generator' must be torch.Generator, not %s",
+                 fname, p2_type_name(o));
+    return -1;
+}
+
+/* The position of values[i] among the positional arguments (1-based), or 0 (keyword). */
+static int position(int i, Py_ssize_t nargs) { return i < nargs ? i + 1 : 0; }
+
+/* ---- the float distributions: f(a=da, b=db, *, generator=None) ---- */
+
+typedef nt_status (*fill2_fn)(nt_tensor *t, double a, double b);
+
+static PyObject *fill_two(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames, const char *fname, const char *an, double da,
+                          const char *bn, double db, fill2_fn fn) {
+    const char *const kwlist[] = {an, bn, "generator", NULL};
+    PyObject *v[3];
+    double a, b;
+    if (parse(fname, args, nargs, kwnames, kwlist, 0, 2, v) < 0 ||
+        float_arg(v[0], fname, an, position(0, nargs), da, &a) < 0 ||
+        float_arg(v[1], fname, bn, position(1, nargs), db, &b) < 0 ||
+        check_generator(v[2], fname) < 0)
+        return NULL;
+    nt_tensor *t = nt_py_tensor(self);
+    nt_status st;
+    NOGIL_CALL(nt_tensor_numel(t), st, fn(t, a, b));
+    return self_result(self, st);
+}
+
+static PyObject *tensor_uniform_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                 PyObject *kwnames) {
+    return fill_two(self, args, nargs, kwnames, "uniform_", "from", 0.0, "to", 1.0, nt_uniform_);
+}
+
+static PyObject *tensor_normal_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames) {
+    return fill_two(self, args, nargs, kwnames, "normal_", "mean", 0.0, "std", 1.0, nt_normal_);
+}
+
+static PyObject *tensor_cauchy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames) {
+    return fill_two(self, args, nargs, kwnames, "cauchy_", "median", 0.0, "sigma", 1.0,
+                    nt_cauchy_);
+}
+
+static PyObject *tensor_log_normal_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                    PyObject *kwnames) {
+    return fill_two(self, args, nargs, kwnames, "log_normal_", "mean", 1.0, "std", 2.0,
+                    nt_log_normal_);
+}
+
+/* f(x, *, generator=None) with one float parameter (required when `required`). */
+static PyObject *fill_one(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames, const char *fname, const char *an, double da,
+                          bool required, nt_status (*fn)(nt_tensor *, double)) {
+    const char *const kwlist[] = {an, "generator", NULL};
+    PyObject *v[2];
+    double a;
+    if (parse(fname, args, nargs, kwnames, kwlist, required, 1, v) < 0) return NULL;
+    if (required && !v[0]) return p2_missing_args(fname, 1, (const char *const[]){an});
+    if (float_arg(v[0], fname, an, position(0, nargs), da, &a) < 0 ||
+        check_generator(v[1], fname) < 0)
+        return NULL;
+    nt_tensor *t = nt_py_tensor(self);
+    nt_status st;
+    NOGIL_CALL(nt_tensor_numel(t), st, fn(t, a));
+    return self_result(self, st);
+}
+
+static PyObject *tensor_exponential_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames) {
+    return fill_one(self, args, nargs, kwnames, "exponential_", "lambd", 1.0, false,
+                    nt_exponential_);
+}
+
+static PyObject *tensor_geometric_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                   PyObject *kwnames) {
+    return fill_one(self, args, nargs, kwnames, "geometric_", "p", 0.0, true, nt_geometric_);
+}
+
+/* ---- bernoulli ---- */
+
+static const char BERNOULLI__SIGS[] = " * (Tensor p, *, torch.Generator generator)\n"
+                                      " * (float p, *, torch.Generator generator)\n";
+static const char BERNOULLI_METHOD_SIGS[] = " * (*, torch.Generator generator)\n"
+                                            " * (float p, *, torch.Generator generator)\n";
+static const char BERNOULLI_SIGS[] =
+    " * (Tensor input, *, torch.Generator generator, Tensor out)\n"
+    " * (Tensor input, float p, *, torch.Generator generator)\n";
+
+/* bernoulli_(p=0.5, *, generator=None): p a float or a tensor of probabilities. */
+static PyObject *tensor_bernoulli_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                   PyObject *kwnames) {
+    static const char *const kwlist[] = {"p", "generator", NULL};
+    PyObject *v[2];
+    if (nargs > 1) return invalid_combination("bernoulli_", args, nargs, kwnames, BERNOULLI__SIGS);
+    if (parse("bernoulli_", args, nargs, kwnames, kwlist, 0, 1, v) < 0 ||
+        check_generator(v[1], "bernoulli_") < 0)
+        return NULL;
+    nt_tensor *t = nt_py_tensor(self);
+    nt_status st;
+    if (v[0] && nt_py_is_tensor(v[0])) {
+        NOGIL_CALL(nt_tensor_numel(t), st, nt_bernoulli_tensor_(t, nt_py_tensor(v[0])));
+        return self_result(self, st);
+    }
+    if (v[0] && !is_number(v[0]))
+        return invalid_combination("bernoulli_", args, nargs, kwnames, BERNOULLI__SIGS);
+    double p;
+    if (float_arg(v[0], "bernoulli_", "p", 1, 0.5, &p) < 0) return NULL;
+    NOGIL_CALL(nt_tensor_numel(t), st, nt_bernoulli_(t, p));
+    return self_result(self, st);
+}
+
+/* The shared body of Tensor.bernoulli(p=None) and torch.bernoulli(input, p=None, out=None). */
+static PyObject *bernoulli_of(PyObject *input, PyObject *p_arg, PyObject *out_arg) {
+    nt_tensor *t = nt_py_tensor(input), *r = NULL;
+    nt_status st;
+    if (out_arg) {
+        NOGIL_CALL(nt_tensor_numel(t), st, nt_bernoulli_tensor_(nt_py_tensor(out_arg), t));
+        if (st != NT_OK) return nt_py_raise(st);
+        Py_INCREF(out_arg);
+        return out_arg;
+    }
+    if (p_arg) {
+        double p;
+        if (float_arg(p_arg, "bernoulli", "p", 2, 0.5, &p) < 0) return NULL;
+        NOGIL_CALL(nt_tensor_numel(t), st, nt_bernoulli_p(t, p, &r));
+    } else {
+        NOGIL_CALL(nt_tensor_numel(t), st, nt_bernoulli(t, &r));
+    }
+    return nt_py_result(st, r);
+}
+
+static int is_p_number(PyObject *p) {
+    return is_number(p) || (nt_py_is_tensor(p) && nt_tensor_ndim(nt_py_tensor(p)) == 0);
+}
+
+static PyObject *tensor_bernoulli(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames) {
+    static const char *const kwlist[] = {"p", "generator", NULL};
+    PyObject *v[2];
+    if (nargs > 1) return invalid_combination("bernoulli", args, nargs, kwnames, BERNOULLI_METHOD_SIGS);
+    if (parse("bernoulli", args, nargs, kwnames, kwlist, 0, 1, v) < 0 ||
+        check_generator(v[1], "bernoulli") < 0)
+        return NULL;
+    if (v[0] && !is_p_number(v[0]))
+        return invalid_combination("bernoulli", args, nargs, kwnames, BERNOULLI_METHOD_SIGS);
+    return bernoulli_of(self, v[0], NULL);
+}
+
+static PyObject *py_bernoulli(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    static const char *const kwlist[] = {"input", "p", "generator", "out", NULL};
+    PyObject *v[4];
+    if (nargs > 2) return invalid_combination("bernoulli", args, nargs, kwnames, BERNOULLI_SIGS);
+    if (parse("bernoulli", args, nargs, kwnames, kwlist, 0, 2, v) < 0) return NULL;
+    if (!v[0]) return invalid_combination("bernoulli", args, nargs, kwnames, BERNOULLI_SIGS);
+    if (!nt_py_is_tensor(v[0])) {
+        PyErr_Format(PyExc_TypeError, "bernoulli(): argument 'input' (position 1) must be Tensor, "
+                     "not %s", p2_type_name(v[0]));
+        return NULL;
+    }
+    if ((v[1] && !is_p_number(v[1])) || (v[1] && v[3]) ||
+        (v[3] && v[3] != Py_None && !nt_py_is_tensor(v[3])))
+        return invalid_combination("bernoulli", args, nargs, kwnames, BERNOULLI_SIGS);
+    if (check_generator(v[2], "bernoulli") < 0) return NULL;
+    return bernoulli_of(v[0], v[1], v[3] == Py_None ? NULL : v[3]);
+}
+
+/* ---- random_ ---- */
+
+static const char RANDOM_SIGS[] = " * (*, torch.Generator generator)\n"
+                                  " * (int from, int to, *, torch.Generator generator)\n"
+                                  " * (int to, *, torch.Generator generator)\n";
+
+/* An `int` parameter of random_: a Python int (not bool), an integer NumPy scalar or a
+ * one-element integer tensor. 1 when read, 0 when the type does not fit, -1 on error. */
+static int random_int(PyObject *o, int64_t *out) {
+    if (nt_py_is_tensor(o)) {
+        nt_tensor *t = nt_py_tensor(o);
+        if (nt_tensor_numel(t) != 1 || nt_dtype_is_floating(nt_tensor_dtype(t))) return 0;
+    } else if (!p2_is_int(o)) {
+        return 0;
+    }
+    nt_scalar s;
+    if (nt_py_scalar_from_object(o, &s) < 0) return -1;
+    *out = s.kind == NT_SCALAR_INT ? s.v.i : (int64_t)s.v.b;
+    return 1;
+}
+
+static void random_warnings(nt_dtype dtype, int64_t from, const int64_t *to) {
+    static const char *const cpp[NT_DTYPE_COUNT] = {
+        [NT_FLOAT16] = "c10::Half", [NT_BFLOAT16] = "c10::BFloat16", [NT_FLOAT32] = "float",
+        [NT_FLOAT64] = "double"};
+    static const int digits[NT_DTYPE_COUNT] = {
+        [NT_FLOAT16] = 11, [NT_BFLOAT16] = 8, [NT_FLOAT32] = 24, [NT_FLOAT64] = 53};
+    int flags = nt_random_precision_warnings(dtype, from, to);
+    const char *what[2] = {"from", "to - 1"};
+    for (int i = 0; i < 2; i++) {
+        if (!(flags & (1 << i))) continue;
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "%s is out of bounds [-(2^%d), 2^%d]. Due to precision limitations %s can support "
+                 "discrete uniform distribution only within this range. This warning will become "
+                 "an error in version 1.7 release, please fix the code in advance",
+                 what[i], digits[dtype], digits[dtype], cpp[dtype]);
+        if (PyErr_WarnEx(PyExc_UserWarning, msg, 1) < 0) PyErr_Clear();
+    }
+}
+
+/* random_() / random_(to) / random_(from, to) with to=None meaning the dtype's max. */
+static PyObject *tensor_random_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames) {
+    static const char *const kwlist[] = {"from", "to", "generator", NULL};
+    PyObject *v[3];
+    if (parse("random_", args, nargs, kwnames, kwlist, 0, 2, v) < 0 ||
+        check_generator(v[2], "random_") < 0)
+        return NULL;
+    nt_tensor *t = nt_py_tensor(self);
+    nt_status st;
+    if (!v[0] && !v[1]) {
+        NOGIL_CALL(nt_tensor_numel(t), st, nt_random_(t));
+        return self_result(self, st);
+    }
+    int64_t from = 0, to = 0;
+    const int64_t *to_p = &to;
+    int ok;
+    if (v[0] && (nargs >= 2 || v[1])) { /* (from, to) with to possibly None */
+        ok = random_int(v[0], &from);
+        if (ok > 0) {
+            if (v[1] == Py_None) to_p = NULL;
+            else ok = random_int(v[1], &to);
+        }
+    } else if (nargs == 1 || (v[1] && !v[0])) { /* (to) */
+        ok = random_int(nargs == 1 ? v[0] : v[1], &to);
+    } else {
+        ok = 0;
+    }
+    if (ok < 0) return NULL;
+    if (ok == 0) return invalid_combination("random_", args, nargs, kwnames, RANDOM_SIGS);
+    NOGIL_CALL(nt_tensor_numel(t), st, nt_random_from_to_(t, from, to_p));
+    if (st != NT_OK) return nt_py_raise(st);
+    random_warnings(nt_tensor_dtype(t), from, to_p);
+    Py_INCREF(self);
+    return self;
+}
+
+/* ---- torch.normal with tensors ---- */
+
+static const char NORMAL_SIGS[] =
+    " * (Tensor mean, Tensor std, *, torch.Generator generator, Tensor out)\n"
+    " * (Tensor mean, float std, *, torch.Generator generator, Tensor out)\n"
+    " * (float mean, Tensor std, *, torch.Generator generator, Tensor out)\n"
+    " * (float mean, float std, tuple of ints size, *, torch.Generator generator, Tensor out, "
+    "torch.dtype dtype, torch.layout layout, torch.device device, bool pin_memory, bool "
+    "requires_grad)\n";
+
+/* The argument called `name`: positional index `pos` or the keyword. */
+static PyObject *find_arg(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                          const char *name, Py_ssize_t pos) {
+    if (pos < nargs) return args[pos];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++)
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), name) == 0)
+            return args[nargs + k];
+    return NULL;
+}
+
+PyObject *nt_py_normal_tensor_forms(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                                    int *handled) {
+    PyObject *mean_o = find_arg(args, nargs, kwnames, "mean", 0);
+    PyObject *std_o = find_arg(args, nargs, kwnames, "std", 1);
+    *handled = (mean_o && nt_py_is_tensor(mean_o)) || (std_o && nt_py_is_tensor(std_o));
+    if (!*handled) return NULL;
+    static const char *const kwlist[] = {"mean", "std", "generator", "out", NULL};
+    PyObject *v[4];
+    if (nargs > 2 || parse("normal", args, nargs, kwnames, kwlist, 0, 2, v) < 0) {
+        PyErr_Clear();
+        return invalid_combination("normal", args, nargs, kwnames, NORMAL_SIGS);
+    }
+    if (!v[0]) return p2_missing_args("normal", 1, (const char *const[]){"mean"});
+    int mean_t = nt_py_is_tensor(v[0]), std_t = v[1] && nt_py_is_tensor(v[1]);
+    double mean = 0.0, std = 1.0;
+    if ((!mean_t && !is_number(v[0])) || (v[1] && !std_t && !is_number(v[1])) ||
+        (v[3] && v[3] != Py_None && !nt_py_is_tensor(v[3])) || (v[2] && v[2] != Py_None))
+        return invalid_combination("normal", args, nargs, kwnames, NORMAL_SIGS);
+    if ((!mean_t && float_arg(v[0], "normal", "mean", 1, 0.0, &mean) < 0) ||
+        (v[1] && !std_t && float_arg(v[1], "normal", "std", 2, 1.0, &std) < 0))
+        return NULL;
+    const nt_tensor *mt = mean_t ? nt_py_tensor(v[0]) : NULL;
+    const nt_tensor *sd = std_t ? nt_py_tensor(v[1]) : NULL;
+    int64_t numel = nt_tensor_numel(mt ? mt : sd);
+    nt_status st;
+    if (v[3] && v[3] != Py_None) {
+        NOGIL_CALL(numel, st, nt_normal_out(nt_py_tensor(v[3]), mt, mean, sd, std));
+        if (st != NT_OK) return nt_py_raise(st);
+        Py_INCREF(v[3]);
+        return v[3];
+    }
+    nt_tensor *r = NULL;
+    if (mt && sd) NOGIL_CALL(numel, st, nt_normal_tensors(mt, sd, &r));
+    else if (mt) NOGIL_CALL(numel, st, nt_normal_mean_tensor(mt, std, &r));
+    else NOGIL_CALL(numel, st, nt_normal_std_tensor(mean, sd, &r));
+    return nt_py_result(st, r);
+}
+
+/* ---- dropout ---- */
+
+/* dropout(input, p=0.5, training=True, inplace=False), also torch.dropout's (input, p,
+ * train) with `train` as a keyword alias of `training`. */
+static PyObject *dropout_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                              const char *fname, int force_inplace) {
+    static const char *const kwlist[] = {"input", "p", "training", "inplace", "train", NULL};
+    PyObject *v[5];
+    if (parse(fname, args, nargs, kwnames, kwlist, 1, 4, v) < 0) return NULL;
+    if (v[4]) {
+        if (v[2]) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'training'",
+                         fname);
+            return NULL;
+        }
+        v[2] = v[4];
+    }
+    if (!v[0]) return p2_missing_args(fname, 1, (const char *const[]){"input"});
+    if (!nt_py_is_tensor(v[0])) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s",
+                     fname, p2_type_name(v[0]));
+        return NULL;
+    }
+    /* p: F.dropout's Python check `p < 0.0 or p > 1.0` and its message */
+    PyObject *p_obj = v[1] ? v[1] : NULL;
+    double p = 0.5;
+    if (p_obj) {
+        PyObject *zero = PyFloat_FromDouble(0.0), *one = PyFloat_FromDouble(1.0);
+        int lt = zero ? PyObject_RichCompareBool(p_obj, zero, Py_LT) : -1;
+        int gt = (lt == 0 && one) ? PyObject_RichCompareBool(p_obj, one, Py_GT) : 0;
+        Py_XDECREF(zero);
+        Py_XDECREF(one);
+        if (lt < 0 || gt < 0) return NULL;
+        if (lt || gt) {
+            PyErr_Format(PyExc_ValueError,
+                         "dropout probability has to be between 0 and 1, but got %S", p_obj);
+            return NULL;
+        }
+        if (float_arg(p_obj, fname, "p", 2, 0.5, &p) < 0) return NULL;
+    }
+    int train = 1;
+    if (v[2]) {
+        if (!PyBool_Check(v[2])) {
+            PyErr_Format(PyExc_TypeError, "dropout(): argument 'train' (position 3) must be bool, "
+                         "not %s", p2_type_name(v[2]));
+            return NULL;
+        }
+        train = v[2] == Py_True;
+    }
+    int inplace = force_inplace;
+    if (v[3] && !inplace) {
+        inplace = PyObject_IsTrue(v[3]);
+        if (inplace < 0) return NULL;
+    }
+    nt_tensor *t = nt_py_tensor(v[0]), *r = NULL;
+    nt_status st;
+    if (inplace) {
+        NOGIL_CALL(nt_tensor_numel(t), st, nt_dropout_(t, p, train));
+        return self_result(v[0], st);
+    }
+    NOGIL_CALL(nt_tensor_numel(t), st, nt_dropout(t, p, train, &r));
+    return p2_result_self(v[0], st, &r);
+}
+
+static PyObject *py_dropout(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
+    return dropout_impl(args, nargs, kwnames, "dropout", 0);
+}
+
+static PyObject *py_dropout_(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                             PyObject *kwnames) {
+    return dropout_impl(args, nargs, kwnames, "dropout_", 1);
+}
+
+/* ---- copy_, zero_, fill_ ---- */
+
+/* copy_(other, non_blocking=False): other a tensor or a number (copied as a 0-dim tensor
+ * of PyTorch's wrapped-number dtype: bool, int64 or float64). Names: self and other are
+ * unified from the right; an unnamed self takes the result, a named one must equal it
+ * (checked after the shapes, as PyTorch reports the shape error first). */
+static PyObject *tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    static const char *const kwlist[] = {"other", "non_blocking", NULL};
+    PyObject *v[2];
+    if (nargs > 2 || (nargs == 0 && !kwnames))
+        return invalid_combination("copy_", args, nargs, kwnames,
+                                   "(Tensor other, bool non_blocking)\n");
+    if (parse("copy_", args, nargs, kwnames, kwlist, 1, 2, v) < 0) return NULL;
+    if (!v[0]) return p2_missing_args("copy_", 1, (const char *const[]){"other"});
+    if (v[1] && !PyBool_Check(v[1])) {
+        PyErr_Format(PyExc_TypeError, "copy_(): argument 'non_blocking'%s must be bool, not %s",
+                     nargs >= 2 ? " (position 2)" : "", p2_type_name(v[1]));
+        return NULL;
+    }
+    nt_tensor *dst = nt_py_tensor(self), *src = NULL, *owned = NULL;
+    if (nt_py_is_tensor(v[0])) {
+        src = nt_py_tensor(v[0]);
+    } else if (PyBool_Check(v[0]) || PyLong_Check(v[0]) || PyFloat_Check(v[0])) {
+        nt_scalar s;
+        if (nt_py_scalar_from_object(v[0], &s) < 0) return NULL;
+        nt_dtype d = s.kind == NT_SCALAR_BOOL ? NT_BOOL : s.kind == NT_SCALAR_INT ? NT_INT64
+                                                                                   : NT_FLOAT64;
+        nt_status st = nt_full(0, NULL, s, d, NULL, &owned);
+        if (st != NT_OK) return nt_py_raise(st);
+        src = owned;
+    } else {
+        PyErr_Format(PyExc_TypeError, "copy_(): argument 'other' (position 1) must be Tensor, "
+                     "not %s", p2_type_name(v[0]));
+        return NULL;
+    }
+    nt_name buf[NT_MAX_DIMS];
+    const nt_name *names = NULL;
+    int ndim = 0;
+    int dst_ndim = nt_tensor_ndim(dst), src_ndim = nt_tensor_ndim(src);
+    nt_status st = nt_names_unify_from_right(nt_tensor_names(dst), dst_ndim, nt_tensor_names(src),
+                                             src_ndim, buf, &ndim, &names);
+    if (st == NT_OK && names && nt_tensor_names(dst) && ndim == dst_ndim) {
+        st = nt_names_check_out(nt_tensor_names(dst), dst_ndim, names, ndim);
+        if (st != NT_OK) { /* a shape error, if any, is PyTorch's first complaint */
+            char saved[512];
+            snprintf(saved, sizeof saved, "%s", nt_last_error());
+            nt_tensor *ops[2] = {dst, src};
+            nt_iter it;
+            if (nt_iter_build(&it, 2, ops, NULL) == NT_OK)
+                st = nt_fail(NT_ERR_RUNTIME, "%s", saved);
+            else
+                st = nt_last_status();
+        }
+    }
+    if (st == NT_OK) NOGIL_CALL(nt_tensor_numel(dst), st, nt_copy_(dst, src));
+    if (st == NT_OK && names && !nt_tensor_names(dst)) st = nt_set_names_(dst, names);
+    nt_tensor_release(owned);
+    return self_result(self, st);
+}
+
+static PyObject *tensor_zero_(PyObject *self, PyObject *unused) {
+    nt_tensor *t = nt_py_tensor(self);
+    nt_status st;
+    NOGIL_CALL(nt_tensor_numel(t), st, nt_zero_(t));
+    return self_result(self, st);
+}
+
+static const char FILL_SIGS[] = " * (Tensor value)\n * (Number value)\n";
+
+static PyObject *tensor_fill_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    static const char *const kwlist[] = {"value", NULL};
+    PyObject *v[1];
+    if (nargs > 1 || (nargs == 0 && !kwnames))
+        return invalid_combination("fill_", args, nargs, kwnames, FILL_SIGS);
+    if (parse("fill_", args, nargs, kwnames, kwlist, 1, 1, v) < 0) return NULL;
+    if (!v[0]) return invalid_combination("fill_", args, nargs, kwnames, FILL_SIGS);
+    nt_scalar s;
+    if (nt_py_is_tensor(v[0])) {
+        nt_tensor *value = nt_py_tensor(v[0]);
+        if (nt_tensor_ndim(value) != 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "fill_ only supports 0-dimension value tensor but got tensor with %d "
+                         "dimensions.",
+                         nt_tensor_ndim(value));
+            return NULL;
+        }
+        nt_status st = nt_item(value, &s);
+        if (st != NT_OK) return nt_py_raise(st);
+    } else if (is_number(v[0])) {
+        if (nt_py_scalar_from_object(v[0], &s) < 0) return NULL;
+    } else {
+        const char *tn = p2_type_name(v[0]);
+        PyErr_Format(PyExc_TypeError,
+                     "fill_() received an invalid combination of arguments - got (%s), but "
+                     "expected one of:\n * (Tensor value)\n      didn't match because some of the "
+                     "arguments have invalid types: (!%s!)\n * (Number value)\n      didn't match "
+                     "because some of the arguments have invalid types: (!%s!)\n",
+                     tn, tn, tn);
+        return NULL;
+    }
+    nt_tensor *t = nt_py_tensor(self);
+    nt_status st;
+    NOGIL_CALL(nt_tensor_numel(t), st, nt_fill_(t, s));
+    return self_result(self, st);
+}
+
+/* ---- autograd placeholders ---- */
+
+static int requires_grad_value(nt_tensor *t, int value) {
+    if (!value) return 0;
+    if (!nt_dtype_is_floating(nt_tensor_dtype(t))) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "only Tensors of floating point and complex dtype can require gradients");
+        return -1;
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
+    return -1;
+}
+
+static PyObject *tensor_requires_grad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                       PyObject *kwnames) {
+    static const char *const kwlist[] = {"requires_grad", NULL};
+    PyObject *v[1];
+    if (parse("requires_grad_", args, nargs, kwnames, kwlist, 0, 1, v) < 0) return NULL;
+    if (v[0] && !PyBool_Check(v[0])) {
+        PyErr_Format(PyExc_TypeError,
+                     "requires_grad_(): argument 'requires_grad'%s must be bool, not %s",
+                     nargs ? " (position 1)" : "", p2_type_name(v[0]));
+        return NULL;
+    }
+    nt_tensor *t = nt_py_tensor(self);
+    if (!v[0] || v[0] == Py_True) {
+        if (!nt_dtype_is_floating(nt_tensor_dtype(t))) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "only Tensors of floating point dtype can require gradients");
+            return NULL;
+        }
+        if (requires_grad_value(t, 1) < 0) return NULL;
+    }
+    Py_INCREF(self);
+    return self;
+}
+
+static PyObject *tensor_register_hook(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                      PyObject *kwnames) {
+    static const char *const kwlist[] = {"hook", NULL};
+    PyObject *v[1];
+    if (parse("register_hook", args, nargs, kwnames, kwlist, 1, 1, v) < 0) return NULL;
+    if (!v[0]) {
+        PyErr_SetString(PyExc_TypeError,
+                        "Tensor.register_hook() missing 1 required positional argument: 'hook'");
+        return NULL;
+    }
+    /* no tensor requires grad before autograd exists: PyTorch's error for such tensors */
+    PyErr_SetString(PyExc_RuntimeError,
+                    "cannot register a hook on a tensor that doesn't require gradient");
+    return NULL;
+}
+
+static PyObject *get_false(PyObject *self, void *closure) { Py_RETURN_FALSE; }
+static PyObject *get_none(PyObject *self, void *closure) { Py_RETURN_NONE; }
+
+static int set_requires_grad(PyObject *self, PyObject *value, void *closure) {
+    if (!value) {
+        PyErr_SetString(PyExc_TypeError, "cannot delete requires_grad");
+        return -1;
+    }
+    if (!PyBool_Check(value)) {
+        PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
+        return -1;
+    }
+    return requires_grad_value(nt_py_tensor(self), value == Py_True);
+}
+
+static int set_grad(PyObject *self, PyObject *value, void *closure) {
+    if (!value || value == Py_None) return 0; /* deleting or clearing: there is none */
+    if (!nt_py_is_tensor(value)) {
+        PyErr_Format(PyExc_TypeError,
+                     "assigned grad expected to be a Tensor or None but got grad of type%s",
+                     p2_type_name(value));
+        return -1;
+    }
+    nt_tensor *t = nt_py_tensor(self), *g = nt_py_tensor(value);
+    if (nt_tensor_dtype(t) != nt_tensor_dtype(g)) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
+        return -1;
+    }
+    int same = nt_tensor_ndim(t) == nt_tensor_ndim(g);
+    for (int i = 0; same && i < nt_tensor_ndim(t); i++)
+        same = nt_tensor_sizes(t)[i] == nt_tensor_sizes(g)[i];
+    if (!same) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different size");
+        return -1;
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "assigning .grad: ntensor has no autograd yet (.grad is always None)");
+    return -1;
+}
+
+static PyGetSetDef random_getset[] = {
+    {"requires_grad", get_false, set_requires_grad,
+     "False: no autograd yet (setting True raises NotImplementedError).", NULL},
+    {"grad", get_none, set_grad, "None: no autograd yet.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* Replaces the read-only requires_grad and grad attributes with ones that have setters. */
+int nt_py_random_init(PyObject *module) {
+    PyTypeObject *type = &NtTensor_Type;
+    for (PyGetSetDef *g = random_getset; g->name; g++) {
+        PyObject *descr = PyDescr_NewGetSet(type, g);
+        if (!descr || PyDict_SetItemString(type->tp_dict, g->name, descr) < 0) {
+            Py_XDECREF(descr);
+            return -1;
+        }
+        Py_DECREF(descr);
+    }
+    PyType_Modified(type);
+    return 0;
+}
+
+/* ---- module forms of the queries ---- */
+
+static PyObject *input_arg(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    static const char *const kwlist[] = {"input", NULL};
+    PyObject *v[1];
+    if (parse(fname, args, nargs, kwnames, kwlist, 1, 1, v) < 0) return NULL;
+    if (!v[0]) return p2_missing_args(fname, 1, (const char *const[]){"input"});
+    if (!nt_py_is_tensor(v[0])) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'input'%s must be Tensor, not %s", fname,
+                     nargs ? " (position 1)" : "", p2_type_name(v[0]));
+        return NULL;
+    }
+    return v[0];
+}
+
+static PyObject *py_is_floating_point(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                                      PyObject *kwnames) {
+    PyObject *t = input_arg("is_floating_point", args, nargs, kwnames);
+    return t ? PyBool_FromLong(nt_dtype_is_floating(nt_tensor_dtype(nt_py_tensor(t)))) : NULL;
+}
+
+static PyObject *py_is_signed(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    PyObject *t = input_arg("is_signed", args, nargs, kwnames);
+    return t ? PyBool_FromLong(nt_dtype_is_signed(nt_tensor_dtype(nt_py_tensor(t)))) : NULL;
+}
+
+static PyObject *py_numel(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+    PyObject *t = input_arg("numel", args, nargs, kwnames);
+    return t ? PyLong_FromLongLong(nt_tensor_numel(nt_py_tensor(t))) : NULL;
+}
+
+static PyObject *py_get_device(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames) {
+    PyObject *t = input_arg("get_device", args, nargs, kwnames);
+    return t ? PyLong_FromLong(-1) : NULL;
+}
+
+/* ---- tables ---- */
+
+PyMethodDef nt_py_tensor_random_methods[] = {
+    {"uniform_", FASTKW(tensor_uniform_), "uniform_(from=0, to=1): uniform on [from, to)."},
+    {"normal_", FASTKW(tensor_normal_), "normal_(mean=0, std=1): normal samples."},
+    {"cauchy_", FASTKW(tensor_cauchy_), "cauchy_(median=0, sigma=1): Cauchy samples."},
+    {"exponential_", FASTKW(tensor_exponential_), "exponential_(lambd=1): exponential samples."},
+    {"geometric_", FASTKW(tensor_geometric_), "geometric_(p): trials up to the first success."},
+    {"log_normal_", FASTKW(tensor_log_normal_),
+     "log_normal_(mean=1, std=2): exp of normal(mean, std) samples."},
+    {"bernoulli_", FASTKW(tensor_bernoulli_),
+     "bernoulli_(p=0.5): 1 with probability p (a float or a tensor of probabilities)."},
+    {"bernoulli", FASTKW(tensor_bernoulli),
+     "bernoulli(p=None): 1 with probability self[i] (or p), like self."},
+    {"random_", FASTKW(tensor_random_),
+     "random_() / random_(to) / random_(from, to): uniform integers."},
+    {"copy_", FASTKW(tensor_copy_), "copy_(other, non_blocking=False): copies other into self."},
+    {"zero_", tensor_zero_, METH_NOARGS, "Fills self with zeros."},
+    {"fill_", FASTKW(tensor_fill_), "fill_(value): fills self with a number or 0-dim tensor."},
+    {"requires_grad_", FASTKW(tensor_requires_grad_),
+     "requires_grad_(requires_grad=True): False only until autograd exists."},
+    {"register_hook", FASTKW(tensor_register_hook),
+     "register_hook(hook): fails as on a tensor that does not require grad."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyMethodDef nt_py_module_random_functions[] = {
+    {"bernoulli", FASTKW(py_bernoulli),
+     "bernoulli(input, p=None, *, generator=None, out=None): 1 with probability input[i] or p."},
+    {"dropout", FASTKW(py_dropout),
+     "dropout(input, p=0.5, training=True, inplace=False); torch.dropout's (input, p, train)."},
+    {"dropout_", FASTKW(py_dropout_), "dropout_(input, p=0.5, train=True): in place."},
+    {"is_floating_point", FASTKW(py_is_floating_point), "Whether input's dtype is floating."},
+    {"is_signed", FASTKW(py_is_signed), "Whether input's dtype is signed."},
+    {"numel", FASTKW(py_numel), "The number of elements of input."},
+    {"get_device", FASTKW(py_get_device), "-1: tensors live on the CPU."},
+    {NULL, NULL, 0, NULL},
+};

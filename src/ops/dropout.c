@@ -1,0 +1,178 @@
+/*
+ * dropout.c — functional dropout and its in-place form (layer L4).
+ *
+ * PyTorch 1.13 computes dropout on the CPU as input * (bernoulli(1 - p) / (1 - p)): a noise
+ * tensor, a division and a product, three passes and an allocation. Here it is one pass on
+ * the block engine of random_ops.h: each element reads its own Philox word and becomes
+ * x * scale or x * 0 (so NaN and infinities give NaN where dropped, as in PyTorch). The
+ * scale is PyTorch's: 1 / (1 - p) rounded as the dtype divides, 1 and 1 - p being in the
+ * dtype first. The result has the input's names and, for a dense input, its strides (the
+ * elements are processed in memory order); a strided input is made contiguous first.
+ *
+ * What PyTorch does without randomness is kept exactly: training off, p = 0 or no elements
+ * return the input itself; p = 1 multiplies by zero (integer inputs too); other p need a
+ * float dtype other than float16, with PyTorch's errors.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "core/half.h"
+#include "core/status.h"
+#include "core/tensor.h"
+#include "iter/iter.h"
+#include "ops/random_ops.h"
+
+#define LANES PHILOX_LANES
+
+static const char *const torch_names[NT_DTYPE_COUNT] = {
+    [NT_BOOL] = "Bool", [NT_UINT8] = "Byte", [NT_INT8] = "Char", [NT_INT16] = "Short",
+    [NT_INT32] = "Int", [NT_INT64] = "Long", [NT_FLOAT16] = "Half", [NT_BFLOAT16] = "BFloat16",
+    [NT_FLOAT32] = "Float", [NT_FLOAT64] = "Double",
+};
+
+typedef struct dropout_job {
+    nt_dtype dtype;
+    const char *x; /* n elements in memory order */
+    char *y;
+    uint32_t keep_max; /* a word w keeps its element when w <= keep_max */
+    float scale_f;
+    double scale_d;
+    bool zero_all; /* p = 1: y = x * 0 */
+} dropout_job;
+
+static void dropout_block(void *ctx, uint32_t w[4][LANES], int64_t base, int64_t n) {
+    const dropout_job *job = ctx;
+    uint32_t keep_max = job->keep_max;
+    int64_t full = n / LANES, rest = n % LANES;
+    if (job->dtype == NT_FLOAT32) {
+        const float *restrict x = (const float *)job->x + base;
+        float *restrict y = (float *)job->y + base;
+        float s = job->scale_f;
+        for (int64_t k = 0; k < full; k++)
+            for (int j = 0; j < LANES; j++)
+                y[k * LANES + j] = x[k * LANES + j] * (w[k][j] <= keep_max ? s : 0.0f);
+        for (int j = 0; j < rest; j++)
+            y[full * LANES + j] = x[full * LANES + j] * (w[full][j] <= keep_max ? s : 0.0f);
+    } else if (job->dtype == NT_FLOAT64) {
+        const double *x = (const double *)job->x + base;
+        double *y = (double *)job->y + base;
+        double s = job->scale_d;
+        for (int64_t i = 0; i < n; i++) y[i] = x[i] * (w[i / LANES][i % LANES] <= keep_max ? s : 0.0);
+    } else { /* bfloat16, computed in float */
+        const nt_bfloat16 *x = (const nt_bfloat16 *)job->x + base;
+        nt_bfloat16 *y = (nt_bfloat16 *)job->y + base;
+        float s = job->scale_f;
+        for (int64_t i = 0; i < n; i++)
+            y[i] = nt_f32_to_bf16(nt_bf16_to_f32(x[i]) *
+                                  (w[i / LANES][i % LANES] <= keep_max ? s : 0.0f));
+    }
+}
+
+/* y = x * 0 over n elements of any dtype (p = 1). */
+static void zero_times(nt_dtype dt, const char *x, char *y, int64_t n) {
+    switch (dt) {
+    case NT_FLOAT32:
+        for (int64_t i = 0; i < n; i++) ((float *)y)[i] = ((const float *)x)[i] * 0.0f;
+        return;
+    case NT_FLOAT64:
+        for (int64_t i = 0; i < n; i++) ((double *)y)[i] = ((const double *)x)[i] * 0.0;
+        return;
+    case NT_FLOAT16:
+        for (int64_t i = 0; i < n; i++)
+            ((nt_float16 *)y)[i] = nt_f32_to_f16(nt_f16_to_f32(((const nt_float16 *)x)[i]) * 0.0f);
+        return;
+    case NT_BFLOAT16:
+        for (int64_t i = 0; i < n; i++)
+            ((nt_bfloat16 *)y)[i] =
+                nt_f32_to_bf16(nt_bf16_to_f32(((const nt_bfloat16 *)x)[i]) * 0.0f);
+        return;
+    default: memset(y, 0, (size_t)n * nt_dtype_table[dt].size); return;
+    }
+}
+
+/* Runs dropout from the dense memory of x into the dense memory of y (same layout). */
+static void run_dense(const nt_tensor *x, nt_tensor *y, double p) {
+    int64_t n = x->numel;
+    dropout_job job = {.dtype = x->dtype, .x = nt_tensor_bytes(x), .y = nt_tensor_bytes(y)};
+    if (p == 1.0) {
+        zero_times(x->dtype, job.x, job.y, n);
+    } else {
+        double q = 1.0 - p;
+        double thr = floor(q * 4294967296.0 + 0.5); /* keep when w < thr; thr in [1, 2^32] */
+        job.keep_max = thr >= 1.0 ? (uint32_t)(thr - 1.0) : 0;
+        if (x->dtype == NT_FLOAT64) {
+            job.scale_d = 1.0 / q;
+        } else if (x->dtype == NT_FLOAT32) {
+            job.scale_f = 1.0f / (float)q;
+        } else { /* bfloat16: 1 / bf16(1 - p), rounded to bfloat16 */
+            float qb = nt_bf16_to_f32(nt_f32_to_bf16((float)q));
+            job.scale_f = nt_bf16_to_f32(nt_f32_to_bf16(1.0f / qb));
+        }
+        nt_random_run(n, 1, dropout_block, &job);
+    }
+    nt_storage_bump_version(y->storage);
+}
+
+/* Validates p and the dtype; *identity is set when the input comes back unchanged. */
+static nt_status check_dropout(const nt_tensor *t, double p, bool train, bool *identity) {
+    if (!t) return nt_fail(NT_ERR_TYPE, "dropout(): argument 'input' must be Tensor, not NULL");
+    if (!(p >= 0.0 && p <= 1.0))
+        return nt_fail(NT_ERR_VALUE, "dropout probability has to be between 0 and 1, but got %g",
+                       p);
+    *identity = p == 0.0 || !train || t->numel == 0;
+    if (*identity || p == 1.0) return NT_OK;
+    if (t->dtype == NT_FLOAT16)
+        return nt_fail(NT_ERR_RUNTIME, "\"bernoulli_scalar_cpu_\" not implemented for 'Half'");
+    if (nt_dtype_table[t->dtype].kind != NT_KIND_FLOAT)
+        return nt_fail(NT_ERR_RUNTIME, "result type Float can't be cast to the desired output "
+                                       "type %s",
+                       torch_names[t->dtype]);
+    return NT_OK;
+}
+
+/* A new tensor with t's sizes, strides (t is dense) and names, over fresh memory. */
+static nt_status empty_same_layout(const nt_tensor *t, nt_tensor **out) {
+    nt_tensor *flat = NULL;
+    int64_t n = t->numel;
+    NT_TRY(nt_tensor_alloc(t->dtype, 1, &n, NULL, &flat));
+    nt_status st = nt_tensor_view_of(flat, t->ndim, t->sizes, t->strides, 0, t->names, out);
+    nt_tensor_release(flat);
+    return st;
+}
+
+nt_status nt_dropout(nt_tensor *input, double p, bool train, nt_tensor **out) {
+    bool identity = false;
+    NT_TRY(check_dropout(input, p, train, &identity));
+    if (!out) return nt_fail(NT_ERR_VALUE, "dropout(): the output pointer is NULL");
+    if (identity) {
+        *out = nt_tensor_retain(input);
+        return NT_OK;
+    }
+    nt_tensor *r = NULL;
+    if (nt_is_non_overlapping_and_dense(input)) {
+        NT_TRY(empty_same_layout(input, &r));
+        run_dense(input, r, p);
+    } else { /* a private contiguous copy, processed in place */
+        NT_TRY(nt_clone(input, &r));
+        run_dense(r, r, p);
+    }
+    *out = r;
+    return NT_OK;
+}
+
+nt_status nt_dropout_(nt_tensor *t, double p, bool train) {
+    bool identity = false;
+    NT_TRY(check_dropout(t, p, train, &identity));
+    if (identity) return NT_OK;
+    NT_TRY(nt_check_no_internal_overlap(t));
+    if (nt_is_non_overlapping_and_dense(t)) {
+        run_dense(t, t, p);
+        return NT_OK;
+    }
+    nt_tensor *tmp = NULL;
+    NT_TRY(nt_clone(t, &tmp));
+    run_dense(tmp, tmp, p);
+    nt_status st = nt_copy_(t, tmp);
+    nt_tensor_release(tmp);
+    return st;
+}
