@@ -116,6 +116,7 @@ const nt_py_family nt_py_families[] = {
     {"index", nt_py_tensor_index_methods, nt_py_module_index_functions, nt_py_index_prepare, NULL},
     {"binary", nt_py_tensor_binary_methods, nt_py_module_binary_functions, nt_py_binary_prepare, NULL},
     {"random", nt_py_tensor_random_methods, nt_py_module_random_functions, NULL, nt_py_random_init},
+    {"reduce", nt_py_tensor_reduce_methods, nt_py_module_reduce_functions, NULL, nt_py_reduce_init},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
