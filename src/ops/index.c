@@ -63,7 +63,7 @@ nt_status nt_index_nonzero(const nt_tensor *t, nt_tensor **out) {
             NT_TRY(nt_tensor_alloc(NT_INT64, 2, sizes, NULL, out));
             dst = (int64_t *)nt_tensor_bytes(*out);
         }
-        if (t->numel == 0) break;
+        if (t->numel == 0) continue;
         memset(idx, 0, sizeof idx);
         int64_t inner = nd ? t->sizes[nd - 1] : 1, ist = nd ? t->strides[nd - 1] * esize : 0;
         for (;;) {
@@ -467,6 +467,17 @@ static nt_status make_advanced(const plan *p, advanced *a) {
     for (int d = 0; d < r; d++)
         if (a->names[d] != NT_NAME_NONE) a->named = true;
     NT_CHECK(st, nt_shape_check(r, a->sizes, &a->numel));
+    /* an empty indexed dim with a non-empty index: no index can be valid (checked before
+     * the kernel, as PyTorch's AdvancedIndex does) */
+    bool empty_indexed = false, empty_index = false;
+    for (int q = 0; q < nd; q++)
+        empty_indexed = empty_indexed || p->sizes[a->pos[q]] == 0;
+    for (int d = 0; d < a->bndim; d++)
+        empty_index = empty_index || a->bshape[d] == 0;
+    if (empty_indexed && !empty_index) {
+        st = nt_fail(NT_ERR_INDEX, "index is out of bounds for dimension with size 0");
+        goto fail;
+    }
     if (a->numel > 0) {
         /* the byte offsets, bounds checked in row-major order */
         NT_CHECK(st, nt_tensor_alloc(NT_INT64, a->bndim, a->bshape, NULL, &a->offsets));
@@ -474,29 +485,34 @@ static nt_status make_advanced(const plan *p, advanced *a) {
         int64_t bn = a->offsets->numel, esize = (int64_t)nt_dtype_table[p->base->dtype].size;
         for (int64_t i = 0; i < bn; i++)
             off[i] = 0;
+        /* element by element, each index in order: PyTorch's kernel reports the first bad
+         * index it meets that way */
+        int64_t idx[NT_MAX_DIMS] = {0}, size[NT_MAX_DIMS], stride[NT_MAX_DIMS];
+        const int64_t *kd[NT_MAX_DIMS];
         for (int q = 0; q < nd; q++) {
-            const nt_tensor *k = a->k[q];
-            const int64_t *kd = (const int64_t *)nt_tensor_bytes(k);
-            int64_t size = p->sizes[a->pos[q]], stride = p->strides[a->pos[q]] * esize;
-            int64_t idx[NT_MAX_DIMS] = {0};
-            for (int64_t i = 0; i < bn; i++) {
+            kd[q] = (const int64_t *)nt_tensor_bytes(a->k[q]);
+            size[q] = p->sizes[a->pos[q]];
+            stride[q] = p->strides[a->pos[q]] * esize;
+        }
+        for (int64_t i = 0; i < bn; i++) {
+            for (int q = 0; q < nd; q++) {
+                const nt_tensor *k = a->k[q];
                 int64_t e = 0;
                 for (int d = 0; d < k->ndim; d++)
                     e += idx[d] * k->strides[d];
-                int64_t v = kd[e];
-                if (v < -size || v >= size) {
-                    /* the first bad one in PyTorch's order (position, then index) */
+                int64_t v = kd[q][e];
+                if (v < -size[q] || v >= size[q]) {
                     st = nt_fail(NT_ERR_INDEX,
                                  "index %" PRId64 " is out of bounds for dimension %d with size "
                                  "%" PRId64,
-                                 v, q, size);
+                                 v, q, size[q]);
                     goto fail;
                 }
-                off[i] += (v < 0 ? v + size : v) * stride;
-                for (int d = k->ndim - 1; d >= 0; d--) {
-                    if (++idx[d] < k->sizes[d]) break;
-                    idx[d] = 0;
-                }
+                off[i] += (v < 0 ? v + size[q] : v) * stride[q];
+            }
+            for (int d = a->bndim - 1; d >= 0; d--) {
+                if (++idx[d] < a->bshape[d]) break;
+                idx[d] = 0;
             }
         }
     }
