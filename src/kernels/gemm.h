@@ -1,0 +1,104 @@
+/*
+ * gemm.h — the inner loops of the matrix products (layer L3): CBLAS glue for float32 and
+ * float64, and our own loops for the integer dtypes and bfloat16.
+ *
+ * Operands are described by a base pointer and element strides (a matrix: rs along its
+ * rows' index, cs along its columns'; a vector: inc). The ops layer (ops/linalg.c) does all
+ * validation and chooses layouts; these functions never fail and never allocate (a few KiB
+ * of stack at most), and call BLAS only from the calling thread, never inside an OpenMP
+ * region.
+ *
+ * Every product computes  C = beta * C + alpha * (A @ B)  (gemv: y = beta*y + alpha*A@x)
+ * where `beta_zero` means C's previous contents are ignored (not even NaN propagates), as
+ * PyTorch does. The scalars come in nt_gemm_scalars, already converted the way PyTorch
+ * converts them for the dtype (truncated for integers).
+ *
+ * Rounding follows PyTorch 1.13's CPU kernels where it is cheap to do so:
+ *  - float32/float64 go to OpenBLAS (the BLAS PyTorch itself calls here), except tiny
+ *    products, where a loop beats the BLAS call's overhead: it computes each element as
+ *    OpenBLAS's kernels do (fused multiply-adds in order of k), so results stay identical;
+ *    PyTorch's own small bmm kernel (plain sums in order) is nt_gemm_small;
+ *  - integers wrap around (two's complement): the result is exact modulo 2^bits whatever
+ *    the order, so they accumulate in 32-bit lanes (64-bit for int64) and vectorise;
+ *  - bfloat16 reproduces PyTorch's arithmetic step by step (which operations round to
+ *    bfloat16 and which to float, in which order), see the comments in gemm.c.
+ */
+#ifndef NT_KERNELS_GEMM_H
+#define NT_KERNELS_GEMM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/dtype.h"
+
+/* alpha and beta, as the kernels of each dtype want them. */
+typedef struct nt_gemm_scalars {
+    double alpha, beta;     /* floating dtypes (bfloat16: see below) */
+    uint64_t ialpha, ibeta; /* integer dtypes: the values converted to the dtype, wrapped */
+    float bf_alpha, bf_beta; /* bfloat16: the values rounded to bfloat16 (gemv and dot) */
+    bool beta_zero;          /* C's contents are ignored */
+    bool beta_one;           /* C is added unscaled */
+} nt_gemm_scalars;
+
+/* How PyTorch lays out a bfloat16 gemm (see bf16 plan in ops/linalg.c): whether its first
+ * BLAS operand is transposed (its float-accumulated "dot" variants) and whether alpha
+ * multiplies A (else B) in the step-by-step variants. */
+typedef struct nt_bf16_plan {
+    bool dot_variant; /* gemm_transa_: float dot products */
+    bool both_trans;  /* gemm_transab_: C += bf16(a*b) * alpha, step by step */
+    bool alpha_on_a;
+} nt_bf16_plan;
+
+/* Syncs OpenBLAS's thread count with nt_get_num_threads() (cheap when unchanged). */
+void nt_blas_sync_threads(void);
+
+/* Below this many multiply-adds (and k up to NT_GEMM_SMALL_K, below OpenBLAS's k blocking),
+ * float32/float64 products use a loop that rounds as OpenBLAS's kernels do, not BLAS. */
+#define NT_GEMM_SMALL 4096
+#define NT_GEMM_SMALL_K 256
+
+/* float32/float64 through CBLAS, row-major C (ldc >= n, unit column stride). A is m x k
+ * stored row-major with leading dim lda (trans_a: stored as its k x m transpose), same for
+ * B (k x n). Small products use the fused multiply-add loop. */
+void nt_gemm_blas(nt_dtype dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                  const void *a, int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc,
+                  const nt_gemm_scalars *s);
+
+/* The plain loop for any strides of A and B (float32/float64: sequential float sums, the
+ * order of PyTorch's small bmm kernel; integers: wrapped). C row-major (unit column
+ * stride, row stride ldc). Runs on the calling thread. */
+void nt_gemm_small(nt_dtype dtype, int64_t m, int64_t n, int64_t k, const void *a, int64_t a_rs,
+                   int64_t a_cs, const void *b, int64_t b_rs, int64_t b_cs, void *c, int64_t ldc,
+                   const nt_gemm_scalars *s);
+
+/* Integer dtypes (uint8, int8, int16, int32, int64): blocked i-k-j loops that vectorise
+ * when B's rows are contiguous, parallel over rows of C for large products. */
+void nt_gemm_int(nt_dtype dtype, int64_t m, int64_t n, int64_t k, const void *a, int64_t a_rs,
+                 int64_t a_cs, const void *b, int64_t b_rs, int64_t b_cs, void *c, int64_t ldc,
+                 const nt_gemm_scalars *s);
+
+/* bfloat16 with PyTorch's rounding for the given plan. */
+void nt_gemm_bf16(int64_t m, int64_t n, int64_t k, const void *a, int64_t a_rs, int64_t a_cs,
+                  const void *b, int64_t b_rs, int64_t b_cs, void *c, int64_t ldc,
+                  const nt_gemm_scalars *s, nt_bf16_plan plan);
+
+/* bfloat16 with PyTorch's small bmm rounding: float sums in order, one rounding at the
+ * end (c = alpha*sum, or beta*c + alpha*sum, in float). */
+void nt_gemm_bf16_small(int64_t m, int64_t n, int64_t k, const void *a, int64_t a_rs,
+                        int64_t a_cs, const void *b, int64_t b_rs, int64_t b_cs, void *c,
+                        int64_t ldc, const nt_gemm_scalars *s);
+
+/* y[m] (stride incy) = beta*y + alpha * A[m x n] @ x[n] (stride incx), any dtype the
+ * products support. float32/float64 call CBLAS when A is row- or column-major with a valid
+ * leading dim and incx != 0 (the caller ensures it: `blas_ok`), a loop otherwise.
+ * bfloat16 follows PyTorch's gemv: `col_major` picks its 'n' variant. */
+void nt_gemv_kernel(nt_dtype dtype, int64_t m, int64_t n, const void *a, int64_t a_rs, int64_t a_cs,
+             const void *x, int64_t incx, void *y, int64_t incy, const nt_gemm_scalars *s,
+             bool blas_ok, bool col_major);
+
+/* *out = sum_i x[i] * y[i] in the dtype (float32/float64 through CBLAS when strides are
+ * nonzero, integers wrapped, bfloat16 rounded at every step like PyTorch's dot). */
+void nt_dot_kernel(nt_dtype dtype, int64_t n, const void *x, int64_t incx, const void *y, int64_t incy,
+            void *out);
+
+#endif
