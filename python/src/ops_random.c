@@ -353,7 +353,7 @@ static PyObject *tensor_random_(PyObject *self, PyObject *const *args, Py_ssize_
                                 PyObject *kwnames) {
     static const char *const kwlist[] = {"from", "to", "generator", NULL};
     PyObject *v[3];
-    if (parse("random_", args, nargs, kwnames, kwlist, 0, 2, v) < 0 ||
+    if (parse("random_", args, nargs, kwnames, kwlist, 2, 2, v) < 0 || /* "takes 2 ..." */
         check_generator(v[2], "random_") < 0)
         return NULL;
     nt_tensor *t = nt_py_tensor(self);
@@ -528,9 +528,16 @@ static PyObject *tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t 
                               PyObject *kwnames) {
     static const char *const kwlist[] = {"other", "non_blocking", NULL};
     PyObject *v[2];
-    if (nargs > 2 || (nargs == 0 && !kwnames))
-        return invalid_combination("copy_", args, nargs, kwnames,
-                                   "(Tensor other, bool non_blocking)\n");
+    if (nargs > 2 || (nargs == 0 && !kwnames)) { /* one overload: "but expected (...)" */
+        PyObject *got = format_got(args, nargs, kwnames);
+        if (got)
+            PyErr_Format(PyExc_TypeError,
+                         "copy_() received an invalid combination of arguments - got (%U), but "
+                         "expected (Tensor other, bool non_blocking)",
+                         got);
+        Py_XDECREF(got);
+        return NULL;
+    }
     if (parse("copy_", args, nargs, kwnames, kwlist, 1, 2, v) < 0) return NULL;
     if (!v[0]) return p2_missing_args("copy_", 1, (const char *const[]){"other"});
     if (v[1] && !PyBool_Check(v[1])) {

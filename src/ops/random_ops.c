@@ -767,8 +767,22 @@ static nt_status normal_impl(const nt_tensor *mean_t, double mean_v, const nt_te
     int ndim;
     int64_t shape[NT_MAX_DIMS];
     NT_TRY(nt_broadcast_shapes(nin, ins, &ndim, shape));
-    if (into && names)
-        NT_TRY(nt_names_check_out(into->names, into->ndim, names, ndim));
+    if (into) {
+        /* PyTorch broadcasts a tensor mean (or std) with out when the other is a number */
+        if (nin == 1) {
+            nt_tensor *pair[2] = {ins[0], into};
+            int pair_ndim;
+            int64_t pair_shape[NT_MAX_DIMS];
+            NT_TRY(nt_broadcast_shapes(2, pair, &pair_ndim, pair_shape));
+        }
+        bool same = into->ndim == ndim;
+        for (int d = 0; same && d < ndim; d++) same = into->sizes[d] == shape[d];
+        if (!same)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "normal(): out= must have the broadcast shape of mean and std "
+                           "(ntensor does not resize out= tensors)");
+        if (names) NT_TRY(nt_names_check_out(into->names, into->ndim, names, ndim));
+    }
     nt_tensor *r = NULL;
     nt_status st = NT_OK;
     if (into) {
