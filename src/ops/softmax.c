@@ -245,8 +245,9 @@ static nt_status softmax_impl(bool log_out, nt_tensor *t, int64_t dim, int dtype
     if (target != NT_FLOAT32 && target != NT_FLOAT64 && target != NT_BFLOAT16) {
         bool last = t->ndim == 0 || d == t->ndim - 1;
         char kernel[64];
-        snprintf(kernel, sizeof kernel, "%s%s", fname,
-                 last ? "_lastdim_kernel_impl" : "_kernel_impl");
+        /* PyTorch names the lastdim kernels per op, the other one "softmax" for both */
+        snprintf(kernel, sizeof kernel, "%s_kernel_impl",
+                 last ? (log_out ? "log_softmax_lastdim" : "softmax_lastdim") : "softmax");
         return nt_red_not_implemented(kernel, target);
     }
     nt_tensor *src = NULL, *result = NULL;

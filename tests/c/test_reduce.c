@@ -289,7 +289,7 @@ static void test_softmax(void) {
                "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'");
     nt_tensor_release(xi);
     EXPECT_ERR(nt_log_softmax(x, 0, NT_INT32, &r), NT_ERR_RUNTIME,
-               "\"log_softmax_kernel_impl\" not implemented for 'Int'");
+               "\"softmax_kernel_impl\" not implemented for 'Int'");
     nt_tensor_release(x);
 }
 

@@ -1,0 +1,559 @@
+"""Reductions, order statistics, scans and softmax against PyTorch 1.13: values, dtypes,
+shapes and names for every dtype torch supports for each op, on contiguous, transposed,
+sliced and expanded inputs; dims by index, name, negative index and list; keepdim; NaN and
+empty tensors; out=; error types and texts; and randomised (hypothesis) cases over ranks
+0-5 with partial names. Where torch 1.13 refuses names (all/any/argmax with a dim, prod
+over a list, topk), torch runs unnamed and the names follow our documented rules
+(docs/decisions_ops_reduce.md)."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ntensor as nt
+from helpers import DTYPE_PAIRS, TO_NT_DTYPE, TO_TORCH_DTYPE, assert_same, assert_same_error, from_torch
+
+warnings.filterwarnings("ignore", message=".*Named tensors.*")
+
+FLOATS = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
+INTS = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64]
+ALL = [torch.bool] + INTS + FLOATS
+NAMES = ("N", "C", "H")
+
+
+def tol(dtype):
+    if dtype == torch.float16:
+        return dict(exact=False, rtol=2e-2, atol=2e-2)
+    if dtype == torch.bfloat16:
+        return dict(exact=False, rtol=3e-2, atol=3e-2)
+    if dtype == torch.float32:
+        return dict(exact=False, rtol=1e-5, atol=1e-5)
+    if dtype == torch.float64:
+        return dict(exact=False, rtol=1e-12, atol=1e-12)
+    return dict(exact=True)
+
+
+def base(dtype, shape=(3, 4, 5), seed=0):
+    g = torch.Generator().manual_seed(seed)
+    if dtype == torch.bool:
+        t = torch.randint(0, 2, shape, generator=g).bool()
+    elif dtype in INTS:
+        lo = 0 if dtype == torch.uint8 else -2
+        t = torch.randint(lo, 3, shape, generator=g).to(dtype)
+    else:
+        t = (torch.randn(shape, generator=g) * 2).to(dtype)
+    return t.refine_names(*NAMES[: len(shape)])
+
+
+def layouts(t):
+    """(name, ntensor, torch) triples: the same values in four memory layouts."""
+    x = from_torch(t)
+    out = [("contiguous", x, t)]
+    out.append(("transposed", x.transpose("N", "H"), t.transpose("N", "H")))
+    out.append(("sliced", x[:, ::2], t[:, ::2]))
+    tb = t[:, :1]
+    xb = from_torch(tb)
+    out.append(("expanded", xb.expand(3, 4, 5), tb.expand(3, 4, 5)))
+    return out
+
+
+DIMS = [None, "C", ["N", "H"], -1, 0, ("H", "C", "N"), []]
+
+
+def torch_dim(t, d):
+    """d with names turned into indices (for torch calls on unnamed tensors)."""
+    names = list(t.names)
+    if isinstance(d, str):
+        return names.index(d)
+    if isinstance(d, (list, tuple)):
+        return [names.index(e) if isinstance(e, str) else e for e in d]
+    return d
+
+
+def removed_names(t, d, keepdim):
+    if keepdim:
+        return t.names
+    if d is None or d == []:
+        return ()
+    ds = torch_dim(t, d)
+    ds = ds if isinstance(ds, list) else [ds]
+    ds = {e % t.dim() for e in ds}
+    return tuple(n for i, n in enumerate(t.names) if i not in ds)
+
+
+def call(obj, op, d, keepdim, **kw):
+    if d is None:
+        return getattr(obj, op)(**kw) if not keepdim else getattr(obj, op)(dim=None, keepdim=True, **kw)
+    return getattr(obj, op)(d, keepdim=keepdim, **kw)
+
+
+# ------------------------------------------------------------------ sum, mean, prod, ...
+
+SUPPORTED = {
+    "sum": ALL,
+    "mean": FLOATS,
+    "prod": [torch.bool] + INTS + [torch.float32, torch.float64],
+    "std": FLOATS,
+    "var": FLOATS,
+    "logsumexp": [torch.bool] + INTS + [torch.bfloat16, torch.float32, torch.float64],
+    "amax": ALL,
+    "amin": ALL,
+}
+
+
+@pytest.mark.parametrize("op", list(SUPPORTED))
+@pytest.mark.parametrize("dtype", ALL, ids=str)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_reductions_values_names(op, dtype, keepdim):
+    t0 = base(dtype)
+    for lname, x, t in layouts(t0):
+        for d in DIMS:
+            if op == "logsumexp" and d is None:
+                continue  # logsumexp needs a dim
+            if op in ("logsumexp",) and d == []:
+                continue  # torch fails with a shape error here
+            if dtype not in SUPPORTED[op]:
+                continue
+            if op == "prod" and (isinstance(d, (list, tuple)) or d is None and keepdim):
+                # torch's prod takes one dim: the list form is our extension
+                want_t = t.rename(None)
+                for e in sorted({(e % 3) for e in (torch_dim(t, d) if d else [0, 1, 2])},
+                                reverse=True):
+                    want_t = want_t.prod(e, keepdim=keepdim)
+                if not d and not keepdim:
+                    want_t = want_t.reshape(())
+                got = call(x, op, d, keepdim)
+                assert got.names == removed_names(t, d if d else None, keepdim)
+                assert_same(got.rename(None), want_t, **tol(dtype))
+                continue
+            if op in ("amax", "amin") and (d is None or d == []) and not keepdim:
+                want = getattr(t.rename(None), op)()
+                got = getattr(x, op)()
+            elif op in ("amax", "amin"):
+                # torch 1.13's amax refuses names; compare unnamed, names by our rule
+                dd = torch_dim(t, d) if d is not None else []
+                want = getattr(t.rename(None), op)(dd, keepdim=keepdim).refine_names(
+                    *removed_names(t, d, keepdim))
+                got = getattr(x, op)(d if d is not None else [], keepdim=keepdim)
+            else:
+                want = call(t, op, d, keepdim)
+                got = call(x, op, d, keepdim)
+            assert_same(got, want, **tol(want.dtype)), (lname, d)
+
+
+@pytest.mark.parametrize("dtype", ALL, ids=str)
+@pytest.mark.parametrize("op", ["all", "any"])
+def test_all_any(dtype, op):
+    t0 = base(dtype)
+    for lname, x, t in layouts(t0):
+        assert_same(getattr(x, op)(), getattr(t, op)())
+        for d in ["C", 0, -1, ["N", "H"]]:
+            for keepdim in (False, True):
+                # torch 1.13 refuses dims on named tensors here (all(dim) with a name is
+                # "not yet supported"): we support them; torch runs unnamed
+                u = t.rename(None)
+                dd = torch_dim(t, d)
+                if isinstance(dd, list):
+                    want = u
+                    for e in sorted(dd, reverse=True):
+                        want = getattr(want, op)(e, keepdim=keepdim)
+                else:
+                    want = getattr(u, op)(dd, keepdim=keepdim)
+                got = getattr(x, op)(d, keepdim=keepdim)
+                assert got.names == removed_names(t, d, keepdim)
+                assert_same(got.rename(None), want)
+
+
+def test_sum_dtype_argument():
+    t = base(torch.int32)
+    x = from_torch(t)
+    for dt in [torch.float32, torch.float64, torch.int16, torch.int64, torch.float16]:
+        assert_same(x.sum("C", dtype=TO_NT_DTYPE[dt]), t.sum("C", dtype=dt), **tol(dt))
+        assert_same(nt.sum(x, dtype=TO_NT_DTYPE[dt]), torch.sum(t, dtype=dt), **tol(dt))
+    tf = base(torch.float32)
+    xf = from_torch(tf)
+    assert_same(xf.mean(["N", "C"], dtype=nt.float64), tf.mean(["N", "C"], dtype=torch.float64),
+                **tol(torch.float64))
+    assert_same(from_torch(t).mean("C", dtype=nt.float32), t.mean("C", dtype=torch.float32),
+                **tol(torch.float32))
+    assert_same(xf.prod(1, dtype=nt.float64), tf.prod(1, dtype=torch.float64), exact=False,
+                rtol=1e-6)
+
+
+def test_std_var_forms():
+    t = base(torch.float64)
+    x = from_torch(t)
+    for args, kw in [((), {}), ((False,), {}), (("C",), {"unbiased": False}),
+                     ((["N", "H"],), {"keepdim": True}), (("C",), {"correction": 0}),
+                     ((1,), {"correction": 2})]:
+        for op in ("std", "var"):
+            assert_same(getattr(x, op)(*args, **kw), getattr(t, op)(*args, **kw), **tol(torch.float64))
+    for fn in ("std_mean", "var_mean"):
+        a, b = getattr(nt, fn)(x, "C")
+        ta, tb = getattr(torch, fn)(t, "C")
+        assert_same(a, ta, **tol(torch.float64))
+        assert_same(b, tb, **tol(torch.float64))
+        a, b = getattr(nt, fn)(x, ["N", "C"], unbiased=False, keepdim=True)
+        ta, tb = getattr(torch, fn)(t, ["N", "C"], unbiased=False, keepdim=True)
+        assert_same(a, ta, **tol(torch.float64))
+        assert_same(b, tb, **tol(torch.float64))
+
+
+def test_module_functions_and_out():
+    t = base(torch.float32)
+    x = from_torch(t)
+    assert_same(nt.sum(x, "C"), torch.sum(t, "C"), **tol(torch.float32))
+    assert_same(nt.mean(x, ["N", "C"], True), torch.mean(t, ["N", "C"], True), **tol(torch.float32))
+    assert_same(nt.logsumexp(x, "H"), torch.logsumexp(t, "H"), **tol(torch.float32))
+    # out=: an unnamed out takes the names; its dtype may differ
+    o, to = nt.empty(3, 5, dtype=nt.float64), torch.empty(3, 5, dtype=torch.float64)
+    r = nt.sum(x, "C", out=o)
+    torch.sum(t, "C", out=to)
+    assert r is o
+    assert_same(o, to, **tol(torch.float32))
+    # a named out must match
+    bad_nt = nt.empty(3, 5, names=("A", "H"))
+    bad_t = torch.empty(3, 5, names=("A", "H"))
+    assert_same_error(lambda: nt.sum(x, "C", out=bad_nt), lambda: torch.sum(t, "C", out=bad_t))
+    vals, idx = nt.empty(3, 5), nt.empty(3, 5, dtype=nt.int64)
+    tv, ti = torch.empty(3, 5), torch.empty(3, 5, dtype=torch.int64)
+    r = nt.max(x, "C", out=(vals, idx))
+    tr = torch.max(t, "C", out=(tv, ti))
+    assert_same(r.values, tr.values)
+    assert_same(r.indices, tr.indices)
+    oc, toc = nt.empty(3, 4, 5), torch.empty(3, 4, 5)
+    nt.cumsum(x, "C", out=oc)
+    torch.cumsum(t, "C", out=toc)
+    assert_same(oc, toc, **tol(torch.float32))
+
+
+# ------------------------------------------------------------------ max / min / arg*
+
+@pytest.mark.parametrize("dtype", ALL, ids=str)
+def test_max_min(dtype):
+    t0 = base(dtype)
+    for lname, x, t in layouts(t0):
+        for op in ("max", "min"):
+            assert_same(getattr(x, op)(), getattr(t, op)())
+            for d in ["C", 0, -1, "H"]:
+                for keepdim in (False, True):
+                    got = getattr(x, op)(d, keepdim=keepdim)
+                    want = getattr(t, op)(d, keepdim=keepdim)
+                    assert type(got).__name__ == op
+                    assert_same(got.values, want.values)
+                    assert_same(got.indices, want.indices)
+                    assert_same(getattr(nt, op)(x, d, keepdim).values, want.values)
+
+
+@pytest.mark.parametrize("dtype", [d for d in ALL if d != torch.bool], ids=str)
+def test_argmax_argmin(dtype):
+    t0 = base(dtype, seed=3)
+    for lname, x, t in layouts(t0):
+        u = t.rename(None)
+        for op in ("argmax", "argmin"):
+            assert_same(getattr(x, op)(), getattr(u, op)())
+            assert_same(getattr(x, op)(keepdim=True).rename(None), getattr(u, op)(keepdim=True))
+            for d in ["C", 0, -1]:
+                # torch 1.13 refuses names in argmax: compared unnamed, names removed
+                got = getattr(x, op)(d)
+                want = getattr(u, op)(torch_dim(t, d))
+                assert got.names == removed_names(t, d, False)
+                assert_same(got.rename(None), want)
+
+
+def test_nan_handling():
+    v = [[1.0, float("nan"), 3.0, float("nan")], [5.0, 7.0, 7.0, 2.0], [0.0, -1.0, 2.0, float("nan")]]
+    t = torch.tensor(v).refine_names("N", "C")
+    x = from_torch(t)
+    for op in ("max", "min", "median"):
+        for d in ("C", "N"):
+            got, want = getattr(x, op)(d), getattr(t, op)(d)
+            assert_same(got.values, want.values)
+            assert_same(got.indices, want.indices)
+        assert_same(getattr(x, op)(), getattr(t, op)())
+    assert_same(x.rename(None).argmax(1), t.rename(None).argmax(1))
+    assert_same(x.rename(None).argmin(0), t.rename(None).argmin(0))
+    k = x.kthvalue(3, "C")
+    tk = t.kthvalue(3, "C")
+    assert_same(k.values, tk.values)
+    # row 1 has a tie (7, 7) at k=3, where torch's quickselect picks either index
+    assert k.indices.rename(None)[0].item() == tk.indices.rename(None)[0].item()
+    assert k.indices.rename(None)[2].item() == tk.indices.rename(None)[2].item()
+    tp = x.rename(None).topk(3)
+    ttp = t.rename(None).topk(3)
+    assert_same(tp.values, ttp.values)
+    assert_same(tp.indices, ttp.indices)
+    assert_same(x.sum("C"), t.sum("C"))
+    assert_same(x.logsumexp("C"), t.logsumexp("C"), exact=False)
+    assert_same(x.softmax("C"), t.softmax("C"), exact=False)
+    inf = torch.tensor([[float("inf"), 1.0], [float("-inf"), 1.0], [float("-inf"), float("-inf")]])
+    xi = from_torch(inf)
+    assert_same(xi.softmax(1), inf.softmax(1), exact=False)
+    assert_same(xi.log_softmax(1), inf.log_softmax(1), exact=False)
+    assert_same(xi.logsumexp(1), inf.logsumexp(1), exact=False)
+
+
+# ------------------------------------------------------------------ order statistics
+
+SORTABLE = INTS + [torch.bfloat16, torch.float32, torch.float64]
+
+
+def distinct(dtype, shape=(3, 4, 5), seed=0):
+    """Values without ties along any dim (indices are then well defined)."""
+    n = int(np.prod(shape))
+    g = torch.Generator().manual_seed(seed)
+    perm = torch.randperm(n, generator=g)
+    if dtype in (torch.uint8, torch.int8):
+        perm = perm % 100
+        if dtype == torch.int8:
+            perm = perm - 50
+        # keep rows distinct along dims: use a shape whose rows come from distinct values
+    vals = perm.reshape(shape).to(dtype if dtype != torch.bfloat16 else torch.float32)
+    if dtype == torch.bfloat16:
+        vals = (vals / 4).to(torch.bfloat16)  # exact in bfloat16 below 256
+    return vals.refine_names(*NAMES[: len(shape)])
+
+
+@pytest.mark.parametrize("dtype", SORTABLE, ids=str)
+def test_median_kthvalue_topk(dtype):
+    t0 = distinct(dtype, shape=(3, 4, 5) if dtype not in (torch.uint8, torch.int8) else (2, 5, 7))
+    x0 = from_torch(t0)
+    views = [(x0, t0), (x0.transpose("N", "H"), t0.transpose("N", "H")), (x0[:, ::2], t0[:, ::2])]
+    for x, t in views:
+        assert_same(x.median(), t.median())
+        for d in ["C", 0, -1]:
+            for keepdim in (False, True):
+                got, want = x.median(d, keepdim), t.median(d, keepdim)
+                assert_same(got.values, want.values)
+                assert_same(got.indices, want.indices)
+                got, want = x.kthvalue(2, d, keepdim), t.kthvalue(2, d, keepdim)
+                assert_same(got.values, want.values)
+                assert_same(got.indices, want.indices)
+            u = t.rename(None)
+            for largest in (True, False):
+                got = x.topk(2, d, largest=largest)
+                want = u.topk(2, torch_dim(t, d), largest=largest)
+                assert got.values.names == t.names  # topk keeps the dim and its name (our rule)
+                assert_same(got.values.rename(None), want.values)
+                assert_same(got.indices.rename(None), want.indices)
+        got = nt.topk(x, 0)
+        want = torch.topk(t.rename(None), 0)
+        assert tuple(got.values.shape) == tuple(want.values.shape)
+
+
+@pytest.mark.parametrize("dtype", ALL, ids=str)
+def test_mode(dtype):
+    t0 = base(dtype, seed=5)
+    for lname, x, t in layouts(t0):
+        for d in ["C", 0, -1]:
+            got, want = x.mode(d), t.mode(d)
+            assert_same(got.values, want.values)
+            # indices: PyTorch reports the last index of the mode value
+            assert_same(got.indices, want.indices)
+
+
+# ------------------------------------------------------------------ scans and softmax
+
+@pytest.mark.parametrize("dtype", [d for d in ALL if d != torch.float16], ids=str)
+@pytest.mark.parametrize("op", ["cumsum", "cumprod"])
+def test_scans(dtype, op):
+    t0 = base(dtype)
+    for lname, x, t in layouts(t0):
+        for d in ["C", 0, -1, "N"]:
+            assert_same(getattr(x, op)(d), getattr(t, op)(d), **tol(dtype))
+    assert_same(getattr(from_torch(t0), op)("C", dtype=nt.float64),
+                getattr(t0, op)("C", dtype=torch.float64), **tol(torch.float64))
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32, torch.float64], ids=str)
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax(dtype, op):
+    t0 = base(dtype)
+    for lname, x, t in layouts(t0):
+        for d in ["C", 0, -1, "N", "H"]:
+            assert_same(getattr(x, op)(d), getattr(t, op)(d), **tol(dtype))
+            f = getattr(nt.nn.functional if hasattr(nt, "nn") else nt, op)
+            assert_same(f(x, dim=d), getattr(torch.nn.functional, op)(t, dim=d), **tol(dtype))
+    ti = base(torch.int64).rename(None)
+    assert_same(getattr(from_torch(ti), op)(1, dtype=nt.float32),
+                getattr(ti, op)(1, dtype=torch.float32), **tol(torch.float32))
+
+
+def test_softmax_implicit_dim_warns():
+    for shape in [(3,), (2, 3), (2, 3, 4), (2, 3, 4, 5)]:
+        t = torch.randn(shape)
+        x = from_torch(t)
+        with pytest.warns(UserWarning, match="Implicit dimension choice for softmax"):
+            got = nt.softmax(x)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = torch.nn.functional.softmax(t)
+        assert_same(got, want, **tol(torch.float32))
+
+
+def test_large_rows_softmax_and_sums():
+    t = torch.randn(64, 4099).refine_names("N", "C")
+    x = from_torch(t)
+    assert_same(x.softmax("C"), t.softmax("C"), exact=False, rtol=1e-5, atol=1e-7)
+    assert_same(x.log_softmax("C"), t.log_softmax("C"), exact=False, rtol=1e-5, atol=1e-5)
+    assert_same(x.sum("C"), t.sum("C"), exact=False, rtol=1e-5, atol=1e-4)
+    assert_same(x.sum("N"), t.sum("N"), exact=False, rtol=1e-5, atol=1e-4)
+    assert_same(x.sum(), t.sum(), exact=False, rtol=1e-5, atol=1e-3)
+    assert_same(x.var("N"), t.var("N"), exact=False, rtol=1e-5)
+
+
+# ------------------------------------------------------------------ empty tensors, 0-dim
+
+def test_empty_and_zero_dim():
+    e = torch.zeros(2, 0)
+    xe = from_torch(e)
+    for op in ("sum", "prod", "mean", "std", "logsumexp", "all", "any"):
+        assert_same(getattr(xe, op)(1), getattr(e, op)(1))
+    assert_same(xe.sum(), e.sum())
+    assert_same(xe.median(), e.median())
+    assert_same(xe.max(0).values, e.max(0).values)
+    assert_same_error(lambda: xe.max(), lambda: e.max())
+    assert_same_error(lambda: xe.max(1), lambda: e.max(1))
+    assert_same_error(lambda: xe.min(1), lambda: e.min(1))
+    assert_same_error(lambda: xe.median(1), lambda: e.median(1))
+    assert_same_error(lambda: xe.argmax(), lambda: e.argmax())
+    assert_same(xe.cumsum(1), e.cumsum(1))
+    assert_same(xe.softmax(1), e.softmax(1))
+    s = torch.tensor(3.5)
+    xs = from_torch(s)
+    for op in ("sum", "mean", "prod", "amax", "all"):
+        assert_same(getattr(xs, op)(), getattr(s, op)())
+        assert_same(getattr(xs, op)(0), getattr(s, op)(0))
+    assert_same(xs.max(0).values, s.max(0).values)
+    assert_same(xs.median(0).indices, s.median(0).indices)
+    assert_same(xs.cumsum(0), s.cumsum(0))
+    assert_same(xs.softmax(0), s.softmax(0))
+    assert_same(xs.logsumexp(0), s.logsumexp(0))
+
+
+# ------------------------------------------------------------------ errors
+
+def test_errors():
+    t = base(torch.float32)
+    x = from_torch(t)
+    ti = base(torch.int64)
+    xi = from_torch(ti)
+    tb = base(torch.bool)
+    xb = from_torch(tb)
+    th = base(torch.float16)
+    xh = from_torch(th)
+    cases = [
+        (lambda: x.sum(["N", "N"]), lambda: t.sum(["N", "N"])),
+        (lambda: x.sum([0, -3]), lambda: t.sum([0, -3])),
+        (lambda: x.sum("W"), lambda: t.sum("W")),
+        (lambda: x.sum(5), lambda: t.sum(5)),
+        (lambda: x.mean(-4), lambda: t.mean(-4)),
+        (lambda: xi.mean(), lambda: ti.mean()),
+        (lambda: xi.mean("C"), lambda: ti.mean("C")),
+        (lambda: xb.mean(), lambda: tb.mean()),
+        (lambda: xi.mean(dtype=nt.int32), lambda: ti.mean(dtype=torch.int32)),
+        (lambda: xi.std(), lambda: ti.std()),
+        (lambda: xi.var("C"), lambda: ti.var("C")),
+        (lambda: xh.prod(), lambda: th.prod()),
+        (lambda: xh.logsumexp("C"), lambda: th.logsumexp("C")),
+        (lambda: xh.cumsum("C"), lambda: th.cumsum("C")),
+        (lambda: xh.cumprod("C"), lambda: th.cumprod("C")),
+        (lambda: xh.median("C"), lambda: th.median("C")),
+        (lambda: xh.median(), lambda: th.median()),
+        (lambda: xb.median("C"), lambda: tb.median("C")),
+        (lambda: xh.kthvalue(1, "C"), lambda: th.kthvalue(1, "C")),
+        (lambda: x.kthvalue(9, "C"), lambda: t.kthvalue(9, "C")),
+        (lambda: x.kthvalue(0, "C"), lambda: t.kthvalue(0, "C")),
+        (lambda: x.rename(None).topk(9, 1), lambda: t.rename(None).topk(9, 1)),
+        (lambda: xh.rename(None).topk(1), lambda: th.rename(None).topk(1)),
+        (lambda: xb.rename(None).argmax(), lambda: tb.rename(None).argmax()),
+        (lambda: xi.softmax("H"), lambda: ti.softmax("H")),
+        (lambda: xi.softmax("C"), lambda: ti.softmax("C")),
+        (lambda: xh.log_softmax("C"), lambda: th.log_softmax("C")),
+        (lambda: xi.log_softmax("H"), lambda: ti.log_softmax("H")),
+        (lambda: x.softmax(3), lambda: t.softmax(3)),
+        (lambda: x.cumsum(-4), lambda: t.cumsum(-4)),
+        (lambda: x.max("W"), lambda: t.max("W")),
+        (lambda: x.logsumexp(["C", "C"]), lambda: t.logsumexp(["C", "C"])),
+    ]
+    for f, g in cases:
+        assert_same_error(f, g)
+
+
+# ------------------------------------------------------------------ hypothesis
+
+@st.composite
+def named_tensor_and_dims(draw):
+    ndim = draw(st.integers(0, 5))
+    shape = draw(st.lists(st.integers(1, 4), min_size=ndim, max_size=ndim))
+    pool = ["A", "B", "C", "D", "E"]
+    names = [draw(st.sampled_from(pool + [None, None])) for _ in range(ndim)]
+    seen = set()
+    for i, n in enumerate(names):  # names must be unique
+        if n in seen:
+            names[i] = None
+        seen.add(n)
+    dims = draw(st.lists(st.integers(0, max(ndim - 1, 0)), unique=True, max_size=ndim))
+    # torch takes a list of names or a list of ints, not a mix
+    if dims and all(names[d] is not None for d in dims) and draw(st.booleans()):
+        by_name = [names[d] for d in dims]
+    else:
+        by_name = [d - ndim if draw(st.booleans()) else d for d in dims]
+    keepdim = draw(st.booleans())
+    seed = draw(st.integers(0, 1000))
+    return shape, names, by_name, keepdim, seed
+
+
+@settings(max_examples=150, deadline=None)
+@given(named_tensor_and_dims())
+def test_hypothesis_sum_mean_names(case):
+    shape, names, dims, keepdim, seed = case
+    t = torch.randn(shape, generator=torch.Generator().manual_seed(seed))
+    if shape:
+        t = t.refine_names(*names)
+    x = from_torch(t)
+    for op in ("sum", "mean", "amax"):
+        if op == "amax":
+            u = t.rename(None) if shape else t
+            dd = [d if isinstance(d, int) else list(t.names).index(d) for d in dims]
+            want = u.amax(dd, keepdim=keepdim)
+            got = x.amax(dims, keepdim=keepdim)
+            exp_names = removed_names(t, dims if dims else None, keepdim) if shape else ()
+            assert got.names == exp_names
+            assert_same(got.rename(None) if got.dim() else got, want)
+            continue
+        want = getattr(t, op)(dims, keepdim=keepdim)
+        got = getattr(x, op)(dims, keepdim=keepdim)
+        assert_same(got, want, exact=False, rtol=1e-5, atol=1e-5)
+
+
+@settings(max_examples=80, deadline=None)
+@given(named_tensor_and_dims())
+def test_hypothesis_softmax_cumsum_max(case):
+    shape, names, dims, keepdim, seed = case
+    if not shape:
+        return
+    t = torch.randn(shape, generator=torch.Generator().manual_seed(seed)).refine_names(*names)
+    x = from_torch(t)
+    d = dims[0] if dims else -1
+    assert_same(x.softmax(d), t.softmax(d), exact=False, rtol=1e-5, atol=1e-6)
+    assert_same(x.cumsum(d), t.cumsum(d), exact=False, rtol=1e-5, atol=1e-5)
+    got, want = x.max(d, keepdim), t.max(d, keepdim)
+    assert_same(got.values, want.values)
+    assert_same(got.indices, want.indices)
+    assert_same(x.var(dims, keepdim=keepdim), t.var(dims, keepdim=keepdim), exact=False,
+                rtol=1e-4, atol=1e-5)
+
+
+def test_return_type_repr():
+    t = torch.tensor([[1.0, 5.0], [3.0, 2.0]])
+    x = from_torch(t)
+    assert repr(x.max(1)) == repr(t.max(1))
+    assert repr(x.topk(1)) == repr(t.topk(1))
+    v, i = x.min(0)
+    assert v.tolist() == [1.0, 2.0] and i.tolist() == [0, 1]
+    assert isinstance(x.median(0), tuple)
