@@ -435,7 +435,8 @@ nt_loop2d nt_clamp_scalar_loop(nt_dtype dtype, int which) {
 }
 
 nt_loop2d nt_clamp_tensor_loop(nt_dtype dtype) {
-    if (!nt_dtype_valid((int)dtype) || dtype == NT_BOOL) return NULL;
+    /* PyTorch 1.13: all types and bfloat16 (no bool, no float16). */
+    if (!nt_dtype_valid((int)dtype) || dtype == NT_BOOL || dtype == NT_FLOAT16) return NULL;
     return clamp_tensor_table[dtype];
 }
 
@@ -483,16 +484,10 @@ ISCLOSE_FLOAT(NT_BFLOAT16, bfloat16, nt_bfloat16, float)
 ISCLOSE_FLOAT(NT_FLOAT32, float32, float, float)
 ISCLOSE_FLOAT(NT_FLOAT64, float64, double, double)
 
-/* Integers: |a - b| wraps in the dtype, the tolerance is float32 (a float scalar times an
- * integer tensor), the comparison in float32. */
+/* Integers (and bool): PyTorch converts both to the default float dtype (float32) first. */
 #define ISCLOSE_INT(E, n, c)                                                                    \
     static inline bool k_isclose_##E(c a, c b, const nt_isclose_params *p) {                    \
-        if (a == b) return true;                                                                \
-        if (p->rtol == 0 && p->atol == 0) return false;                                         \
-        float allowed = (float)p->atol + fabsf((float)p->rtol * (float)b);                      \
-        c d = k_sub_##E(a, b);                                                                  \
-        c actual = is_neg(d) ? k_sub_##E(0, d) : d;                                             \
-        return (float)actual <= allowed;                                                        \
+        return k_isclose_NT_FLOAT32((float)a, (float)b, p);                                     \
     }                                                                                           \
     NT_LOOP_BINARY_P(isclose_##E, bool, c, c, NT_LD_ID, NT_LD_ID, NT_ST_NT_BOOL, k_isclose_##E, \
                      nt_isclose_params)
@@ -502,12 +497,7 @@ ISCLOSE_INT(NT_INT16, int16, int16_t)
 ISCLOSE_INT(NT_INT32, int32, int32_t)
 ISCLOSE_INT(NT_INT64, int64, int64_t)
 
-/* bool: PyTorch converts both to float32 first. */
-static inline bool k_isclose_NT_BOOL(bool a, bool b, const nt_isclose_params *p) {
-    return k_isclose_NT_FLOAT32(a ? 1.0f : 0.0f, b ? 1.0f : 0.0f, p);
-}
-NT_LOOP_BINARY_P(isclose_NT_BOOL, bool, bool, bool, NT_LD_ID, NT_LD_ID, NT_ST_NT_BOOL, k_isclose_NT_BOOL,
-                 nt_isclose_params)
+ISCLOSE_INT(NT_BOOL, bool, bool)
 
 #define ISCLOSE_ENTRY(E, n, c) [E] = isclose_##E,
 static const nt_loop2d isclose_table[NT_DTYPE_COUNT] = {NT_DTYPES(ISCLOSE_ENTRY)};

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/parallel.h"
 #include "core/scalar.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -24,6 +25,7 @@
 #include "kernels/binary_kernels.h"
 #include "kernels/convert.h"
 #include "names/infer.h"
+#include "names/names.h"
 
 /* ------------------------------------------------------------------ op descriptions */
 
@@ -146,9 +148,20 @@ static void prepare_scalar(nt_scalar s, nt_dtype dtype, prepared *p) {
 }
 
 /* Checks the tensor an op writes (an out= tensor or an in-place self) against the result:
- * names (PyTorch checks a named out even when no input is named) and castability. */
-static nt_status check_target(const nt_tensor *target, const nt_name *names, int ndim,
-                              nt_dtype result) {
+ * its shape (the broadcast shape, bndim/shape; it is not resized), names (PyTorch checks a
+ * named out even when no input is named), castability. */
+static nt_status check_target(const nt_tensor *target, int bndim, const int64_t *shape,
+                              const nt_name *names, int ndim, nt_dtype result) {
+    bool same = target->ndim == bndim;
+    for (int d = 0; same && d < bndim; d++)
+        same = target->sizes[d] == shape[d];
+    if (!same) {
+        char have[512], want[512];
+        nt_ints_repr(target->sizes, target->ndim, have, sizeof have);
+        nt_ints_repr(shape, bndim, want, sizeof want);
+        return nt_fail(NT_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
+                       have, want);
+    }
     NT_TRY(nt_names_check_out(target->names, target->ndim, names, ndim));
     if (!nt_can_cast(result, target->dtype)) return cannot_cast(result, target->dtype);
     return NT_OK;
@@ -229,8 +242,65 @@ static nt_status alpha_check(nt_dtype dtype, nt_scalar alpha) {
     return NT_OK;
 }
 
+/* ------------------------------------------------------------------ the fast path */
+
+typedef struct flat_run {
+    nt_loop2d loop;
+    char *data[3];
+    int64_t size[3];
+} flat_run;
+
+static void flat_chunk(void *p, int64_t begin, int64_t end) {
+    const flat_run *r = p;
+    char *data[3] = {r->data[0] + begin * r->size[0], r->data[1] + begin * r->size[1],
+                     r->data[2] + begin * r->size[2]};
+    int64_t st[6] = {r->size[0], r->size[1], r->size[2], 0, 0, 0};
+    r->loop(data, st, end - begin, 1, NULL);
+}
+
+static bool same_names(const nt_tensor *a, const nt_tensor *b) {
+    if (!a->names || !b->names) return a->names == b->names;
+    return memcmp(a->names, b->names, (size_t)a->ndim * sizeof *a->names) == 0;
+}
+
+/* The common case, a op b on two contiguous tensors of one shape, dtype and names, into a
+ * new tensor: no promotion, no broadcasting, nothing to check but the kernel's existence;
+ * one flat loop, split across threads when large. Returns false (touching nothing) when the
+ * case does not apply, so the general path runs and reports any error. */
+static bool fast_binary(nt_binary_op op, const nt_tensor *a, const nt_tensor *b,
+                        nt_tensor **result, nt_status *st) {
+    const op_info *info = &ops_info[op];
+    if (a->dtype != b->dtype || !a->is_contiguous || !b->is_contiguous || a->ndim != b->ndim ||
+        (info->flags & INT_DIV) || !same_names(a, b))
+        return false;
+    if ((info->flags & FLOAT_RESULT) && nt_dtype_table[a->dtype].kind != NT_KIND_FLOAT) return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->sizes[d] != b->sizes[d]) return false;
+    const nt_binary_loops *loops = nt_binary_kernel(op, a->dtype);
+    if (!loops) return false;
+    nt_dtype rd = (info->flags & BOOL_OUT) ? NT_BOOL : a->dtype;
+    nt_tensor *res;
+    *st = nt_tensor_alloc(rd, a->ndim, a->sizes, a->names, &res);
+    if (*st != NT_OK) return true;
+    flat_run r = {loops->tt,
+                  {nt_tensor_bytes(res), nt_tensor_bytes(a), nt_tensor_bytes(b)},
+                  {(int64_t)nt_dtype_table[rd].size, (int64_t)nt_dtype_table[a->dtype].size,
+                   (int64_t)nt_dtype_table[a->dtype].size}};
+    if (a->numel < NT_GRAIN_SIZE)
+        flat_chunk(&r, 0, a->numel);
+    else
+        nt_parallel_for(0, a->numel, NT_GRAIN_SIZE, flat_chunk, &r);
+    *result = res;
+    return true;
+}
+
 nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_scalar *alpha,
                        nt_tensor *out, bool inplace, nt_tensor **result) {
+    if (a.tensor && b.tensor && !out && !inplace && !alpha && result &&
+        (unsigned)op < NT_BINARY_OP_COUNT) {
+        nt_status st;
+        if (fast_binary(op, a.tensor, b.tensor, result, &st)) return st;
+    }
     if ((unsigned)op >= NT_BINARY_OP_COUNT)
         return nt_fail(NT_ERR_VALUE, "binary op: unknown op %d", (int)op);
     const op_info *info = &ops_info[op];
@@ -265,7 +335,7 @@ nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_sca
     int64_t shape[NT_MAX_DIMS];
     int bndim;
     NT_TRY(broadcast_of(2, tensors, &bndim, shape));
-    if (target) NT_TRY(check_target(target, names, ndim, res_dtype));
+    if (target) NT_TRY(check_target(target, bndim, shape, names, ndim, res_dtype));
 
     /* alpha, kernels. */
     bool use_alpha = false;
@@ -446,7 +516,7 @@ nt_status nt_where(nt_tensor *cond, nt_operand a, nt_operand b, nt_tensor *out,
     int64_t shape[NT_MAX_DIMS];
     int bndim;
     NT_TRY(broadcast_of(3, all, &bndim, shape));
-    if (out) NT_TRY(check_target(out, names, ndim, dtype));
+    if (out) NT_TRY(check_target(out, bndim, shape, names, ndim, dtype));
 
     prepared pa = {0}, pb = {0}, pc = {0};
     nt_tensor *res = NULL, *target = out;
@@ -477,7 +547,7 @@ fail:
 static const char *cpp_type_name(nt_dtype d) {
     static const char *const names[NT_DTYPE_COUNT] = {
         [NT_BOOL] = "bool",       [NT_UINT8] = "unsigned char", [NT_INT8] = "signed char",
-        [NT_INT16] = "short",     [NT_INT32] = "int",           [NT_INT64] = "long int",
+        [NT_INT16] = "short int",     [NT_INT32] = "int",           [NT_INT64] = "long int",
         [NT_FLOAT16] = "c10::Half", [NT_BFLOAT16] = "c10::BFloat16", [NT_FLOAT32] = "float",
         [NT_FLOAT64] = "double",
     };
@@ -559,7 +629,7 @@ static nt_status clamp_tensors(nt_tensor *t, const nt_operand *min, const nt_ope
     int64_t shape[NT_MAX_DIMS];
     int bndim;
     NT_TRY(broadcast_of(3, tensors, &bndim, shape));
-    if (target) NT_TRY(check_target(target, names, ndim, dtype));
+    if (target) NT_TRY(check_target(target, bndim, shape, names, ndim, dtype));
     nt_loop2d loop = NULL;
     const nt_binary_loops *two = NULL;
     if (min && max) {
