@@ -386,7 +386,8 @@ NT_API nt_status nt_masked_select(nt_tensor *t, const nt_tensor *mask, nt_tensor
 
 /* torch.cat along `dim` (dtypes promoted, names unified; legacy 1-d empty tensors skipped).
  * `out` may be NULL (a new tensor in *result) or an existing tensor that is resized and
- * written (then *result is a new reference to it). */
+ * written: then *result is a new reference to it, or, when out has fewer dims than the
+ * result, a new tensor over out's resized storage (see nt_resize). */
 NT_API nt_status nt_cat(int count, nt_tensor *const *tensors, int64_t dim, nt_tensor *out,
                         nt_tensor **result);
 /* torch.stack: cat of the tensors each unsqueezed at `dim` (the new dim is unnamed). */

@@ -674,11 +674,7 @@ static PyObject *join_common(const char *fname, PyObject *const *args, Py_ssize_
     Py_END_ALLOW_THREADS;
     PyMem_Free(list);
     if (st != NT_OK) return nt_py_raise(st);
-    if (out) {
-        nt_tensor_release(result);
-        Py_INCREF(v[2]);
-        return v[2];
-    }
+    if (out) return adopt(v[2], result);
     return nt_py_wrap(result);
 }
 

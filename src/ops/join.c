@@ -38,8 +38,6 @@ static bool can_cast(nt_dtype from, nt_dtype to) {
     return true;
 }
 
-nt_status nt_resize_(nt_tensor *t, int ndim, const int64_t *sizes);
-
 static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, int64_t dim,
                           nt_tensor *out, nt_tensor **result) {
     if (count < 0 || (count > 0 && !ts)) return nt_fail(NT_ERR_VALUE, "cat: invalid tensor list");
@@ -127,9 +125,8 @@ static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, i
                                "unsupported operation: the input tensors cannot refer to any of "
                                "the output memory locations. Found overlap in input tensor %d",
                                i);
-        NT_TRY(nt_resize_(out, ndim, sizes));
-        if (names && !out->names) NT_TRY(nt_tensor_set_names(out, names));
-        r = nt_tensor_retain(out);
+        NT_TRY(nt_resize(out, ndim, sizes, &r));
+        if (names && !r->names) NT_CHECK(st, nt_tensor_set_names(r, names));
     } else {
         NT_TRY(nt_tensor_alloc(dtype, ndim, sizes, names, &r));
     }
@@ -265,16 +262,6 @@ nt_status nt_split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, in
                            "but got split_sizes=%s",
                            text);
         if (__builtin_add_overflow(total, sizes[i], &total)) total = INT64_MAX;
-    }
-    /* PyTorch narrows as it goes, so a prefix past the end fails in narrow first */
-    int64_t start = 0;
-    for (int i = 0; i < nsizes; i++) {
-        if (sizes[i] > t->sizes[d] - start)
-            return nt_fail(NT_ERR_RUNTIME,
-                           "start (%" PRId64 ") + length (%" PRId64
-                           ") exceeds dimension size (%" PRId64 ").",
-                           start, sizes[i], t->sizes[d]);
-        start += sizes[i];
     }
     if (total != t->sizes[d])
         return nt_fail(NT_ERR_RUNTIME,
