@@ -244,6 +244,44 @@ static void test_names(void) {
     nt_tensor_release(bad);
 }
 
+/* Integer extremes wrap without undefined behaviour (run under UBSan in the sanitizer
+ * build): overflowing add/sub/mul/pow/alpha, min / -1, min % -1, floor division. */
+static void test_integer_extremes_wrap(void) {
+    int64_t s4[1] = {4};
+    int64_t av[4] = {INT64_MIN, INT64_MAX, -7, 3}, bv[4] = {-1, -1, 2, 62};
+    int32_t cv[4] = {INT32_MIN, INT32_MAX, -7, 31}, dv[4] = {-1, 2, -2, 3};
+    nt_tensor *a = from(NT_INT64, 1, s4, av, NULL, NULL), *b = from(NT_INT64, 1, s4, bv, NULL, NULL);
+    nt_tensor *c = from(NT_INT32, 1, s4, cv, NULL, NULL), *d = from(NT_INT32, 1, s4, dv, NULL, NULL);
+    static const nt_binary_op ops[] = {NT_BINARY_ADD, NT_BINARY_SUB, NT_BINARY_MUL,
+                                       NT_BINARY_DIV_TRUNC, NT_BINARY_DIV_FLOOR,
+                                       NT_BINARY_REMAINDER, NT_BINARY_POW};
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+        nt_tensor *r = NULL;
+        EXPECT_OK(nt_binary(ops[k], a, b, &r));
+        nt_tensor_release(r);
+        EXPECT_OK(nt_binary(ops[k], c, d, &r));
+        nt_tensor_release(r);
+    }
+    nt_tensor *r = NULL;
+    EXPECT_OK(nt_binary(NT_BINARY_DIV_TRUNC, a, b, &r));
+    EXPECT(((int64_t *)nt_tensor_data(r))[0] == INT64_MIN && ((int64_t *)nt_tensor_data(r))[1] == -INT64_MAX);
+    nt_tensor_release(r);
+    EXPECT_OK(nt_binary(NT_BINARY_ADD, a, b, &r)); /* INT64_MIN + -1 wraps to INT64_MAX */
+    EXPECT(((int64_t *)nt_tensor_data(r))[0] == INT64_MAX);
+    nt_tensor_release(r);
+    EXPECT_OK(nt_binary(NT_BINARY_POW, c, d, &r)); /* 31**3 = 29791; INT32_MAX**2 wraps to 1 */
+    EXPECT(((int32_t *)nt_tensor_data(r))[3] == 29791 && ((int32_t *)nt_tensor_data(r))[1] == 1);
+    nt_tensor_release(r);
+    nt_scalar alpha = nt_scalar_int(INT64_MAX);
+    EXPECT_OK(nt_binary_ex(NT_BINARY_ADD, nt_operand_tensor(a), nt_operand_tensor(b), &alpha, NULL,
+                           false, &r));
+    nt_tensor_release(r);
+    nt_tensor_release(a);
+    nt_tensor_release(b);
+    nt_tensor_release(c);
+    nt_tensor_release(d);
+}
+
 /* x + y on 8x8 named tensors: the per-call cost from C (printed; the target is < 150 ns). */
 static void test_report_small_add_cost(void) {
     int64_t s[2] = {8, 8};
@@ -277,6 +315,7 @@ int main(void) {
     NT_RUN(test_result_type);
     NT_RUN(test_ops_values_from_torch);
     NT_RUN(test_names);
+    NT_RUN(test_integer_extremes_wrap);
     NT_RUN(test_report_small_add_cost);
     return nt_test_summary();
 }
