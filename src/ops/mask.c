@@ -3,8 +3,7 @@
  *
  * masked_fill is one fused pass: out = mask ? value : self, over an iterator of (out, self,
  * mask) — PyTorch clones self and then fills, two passes with a scalar loop. masked_fill_
- * stores only where the mask is true (so an expanded self, whose elements share memory,
- * is written consistently from several threads). Filling only moves bits, so the loops
+ * changes only the elements where the mask is true (see run_fill for how it stores). Filling only moves bits, so the loops
  * exist per element size (1, 2, 4, 8 bytes), the value converted to self's dtype first.
  *
  * PyTorch 1.13 reads a mask of any dtype through its first byte, and for a non-bool mask
@@ -33,6 +32,7 @@
 typedef struct fill_ctx {
     uint64_t value; /* the value's bits in self's dtype */
     bool check;     /* a non-bool mask: bytes above 1 are an error */
+    bool blend;     /* self's elements are distinct: rewrite unmasked ones with themselves */
     _Atomic int *bad;
 } fill_ctx;
 
@@ -41,6 +41,11 @@ typedef struct fill_ctx {
                                                T v) {                                              \
         for (int64_t i = 0; i < n; i++)                                                            \
             if (m[i]) d[i] = v;                                                                    \
+    }                                                                                              \
+    NT_MASK_CLONES static void blend_contig_##S(T *restrict d, const uint8_t *restrict m,       \
+                                                int64_t n, T v) {                                  \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            d[i] = m[i] ? v : d[i];                                                                \
     }                                                                                              \
     NT_MASK_CLONES static void select_contig_##S(T *restrict o, const T *restrict s,               \
                                                  const uint8_t *restrict m, int64_t n, T v) {      \
@@ -61,6 +66,8 @@ typedef struct fill_ctx {
                     if (b > 1) atomic_store_explicit(c->bad, 1, memory_order_relaxed);             \
                     if (b) *(T *)(d + i * st[0]) = v;                                              \
                 }                                                                                  \
+            } else if (st[0] == S && st[1] == 1 && c->blend) {                                     \
+                blend_contig_##S((T *)d, (const uint8_t *)k, n, v);                                \
             } else if (st[0] == S && st[1] == 1) {                                                 \
                 fill_contig_##S((T *)d, (const uint8_t *)k, n, v);                                 \
             } else {                                                                               \
@@ -116,7 +123,14 @@ static nt_status run_fill(int nops, nt_tensor **ops, nt_dtype dtype, const nt_te
     NT_TRY(nt_iter_build(&it, nops, ops, &cfg));
     NT_TRY(nt_scalar_check_fits(value, dtype));
     _Atomic int bad = 0;
-    fill_ctx c = {.value = 0, .check = mask->dtype != NT_BOOL, .bad = &bad};
+    /* AVX2's masked stores are slow on some CPUs (microcoded on AMD Zen), so when no two
+     * elements of self share memory the in-place loop writes every element of a contiguous
+     * row (the unmasked ones with their own value); an expanded self gets true conditional
+     * stores, so that threads writing the same address all write the fill value. */
+    fill_ctx c = {.value = 0,
+                  .check = mask->dtype != NT_BOOL,
+                  .blend = nops == 2 && nt_internal_overlap(ops[0]) == NT_OVERLAP_NO,
+                  .bad = &bad};
     nt_store_scalar(&c.value, dtype, value);
     nt_iter_run(&it, mask_loop(nt_dtype_table[dtype].size, nops == 2), &c);
     if (atomic_load(&bad)) return mask_values_error();
