@@ -11,21 +11,23 @@
 #include "ops_linalg.h"
 #include "p2_util.h"
 
+#include <stdbool.h>
+
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 /* Products with at least this many multiply-adds run without the GIL. */
 #define LINALG_NOGIL_WORK 32768
 
 /* Runs `expr` (setting st), without the GIL when `work` is large. */
-#define LINALG_CALL(work, st, expr)                                                             \
-    do {                                                                                        \
-        if ((work) >= LINALG_NOGIL_WORK) {                                                      \
-            PyThreadState *save_ = PyEval_SaveThread();                                         \
-            (st) = (expr);                                                                      \
-            PyEval_RestoreThread(save_);                                                        \
-        } else {                                                                                \
-            (st) = (expr);                                                                      \
-        }                                                                                       \
+#define LINALG_CALL(work, st, expr)                                                                \
+    do {                                                                                           \
+        if ((work) >= LINALG_NOGIL_WORK) {                                                         \
+            PyThreadState *save_ = PyEval_SaveThread();                                            \
+            (st) = (expr);                                                                         \
+            PyEval_RestoreThread(save_);                                                           \
+        } else {                                                                                   \
+            (st) = (expr);                                                                         \
+        }                                                                                          \
     } while (0)
 
 /* An estimate of the multiply-adds of a @ b. */
@@ -81,8 +83,8 @@ static PyObject *invalid_combination(const char *fname, PyObject *const *args, P
     for (Py_ssize_t i = 0; i < nargs + nkw && len < sizeof got - 64; i++) {
         const char *sep = i ? ", " : "";
         if (i < nargs)
-            len += (size_t)snprintf(got + len, sizeof got - len, "%s%s", sep,
-                                    p2_type_name(args[i]));
+            len +=
+                (size_t)snprintf(got + len, sizeof got - len, "%s%s", sep, p2_type_name(args[i]));
         else
             len += (size_t)snprintf(got + len, sizeof got - len, "%s%s=%s", sep,
                                     PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i - nargs)),
@@ -126,6 +128,9 @@ static PyObject *run_product(const product *p, PyObject *self, PyObject *const *
     nt_tensor *a, *b, *r;
     if (self) {
         const char *const kwlist[] = {p->other, NULL};
+        /* PyTorch's parser reports a missing argument before an unknown keyword */
+        if (nargs < 1 && !given_by_keyword(kwnames, p->other))
+            return p2_missing_args(p->name, 1, (const char *const[]){p->other});
         if (nt_py_parse_args(p->name, args, nargs, kwnames, kwlist, 1, v) < 0) return NULL;
         if (!v[0]) return p2_missing_args(p->name, 1, (const char *const[]){p->other});
         a = nt_py_tensor(self);
@@ -133,6 +138,15 @@ static PyObject *run_product(const product *p, PyObject *self, PyObject *const *
             return NULL;
     } else {
         const char *const kwlist[] = {"input", p->other, "out", NULL};
+        bool have_input = nargs >= 1 || given_by_keyword(kwnames, "input");
+        bool have_other = nargs >= 2 || given_by_keyword(kwnames, p->other);
+        if (nargs <= 2 && (!have_input || !have_other)) {
+            const char *missing[2];
+            int n = 0;
+            if (!have_input) missing[n++] = "input";
+            if (!have_other) missing[n++] = p->other;
+            return p2_missing_args(p->name, n, missing);
+        }
         if (nt_py_parse_args(p->name, args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
         if (!v[0] || !v[1]) {
             const char *missing[2];
@@ -159,14 +173,14 @@ static PyObject *run_product(const product *p, PyObject *self, PyObject *const *
     return p2_result(st, &r);
 }
 
-#define PRODUCT_WRAPPERS(NAME, P)                                                               \
-    static PyObject *tensor_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs,     \
-                                   PyObject *kwnames) {                                         \
-        return run_product(&P, self, args, nargs, kwnames);                                     \
-    }                                                                                           \
-    static PyObject *module_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,   \
-                                   PyObject *kwnames) {                                         \
-        return run_product(&P, NULL, args, nargs, kwnames);                                     \
+#define PRODUCT_WRAPPERS(NAME, P)                                                                  \
+    static PyObject *tensor_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs,        \
+                                   PyObject *kwnames) {                                            \
+        return run_product(&P, self, args, nargs, kwnames);                                        \
+    }                                                                                              \
+    static PyObject *module_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,      \
+                                   PyObject *kwnames) {                                            \
+        return run_product(&P, NULL, args, nargs, kwnames);                                        \
     }
 
 PRODUCT_WRAPPERS(mm, P_MM)
@@ -178,28 +192,36 @@ PRODUCT_WRAPPERS(matmul, P_MATMUL)
 /* ---- addmm, addmv and their in-place forms ---- */
 
 typedef struct fused {
-    const char *name; /* "addmm" */
-    const char *p1, *p2; /* "mat1", "mat2" */
+    const char *name;                    /* "addmm" */
+    const char *p1, *p2;                 /* "mat1", "mat2" */
     const char *method_sig, *module_sig; /* the expected lists of the invalid-combination text */
     nt_status (*fn)(nt_tensor *, const nt_tensor *, const nt_tensor *, nt_scalar, nt_scalar,
                     nt_tensor **);
-    nt_status (*out_fn)(nt_tensor *, nt_tensor *, const nt_tensor *, const nt_tensor *,
-                        nt_scalar, nt_scalar);
+    nt_status (*out_fn)(nt_tensor *, nt_tensor *, const nt_tensor *, const nt_tensor *, nt_scalar,
+                        nt_scalar);
     nt_status (*inplace_fn)(nt_tensor *, const nt_tensor *, const nt_tensor *, nt_scalar,
                             nt_scalar);
 } fused;
 
 static const fused F_ADDMM = {
-    "addmm", "mat1", "mat2",
+    "addmm",
+    "mat1",
+    "mat2",
     "Tensor mat1, Tensor mat2, *, Number beta, Number alpha",
     "Tensor input, Tensor mat1, Tensor mat2, *, Number beta, Number alpha, Tensor out",
-    nt_addmm, nt_addmm_out, nt_addmm_,
+    nt_addmm,
+    nt_addmm_out,
+    nt_addmm_,
 };
 static const fused F_ADDMV = {
-    "addmv", "mat", "vec",
+    "addmv",
+    "mat",
+    "vec",
     "Tensor mat, Tensor vec, *, Number beta, Number alpha",
     "Tensor input, Tensor mat, Tensor vec, *, Number beta, Number alpha, Tensor out",
-    nt_addmv, nt_addmv_out, nt_addmv_,
+    nt_addmv,
+    nt_addmv_out,
+    nt_addmv_,
 };
 
 static PyObject *run_fused(const fused *f, PyObject *self, bool inplace, PyObject *const *args,
@@ -230,8 +252,7 @@ static PyObject *run_fused(const fused *f, PyObject *self, bool inplace, PyObjec
             number_arg(fname, v[3], "beta", &beta) < 0 ||
             number_arg(fname, v[4], "alpha", &alpha) < 0)
             return NULL;
-        if (v[5] && v[5] != Py_None && tensor_arg(fname, v[5], "out", 6, 1, &out) < 0)
-            return NULL;
+        if (v[5] && v[5] != Py_None && tensor_arg(fname, v[5], "out", 6, 1, &out) < 0) return NULL;
     }
     nt_status st;
     int64_t work = work_of(m1, m2);
@@ -278,8 +299,23 @@ static PyObject *module_addmv(PyObject *module, PyObject *const *args, Py_ssize_
 
 /* ---- the @ operator ---- */
 
+/* Whether Python will try another `@` for this operand (its type has the slot). */
+static int has_matmul_slot(PyObject *o) {
+    PyNumberMethods *nb = Py_TYPE(o)->tp_as_number;
+    return nb && nb->nb_matrix_multiply &&
+           nb->nb_matrix_multiply != nt_py_tensor_number_methods.nb_matrix_multiply;
+}
+
 static PyObject *nb_matmul(PyObject *a, PyObject *b) {
-    if (!nt_py_is_tensor(a) || !nt_py_is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+    if (!nt_py_is_tensor(a) || !nt_py_is_tensor(b)) {
+        PyObject *other = nt_py_is_tensor(a) ? b : a;
+        if (has_matmul_slot(other)) Py_RETURN_NOTIMPLEMENTED;
+        /* Python's own text, with PyTorch's class name */
+        PyErr_Format(PyExc_TypeError, "unsupported operand type(s) for @: '%s' and '%s'",
+                     nt_py_is_tensor(a) ? "Tensor" : Py_TYPE(a)->tp_name,
+                     nt_py_is_tensor(b) ? "Tensor" : Py_TYPE(b)->tp_name);
+        return NULL;
+    }
     nt_tensor *x = nt_py_tensor(a), *y = nt_py_tensor(b), *r;
     nt_status st;
     LINALG_CALL(work_of(x, y), st, nt_matmul(x, y, &r));
@@ -320,4 +356,6 @@ PyMethodDef nt_py_module_linalg_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-int nt_py_linalg_prepare(PyTypeObject *type) { return linalg_prepare(type); }
+int nt_py_linalg_prepare(PyTypeObject *type) {
+    return linalg_prepare(type);
+}

@@ -14,10 +14,10 @@
  * converts them for the dtype (truncated for integers).
  *
  * Rounding follows PyTorch 1.13's CPU kernels where it is cheap to do so:
- *  - float32/float64 go to OpenBLAS (the BLAS PyTorch itself calls here), except tiny
- *    products, where a loop beats the BLAS call's overhead: it computes each element as
- *    OpenBLAS's kernels do (fused multiply-adds in order of k), so results stay identical;
- *    PyTorch's own small bmm kernel (plain sums in order) is nt_gemm_small;
+ *  - float32/float64 go to OpenBLAS (the BLAS PyTorch itself calls here), so results are
+ *    PyTorch's bit for bit, except tiny float32 products, where a loop beats the BLAS
+ *    call's overhead (see NT_GEMM_SMALL); PyTorch's own small bmm kernel (plain sums in
+ *    order) is nt_gemm_small;
  *  - integers wrap around (two's complement): the result is exact modulo 2^bits whatever
  *    the order, so they accumulate in 32-bit lanes (64-bit for int64) and vectorise;
  *  - bfloat16 reproduces PyTorch's arithmetic step by step (which operations round to
@@ -33,8 +33,8 @@
 
 /* alpha and beta, as the kernels of each dtype want them. */
 typedef struct nt_gemm_scalars {
-    double alpha, beta;     /* floating dtypes (bfloat16: see below) */
-    uint64_t ialpha, ibeta; /* integer dtypes: the values converted to the dtype, wrapped */
+    double alpha, beta;      /* floating dtypes (bfloat16: see below) */
+    uint64_t ialpha, ibeta;  /* integer dtypes: the values converted to the dtype, wrapped */
     float bf_alpha, bf_beta; /* bfloat16: the values rounded to bfloat16 (gemv and dot) */
     bool beta_zero;          /* C's contents are ignored */
     bool beta_one;           /* C is added unscaled */
@@ -53,7 +53,10 @@ typedef struct nt_bf16_plan {
 void nt_blas_sync_threads(void);
 
 /* Below this many multiply-adds (and k up to NT_GEMM_SMALL_K, below OpenBLAS's k blocking),
- * float32/float64 products use a loop that rounds as OpenBLAS's kernels do, not BLAS. */
+ * float32 products use a loop of fused multiply-adds in order of k instead of BLAS (whose
+ * call costs ~0.6 us). It rounds exactly as OpenBLAS's sgemm kernels do for fewer than 4
+ * rows or 8 columns; on their full tiles OpenBLAS interleaves two accumulators, so there the
+ * last bit may differ. float64 always goes to BLAS. */
 #define NT_GEMM_SMALL 4096
 #define NT_GEMM_SMALL_K 256
 
@@ -84,21 +87,21 @@ void nt_gemm_bf16(int64_t m, int64_t n, int64_t k, const void *a, int64_t a_rs, 
 
 /* bfloat16 with PyTorch's small bmm rounding: float sums in order, one rounding at the
  * end (c = alpha*sum, or beta*c + alpha*sum, in float). */
-void nt_gemm_bf16_small(int64_t m, int64_t n, int64_t k, const void *a, int64_t a_rs,
-                        int64_t a_cs, const void *b, int64_t b_rs, int64_t b_cs, void *c,
-                        int64_t ldc, const nt_gemm_scalars *s);
+void nt_gemm_bf16_small(int64_t m, int64_t n, int64_t k, const void *a, int64_t a_rs, int64_t a_cs,
+                        const void *b, int64_t b_rs, int64_t b_cs, void *c, int64_t ldc,
+                        const nt_gemm_scalars *s);
 
 /* y[m] (stride incy) = beta*y + alpha * A[m x n] @ x[n] (stride incx), any dtype the
  * products support. float32/float64 call CBLAS when A is row- or column-major with a valid
  * leading dim and incx != 0 (the caller ensures it: `blas_ok`), a loop otherwise.
  * bfloat16 follows PyTorch's gemv: `col_major` picks its 'n' variant. */
 void nt_gemv_kernel(nt_dtype dtype, int64_t m, int64_t n, const void *a, int64_t a_rs, int64_t a_cs,
-             const void *x, int64_t incx, void *y, int64_t incy, const nt_gemm_scalars *s,
-             bool blas_ok, bool col_major);
+                    const void *x, int64_t incx, void *y, int64_t incy, const nt_gemm_scalars *s,
+                    bool blas_ok, bool col_major);
 
 /* *out = sum_i x[i] * y[i] in the dtype (float32/float64 through CBLAS when strides are
  * nonzero, integers wrapped, bfloat16 rounded at every step like PyTorch's dot). */
-void nt_dot_kernel(nt_dtype dtype, int64_t n, const void *x, int64_t incx, const void *y, int64_t incy,
-            void *out);
+void nt_dot_kernel(nt_dtype dtype, int64_t n, const void *x, int64_t incx, const void *y,
+                   int64_t incy, void *out);
 
 #endif

@@ -39,18 +39,19 @@
 
 /* c10::ScalarType names ("expected scalar type Float but found Double"). */
 static const char *const scalar_name[NT_DTYPE_COUNT] = {
-    [NT_BOOL] = "Bool",    [NT_UINT8] = "Byte",         [NT_INT8] = "Char",
-    [NT_INT16] = "Short",  [NT_INT32] = "Int",          [NT_INT64] = "Long",
-    [NT_FLOAT16] = "Half", [NT_BFLOAT16] = "BFloat16", [NT_FLOAT32] = "Float",
+    [NT_BOOL] = "Bool",      [NT_UINT8] = "Byte",        [NT_INT8] = "Char",
+    [NT_INT16] = "Short",    [NT_INT32] = "Int",         [NT_INT64] = "Long",
+    [NT_FLOAT16] = "Half",   [NT_BFLOAT16] = "BFloat16", [NT_FLOAT32] = "Float",
     [NT_FLOAT64] = "Double",
 };
 
 /* caffe2::TypeMeta names ("Expected out tensor to have dtype float, but got double"). */
 static const char *const meta_name[NT_DTYPE_COUNT] = {
-    [NT_BOOL] = "bool",           [NT_UINT8] = "unsigned char",    [NT_INT8] = "signed char",
-    [NT_INT16] = "short int",     [NT_INT32] = "int",              [NT_INT64] = "long int",
-    [NT_FLOAT16] = "c10::Half",   [NT_BFLOAT16] = "c10::BFloat16", [NT_FLOAT32] = "float",
-    [NT_FLOAT64] = "double",
+    [NT_BOOL] = "bool",         [NT_UINT8] = "unsigned char",
+    [NT_INT8] = "signed char",  [NT_INT16] = "short int",
+    [NT_INT32] = "int",         [NT_INT64] = "long int",
+    [NT_FLOAT16] = "c10::Half", [NT_BFLOAT16] = "c10::BFloat16",
+    [NT_FLOAT32] = "float",     [NT_FLOAT64] = "double",
 };
 
 static nt_status null_arg(const char *fn, const char *arg) {
@@ -125,7 +126,8 @@ static nt_status check_inplace(const nt_tensor *self, int ndim, const int64_t *s
  * name (batch names beside matrix names), as PyTorch does. NULL or all-None unnames t. */
 static nt_status set_names_raw(nt_tensor *t, const nt_name *names) {
     bool any = false;
-    for (int i = 0; names && i < t->ndim; i++) any |= names[i] != NT_NAME_NONE;
+    for (int i = 0; names && i < t->ndim; i++)
+        any |= names[i] != NT_NAME_NONE;
     if (!any) {
         free(t->names);
         t->names = NULL;
@@ -147,8 +149,7 @@ static double scalar_double(nt_scalar s) {
 
 /* alpha/beta converted as PyTorch's Scalar::to<T>() does for the kernels of `dtype`
  * (checked: "value cannot be converted to type int8_t without overflow"). */
-static nt_status make_scalars(nt_dtype dtype, nt_scalar beta, nt_scalar alpha,
-                              nt_gemm_scalars *s) {
+static nt_status make_scalars(nt_dtype dtype, nt_scalar beta, nt_scalar alpha, nt_gemm_scalars *s) {
     NT_TRY(nt_scalar_check_fits(alpha, dtype));
     NT_TRY(nt_scalar_check_fits(beta, dtype));
     memset(s, 0, sizeof *s);
@@ -180,8 +181,14 @@ static nt_status make_scalars(nt_dtype dtype, nt_scalar beta, nt_scalar alpha,
 }
 
 static nt_gemm_scalars plain_scalars(void) {
-    nt_gemm_scalars s = {.alpha = 1, .beta = 0, .ialpha = 1, .ibeta = 0, .bf_alpha = 1,
-                         .bf_beta = 0, .beta_zero = true, .beta_one = false};
+    nt_gemm_scalars s = {.alpha = 1,
+                         .beta = 0,
+                         .ialpha = 1,
+                         .ibeta = 0,
+                         .bf_alpha = 1,
+                         .bf_beta = 0,
+                         .beta_zero = true,
+                         .beta_one = false};
     return s;
 }
 
@@ -200,7 +207,9 @@ static mat mat_of(const nt_tensor *t, int d0, int d1, int64_t at) {
     return m;
 }
 
-static int64_t max1(int64_t x) { return x > 1 ? x : 1; }
+static int64_t max1(int64_t x) {
+    return x > 1 ? x : 1;
+}
 
 /* Whether BLAS can read m as it is: row-major (trans false) or column-major (trans true)
  * with a leading dim >= its row length; strides of size-one dims do not matter. */
@@ -269,8 +278,8 @@ static void gemm2d(nt_dtype dtype, const mat *c, const mat *a, const mat *b,
             nt_gemm_bf16_small(m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data,
                                c->rs, s);
         else
-            nt_gemm_bf16(m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data, c->rs,
-                         s, bf16_plan(a, b, m, n, k));
+            nt_gemm_bf16(m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data, c->rs, s,
+                         bf16_plan(a, b, m, n, k));
         return;
     default:
         nt_gemm_int(dtype, m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data, c->rs,
@@ -300,13 +309,19 @@ static void scale_into(nt_tensor *dst, const nt_gemm_scalars *s) {
     char *p = nt_tensor_bytes(dst);
     for (int64_t i = 0; i < dst->numel; i++) {
         switch (dst->dtype) {
-        case NT_FLOAT32: ((float *)p)[i] = (float)(((float *)p)[i] * s->beta); break;
-        case NT_FLOAT64: ((double *)p)[i] *= s->beta; break;
+        case NT_FLOAT32:
+            ((float *)p)[i] = (float)(((float *)p)[i] * s->beta);
+            break;
+        case NT_FLOAT64:
+            ((double *)p)[i] *= s->beta;
+            break;
         case NT_BFLOAT16:
             ((nt_bfloat16 *)p)[i] =
                 nt_f32_to_bf16(nt_bf16_to_f32(((nt_bfloat16 *)p)[i]) * (float)s->beta);
             break;
-        case NT_UINT8: ((uint8_t *)p)[i] = (uint8_t)(((uint8_t *)p)[i] * (uint32_t)s->ibeta); break;
+        case NT_UINT8:
+            ((uint8_t *)p)[i] = (uint8_t)(((uint8_t *)p)[i] * (uint32_t)s->ibeta);
+            break;
         case NT_INT8:
             ((int8_t *)p)[i] = (int8_t)((uint32_t)((int8_t *)p)[i] * (uint32_t)s->ibeta);
             break;
@@ -319,7 +334,8 @@ static void scale_into(nt_tensor *dst, const nt_gemm_scalars *s) {
         case NT_INT64:
             ((int64_t *)p)[i] = (int64_t)((uint64_t)((int64_t *)p)[i] * s->ibeta);
             break;
-        default: break;
+        default:
+            break;
         }
     }
 }
@@ -421,9 +437,8 @@ fail:
 }
 
 /* addmm(bias, a, b) into a new tensor, `out` (out=) or bias itself (inplace). */
-static nt_status addmm_impl(nt_tensor *bias, const nt_tensor *a, const nt_tensor *b,
-                            nt_scalar beta, nt_scalar alpha, nt_tensor *out, bool inplace,
-                            nt_tensor **result) {
+static nt_status addmm_impl(nt_tensor *bias, const nt_tensor *a, const nt_tensor *b, nt_scalar beta,
+                            nt_scalar alpha, nt_tensor *out, bool inplace, nt_tensor **result) {
     if (bias->dtype != b->dtype)
         return nt_fail(NT_ERR_RUNTIME, "self and mat2 must have the same dtype");
     if (a->dtype != b->dtype)
@@ -510,8 +525,8 @@ static nt_status addmv_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
         a = mat_of(copy, 0, 1, 0);
     }
     int64_t incx = vec->strides[0], incy = dst->strides[0];
-    bool blas_ok = incx > 0 && incy > 0 && m <= INT32_MAX && n <= INT32_MAX &&
-                   incx <= INT32_MAX && incy <= INT32_MAX && (col ? a.cs : a.rs) <= INT32_MAX;
+    bool blas_ok = incx > 0 && incy > 0 && m <= INT32_MAX && n <= INT32_MAX && incx <= INT32_MAX &&
+                   incy <= INT32_MAX && (col ? a.cs : a.rs) <= INT32_MAX;
     if (n == 1 && col) a.cs = m; /* gemv's `if (n == 1) lda = m;` */
     if (blas_ok && col && a.cs < max1(m)) a.cs = max1(m);
     if (blas_ok && !col && a.rs < max1(n)) a.rs = max1(n);
@@ -529,10 +544,9 @@ static nt_status addmv_check(int self_ndim, int64_t self_size0, int64_t self_num
     if (!(mat_->ndim == 2 && vec->ndim == 1 && self_ndim <= 1))
         return nt_fail(NT_ERR_RUNTIME, "vector + matrix @ vector expected, got %d, %d, %d",
                        self_ndim, mat_->ndim, vec->ndim);
-    if (!(mat_->sizes[1] == vec->sizes[0] &&
-          (mat_->sizes[0] == self_numel || self_numel == 1))) {
+    if (!(mat_->sizes[1] == vec->sizes[0] && (mat_->sizes[0] == self_numel || self_numel == 1))) {
         if (self_ndim == 0)
-            return nt_fail(NT_ERR_INDEX, "dimension specified as 0 but tensor has no dimensions");
+            return nt_fail(NT_ERR_INDEX, "Dimension specified as 0 but tensor has no dimensions");
         return nt_fail(NT_ERR_RUNTIME,
                        "size mismatch, got %" PRId64 ", %" PRId64 "x%" PRId64 ",%" PRId64,
                        self_size0, mat_->sizes[0], mat_->sizes[1], vec->sizes[0]);
@@ -547,8 +561,8 @@ static nt_status addmv_impl(nt_tensor *bias, const nt_tensor *mat_, const nt_ten
     nt_name buf[NT_MAX_DIMS];
     const nt_name *names;
     int nd;
-    NT_TRY(nt_names_addmm(bias->names, bias->ndim, mat_->names, 2, vec->names, 1, buf, &nd,
-                          &names));
+    NT_TRY(
+        nt_names_addmm(bias->names, bias->ndim, mat_->names, 2, vec->names, 1, buf, &nd, &names));
     int64_t shape[1] = {mat_->sizes[0]};
     nt_tensor *target = inplace ? bias : out;
     if (inplace) NT_TRY(check_inplace(bias, 1, shape, vec->dtype));
@@ -589,7 +603,7 @@ fail:
 static nt_status mv_impl(const nt_tensor *mat_, const nt_tensor *vec, nt_tensor *out,
                          nt_tensor **result) {
     if (mat_->ndim == 0)
-        return nt_fail(NT_ERR_INDEX, "dimension specified as 0 but tensor has no dimensions");
+        return nt_fail(NT_ERR_INDEX, "Dimension specified as 0 but tensor has no dimensions");
     NT_TRY(addmv_check(1, mat_->sizes[0], mat_->sizes[0], mat_, vec));
     nt_name buf[NT_MAX_DIMS];
     const nt_name *names;
@@ -624,8 +638,8 @@ fail:
 
 static nt_status dot_check(const nt_tensor *a, const nt_tensor *b) {
     if (a->ndim != 1 || b->ndim != 1)
-        return nt_fail(NT_ERR_RUNTIME, "1D tensors expected, but got %dD and %dD tensors",
-                       a->ndim, b->ndim);
+        return nt_fail(NT_ERR_RUNTIME, "1D tensors expected, but got %dD and %dD tensors", a->ndim,
+                       b->ndim);
     if (a->dtype != b->dtype)
         return nt_fail(NT_ERR_RUNTIME,
                        "dot : expected both vectors to have same dtype, but found %s and %s",
@@ -772,8 +786,8 @@ static bool should_fold(const nt_tensor *t, int other_ndim) {
 }
 
 /* The batch dims of a (all but its last two) broadcast with b's, PyTorch's infer_size. */
-static nt_status broadcast_batch(const int64_t *a, int na, const int64_t *b, int nb,
-                                 int64_t *out, int *nout) {
+static nt_status broadcast_batch(const int64_t *a, int na, const int64_t *b, int nb, int64_t *out,
+                                 int *nout) {
     int n = na > nb ? na : nb;
     for (int i = n - 1; i >= 0; i--) {
         int ia = i - (n - na), ib = i - (n - nb);
@@ -816,16 +830,17 @@ static nt_status as_batched(const nt_tensor *t, int nb, const int64_t *batch, in
     /* the batch dims merge into one when each (of size > 1) steps over the next one */
     int64_t total = 1;
     bool mergeable = true;
-    int last = -1;
+    int last = -1, inner = -1; /* the previous and the innermost batch dims of size > 1 */
     for (int i = nb - 1; i >= 0; i--) {
         total *= sizes[i];
         if (sizes[i] == 1) continue;
         if (last >= 0 && strides[i] != strides[last] * sizes[last]) mergeable = false;
+        if (inner < 0) inner = i;
         last = i;
     }
     int64_t s3[3] = {total, rows, cols};
     if (mergeable) {
-        int64_t st3[3] = {last >= 0 ? strides[last] : 0, strides[nb], strides[nb + 1]};
+        int64_t st3[3] = {inner >= 0 ? strides[inner] : 0, strides[nb], strides[nb + 1]};
         return raw_view(t, 3, s3, st3, out);
     }
     nt_tensor *full = NULL, *copy = NULL;
@@ -856,8 +871,8 @@ static nt_status matmul_nonames(const nt_tensor *t1, const nt_tensor *t2, nt_ten
         if (out) {
             int64_t s1[1] = {t2->sizes[1]};
             NT_CHECK(st, check_out_shape(out, 1, s1));
-            int64_t os[2] = {1, out->sizes[0]}, ostr[2] = {out->sizes[0] * out->strides[0],
-                                                             out->strides[0]};
+            int64_t os[2] = {1, out->sizes[0]},
+                    ostr[2] = {out->sizes[0] * out->strides[0], out->strides[0]};
             NT_CHECK(st, nt_tensor_view_of(out, 2, os, ostr, out->offset, NULL, &v2));
             NT_CHECK(st, mm_impl(v1, t2, v2, NULL));
             *result = nt_tensor_retain(out);
@@ -871,13 +886,15 @@ static nt_status matmul_nonames(const nt_tensor *t1, const nt_tensor *t2, nt_ten
     if (should_fold(t1, d2)) {
         /* (batch..., n, m) folded to (batch*n, m) @ t2 */
         int64_t m = t1->sizes[d1 - 1], rows = 1;
-        for (int i = 0; i < d1 - 1; i++) rows *= t1->sizes[i];
+        for (int i = 0; i < d1 - 1; i++)
+            rows *= t1->sizes[i];
         int64_t fold[2] = {rows, m};
         NT_TRY(nt_reshape((nt_tensor *)t1, 2, fold, &v1));
         const nt_tensor *folded = v1;
         int64_t oshape[NT_MAX_DIMS];
         int on = d1 - 1;
-        for (int i = 0; i < d1 - 1; i++) oshape[i] = t1->sizes[i];
+        for (int i = 0; i < d1 - 1; i++)
+            oshape[i] = t1->sizes[i];
         if (d2 == 2) oshape[on++] = t2->sizes[1];
         if (out) NT_CHECK(st, check_out_shape(out, on, oshape));
         nt_tensor *dst = NULL;
@@ -885,8 +902,7 @@ static nt_status matmul_nonames(const nt_tensor *t1, const nt_tensor *t2, nt_ten
             !nt_extents_overlap(out, t2)) {
             int64_t os[2] = {rows, d2 == 2 ? t2->sizes[1] : 1}, ostr[2];
             nt_contiguous_strides(d2 == 2 ? 2 : 1, os, ostr);
-            NT_CHECK(st, nt_tensor_view_of(out, d2 == 2 ? 2 : 1, os, ostr, out->offset, NULL,
-                                           &v2));
+            NT_CHECK(st, nt_tensor_view_of(out, d2 == 2 ? 2 : 1, os, ostr, out->offset, NULL, &v2));
             dst = v2;
         }
         if (out && dst) {
@@ -923,7 +939,8 @@ static nt_status matmul_nonames(const nt_tensor *t1, const nt_tensor *t2, nt_ten
     if (fold_t) {
         /* PyTorch folds t2^T (batch*p, m2) against t1^T: its errors speak of that product */
         int64_t rows = p;
-        for (int i = 0; i < d2 - 2; i++) rows *= t2->sizes[i];
+        for (int i = 0; i < d2 - 2; i++)
+            rows *= t2->sizes[i];
         if (d1 == 2 && m2 != t1->sizes[1])
             return nt_fail(NT_ERR_RUNTIME,
                            "mat1 and mat2 shapes cannot be multiplied (%" PRId64 "x%" PRId64
@@ -931,16 +948,18 @@ static nt_status matmul_nonames(const nt_tensor *t1, const nt_tensor *t2, nt_ten
                            rows, m2, t1->sizes[1], t1->sizes[0]);
         if (d1 == 1 && m2 != t1->sizes[0])
             return nt_fail(NT_ERR_RUNTIME,
-                           "size mismatch, got %" PRId64 ", %" PRId64 "x%" PRId64 ",%" PRId64,
-                           rows, rows, m2, t1->sizes[0]);
+                           "size mismatch, got %" PRId64 ", %" PRId64 "x%" PRId64 ",%" PRId64, rows,
+                           rows, m2, t1->sizes[0]);
         nb = d2 - 2;
-        for (int i = 0; i < nb; i++) batch[i] = t2->sizes[i];
+        for (int i = 0; i < nb; i++)
+            batch[i] = t2->sizes[i];
     } else {
         NT_TRY(broadcast_batch(t1->sizes, d1 > 2 ? d1 - 2 : 0, t2->sizes, d2 > 2 ? d2 - 2 : 0,
                                batch, &nb));
     }
     int64_t bprod = 1;
-    for (int i = 0; i < nb; i++) bprod *= batch[i];
+    for (int i = 0; i < nb; i++)
+        bprod *= batch[i];
     if (!fold_t && m1 != m2)
         return nt_fail(NT_ERR_RUNTIME,
                        "Expected size for first two dimensions of batch2 tensor to be: [%" PRId64
@@ -948,7 +967,8 @@ static nt_status matmul_nonames(const nt_tensor *t1, const nt_tensor *t2, nt_ten
                        bprod, m1, bprod, m2);
     int64_t oshape[NT_MAX_DIMS];
     int on = nb;
-    for (int i = 0; i < nb; i++) oshape[i] = batch[i];
+    for (int i = 0; i < nb; i++)
+        oshape[i] = batch[i];
     if (d1 > 1) oshape[on++] = n;
     if (d2 > 1) oshape[on++] = p;
     /* the dtype PyTorch's sub-op gives its result, and the errors of that sub-op */
@@ -991,15 +1011,18 @@ static nt_status matmul_impl(const nt_tensor *t1, const nt_tensor *t2, nt_tensor
     int nd;
     /* compute_matmul_outnames runs first (it rejects 0-d inputs when names are involved),
      * then _matmul_impl's own rank check. */
-    if (t1->names || t2->names) NT_TRY(nt_names_matmul(t1->names, t1->ndim, t2->names,
-                                                       t2->ndim, buf, &nd, &names));
+    if (t1->names || t2->names)
+        NT_TRY(nt_names_matmul(t1->names, t1->ndim, t2->names, t2->ndim, buf, &nd, &names));
     if (t1->ndim == 0 || t2->ndim == 0)
         return nt_fail(NT_ERR_RUNTIME,
                        "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
                        t1->ndim, t2->ndim);
-    /* The sub-ops run without names (NoNamesGuard): unname views of the operands. */
     nt_tensor *u1 = NULL, *u2 = NULL, *r = NULL;
     nt_status st;
+    if (!t1->names && !t2->names) return matmul_nonames(t1, t2, out, result);
+    if (!out && t1->ndim == 2 && t2->ndim == 2)
+        return mm_impl(t1, t2, NULL, result); /* same names */
+    /* The sub-ops run without names (NoNamesGuard): unname views of the operands. */
     NT_CHECK(st, nt_tensor_view_of(t1, t1->ndim, t1->sizes, t1->strides, t1->offset, NULL, &u1));
     NT_CHECK(st, nt_tensor_view_of(t2, t2->ndim, t2->sizes, t2->strides, t2->offset, NULL, &u2));
     if (out && names) {
@@ -1022,9 +1045,9 @@ fail:
 
 /* ------------------------------------------------------------------ public API */
 
-#define NT_REQUIRE(fn, x, name)                                                                 \
-    do {                                                                                        \
-        if (!(x)) return null_arg(fn, name);                                                    \
+#define NT_REQUIRE(fn, x, name)                                                                    \
+    do {                                                                                           \
+        if (!(x)) return null_arg(fn, name);                                                       \
     } while (0)
 
 nt_status nt_mm(const nt_tensor *a, const nt_tensor *b, nt_tensor **out) {
@@ -1100,8 +1123,8 @@ nt_status nt_matmul_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b) 
     return st;
 }
 
-nt_status nt_addmm(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2,
-                   nt_scalar beta, nt_scalar alpha, nt_tensor **out) {
+nt_status nt_addmm(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2, nt_scalar beta,
+                   nt_scalar alpha, nt_tensor **out) {
     NT_REQUIRE("addmm", self, "input");
     NT_REQUIRE("addmm", mat1, "mat1");
     NT_REQUIRE("addmm", mat2, "mat2");
@@ -1118,8 +1141,8 @@ nt_status nt_addmm_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat1,
     return addmm_impl(self, mat1, mat2, beta, alpha, out, false, NULL);
 }
 
-nt_status nt_addmm_(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2,
-                    nt_scalar beta, nt_scalar alpha) {
+nt_status nt_addmm_(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2, nt_scalar beta,
+                    nt_scalar alpha) {
     NT_REQUIRE("addmm_", self, "self");
     NT_REQUIRE("addmm_", mat1, "mat1");
     NT_REQUIRE("addmm_", mat2, "mat2");
@@ -1135,8 +1158,8 @@ nt_status nt_addmv(nt_tensor *self, const nt_tensor *mat_, const nt_tensor *vec,
     return addmv_impl(self, mat_, vec, beta, alpha, NULL, false, out);
 }
 
-nt_status nt_addmv_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat_,
-                       const nt_tensor *vec, nt_scalar beta, nt_scalar alpha) {
+nt_status nt_addmv_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat_, const nt_tensor *vec,
+                       nt_scalar beta, nt_scalar alpha) {
     NT_REQUIRE("addmv", self, "input");
     NT_REQUIRE("addmv", mat_, "mat");
     NT_REQUIRE("addmv", vec, "vec");
