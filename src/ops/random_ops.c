@@ -769,11 +769,14 @@ static nt_status normal_impl(const nt_tensor *mean_t, double mean_v, const nt_te
     NT_TRY(nt_broadcast_shapes(nin, ins, &ndim, shape));
     if (into) {
         /* PyTorch broadcasts a tensor mean (or std) with out when the other is a number */
-        if (nin == 1) {
+        if (nin == 1) { /* ... and out's shape may be larger than the tensor's */
             nt_tensor *pair[2] = {ins[0], into};
-            int pair_ndim;
-            int64_t pair_shape[NT_MAX_DIMS];
-            NT_TRY(nt_broadcast_shapes(2, pair, &pair_ndim, pair_shape));
+            NT_TRY(nt_broadcast_shapes(2, pair, &ndim, shape));
+            if (names && ndim > a->ndim) { /* a's names, padded with None on the left */
+                NT_TRY(nt_names_unify_from_right_slow("broadcast", names, a->ndim, NULL, ndim,
+                                                      names_buf));
+                names = names_buf;
+            }
         }
         bool same = into->ndim == ndim;
         for (int d = 0; same && d < ndim; d++) same = into->sizes[d] == shape[d];
