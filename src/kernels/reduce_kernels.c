@@ -14,7 +14,9 @@
  */
 #include "reduce_kernels.h"
 
+#include <immintrin.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "core/scalar.h"
@@ -91,6 +93,8 @@
 #define OP_MUL(a, b) ((a) * (b))
 #define OP_MAX(a, b) (((b) > (a) || (b) != (b)) ? (b) : (a))
 #define OP_MIN(a, b) (((b) < (a) || (b) != (b)) ? (b) : (a))
+#define OP_MAXV(a, b) ((b) > (a) ? (b) : (a))
+#define OP_MINV(a, b) ((b) < (a) ? (b) : (a))
 #define OP_AND(a, b) ((a) & (b))
 #define OP_OR(a, b) ((a) | (b))
 
@@ -130,9 +134,91 @@ static void store_int(char *out, nt_dtype dt, int64_t v) {
             store_int(out, dt, (int64_t)(v));                                                      \
     } while (0)
 
+/* ------------------------------------------------------------------ AVX2 max/min */
+
+/* GCC does not vectorise a NaN-propagating max, so float32/float64 blocks have an AVX2
+ * form: vmaxps/vminps over 4 registers, with an unordered compare collecting NaNs. They
+ * return false (the caller then runs the exact scalar block) without AVX2, for short
+ * blocks, or when a NaN is present. */
+static bool rk_avx2(void) {
+    static _Atomic int cached = -1;
+    int v = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (v < 0) {
+        v = __builtin_cpu_supports("avx2");
+        atomic_store_explicit(&cached, v, memory_order_relaxed);
+    }
+    return v;
+}
+
+static inline bool no_fast(const void *q, int64_t n, void *out) {
+    (void)q, (void)n, (void)out;
+    return false;
+}
+
+#define RK_AVX2 __attribute__((target("avx2")))
+#define FAST_EXTREME(NAME, T, V, W, LOADU, SET1, VOPI, CMP, OR, MOVEMASK, STOREU, SCALAR_CMP, INIT) \
+    RK_AVX2 static bool NAME##_avx2(const T *q, int64_t n, T *out) {                              \
+        V a = SET1(INIT), b = a, c = a, d = a, bad = _mm256_setzero_##W();                        \
+        int64_t i = 0, step = (int64_t)(sizeof(V) / sizeof(T));                                   \
+        for (; i + 4 * step <= n; i += 4 * step) {                                                \
+            V x0 = LOADU(q + i), x1 = LOADU(q + i + step), x2 = LOADU(q + i + 2 * step),          \
+              x3 = LOADU(q + i + 3 * step);                                                       \
+            a = VOPI(a, x0), b = VOPI(b, x1), c = VOPI(c, x2), d = VOPI(d, x3);                   \
+            bad = OR(bad, OR(OR(CMP(x0, x0, _CMP_UNORD_Q), CMP(x1, x1, _CMP_UNORD_Q)),           \
+                             OR(CMP(x2, x2, _CMP_UNORD_Q), CMP(x3, x3, _CMP_UNORD_Q))));          \
+        }                                                                                         \
+        if (MOVEMASK(bad)) return false;                                                          \
+        a = VOPI(VOPI(a, b), VOPI(c, d));                                                         \
+        T lanes[sizeof(V) / sizeof(T)];                                                           \
+        STOREU(lanes, a);                                                                         \
+        T m = lanes[0];                                                                           \
+        for (int64_t l = 1; l < step; l++)                                                        \
+            m = SCALAR_CMP(lanes[l], m) ? lanes[l] : m;                                           \
+        for (; i < n; i++) {                                                                      \
+            if (q[i] != q[i]) return false;                                                       \
+            m = SCALAR_CMP(q[i], m) ? q[i] : m;                                                   \
+        }                                                                                         \
+        *out = m;                                                                                 \
+        return true;                                                                              \
+    }                                                                                             \
+    static bool NAME(const void *q, int64_t n, void *out) {                                      \
+        return n >= 64 && rk_avx2() && NAME##_avx2((const T *)q, n, (T *)out);                    \
+    }
+#define GT(a, b) ((a) > (b))
+#define LT(a, b) ((a) < (b))
+FAST_EXTREME(fast_max_f32, float, __m256, ps, _mm256_loadu_ps, _mm256_set1_ps, _mm256_max_ps,
+             _mm256_cmp_ps, _mm256_or_ps, _mm256_movemask_ps, _mm256_storeu_ps, GT, -INFINITY)
+FAST_EXTREME(fast_min_f32, float, __m256, ps, _mm256_loadu_ps, _mm256_set1_ps, _mm256_min_ps,
+             _mm256_cmp_ps, _mm256_or_ps, _mm256_movemask_ps, _mm256_storeu_ps, LT, INFINITY)
+FAST_EXTREME(fast_max_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd, _mm256_max_pd,
+             _mm256_cmp_pd, _mm256_or_pd, _mm256_movemask_pd, _mm256_storeu_pd, GT, -INFINITY)
+FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd, _mm256_min_pd,
+             _mm256_cmp_pd, _mm256_or_pd, _mm256_movemask_pd, _mm256_storeu_pd, LT, INFINITY)
+
+#define FASTMAX_NT_FLOAT32 fast_max_f32
+#define FASTMIN_NT_FLOAT32 fast_min_f32
+#define FASTMAX_NT_FLOAT64 fast_max_f64
+#define FASTMIN_NT_FLOAT64 fast_min_f64
+#define FASTMAX_NT_BOOL no_fast
+#define FASTMIN_NT_BOOL no_fast
+#define FASTMAX_NT_UINT8 no_fast
+#define FASTMIN_NT_UINT8 no_fast
+#define FASTMAX_NT_INT8 no_fast
+#define FASTMIN_NT_INT8 no_fast
+#define FASTMAX_NT_INT16 no_fast
+#define FASTMIN_NT_INT16 no_fast
+#define FASTMAX_NT_INT32 no_fast
+#define FASTMIN_NT_INT32 no_fast
+#define FASTMAX_NT_INT64 no_fast
+#define FASTMIN_NT_INT64 no_fast
+#define FASTMAX_NT_FLOAT16 no_fast
+#define FASTMIN_NT_FLOAT16 no_fast
+#define FASTMAX_NT_BFLOAT16 no_fast
+#define FASTMIN_NT_BFLOAT16 no_fast
+
 /* ------------------------------------------------------------------ the scalar family */
 
-#define SCALAR_KERNEL(NAME, E, c, A, CONV, IDENT, OP)                                              \
+#define SCALAR_KERNEL(NAME, E, c, A, CONV, IDENT, OP, VOP, NANP, FAST)                                            \
     static void NAME##_init_##E(void *acc, int64_t n) {                                            \
         A *a = acc;                                                                                \
         for (int64_t i = 0; i < n; i++)                                                            \
@@ -157,25 +243,49 @@ static void store_int(char *out, nt_dtype dt, int64_t v) {
         for (int64_t i = 0; i < n; i++)                                                            \
             a[i] = OP(a[i], CONV(A, LD_##E(*(const c *)(p + i * s))));                             \
     }                                                                                              \
+    static A NAME##_block_strided_##E(const char *p, int64_t n, int64_t s);                      \
+    /* VOP is OP without NaN propagation (a plain compare-select the vectoriser takes); with   \
+     * NANP the block checks for NaN alongside and, if it saw one, redoes the block exactly. */ \
     RK_CLONES static A NAME##_block_contig_##E(const c *restrict q, int64_t n) {                   \
+        A fast;                                                                                    \
+        if (FAST(q, n, &fast)) return fast;                                                        \
+        if (n < 16) {                                                                              \
+            A a = (A)(IDENT);                                                                      \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                a = OP(a, CONV(A, LD_##E(q[i])));                                                  \
+            return a;                                                                              \
+        }                                                                                          \
         A v[16], w[16];                                                                            \
+        A isn[16]; /* x - x: 0, or NaN for NaN and inf (then the exact redo) */                                                               \
         for (int j = 0; j < 16; j++)                                                               \
-            v[j] = (A)(IDENT);                                                                     \
+            v[j] = (A)(IDENT), isn[j] = (A)0;                                                      \
         int64_t i = 0;                                                                             \
         for (; i + 256 <= n; i += 256) { /* 16 steps per partial, then into v: a cascade */        \
             for (int j = 0; j < 16; j++)                                                           \
                 w[j] = (A)(IDENT);                                                                 \
             for (int k = 0; k < 256; k += 16)                                                      \
-                for (int j = 0; j < 16; j++)                                                       \
-                    w[j] = OP(w[j], CONV(A, LD_##E(q[i + k + j])));                                \
+                for (int j = 0; j < 16; j++) {                                                     \
+                    A x = CONV(A, LD_##E(q[i + k + j]));                                           \
+                    w[j] = VOP(w[j], x);                                                           \
+                    if (NANP) isn[j] = isn[j] + (A)(x - x);                                                    \
+                }                                                                                  \
             for (int j = 0; j < 16; j++)                                                           \
-                v[j] = OP(v[j], w[j]);                                                             \
+                v[j] = VOP(v[j], w[j]);                                                            \
         }                                                                                          \
         for (; i + 16 <= n; i += 16)                                                               \
-            for (int j = 0; j < 16; j++)                                                           \
-                v[j] = OP(v[j], CONV(A, LD_##E(q[i + j])));                                        \
+            for (int j = 0; j < 16; j++) {                                                         \
+                A x = CONV(A, LD_##E(q[i + j]));                                                   \
+                v[j] = VOP(v[j], x);                                                               \
+                if (NANP) isn[j] = isn[j] + (A)(x - x);                                                        \
+            }                                                                                      \
         for (; i < n; i++)                                                                         \
             v[0] = OP(v[0], CONV(A, LD_##E(q[i])));                                                \
+        if (NANP) {                                                                                \
+            bool any = false;                                                                      \
+            for (int j = 0; j < 16; j++)                                                           \
+                any |= isn[j] != 0;                                                                \
+            if (any) return NAME##_block_strided_##E((const char *)q, n, (int64_t)sizeof(c));      \
+        }                                                                                          \
         for (int h = 8; h > 0; h /= 2)                                                             \
             for (int j = 0; j < h; j++)                                                            \
                 v[j] = OP(v[j], v[j + h]);                                                         \
@@ -218,12 +328,18 @@ static void store_int(char *out, nt_dtype dt, int64_t v) {
         NAME##_combine_##E, NAME##_store_##E,                                                      \
     };
 
-#define STAMP_SUM(E, n, c) SCALAR_KERNEL(sum, E, c, SUMACC_##E, SUMCONV_##E, 0, OP_ADD)
-#define STAMP_PROD(E, n, c) SCALAR_KERNEL(prod, E, c, SUMACC_##E, SUMCONV_##E, 1, OP_MUL)
-#define STAMP_MAX(E, n, c) SCALAR_KERNEL(max, E, c, MAXACC_##E, CONV_SAME, LOWEST_##E, OP_MAX)
-#define STAMP_MIN(E, n, c) SCALAR_KERNEL(min, E, c, MAXACC_##E, CONV_SAME, HIGHEST_##E, OP_MIN)
-#define STAMP_ALL(E, n, c) SCALAR_KERNEL(all, E, c, uint8_t, CONV_BOOL, 1, OP_AND)
-#define STAMP_ANY(E, n, c) SCALAR_KERNEL(any, E, c, uint8_t, CONV_BOOL, 0, OP_OR)
+#define STAMP_SUM(E, n, c)                                                                         \
+    SCALAR_KERNEL(sum, E, c, SUMACC_##E, SUMCONV_##E, 0, OP_ADD, OP_ADD, 0, no_fast)
+#define STAMP_PROD(E, n, c)                                                                        \
+    SCALAR_KERNEL(prod, E, c, SUMACC_##E, SUMCONV_##E, 1, OP_MUL, OP_MUL, 0, no_fast)
+#define STAMP_MAX(E, n, c)                                                                         \
+    SCALAR_KERNEL(max, E, c, MAXACC_##E, CONV_SAME, LOWEST_##E, OP_MAX, OP_MAXV, 1, FASTMAX_##E)
+#define STAMP_MIN(E, n, c)                                                                         \
+    SCALAR_KERNEL(min, E, c, MAXACC_##E, CONV_SAME, HIGHEST_##E, OP_MIN, OP_MINV, 1, FASTMIN_##E)
+#define STAMP_ALL(E, n, c)                                                                         \
+    SCALAR_KERNEL(all, E, c, uint8_t, CONV_BOOL, 1, OP_AND, OP_AND, 0, no_fast)
+#define STAMP_ANY(E, n, c)                                                                         \
+    SCALAR_KERNEL(any, E, c, uint8_t, CONV_BOOL, 0, OP_OR, OP_OR, 0, no_fast)
 NT_DTYPES(STAMP_SUM)
 NT_DTYPES(STAMP_PROD)
 NT_DTYPES(STAMP_MAX)
@@ -444,6 +560,21 @@ const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
 
 #define STAMP_ARG(E, n_, c)                                                                        \
     static void argmax_run_##E(const char *p, int64_t n, int64_t s, char *value, int64_t *index) { \
+        if (s == (int64_t)sizeof(c) && n >= 32) { /* the vector max, then its first place */   \
+            MAXACC_##E m = max_pairwise_##E(p, n, s);                                            \
+            const c *q = (const c *)p;                                                             \
+            int64_t i = 0;                                                                         \
+            if (m != m) {                                                                          \
+                while (i < n - 1 && !(LD_##E(q[i]) != LD_##E(q[i])))                               \
+                    i++;                                                                           \
+            } else {                                                                               \
+                while (i < n - 1 && !(LD_##E(q[i]) == m))                                          \
+                    i++;                                                                           \
+            }                                                                                      \
+            memcpy(value, q + i, sizeof(c));                                                       \
+            *index = i;                                                                            \
+            return;                                                                                \
+        }                                                                                          \
         int64_t bi = 0;                                                                            \
         MAXACC_##E b = LD_##E(*(const c *)p);                                                      \
         for (int64_t i = 1; i < n; i++) {                                                          \
@@ -454,6 +585,21 @@ const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
         *index = bi;                                                                               \
     }                                                                                              \
     static void argmin_run_##E(const char *p, int64_t n, int64_t s, char *value, int64_t *index) { \
+        if (s == (int64_t)sizeof(c) && n >= 32) { /* the vector min, then its first place */   \
+            MAXACC_##E m = min_pairwise_##E(p, n, s);                                            \
+            const c *q = (const c *)p;                                                             \
+            int64_t i = 0;                                                                         \
+            if (m != m) {                                                                          \
+                while (i < n - 1 && !(LD_##E(q[i]) != LD_##E(q[i])))                               \
+                    i++;                                                                           \
+            } else {                                                                               \
+                while (i < n - 1 && !(LD_##E(q[i]) == m))                                          \
+                    i++;                                                                           \
+            }                                                                                      \
+            memcpy(value, q + i, sizeof(c));                                                       \
+            *index = i;                                                                            \
+            return;                                                                                \
+        }                                                                                          \
         int64_t bi = 0;                                                                            \
         MAXACC_##E b = LD_##E(*(const c *)p);                                                      \
         for (int64_t i = 1; i < n; i++) {                                                          \

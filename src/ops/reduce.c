@@ -23,6 +23,7 @@
 #include "reduce.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,8 @@
 
 /* Elements per chunk of a full reduction (fixed: the result must not depend on threads). */
 #define RED_CHUNK 65536
-/* Lanes per tile of the outer schedule, and the depth of its cascade. */
-#define RED_LANES 256
+/* Accumulator bytes per level of a tile of the outer schedule, and the cascade's depth. */
+#define RED_TILE_BYTES 16384
 #define RED_LEVELS 4
 
 /* ------------------------------------------------------------------ shared helpers */
@@ -206,7 +207,8 @@ typedef struct red_job {
     nt_dtype out_dtype;
     const char *base; /* input base of the output being folded (chunked schedules) */
     char *partials;   /* one accumulator per chunk */
-    int64_t nchunks;
+    int64_t nchunks;  /* chunks (inner schedule) or tile width (outer schedule) */
+    _Atomic int failed;
 } red_job;
 
 /* Folds the R-space linear range [b, e) at `base` into acc (already initialised): runs
@@ -327,14 +329,23 @@ static void inner_task(void *ctx, int64_t b, int64_t e) {
     }
 }
 
-/* Outer schedule: work item w is tile (w % tiles) of lanes of kept-space row (w / tiles). */
+/* Outer schedule: work item w is tile (w % tiles) of `lanes` lanes of kept-space row
+ * (w / tiles). A lane's result depends only on its own column of rows, never on the tile
+ * it sits in, so the tile width may follow the thread count without changing any bit. */
 static void outer_task(void *ctx, int64_t b, int64_t e) {
-    const red_job *j = ctx;
+    red_job *j = ctx;
     const nt_red_plan *p = j->p;
     const nt_red_kernel *k = j->k;
-    int64_t lanes = p->ks[0], tiles = (lanes + RED_LANES - 1) / RED_LANES;
-    size_t as = k->acc_size;
-    char lv[RED_LEVELS][RED_LANES * NT_RED_MAX_ACC];
+    int64_t lanes = p->ks[0], width = j->nchunks, tiles = (lanes + width - 1) / width;
+    size_t as = k->acc_size, level = (size_t)width * as;
+    char *buf = malloc(RED_LEVELS * level);
+    if (!buf) {
+        atomic_store(&j->failed, 1);
+        return;
+    }
+    char *lv[RED_LEVELS];
+    for (int l = 0; l < RED_LEVELS; l++)
+        lv[l] = buf + (size_t)l * level;
     /* The plan without its lane dim, to address the other kept dims. */
     nt_red_plan rest = *p;
     rest.nk = p->nk - 1;
@@ -342,8 +353,8 @@ static void outer_task(void *ctx, int64_t b, int64_t e) {
     memmove(rest.kin, p->kin + 1, (size_t)rest.nk * sizeof *rest.kin);
     memmove(rest.kout, p->kout + 1, (size_t)rest.nk * sizeof *rest.kout);
     for (int64_t w = b; w < e; w++) {
-        int64_t row = w / tiles, l0 = (w % tiles) * RED_LANES;
-        int64_t n = lanes - l0 < RED_LANES ? lanes - l0 : RED_LANES;
+        int64_t row = w / tiles, l0 = (w % tiles) * width;
+        int64_t n = lanes - l0 < width ? lanes - l0 : width;
         int64_t in, out;
         nt_red_plan_offsets(&rest, row, &in, &out, NULL);
         const char *base = p->in + in + l0 * p->kin[0];
@@ -372,6 +383,7 @@ static void outer_task(void *ctx, int64_t b, int64_t e) {
             k->store(o + i * p->kout[0], j->out_dtype, lv[RED_LEVELS - 1] + (size_t)i * as,
                      &j->prm);
     }
+    free(buf);
 }
 
 static void empty_task(void *ctx, int64_t b, int64_t e) {
@@ -399,10 +411,22 @@ static nt_status run_reduction(const nt_red_kernel *k, const nt_tensor *t, uint6
     }
     bool inner = p.nk == 0 || (p.nr > 0 && abs64(p.rin[0]) < abs64(p.kin[0]));
     if (!inner) {
-        int64_t tiles = (p.ks[0] + RED_LANES - 1) / RED_LANES;
-        int64_t items = p.nout / p.ks[0] * tiles;
-        int64_t per_item = p.nred * (p.ks[0] < RED_LANES ? p.ks[0] : RED_LANES);
-        nt_parallel_for(0, items, NT_GRAIN_SIZE / per_item + 1, outer_task, &j);
+        /* Tiles wide enough to stream whole rows (sequential reads), one per thread when
+         * there are few rows, at most RED_TILE_BYTES of accumulators per cascade level. */
+        int64_t lanes = p.ks[0], rows_k = p.nout / lanes, threads = nt_get_num_threads();
+        int64_t width = RED_TILE_BYTES / (int64_t)k->acc_size;
+        if (rows_k < threads) {
+            int64_t share = (lanes * rows_k + threads - 1) / threads;
+            if (share < width) width = share;
+        }
+        width = (width + 15) / 16 * 16;
+        if (width > lanes) width = lanes;
+        int64_t tiles = (lanes + width - 1) / width, items = rows_k * tiles;
+        j.nchunks = width; /* the tile width, for outer_task */
+        atomic_store(&j.failed, 0);
+        nt_parallel_for(0, items, NT_GRAIN_SIZE / (p.nred * width) + 1, outer_task, &j);
+        if (atomic_load(&j.failed))
+            return nt_fail_oom(RED_LEVELS * (size_t)width * k->acc_size);
         return NT_OK;
     }
     int64_t nc = chunk_count(p.nred);
