@@ -142,6 +142,22 @@ NT_GEMM_ROWS(rows_i64, int64_t, uint64_t, job->s->ialpha, job->s->ibeta)
 NT_GEMM_FMA_ROWS(fma_rows_f32, float, __builtin_fmaf, (float)job->s->alpha, (float)job->s->beta)
 NT_GEMM_FMA_ROWS(fma_rows_f64, double, __builtin_fma, job->s->alpha, job->s->beta)
 
+/* Columns [j0, j1) of row i of C, one scalar FMA chain each (the tail of the AVX2 loop). */
+__attribute__((target("avx2,fma"))) static void fma_cols_f32(const gemm_job *job, int64_t i,
+                                                             int64_t j0, int64_t j1) {
+    const float *arow = (const float *)job->a + i * job->a_rs, *b = job->b;
+    float *crow = (float *)job->c + i * job->ldc;
+    const float alpha = (float)job->s->alpha, beta = (float)job->s->beta;
+    for (int64_t j = j0; j < j1; j++) {
+        float acc = 0;
+        for (int64_t l = 0; l < job->k; l++)
+            acc = __builtin_fmaf(arow[l * job->a_cs], b[l * job->b_rs + j * job->b_cs], acc);
+        crow[j] = job->s->beta_zero
+                      ? alpha * acc
+                      : __builtin_fmaf(alpha, acc, job->s->beta_one ? crow[j] : crow[j] * beta);
+    }
+}
+
 /* The same for float32 with AVX2/FMA intrinsics, eight columns per register, the
  * accumulators kept in registers (the loop above keeps them in memory, which costs a
  * store-to-load round trip per k; this one is what makes an 8x8 product ~50 ns). */
@@ -152,7 +168,35 @@ __attribute__((target("avx2,fma"))) static void fma_rows_f32_avx2(const gemm_job
     const float alpha = (float)job->s->alpha, beta = (float)job->s->beta;
     const bool beta_zero = job->s->beta_zero, beta_one = job->s->beta_one;
     const __m256 valpha = _mm256_set1_ps(alpha), vbeta = _mm256_set1_ps(beta);
-    for (int64_t i = 0; i < m; i++) {
+    int64_t i = 0;
+    /* four rows at a time: four independent FMA chains hide the FMA latency */
+    if (b_cs == 1) {
+        for (; i + 4 <= m; i += 4) {
+            for (int64_t j0 = 0; j0 + 8 <= n; j0 += 8) {
+                __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
+                                 _mm256_setzero_ps()};
+                for (int64_t l = 0; l < k; l++) {
+                    __m256 bv = _mm256_loadu_ps(b + l * b_rs + j0);
+                    for (int r = 0; r < 4; r++)
+                        acc[r] = _mm256_fmadd_ps(
+                            _mm256_set1_ps(a[(i + r) * job->a_rs + l * job->a_cs]), bv, acc[r]);
+                }
+                for (int r = 0; r < 4; r++) {
+                    float *cp = c + (i + r) * job->ldc + j0;
+                    if (beta_zero) {
+                        _mm256_storeu_ps(cp, _mm256_mul_ps(valpha, acc[r]));
+                    } else {
+                        __m256 old = _mm256_loadu_ps(cp);
+                        if (!beta_one) old = _mm256_mul_ps(old, vbeta);
+                        _mm256_storeu_ps(cp, _mm256_fmadd_ps(valpha, acc[r], old));
+                    }
+                }
+            }
+            for (int64_t r = i; r < i + 4; r++)
+                fma_cols_f32(job, r, n - n % 8, n);
+        }
+    }
+    for (; i < m; i++) {
         const float *arow = a + i * job->a_rs;
         float *crow = c + i * job->ldc;
         int64_t j0 = 0;
@@ -171,13 +215,7 @@ __attribute__((target("avx2,fma"))) static void fma_rows_f32_avx2(const gemm_job
                 }
             }
         }
-        for (int64_t j = j0; j < n; j++) {
-            float acc = 0;
-            for (int64_t l = 0; l < k; l++)
-                acc = __builtin_fmaf(arow[l * job->a_cs], b[l * b_rs + j * b_cs], acc);
-            crow[j] = beta_zero ? alpha * acc
-                                : __builtin_fmaf(alpha, acc, beta_one ? crow[j] : crow[j] * beta);
-        }
+        fma_cols_f32(job, i, j0, n);
     }
 }
 
