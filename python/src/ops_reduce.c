@@ -188,16 +188,26 @@ fail:
 static nt_status reduce_new(nt_reduction op, nt_tensor *t, int count, const int64_t *dims,
                             bool keepdim, int dtype, double correction, nt_tensor **r) {
     switch (op) {
-    case NT_REDUCE_SUM: return nt_sum(t, count, dims, keepdim, dtype, r);
-    case NT_REDUCE_MEAN: return nt_mean(t, count, dims, keepdim, dtype, r);
-    case NT_REDUCE_PROD: return nt_prod(t, count, dims, keepdim, dtype, r);
-    case NT_REDUCE_VAR: return nt_var(t, count, dims, correction, keepdim, r);
-    case NT_REDUCE_STD: return nt_std(t, count, dims, correction, keepdim, r);
-    case NT_REDUCE_LOGSUMEXP: return nt_logsumexp(t, count, dims, keepdim, r);
-    case NT_REDUCE_ALL: return nt_all(t, count, dims, keepdim, r);
-    case NT_REDUCE_ANY: return nt_any(t, count, dims, keepdim, r);
-    case NT_REDUCE_AMAX: return nt_amax(t, count, dims, keepdim, r);
-    default: return nt_amin(t, count, dims, keepdim, r);
+    case NT_REDUCE_SUM:
+        return nt_sum(t, count, dims, keepdim, dtype, r);
+    case NT_REDUCE_MEAN:
+        return nt_mean(t, count, dims, keepdim, dtype, r);
+    case NT_REDUCE_PROD:
+        return nt_prod(t, count, dims, keepdim, dtype, r);
+    case NT_REDUCE_VAR:
+        return nt_var(t, count, dims, correction, keepdim, r);
+    case NT_REDUCE_STD:
+        return nt_std(t, count, dims, correction, keepdim, r);
+    case NT_REDUCE_LOGSUMEXP:
+        return nt_logsumexp(t, count, dims, keepdim, r);
+    case NT_REDUCE_ALL:
+        return nt_all(t, count, dims, keepdim, r);
+    case NT_REDUCE_ANY:
+        return nt_any(t, count, dims, keepdim, r);
+    case NT_REDUCE_AMAX:
+        return nt_amax(t, count, dims, keepdim, r);
+    default:
+        return nt_amin(t, count, dims, keepdim, r);
     }
 }
 
@@ -249,11 +259,10 @@ static PyObject *tensor_prod(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 /* std / var (dim=None, unbiased=True, keepdim=False, *, correction=None, out=None); a bool
  * first argument is `unbiased` (x.std(False)). */
-static int parse_moments(const char *fname, PyObject *self, PyObject *const *args,
-                         Py_ssize_t nargs, PyObject *kwnames, int64_t *dims, int *count,
-                         bool *keepdim, double *correction, PyObject **out_obj) {
-    static const char *const kwlist[] = {"dim", "unbiased", "keepdim", "correction", "out",
-                                         NULL};
+static int parse_moments(const char *fname, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames, int64_t *dims, int *count, bool *keepdim,
+                         double *correction, PyObject **out_obj) {
+    static const char *const kwlist[] = {"dim", "unbiased", "keepdim", "correction", "out", NULL};
     PyObject *v[5];
     PyObject *shifted[3];
     if (nargs >= 1 && PyBool_Check(args[0])) { /* std(unbiased, ...) */
@@ -283,8 +292,8 @@ static int parse_moments(const char *fname, PyObject *self, PyObject *const *arg
     *correction = unbiased ? 1 : 0;
     if (v[3] && v[3] != Py_None) {
         if (v[1]) {
-            PyErr_Format(PyExc_RuntimeError,
-                         "%s: can't specify both unbiased and correction", fname);
+            PyErr_Format(PyExc_RuntimeError, "%s: can't specify both unbiased and correction",
+                         fname);
             return -1;
         }
         int64_t c;
@@ -477,8 +486,8 @@ static PyObject *tensor_min(PyObject *self, PyObject *const *args, Py_ssize_t na
     return extreme("min", false, self, args, nargs, kwnames);
 }
 
-static PyObject *arg_extreme(const char *fname, bool is_max, PyObject *self,
-                             PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+static PyObject *arg_extreme(const char *fname, bool is_max, PyObject *self, PyObject *const *args,
+                             Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const kwlist[] = {"dim", "keepdim", NULL};
     PyObject *v[2];
     if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;

@@ -9,8 +9,8 @@
  * 256 that is then added in (a two-level cascade), and adds them as a tree at the end; runs
  * longer than a block are split in halves on block boundaries (pairwise summation). The
  * error of a float32 sum of n elements is then about (32 + log2(n/BLOCK)) ulps,
- * independent of the thread count. var/std (Chan's parallel formula over two-pass runs, Welford across
- * rows) and logsumexp (a running maximum with a rescaled sum) accumulate in double.
+ * independent of the thread count. var/std (Chan's parallel formula over two-pass runs, Welford
+ * across rows) and logsumexp (a running maximum with a rescaled sum) accumulate in double.
  */
 #include "reduce_kernels.h"
 
@@ -124,11 +124,19 @@ static void store_int(char *out, nt_dtype dt, int64_t v) {
     nt_store_scalar(out, dt, nt_scalar_int(v));
 }
 
+/* The dtype whose elements are the accumulator's C type (-1: none). */
+// clang-format off
+#define NATIVE_DTYPE(v) _Generic((v), float: (int)NT_FLOAT32, double: (int)NT_FLOAT64, \
+                                 uint64_t: (int)NT_INT64, default: -1)
+// clang-format on
+
 /* A value of accumulator type A written as dtype dt (integers as int64, floats as double;
  * bool accumulators as int). */
 #define STORE_VALUE(out, dt, A, v)                                                                 \
     do {                                                                                           \
-        if ((A)0.5 != 0)                                                                           \
+        if ((int)(dt) == NATIVE_DTYPE(v)) { /* the accumulator's own dtype: its bits */            \
+            memcpy(out, &(v), sizeof(v));                                                          \
+        } else if ((A)0.5 != 0)                                                                    \
             store_float(out, dt, (double)(v));                                                     \
         else                                                                                       \
             store_int(out, dt, (int64_t)(v));                                                      \
@@ -156,33 +164,34 @@ static inline bool no_fast(const void *q, int64_t n, void *out) {
 }
 
 #define RK_AVX2 __attribute__((target("avx2")))
-#define FAST_EXTREME(NAME, T, V, W, LOADU, SET1, VOPI, CMP, OR, MOVEMASK, STOREU, SCALAR_CMP, INIT) \
-    RK_AVX2 static bool NAME##_avx2(const T *q, int64_t n, T *out) {                              \
-        V a = SET1(INIT), b = a, c = a, d = a, bad = _mm256_setzero_##W();                        \
-        int64_t i = 0, step = (int64_t)(sizeof(V) / sizeof(T));                                   \
-        for (; i + 4 * step <= n; i += 4 * step) {                                                \
-            V x0 = LOADU(q + i), x1 = LOADU(q + i + step), x2 = LOADU(q + i + 2 * step),          \
-              x3 = LOADU(q + i + 3 * step);                                                       \
-            a = VOPI(a, x0), b = VOPI(b, x1), c = VOPI(c, x2), d = VOPI(d, x3);                   \
-            bad = OR(bad, OR(OR(CMP(x0, x0, _CMP_UNORD_Q), CMP(x1, x1, _CMP_UNORD_Q)),           \
-                             OR(CMP(x2, x2, _CMP_UNORD_Q), CMP(x3, x3, _CMP_UNORD_Q))));          \
-        }                                                                                         \
-        if (MOVEMASK(bad)) return false;                                                          \
-        a = VOPI(VOPI(a, b), VOPI(c, d));                                                         \
-        T lanes[sizeof(V) / sizeof(T)];                                                           \
-        STOREU(lanes, a);                                                                         \
-        T m = lanes[0];                                                                           \
-        for (int64_t l = 1; l < step; l++)                                                        \
-            m = SCALAR_CMP(lanes[l], m) ? lanes[l] : m;                                           \
-        for (; i < n; i++) {                                                                      \
-            if (q[i] != q[i]) return false;                                                       \
-            m = SCALAR_CMP(q[i], m) ? q[i] : m;                                                   \
-        }                                                                                         \
-        *out = m;                                                                                 \
-        return true;                                                                              \
-    }                                                                                             \
-    static bool NAME(const void *q, int64_t n, void *out) {                                      \
-        return n >= 64 && rk_avx2() && NAME##_avx2((const T *)q, n, (T *)out);                    \
+#define FAST_EXTREME(NAME, T, V, W, LOADU, SET1, VOPI, CMP, OR, MOVEMASK, STOREU, SCALAR_CMP,      \
+                     INIT)                                                                         \
+    RK_AVX2 static bool NAME##_avx2(const T *q, int64_t n, T *out) {                               \
+        V a = SET1(INIT), b = a, c = a, d = a, bad = _mm256_setzero_##W();                         \
+        int64_t i = 0, step = (int64_t)(sizeof(V) / sizeof(T));                                    \
+        for (; i + 4 * step <= n; i += 4 * step) {                                                 \
+            V x0 = LOADU(q + i), x1 = LOADU(q + i + step), x2 = LOADU(q + i + 2 * step),           \
+              x3 = LOADU(q + i + 3 * step);                                                        \
+            a = VOPI(a, x0), b = VOPI(b, x1), c = VOPI(c, x2), d = VOPI(d, x3);                    \
+            bad = OR(bad, OR(OR(CMP(x0, x0, _CMP_UNORD_Q), CMP(x1, x1, _CMP_UNORD_Q)),             \
+                             OR(CMP(x2, x2, _CMP_UNORD_Q), CMP(x3, x3, _CMP_UNORD_Q))));           \
+        }                                                                                          \
+        if (MOVEMASK(bad)) return false;                                                           \
+        a = VOPI(VOPI(a, b), VOPI(c, d));                                                          \
+        T lanes[sizeof(V) / sizeof(T)];                                                            \
+        STOREU(lanes, a);                                                                          \
+        T m = lanes[0];                                                                            \
+        for (int64_t l = 1; l < step; l++)                                                         \
+            m = SCALAR_CMP(lanes[l], m) ? lanes[l] : m;                                            \
+        for (; i < n; i++) {                                                                       \
+            if (q[i] != q[i]) return false;                                                        \
+            m = SCALAR_CMP(q[i], m) ? q[i] : m;                                                    \
+        }                                                                                          \
+        *out = m;                                                                                  \
+        return true;                                                                               \
+    }                                                                                              \
+    static bool NAME(const void *q, int64_t n, void *out) {                                        \
+        return n >= 64 && rk_avx2() && NAME##_avx2((const T *)q, n, (T *)out);                     \
     }
 #define GT(a, b) ((a) > (b))
 #define LT(a, b) ((a) < (b))
@@ -218,7 +227,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
 
 /* ------------------------------------------------------------------ the scalar family */
 
-#define SCALAR_KERNEL(NAME, E, c, A, CONV, IDENT, OP, VOP, NANP, FAST)                                            \
+#define SCALAR_KERNEL(NAME, E, c, A, CONV, IDENT, OP, VOP, NANP, FAST)                             \
     static void NAME##_init_##E(void *acc, int64_t n) {                                            \
         A *a = acc;                                                                                \
         for (int64_t i = 0; i < n; i++)                                                            \
@@ -243,9 +252,9 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
         for (int64_t i = 0; i < n; i++)                                                            \
             a[i] = OP(a[i], CONV(A, LD_##E(*(const c *)(p + i * s))));                             \
     }                                                                                              \
-    static A NAME##_block_strided_##E(const char *p, int64_t n, int64_t s);                      \
-    /* VOP is OP without NaN propagation (a plain compare-select the vectoriser takes); with   \
-     * NANP the block checks for NaN alongside and, if it saw one, redoes the block exactly. */ \
+    static A NAME##_block_strided_##E(const char *p, int64_t n, int64_t s);                        \
+    /* VOP is OP without NaN propagation (a plain compare-select the vectoriser takes); with       \
+     * NANP the block checks for NaN alongside and, if it saw one, redoes the block exactly. */    \
     RK_CLONES static A NAME##_block_contig_##E(const c *restrict q, int64_t n) {                   \
         A fast;                                                                                    \
         if (FAST(q, n, &fast)) return fast;                                                        \
@@ -256,7 +265,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
             return a;                                                                              \
         }                                                                                          \
         A v[16], w[16];                                                                            \
-        A isn[16]; /* x - x: 0, or NaN for NaN and inf (then the exact redo) */                                                               \
+        A isn[16]; /* x - x: 0, or NaN for NaN and inf (then the exact redo) */                    \
         for (int j = 0; j < 16; j++)                                                               \
             v[j] = (A)(IDENT), isn[j] = (A)0;                                                      \
         int64_t i = 0;                                                                             \
@@ -267,7 +276,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
                 for (int j = 0; j < 16; j++) {                                                     \
                     A x = CONV(A, LD_##E(q[i + k + j]));                                           \
                     w[j] = VOP(w[j], x);                                                           \
-                    if (NANP) isn[j] = isn[j] + (A)(x - x);                                                    \
+                    if (NANP) isn[j] = isn[j] + (A)(x - x);                                        \
                 }                                                                                  \
             for (int j = 0; j < 16; j++)                                                           \
                 v[j] = VOP(v[j], w[j]);                                                            \
@@ -276,7 +285,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
             for (int j = 0; j < 16; j++) {                                                         \
                 A x = CONV(A, LD_##E(q[i + j]));                                                   \
                 v[j] = VOP(v[j], x);                                                               \
-                if (NANP) isn[j] = isn[j] + (A)(x - x);                                                        \
+                if (NANP) isn[j] = isn[j] + (A)(x - x);                                            \
             }                                                                                      \
         for (; i < n; i++)                                                                         \
             v[0] = OP(v[0], CONV(A, LD_##E(q[i])));                                                \
@@ -291,12 +300,12 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
                 v[j] = OP(v[j], v[j + h]);                                                         \
         return v[0];                                                                               \
     }                                                                                              \
-    static A NAME##_block_strided_##E(const char *p, int64_t n, int64_t s) {                      \
+    static A NAME##_block_strided_##E(const char *p, int64_t n, int64_t s) {                       \
         A v[4] = {(A)(IDENT), (A)(IDENT), (A)(IDENT), (A)(IDENT)};                                 \
         int64_t i = 0;                                                                             \
         for (; i + 4 <= n; i += 4)                                                                 \
             for (int j = 0; j < 4; j++)                                                            \
-                v[j] = OP(v[j], CONV(A, LD_##E(*(const c *)(p + (i + j) * s))));                  \
+                v[j] = OP(v[j], CONV(A, LD_##E(*(const c *)(p + (i + j) * s))));                   \
         for (; i < n; i++)                                                                         \
             v[0] = OP(v[0], CONV(A, LD_##E(*(const c *)(p + i * s))));                             \
         v[0] = OP(v[0], v[2]);                                                                     \
@@ -323,9 +332,9 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
         A v = *(const A *)acc;                                                                     \
         STORE_VALUE(out, dt, A, v);                                                                \
     }                                                                                              \
-    static const nt_red_kernel NAME##_kernel_##E = {                                              \
-        sizeof(A),          NAME##_init_##E,    NAME##_run_##E,   NAME##_rows_##E,                 \
-        NAME##_combine_##E, NAME##_store_##E,                                                      \
+    static const nt_red_kernel NAME##_kernel_##E = {                                               \
+        sizeof(A),       NAME##_init_##E,    NAME##_run_##E,                                       \
+        NAME##_rows_##E, NAME##_combine_##E, NAME##_store_##E,                                     \
     };
 
 #define STAMP_SUM(E, n, c)                                                                         \
@@ -338,8 +347,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
     SCALAR_KERNEL(min, E, c, MAXACC_##E, CONV_SAME, HIGHEST_##E, OP_MIN, OP_MINV, 1, FASTMIN_##E)
 #define STAMP_ALL(E, n, c)                                                                         \
     SCALAR_KERNEL(all, E, c, uint8_t, CONV_BOOL, 1, OP_AND, OP_AND, 0, no_fast)
-#define STAMP_ANY(E, n, c)                                                                         \
-    SCALAR_KERNEL(any, E, c, uint8_t, CONV_BOOL, 0, OP_OR, OP_OR, 0, no_fast)
+#define STAMP_ANY(E, n, c) SCALAR_KERNEL(any, E, c, uint8_t, CONV_BOOL, 0, OP_OR, OP_OR, 0, no_fast)
 NT_DTYPES(STAMP_SUM)
 NT_DTYPES(STAMP_PROD)
 NT_DTYPES(STAMP_MAX)
@@ -357,8 +365,8 @@ NT_DTYPES(STAMP_ANY)
         STORE_VALUE(out, dt, SUMACC_##E, q);                                                       \
     }                                                                                              \
     static const nt_red_kernel mean_kernel_##E = {                                                 \
-        sizeof(SUMACC_##E), sum_init_##E,    sum_run_##E,    sum_rows_##E,                         \
-        sum_combine_##E,    mean_store_##E,                                                        \
+        sizeof(SUMACC_##E), sum_init_##E,    sum_run_##E,                                          \
+        sum_rows_##E,       sum_combine_##E, mean_store_##E,                                       \
     };
 STAMP_MEAN(NT_FLOAT16, float16, nt_float16)
 STAMP_MEAN(NT_BFLOAT16, bfloat16, nt_bfloat16)
@@ -510,16 +518,18 @@ NT_DTYPES(STAMP_LSE)
 
 /* ------------------------------------------------------------------ the table */
 
-#define ROW(NAME) {                                                                                \
-        [NT_BOOL] = &NAME##_kernel_NT_BOOL,         [NT_UINT8] = &NAME##_kernel_NT_UINT8,          \
-        [NT_INT8] = &NAME##_kernel_NT_INT8,         [NT_INT16] = &NAME##_kernel_NT_INT16,          \
-        [NT_INT32] = &NAME##_kernel_NT_INT32,       [NT_INT64] = &NAME##_kernel_NT_INT64,          \
-        [NT_FLOAT16] = &NAME##_kernel_NT_FLOAT16,   [NT_BFLOAT16] = &NAME##_kernel_NT_BFLOAT16,    \
-        [NT_FLOAT32] = &NAME##_kernel_NT_FLOAT32,   [NT_FLOAT64] = &NAME##_kernel_NT_FLOAT64,      \
+#define ROW(NAME)                                                                                  \
+    {                                                                                              \
+        [NT_BOOL] = &NAME##_kernel_NT_BOOL, [NT_UINT8] = &NAME##_kernel_NT_UINT8,                  \
+        [NT_INT8] = &NAME##_kernel_NT_INT8, [NT_INT16] = &NAME##_kernel_NT_INT16,                  \
+        [NT_INT32] = &NAME##_kernel_NT_INT32, [NT_INT64] = &NAME##_kernel_NT_INT64,                \
+        [NT_FLOAT16] = &NAME##_kernel_NT_FLOAT16, [NT_BFLOAT16] = &NAME##_kernel_NT_BFLOAT16,      \
+        [NT_FLOAT32] = &NAME##_kernel_NT_FLOAT32, [NT_FLOAT64] = &NAME##_kernel_NT_FLOAT64,        \
     }
-#define FLOAT_ROW(NAME) {                                                                          \
-        [NT_FLOAT16] = &NAME##_kernel_NT_FLOAT16,   [NT_BFLOAT16] = &NAME##_kernel_NT_BFLOAT16,    \
-        [NT_FLOAT32] = &NAME##_kernel_NT_FLOAT32,   [NT_FLOAT64] = &NAME##_kernel_NT_FLOAT64,      \
+#define FLOAT_ROW(NAME)                                                                            \
+    {                                                                                              \
+        [NT_FLOAT16] = &NAME##_kernel_NT_FLOAT16, [NT_BFLOAT16] = &NAME##_kernel_NT_BFLOAT16,      \
+        [NT_FLOAT32] = &NAME##_kernel_NT_FLOAT32, [NT_FLOAT64] = &NAME##_kernel_NT_FLOAT64,        \
     }
 
 /* Which dtypes each op takes is PyTorch 1.13's CPU dispatch: prod refuses float16 and
@@ -527,9 +537,12 @@ NT_DTYPES(STAMP_LSE)
  * logsumexp is computed on integer inputs converted to float by the op. */
 static const nt_red_kernel *const kernels[NT_RED_OP_COUNT][NT_DTYPE_COUNT] = {
     [NT_RED_SUM] = ROW(sum),
-    [NT_RED_PROD] = {[NT_BOOL] = &prod_kernel_NT_BOOL, [NT_UINT8] = &prod_kernel_NT_UINT8,
-                     [NT_INT8] = &prod_kernel_NT_INT8, [NT_INT16] = &prod_kernel_NT_INT16,
-                     [NT_INT32] = &prod_kernel_NT_INT32, [NT_INT64] = &prod_kernel_NT_INT64,
+    [NT_RED_PROD] = {[NT_BOOL] = &prod_kernel_NT_BOOL,
+                     [NT_UINT8] = &prod_kernel_NT_UINT8,
+                     [NT_INT8] = &prod_kernel_NT_INT8,
+                     [NT_INT16] = &prod_kernel_NT_INT16,
+                     [NT_INT32] = &prod_kernel_NT_INT32,
+                     [NT_INT64] = &prod_kernel_NT_INT64,
                      [NT_FLOAT32] = &prod_kernel_NT_FLOAT32,
                      [NT_FLOAT64] = &prod_kernel_NT_FLOAT64},
     [NT_RED_MAX] = ROW(max),
@@ -560,8 +573,8 @@ const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
 
 #define STAMP_ARG(E, n_, c)                                                                        \
     static void argmax_run_##E(const char *p, int64_t n, int64_t s, char *value, int64_t *index) { \
-        if (s == (int64_t)sizeof(c) && n >= 32) { /* the vector max, then its first place */   \
-            MAXACC_##E m = max_pairwise_##E(p, n, s);                                            \
+        if (s == (int64_t)sizeof(c) && n >= 32) { /* the vector max, then its first place */       \
+            MAXACC_##E m = max_pairwise_##E(p, n, s);                                              \
             const c *q = (const c *)p;                                                             \
             int64_t i = 0;                                                                         \
             if (m != m) {                                                                          \
@@ -585,8 +598,8 @@ const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
         *index = bi;                                                                               \
     }                                                                                              \
     static void argmin_run_##E(const char *p, int64_t n, int64_t s, char *value, int64_t *index) { \
-        if (s == (int64_t)sizeof(c) && n >= 32) { /* the vector min, then its first place */   \
-            MAXACC_##E m = min_pairwise_##E(p, n, s);                                            \
+        if (s == (int64_t)sizeof(c) && n >= 32) { /* the vector min, then its first place */       \
+            MAXACC_##E m = min_pairwise_##E(p, n, s);                                              \
             const c *q = (const c *)p;                                                             \
             int64_t i = 0;                                                                         \
             if (m != m) {                                                                          \

@@ -46,9 +46,9 @@
 
 const char *nt_red_dtype_text(nt_dtype dtype) {
     static const char *const names[NT_DTYPE_COUNT] = {
-        [NT_BOOL] = "Bool",    [NT_UINT8] = "Byte",         [NT_INT8] = "Char",
-        [NT_INT16] = "Short",  [NT_INT32] = "Int",          [NT_INT64] = "Long",
-        [NT_FLOAT16] = "Half", [NT_BFLOAT16] = "BFloat16", [NT_FLOAT32] = "Float",
+        [NT_BOOL] = "Bool",      [NT_UINT8] = "Byte",        [NT_INT8] = "Char",
+        [NT_INT16] = "Short",    [NT_INT32] = "Int",         [NT_INT64] = "Long",
+        [NT_FLOAT16] = "Half",   [NT_BFLOAT16] = "BFloat16", [NT_FLOAT32] = "Float",
         [NT_FLOAT64] = "Double",
     };
     return nt_dtype_valid((int)dtype) ? names[dtype] : "Undefined";
@@ -59,8 +59,7 @@ nt_status nt_red_not_implemented(const char *kernel, nt_dtype dtype) {
                    nt_red_dtype_text(dtype));
 }
 
-void nt_red_out_shape(const nt_tensor *t, uint64_t mask, bool keepdim, int *ndim,
-                      int64_t *sizes) {
+void nt_red_out_shape(const nt_tensor *t, uint64_t mask, bool keepdim, int *ndim, int64_t *sizes) {
     int n = 0;
     for (int d = 0; d < t->ndim; d++) {
         if (!(mask >> d & 1u))
@@ -320,11 +319,17 @@ static void inner_task(void *ctx, int64_t b, int64_t e) {
     const red_job *j = ctx;
     const nt_red_plan *p = j->p;
     char acc[NT_RED_MAX_ACC];
+    /* One run per output (the usual case): no cascade, no chunks. */
+    bool one_run = p->nr <= 1 && p->nred <= RED_CHUNK;
+    int64_t n = p->nr ? p->rs[0] : 1, s = p->nr ? p->rin[0] : 0;
     for (int64_t o = b; o < e; o++) {
         int64_t in, out;
         nt_red_plan_offsets(p, o, &in, &out, NULL);
         j->k->init(acc, 1);
-        fold_output(j->k, p, p->in + in, acc);
+        if (one_run)
+            j->k->run(acc, p->in + in, n, s);
+        else
+            fold_output(j->k, p, p->in + in, acc);
         j->k->store(p->out + out, j->out_dtype, acc, &j->prm);
     }
 }
@@ -425,8 +430,7 @@ static nt_status run_reduction(const nt_red_kernel *k, const nt_tensor *t, uint6
         j.nchunks = width; /* the tile width, for outer_task */
         atomic_store(&j.failed, 0);
         nt_parallel_for(0, items, NT_GRAIN_SIZE / (p.nred * width) + 1, outer_task, &j);
-        if (atomic_load(&j.failed))
-            return nt_fail_oom(RED_LEVELS * (size_t)width * k->acc_size);
+        if (atomic_load(&j.failed)) return nt_fail_oom(RED_LEVELS * (size_t)width * k->acc_size);
         return NT_OK;
     }
     int64_t nc = chunk_count(p.nred);
@@ -523,10 +527,15 @@ static nt_status pick_dtypes(nt_reduction op, const nt_tensor *t, int dtype, nt_
         *in_dtype = *out_dtype = is_float ? d : nt_default_dtype();
         return NT_OK;
     case NT_REDUCE_ALL:
-    case NT_REDUCE_ANY: *out_dtype = d == NT_UINT8 ? NT_UINT8 : NT_BOOL; return NT_OK;
+    case NT_REDUCE_ANY:
+        *out_dtype = d == NT_UINT8 ? NT_UINT8 : NT_BOOL;
+        return NT_OK;
     case NT_REDUCE_AMAX:
-    case NT_REDUCE_AMIN: *out_dtype = d; return NT_OK;
-    default: return nt_fail(NT_ERR_VALUE, "unknown reduction %d", (int)op);
+    case NT_REDUCE_AMIN:
+        *out_dtype = d;
+        return NT_OK;
+    default:
+        return nt_fail(NT_ERR_VALUE, "unknown reduction %d", (int)op);
     }
 }
 
@@ -539,20 +548,18 @@ static const nt_red_op kernel_op[] = {
 };
 
 static const char *const op_names[] = {
-    [NT_REDUCE_SUM] = "sum",   [NT_REDUCE_MEAN] = "mean",
-    [NT_REDUCE_PROD] = "prod", [NT_REDUCE_VAR] = "var",
-    [NT_REDUCE_STD] = "std",   [NT_REDUCE_LOGSUMEXP] = "logsumexp",
-    [NT_REDUCE_ALL] = "all",   [NT_REDUCE_ANY] = "any",
-    [NT_REDUCE_AMAX] = "max",  [NT_REDUCE_AMIN] = "min",
+    [NT_REDUCE_SUM] = "sum",  [NT_REDUCE_MEAN] = "mean", [NT_REDUCE_PROD] = "prod",
+    [NT_REDUCE_VAR] = "var",  [NT_REDUCE_STD] = "std",   [NT_REDUCE_LOGSUMEXP] = "logsumexp",
+    [NT_REDUCE_ALL] = "all",  [NT_REDUCE_ANY] = "any",   [NT_REDUCE_AMAX] = "max",
+    [NT_REDUCE_AMIN] = "min",
 };
 
-static nt_status reduce(nt_reduction op, nt_tensor *t, int count, const int64_t *dims,
-                        bool keepdim, int dtype, double correction, nt_tensor *into,
-                        nt_tensor **out) {
+static nt_status reduce(nt_reduction op, nt_tensor *t, int count, const int64_t *dims, bool keepdim,
+                        int dtype, double correction, nt_tensor *into, nt_tensor **out) {
     if ((int)op < 0 || op > NT_REDUCE_AMIN) return nt_fail(NT_ERR_VALUE, "unknown reduction");
     if (!t) return null_arg(op_names[op], "self");
-    if (!out && !into) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL",
-                                      op_names[op]);
+    if (!out && !into)
+        return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", op_names[op]);
     uint64_t mask;
     NT_TRY(dims_mask(t, count, dims, &mask));
     nt_dtype in_dtype = t->dtype, out_dtype = t->dtype;
@@ -584,9 +591,7 @@ static nt_status reduce(nt_reduction op, nt_tensor *t, int count, const int64_t 
     else
         src = nt_tensor_retain(t);
     NT_CHECK(st, nt_red_prepare(into, t, out_dtype, ndim, sizes, names, &result));
-    nt_red_params prm = {.count = 0,
-                         .correction = correction,
-                         .take_sqrt = op == NT_REDUCE_STD};
+    nt_red_params prm = {.count = 0, .correction = correction, .take_sqrt = op == NT_REDUCE_STD};
     st = run_reduction(k, src, mask, keepdim, result, &prm);
     nt_tensor_release(src);
     return nt_red_finish(st, into, result, names, out);
@@ -597,8 +602,8 @@ fail:
 
 /* ------------------------------------------------------------------ public reductions */
 
-nt_status nt_reduce_out(nt_reduction op, nt_tensor *t, int count, const int64_t *dims,
-                        bool keepdim, int dtype, double correction, nt_tensor *out) {
+nt_status nt_reduce_out(nt_reduction op, nt_tensor *t, int count, const int64_t *dims, bool keepdim,
+                        int dtype, double correction, nt_tensor *out) {
     if (!out) return null_arg(op >= 0 && op <= NT_REDUCE_AMIN ? op_names[op] : "reduce", "out");
     return reduce(op, t, count, dims, keepdim, dtype, correction, out, NULL);
 }
@@ -675,13 +680,13 @@ static nt_status moments(nt_tensor *t, int count, const int64_t *dims, double co
     return NT_OK;
 }
 
-nt_status nt_var_mean(nt_tensor *t, int count, const int64_t *dims, double correction,
-                      bool keepdim, nt_tensor **var, nt_tensor **mean) {
+nt_status nt_var_mean(nt_tensor *t, int count, const int64_t *dims, double correction, bool keepdim,
+                      nt_tensor **var, nt_tensor **mean) {
     return moments(t, count, dims, correction, keepdim, false, var, mean);
 }
 
-nt_status nt_std_mean(nt_tensor *t, int count, const int64_t *dims, double correction,
-                      bool keepdim, nt_tensor **std, nt_tensor **mean) {
+nt_status nt_std_mean(nt_tensor *t, int count, const int64_t *dims, double correction, bool keepdim,
+                      nt_tensor **std, nt_tensor **mean) {
     return moments(t, count, dims, correction, keepdim, true, std, mean);
 }
 
@@ -732,16 +737,16 @@ static void arg_outer_task(void *ctx, int64_t b, int64_t e) {
 
 /* values/indices of the max (min) of `t` along `dim`; `into_v`/`into_i` are out= tensors
  * (NULL: allocate). `fname` names the op in errors (max, min, argmax, argmin). */
-static nt_status arg_reduce(const char *fname, bool is_max, nt_tensor *t, int64_t dim,
-                            bool keepdim, nt_tensor *into_v, nt_tensor *into_i,
-                            nt_tensor **values, nt_tensor **indices) {
+static nt_status arg_reduce(const char *fname, bool is_max, nt_tensor *t, int64_t dim, bool keepdim,
+                            nt_tensor *into_v, nt_tensor *into_i, nt_tensor **values,
+                            nt_tensor **indices) {
     if (!t) return null_arg(fname, "self");
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
     uint64_t mask = t->ndim ? (uint64_t)1 << d : 0;
     if (t->ndim && t->sizes[d] == 0)
-        return nt_fail(NT_ERR_INDEX, "%s(): Expected reduction dim %" PRId64
-                                     " to have non-zero size.", fname, d);
+        return nt_fail(NT_ERR_INDEX,
+                       "%s(): Expected reduction dim %" PRId64 " to have non-zero size.", fname, d);
     nt_name buf[NT_MAX_DIMS];
     int ndim;
     const nt_name *names = nt_names_remove_dims(t->names, t->ndim, mask, keepdim, buf, &ndim);
@@ -761,8 +766,7 @@ static nt_status arg_reduce(const char *fname, bool is_max, nt_tensor *t, int64_
             nt_parallel_for(0, p.nout, NT_GRAIN_SIZE / p.nred + 1, arg_inner_task, &j);
         } else {
             int64_t items = p.nout / p.ks[0];
-            nt_parallel_for(0, items, NT_GRAIN_SIZE / (p.nred * p.ks[0]) + 1, arg_outer_task,
-                            &j);
+            nt_parallel_for(0, items, NT_GRAIN_SIZE / (p.nred * p.ks[0]) + 1, arg_outer_task, &j);
         }
     }
     st = nt_red_finish(NT_OK, into_v, v, names, values);
@@ -814,8 +818,8 @@ static nt_status argmaxmin(const char *fname, bool is_max, nt_tensor *t, const i
                            bool keepdim, nt_tensor **out) {
     if (!t) return null_arg(fname, "self");
     if (!out) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fname);
-    if (t->dtype == NT_BOOL) return nt_red_not_implemented(is_max ? "argmax_cpu" : "argmin_cpu",
-                                                          t->dtype);
+    if (t->dtype == NT_BOOL)
+        return nt_red_not_implemented(is_max ? "argmax_cpu" : "argmin_cpu", t->dtype);
     nt_tensor *values = NULL, *flat = NULL, *r = NULL;
     nt_status st;
     if (dim) {

@@ -19,8 +19,7 @@ const char *nt_red_dtype_text(nt_dtype dtype);
 nt_status nt_red_not_implemented(const char *kernel, nt_dtype dtype);
 
 /* The shape of reducing `t` over the dims in `mask` (keepdim: size one instead of gone). */
-void nt_red_out_shape(const nt_tensor *t, uint64_t mask, bool keepdim, int *ndim,
-                      int64_t *sizes);
+void nt_red_out_shape(const nt_tensor *t, uint64_t mask, bool keepdim, int *ndim, int64_t *sizes);
 
 /* Where an op writes a result of `dtype` and shape (ndim, sizes) with `names` (NULL:
  * unnamed): a new tensor when `into` is NULL, else `into` itself when its dtype and shape
@@ -54,7 +53,6 @@ void nt_red_plan_build(nt_red_plan *p, const nt_tensor *t, uint64_t mask, bool k
                        const nt_tensor *out, const nt_tensor *out2);
 
 /* The offsets (bytes) of kept-space index `o` in the input, out and out2. */
-void nt_red_plan_offsets(const nt_red_plan *p, int64_t o, int64_t *in, int64_t *out,
-                         int64_t *out2);
+void nt_red_plan_offsets(const nt_red_plan *p, int64_t o, int64_t *in, int64_t *out, int64_t *out2);
 
 #endif

@@ -66,10 +66,10 @@ typedef struct sort_job {
     const nt_red_plan *p;
     sort_op op;
     nt_dtype dtype;
-    int64_t n, stride;     /* the row: elements and input byte stride */
-    int64_t k;             /* kthvalue (1-based) / topk count */
-    bool largest;          /* topk */
-    int64_t vstep, istep;  /* topk: output byte strides along the dim */
+    int64_t n, stride;    /* the row: elements and input byte stride */
+    int64_t k;            /* kthvalue (1-based) / topk count */
+    bool largest;         /* topk */
+    int64_t vstep, istep; /* topk: output byte strides along the dim */
     _Atomic int failed;
 } sort_job;
 

@@ -96,7 +96,8 @@ STAMP_SCAN(NT_BFLOAT16, nt_bfloat16, double)
 STAMP_SCAN(NT_FLOAT32, float, double)
 STAMP_SCAN(NT_FLOAT64, double, double)
 
-#define SCAN_ROW(E) {scan_line_##E, scan_lanes_##E, scan_init_##E}
+#define SCAN_ROW(E)                                                                                \
+    { scan_line_##E, scan_lanes_##E, scan_init_##E }
 typedef struct scan_kernel {
     scan_line_fn line;
     scan_lanes_fn lanes;
@@ -155,12 +156,13 @@ static nt_status scan(bool prod, nt_tensor *t, int64_t dim, int dtype, nt_tensor
     const char *fname = prod ? "cumprod" : "cumsum";
     if (!t) return nt_fail(NT_ERR_TYPE, "%s(): argument 'self' must be Tensor, not NULL", fname);
     if (!into && !out) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fname);
-    if (dtype >= 0 && !nt_dtype_valid(dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
+    if (dtype >= 0 && !nt_dtype_valid(dtype))
+        return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
-    nt_dtype target = dtype >= 0 ? (nt_dtype)dtype
+    nt_dtype target = dtype >= 0                                       ? (nt_dtype)dtype
                       : nt_dtype_table[t->dtype].kind == NT_KIND_FLOAT ? t->dtype
-                                                                        : NT_INT64;
+                                                                       : NT_INT64;
     const scan_kernel *k = &scan_kernels[target];
     if (!k->line)
         return nt_red_not_implemented(prod ? "cumprod_out_cpu" : "cumsum_out_cpu", target);
@@ -173,7 +175,10 @@ static nt_status scan(bool prod, nt_tensor *t, int64_t dim, int dtype, nt_tensor
         uint64_t mask = t->ndim ? (uint64_t)1 << d : 0;
         nt_red_plan_build(&p, src, mask, true, result, NULL);
         int64_t esize = (int64_t)nt_dtype_table[target].size;
-        scan_job j = {&p, k, prod, t->ndim ? t->sizes[d] : 1,
+        scan_job j = {&p,
+                      k,
+                      prod,
+                      t->ndim ? t->sizes[d] : 1,
                       t->ndim ? src->strides[d] * esize : 0,
                       t->ndim ? result->strides[d] * esize : 0};
         int64_t abs_is = j.is < 0 ? -j.is : j.is;
@@ -183,8 +188,8 @@ static nt_status scan(bool prod, nt_tensor *t, int64_t dim, int dtype, nt_tensor
         } else {
             int64_t tiles = (p.ks[0] + SCAN_LANES - 1) / SCAN_LANES;
             int64_t w = p.ks[0] < SCAN_LANES ? p.ks[0] : SCAN_LANES;
-            nt_parallel_for(0, p.nout / p.ks[0] * tiles, NT_GRAIN_SIZE / (j.n * w) + 1,
-                            lanes_task, &j);
+            nt_parallel_for(0, p.nout / p.ks[0] * tiles, NT_GRAIN_SIZE / (j.n * w) + 1, lanes_task,
+                            &j);
         }
     }
     nt_tensor_release(src);

@@ -233,12 +233,12 @@ static void sm_task(void *ctx, int64_t b, int64_t e) {
     free(buf);
 }
 
-static nt_status softmax_impl(bool log_out, nt_tensor *t, int64_t dim, int dtype,
-                              nt_tensor **out) {
+static nt_status softmax_impl(bool log_out, nt_tensor *t, int64_t dim, int dtype, nt_tensor **out) {
     const char *fname = log_out ? "log_softmax" : "softmax";
     if (!t) return nt_fail(NT_ERR_TYPE, "%s(): argument 'input' must be Tensor, not NULL", fname);
     if (!out) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fname);
-    if (dtype >= 0 && !nt_dtype_valid(dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
+    if (dtype >= 0 && !nt_dtype_valid(dtype))
+        return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
     nt_dtype target = dtype >= 0 ? (nt_dtype)dtype : t->dtype;
