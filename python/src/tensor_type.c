@@ -186,6 +186,28 @@ PyMethodDef nt_py_tensor_core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* iter(t): the sub-tensors along dim 0, as PyTorch's Tensor.__iter__ (unbind(0)) gives. */
+static PyObject *tensor_iter(PyObject *self) {
+    nt_tensor *t = nt_py_tensor(self);
+    if (nt_tensor_ndim(t) == 0) {
+        PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
+        return NULL;
+    }
+    int64_t n = nt_tensor_sizes(t)[0];
+    PyObject *items = PyTuple_New((Py_ssize_t)n);
+    for (int64_t i = 0; items && i < n; i++) {
+        nt_tensor *row = NULL;
+        nt_status st = nt_select(t, 0, i, &row);
+        PyObject *item = nt_py_result(st, row);
+        if (!item) Py_CLEAR(items);
+        else PyTuple_SET_ITEM(items, (Py_ssize_t)i, item);
+    }
+    if (!items) return NULL;
+    PyObject *it = PyObject_GetIter(items);
+    Py_DECREF(items);
+    return it;
+}
+
 PyNumberMethods nt_py_tensor_number_methods;
 
 static PySequenceMethods tensor_as_sequence = {.sq_length = tensor_len};
@@ -201,6 +223,7 @@ PyTypeObject NtTensor_Type = {
     .tp_doc = "A tensor whose dimensions may carry names.",
     .tp_weaklistoffset = offsetof(NtTensorObject, weakrefs),
     .tp_getset = tensor_getset,
+    .tp_iter = tensor_iter,
 };
 
 /* Joins the method tables of every family into the type's one table, lets the families set

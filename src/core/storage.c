@@ -4,17 +4,31 @@
 #include "storage.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "status.h"
 
+/* The struct's size rounded up to the data alignment: where inline data starts. */
+#define HEADER_BYTES ((sizeof(nt_storage) + NT_ALIGNMENT - 1) / NT_ALIGNMENT * NT_ALIGNMENT)
+
 nt_status nt_storage_new(size_t nbytes, nt_storage **out) {
-    nt_storage *s = malloc(sizeof *s);
-    if (!s) return nt_fail_oom(sizeof *s);
-    s->data = nt_alloc_data(nbytes);
-    if (!s->data) {
-        free(s);
-        return nt_fail_oom(nbytes);
+    nt_storage *s;
+    if (nbytes <= NT_STORAGE_INLINE_BYTES) {
+        size_t room = (nbytes + NT_ALIGNMENT - 1) / NT_ALIGNMENT * NT_ALIGNMENT;
+        s = aligned_alloc(NT_ALIGNMENT, HEADER_BYTES + room);
+        if (!s) return nt_fail_oom(HEADER_BYTES + room);
+        s->data = (char *)s + HEADER_BYTES;
+        s->inline_data = true;
+    } else {
+        s = malloc(sizeof *s);
+        if (!s) return nt_fail_oom(sizeof *s);
+        s->data = nt_alloc_data(nbytes);
+        if (!s->data) {
+            free(s);
+            return nt_fail_oom(nbytes);
+        }
+        s->inline_data = false;
     }
     atomic_init(&s->refcount, 1);
     atomic_init(&s->version, 0);
@@ -37,7 +51,21 @@ nt_status nt_storage_wrap(void *data, size_t nbytes, nt_release_fn release, void
     s->release = release;
     s->release_ctx = ctx;
     s->external = true;
+    s->inline_data = false;
     *out = s;
+    return NT_OK;
+}
+
+nt_status nt_storage_grow(nt_storage *s, size_t nbytes) {
+    if (s->external) return nt_fail(NT_ERR_RUNTIME, "Trying to resize storage that is not resizable");
+    if (nbytes <= s->nbytes) return NT_OK;
+    void *data = nt_alloc_data(nbytes);
+    if (!data) return nt_fail_oom(nbytes);
+    memcpy(data, s->data, s->nbytes);
+    if (!s->inline_data) nt_free_data(s->data, s->nbytes);
+    s->data = data;
+    s->nbytes = nbytes;
+    s->inline_data = false;
     return NT_OK;
 }
 
@@ -48,7 +76,7 @@ void nt_storage_retain(nt_storage *s) {
 void nt_storage_release(nt_storage *s) {
     if (!s) return;
     if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
-    if (!s->external)
+    if (!s->external && !s->inline_data)
         nt_free_data(s->data, s->nbytes);
     else if (s->release)
         s->release(s->release_ctx, s->data);

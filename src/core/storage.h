@@ -1,8 +1,9 @@
 /*
  * storage.h — a refcounted buffer that tensors view.
  *
- * A storage owns its bytes (from nt_alloc_data) or wraps someone else's (NumPy's, the
- * user's) with a release callback. The version counter is bumped by every in-place write so
+ * A storage owns its bytes (from nt_alloc_data, or for small tensors inline, right after the
+ * struct in the same allocation, so that a small tensor costs two mallocs in all) or wraps
+ * someone else's (NumPy's, the user's) with a release callback. The version counter is bumped by every in-place write so
  * that autograd can tell when a saved tensor changed.
  */
 #ifndef NT_CORE_STORAGE_H
@@ -22,13 +23,24 @@ struct nt_storage {
     void *release_ctx;
     _Atomic uint64_t version;
     bool external; /* true when data is not ours to free */
+    bool inline_data; /* data lives in this allocation, after the struct */
 };
+
+/* Data up to this size is stored inline, except under AddressSanitizer, which should see
+ * every data block as an allocation of its own. */
+#if defined(__SANITIZE_ADDRESS__)
+#define NT_STORAGE_INLINE_BYTES 0
+#else
+#define NT_STORAGE_INLINE_BYTES 1024
+#endif
 
 /* A new storage of `nbytes` owned bytes (uninitialised). */
 nt_status nt_storage_new(size_t nbytes, nt_storage **out);
 /* A storage over external memory; release(ctx, data) runs at the end (may be NULL). */
 nt_status nt_storage_wrap(void *data, size_t nbytes, nt_release_fn release, void *ctx,
                           nt_storage **out);
+/* Grows an owned storage to at least `nbytes`, keeping its bytes (the pointer changes). */
+nt_status nt_storage_grow(nt_storage *s, size_t nbytes);
 void nt_storage_retain(nt_storage *s);
 void nt_storage_release(nt_storage *s);
 

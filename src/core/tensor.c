@@ -96,15 +96,14 @@ nt_status nt_names_check_unique(const nt_name *names, int n) {
 nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const int64_t *sizes,
                          const int64_t *strides, int64_t offset, const nt_name *names,
                          nt_tensor **out) {
-    nt_tensor *t = malloc(sizeof *t + 2 * (size_t)ndim * sizeof(int64_t));
-    if (!t) return nt_fail_oom(sizeof *t);
+    size_t bytes =
+        sizeof(nt_tensor) + 2 * (size_t)ndim * sizeof(int64_t) + (size_t)ndim * sizeof(nt_name);
+    nt_tensor *t = malloc(bytes);
+    if (!t) return nt_fail_oom(bytes);
+    t->name_slots = (nt_name *)(t->dims + 2 * ndim);
     t->names = NULL;
     if (any_named(names, ndim)) {
-        t->names = malloc((size_t)ndim * sizeof *t->names);
-        if (!t->names) {
-            free(t);
-            return nt_fail_oom((size_t)ndim * sizeof *t->names);
-        }
+        t->names = t->name_slots;
         memcpy(t->names, names, (size_t)ndim * sizeof *names);
     }
     atomic_init(&t->refcount, 1);
@@ -154,18 +153,18 @@ nt_status nt_tensor_view_of(const nt_tensor *t, int ndim, const int64_t *sizes,
     return nt_tensor_make(t->storage, t->dtype, ndim, sizes, strides, offset, names, out);
 }
 
-nt_status nt_tensor_set_names(nt_tensor *t, const nt_name *names) {
+void nt_tensor_set_names_unchecked(nt_tensor *t, const nt_name *names) {
     if (!any_named(names, t->ndim)) {
-        free(t->names);
         t->names = NULL;
-        return NT_OK;
+        return;
     }
-    NT_TRY(nt_names_check_unique(names, t->ndim));
-    if (!t->names) {
-        t->names = malloc((size_t)t->ndim * sizeof *t->names);
-        if (!t->names) return nt_fail_oom((size_t)t->ndim * sizeof *t->names);
-    }
-    memmove(t->names, names, (size_t)t->ndim * sizeof *names);
+    memmove(t->name_slots, names, (size_t)t->ndim * sizeof *names);
+    t->names = t->name_slots;
+}
+
+nt_status nt_tensor_set_names(nt_tensor *t, const nt_name *names) {
+    if (any_named(names, t->ndim)) NT_TRY(nt_names_check_unique(names, t->ndim));
+    nt_tensor_set_names_unchecked(t, names);
     return NT_OK;
 }
 
@@ -191,7 +190,6 @@ void nt_tensor_release(nt_tensor *t) {
     if (!t) return;
     if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
     nt_storage_release(t->storage);
-    free(t->names);
     free(t);
 }
 

@@ -1,7 +1,8 @@
 /*
  * tensor.h — the tensor: a view (dtype, sizes, strides, offset, names) on a storage.
  *
- * Sizes and strides are in elements and live in the same allocation as the struct. `names`
+ * Sizes and strides are in elements and live in the same allocation as the struct, and so
+ * does room for one name per dim (name_slots), so a tensor is one malloc, named or not. `names`
  * is NULL when no dim is named: that NULL is the only name check on the hot path. When it
  * is set, it has ndim entries and at least one of them is not NT_NAME_NONE.
  */
@@ -24,7 +25,8 @@ struct nt_tensor {
     nt_dtype dtype;
     int ndim;
     bool is_contiguous;
-    nt_name *names;  /* NULL when unnamed */
+    nt_name *names;  /* NULL when unnamed, else name_slots */
+    nt_name *name_slots; /* room for the ndim the tensor was made with, in this allocation */
     void *py_object; /* borrowed back-pointer to the Python wrapper, if any */
     int64_t *sizes;  /* = dims */
     int64_t *strides; /* = dims + ndim */
@@ -59,6 +61,10 @@ bool nt_strides_are_contiguous(int ndim, const int64_t *sizes, const int64_t *st
 /* Replaces the names of `t` in place after checking count and duplicates; NULL or all-None
  * makes it unnamed. */
 nt_status nt_tensor_set_names(nt_tensor *t, const nt_name *names);
+
+/* The same without the duplicate check, for the one rule that may repeat a name (matmul's
+ * batch names beside its matrix names, as PyTorch allows). */
+void nt_tensor_set_names_unchecked(nt_tensor *t, const nt_name *names);
 
 /* Checks a list of `n` names for duplicates (None may repeat), with PyTorch's message. */
 nt_status nt_names_check_unique(const nt_name *names, int n);

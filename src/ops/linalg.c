@@ -122,25 +122,6 @@ static nt_status check_inplace(const nt_tensor *self, int ndim, const int64_t *s
 
 /* ------------------------------------------------------------------ names */
 
-/* Sets t's names without the duplicate check: matmul may legitimately produce a repeated
- * name (batch names beside matrix names), as PyTorch does. NULL or all-None unnames t. */
-static nt_status set_names_raw(nt_tensor *t, const nt_name *names) {
-    bool any = false;
-    for (int i = 0; names && i < t->ndim; i++)
-        any |= names[i] != NT_NAME_NONE;
-    if (!any) {
-        free(t->names);
-        t->names = NULL;
-        return NT_OK;
-    }
-    if (!t->names) {
-        t->names = malloc((size_t)t->ndim * sizeof *t->names);
-        if (!t->names) return nt_fail_oom((size_t)t->ndim * sizeof *t->names);
-    }
-    memcpy(t->names, names, (size_t)t->ndim * sizeof *names);
-    return NT_OK;
-}
-
 /* ------------------------------------------------------------------ scalars */
 
 static double scalar_double(nt_scalar s) {
@@ -421,14 +402,14 @@ static nt_status mm_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
         nt_tensor *dst;
         NT_TRY(pick_dest(out, a, b, &dst));
         st = finish_dest(out, dst, addmm_compute(dst, NULL, a, b, zero, one, "addmm_impl_cpu_"));
-        if (st == NT_OK && names) st = set_names_raw(out, names);
+        if (st == NT_OK && names) nt_tensor_set_names_unchecked(out, names);
         if (st == NT_OK && result) *result = nt_tensor_retain(out);
         return st;
     }
     nt_tensor *r;
     NT_TRY(nt_tensor_alloc(a->dtype, 2, shape, NULL, &r));
     NT_CHECK(st, addmm_compute(r, NULL, a, b, zero, one, "addmm_impl_cpu_"));
-    if (names) NT_CHECK(st, set_names_raw(r, names));
+    if (names) nt_tensor_set_names_unchecked(r, names);
     *result = r;
     return NT_OK;
 fail:
@@ -479,12 +460,12 @@ static nt_status addmm_impl(nt_tensor *bias, const nt_tensor *a, const nt_tensor
         st = finish_dest(target, dst, NT_OK);
         dst = NULL;
         if (st != NT_OK) goto fail;
-        if (names) NT_CHECK(st, set_names_raw(target, names));
+        if (names) nt_tensor_set_names_unchecked(target, names);
         if (result) *result = nt_tensor_retain(target);
     } else {
         NT_CHECK(st, nt_tensor_alloc(a->dtype, 2, shape, NULL, &dst));
         NT_CHECK(st, addmm_compute(dst, expanded, a, b, beta, alpha, "addmm_impl_cpu_"));
-        if (names) NT_CHECK(st, set_names_raw(dst, names));
+        if (names) nt_tensor_set_names_unchecked(dst, names);
         *result = dst;
         dst = NULL;
     }
@@ -584,12 +565,12 @@ static nt_status addmv_impl(nt_tensor *bias, const nt_tensor *mat_, const nt_ten
         st = finish_dest(target, dst, NT_OK);
         dst = NULL;
         if (st != NT_OK) goto fail;
-        if (names) NT_CHECK(st, set_names_raw(target, names));
+        if (names) nt_tensor_set_names_unchecked(target, names);
         if (result) *result = nt_tensor_retain(target);
     } else {
         NT_CHECK(st, nt_tensor_alloc(vec->dtype, 1, shape, NULL, &dst));
         NT_CHECK(st, addmv_compute(dst, expanded, mat_, vec, beta, alpha));
-        if (names) NT_CHECK(st, set_names_raw(dst, names));
+        if (names) nt_tensor_set_names_unchecked(dst, names);
         *result = dst;
         dst = NULL;
     }
@@ -619,14 +600,14 @@ static nt_status mv_impl(const nt_tensor *mat_, const nt_tensor *vec, nt_tensor 
         nt_tensor *dst;
         NT_TRY(pick_dest(out, mat_, vec, &dst));
         st = finish_dest(out, dst, addmv_compute(dst, NULL, mat_, vec, zero, one));
-        if (st == NT_OK && names) st = set_names_raw(out, names);
+        if (st == NT_OK && names) nt_tensor_set_names_unchecked(out, names);
         if (st == NT_OK && result) *result = nt_tensor_retain(out);
         return st;
     }
     nt_tensor *r;
     NT_TRY(nt_tensor_alloc(vec->dtype, 1, shape, NULL, &r));
     NT_CHECK(st, addmv_compute(r, NULL, mat_, vec, zero, one));
-    if (names) NT_CHECK(st, set_names_raw(r, names));
+    if (names) nt_tensor_set_names_unchecked(r, names);
     *result = r;
     return NT_OK;
 fail:
@@ -749,14 +730,14 @@ static nt_status bmm_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out
         nt_tensor *dst;
         NT_TRY(pick_dest(out, a, b, &dst));
         st = finish_dest(out, dst, bmm_compute(dst, a, b));
-        if (st == NT_OK && names) st = set_names_raw(out, names);
+        if (st == NT_OK && names) nt_tensor_set_names_unchecked(out, names);
         if (st == NT_OK && result) *result = nt_tensor_retain(out);
         return st;
     }
     nt_tensor *r;
     NT_TRY(nt_tensor_alloc(b->dtype, 3, shape, NULL, &r));
     NT_CHECK(st, bmm_compute(r, a, b));
-    if (names) NT_CHECK(st, set_names_raw(r, names));
+    if (names) nt_tensor_set_names_unchecked(r, names);
     *result = r;
     return NT_OK;
 fail:
@@ -1029,10 +1010,10 @@ static nt_status matmul_impl(const nt_tensor *t1, const nt_tensor *t2, nt_tensor
         /* the out= check happens after the product in PyTorch; its shape must be right */
         NT_CHECK(st, matmul_nonames(u1, u2, out, &r));
         NT_CHECK(st, nt_names_check_out(out->names, out->ndim, names, nd));
-        NT_CHECK(st, set_names_raw(out, names));
+        nt_tensor_set_names_unchecked(out, names);
     } else {
         NT_CHECK(st, matmul_nonames(u1, u2, out, &r));
-        if (names && !out) NT_CHECK(st, set_names_raw(r, names));
+        if (names && !out) nt_tensor_set_names_unchecked(r, names);
     }
     *result = r;
     r = NULL;

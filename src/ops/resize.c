@@ -14,7 +14,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "core/alloc.h"
 #include "core/status.h"
 #include "core/tensor.h"
 #include "index.h"
@@ -61,14 +60,7 @@ static nt_status prepare(nt_tensor *t, int ndim, const int64_t *sizes, bool *sam
         return nt_fail(NT_ERR_RUNTIME, "numel: integer multiplication overflow");
     nt_storage *s = t->storage;
     if (need <= s->nbytes) return NT_OK;
-    if (s->external) return nt_fail(NT_ERR_RUNTIME, "Trying to resize storage that is not resizable");
-    void *data = nt_alloc_data(need);
-    if (!data) return nt_fail_oom(need);
-    memcpy(data, s->data, s->nbytes);
-    nt_free_data(s->data, s->nbytes);
-    s->data = data;
-    s->nbytes = need;
-    return NT_OK;
+    return nt_storage_grow(s, need);
 }
 
 static void set_geometry(nt_tensor *t, int ndim, const int64_t *sizes, int64_t numel) {
