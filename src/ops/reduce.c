@@ -40,6 +40,8 @@
 #define RED_CHUNK 65536
 /* Accumulator bytes per level of a tile of the outer schedule, and the cascade's depth. */
 #define RED_TILE_BYTES 16384
+/* Rows per chunk of the outer schedule (at least). */
+#define RED_ROW_CHUNK 512
 #define RED_LEVELS 4
 
 /* ------------------------------------------------------------------ shared helpers */
@@ -206,8 +208,7 @@ typedef struct red_job {
     nt_dtype out_dtype;
     const char *base; /* input base of the output being folded (chunked schedules) */
     char *partials;   /* one accumulator per chunk */
-    int64_t nchunks;  /* chunks (inner schedule) or tile width (outer schedule) */
-    _Atomic int failed;
+    int64_t nchunks;  /* chunks of the inner schedule's parallel fold */
 } red_job;
 
 /* Folds the R-space linear range [b, e) at `base` into acc (already initialised): runs
@@ -334,15 +335,40 @@ static void inner_task(void *ctx, int64_t b, int64_t e) {
     }
 }
 
-/* Outer schedule: work item w is tile (w % tiles) of `lanes` lanes of kept-space row
- * (w / tiles). A lane's result depends only on its own column of rows, never on the tile
- * it sits in, so the tile width may follow the thread count without changing any bit. */
-static void outer_task(void *ctx, int64_t b, int64_t e) {
-    red_job *j = ctx;
+/* Outer schedule. The R rows are cut into chunks of `rchunk` rows (fixed by the shape);
+ * work item w covers row chunk c, kept-space row `row` and lane tile `tile`, chunk-major,
+ * so a thread streams whole consecutive rows. A lane's value depends only on its column
+ * and the chunking, never on the tile width, so tiles may follow the thread count. With
+ * several chunks, each item leaves its partial accumulators in `partials` and a second
+ * pass combines them per lane as a fixed binary tree over chunks. */
+typedef struct outer_job {
+    const nt_red_kernel *k;
+    const nt_red_plan *p;
+    nt_red_plan rest; /* the plan without its lane dim: the other kept dims */
+    nt_red_params prm;
+    nt_dtype out_dtype;
+    int64_t lanes, width, tiles, rows_k, rchunk, nrc;
+    char *partials; /* [chunk][row][lane] accumulators when nrc > 1 */
+    _Atomic int failed;
+} outer_job;
+
+static char *outer_part(const outer_job *j, int64_t c, int64_t row, int64_t lane) {
+    return j->partials + ((c * j->rows_k + row) * j->lanes + lane) * (int64_t)j->k->acc_size;
+}
+
+static void outer_store(const outer_job *j, int64_t row, int64_t l0, int64_t n, const char *acc) {
+    int64_t in, out;
+    nt_red_plan_offsets(&j->rest, row, &in, &out, NULL);
+    char *o = j->p->out + out + l0 * j->p->kout[0];
+    for (int64_t i = 0; i < n; i++)
+        j->k->store(o + i * j->p->kout[0], j->out_dtype, acc + (size_t)i * j->k->acc_size, &j->prm);
+}
+
+static void outer_fold_task(void *ctx, int64_t b, int64_t e) {
+    outer_job *j = ctx;
     const nt_red_plan *p = j->p;
     const nt_red_kernel *k = j->k;
-    int64_t lanes = p->ks[0], width = j->nchunks, tiles = (lanes + width - 1) / width;
-    size_t as = k->acc_size, level = (size_t)width * as;
+    size_t as = k->acc_size, level = (size_t)j->width * as;
     char *buf = malloc(RED_LEVELS * level);
     if (!buf) {
         atomic_store(&j->failed, 1);
@@ -351,23 +377,24 @@ static void outer_task(void *ctx, int64_t b, int64_t e) {
     char *lv[RED_LEVELS];
     for (int l = 0; l < RED_LEVELS; l++)
         lv[l] = buf + (size_t)l * level;
-    /* The plan without its lane dim, to address the other kept dims. */
-    nt_red_plan rest = *p;
-    rest.nk = p->nk - 1;
-    memmove(rest.ks, p->ks + 1, (size_t)rest.nk * sizeof *rest.ks);
-    memmove(rest.kin, p->kin + 1, (size_t)rest.nk * sizeof *rest.kin);
-    memmove(rest.kout, p->kout + 1, (size_t)rest.nk * sizeof *rest.kout);
     for (int64_t w = b; w < e; w++) {
-        int64_t row = w / tiles, l0 = (w % tiles) * width;
-        int64_t n = lanes - l0 < width ? lanes - l0 : width;
+        int64_t c = w / (j->rows_k * j->tiles), rem = w % (j->rows_k * j->tiles);
+        int64_t row = rem / j->tiles, l0 = (rem % j->tiles) * j->width;
+        int64_t n = j->lanes - l0 < j->width ? j->lanes - l0 : j->width;
+        int64_t r0 = c * j->rchunk, r1 = r0 + j->rchunk < p->nred ? r0 + j->rchunk : p->nred;
         int64_t in, out;
-        nt_red_plan_offsets(&rest, row, &in, &out, NULL);
+        nt_red_plan_offsets(&j->rest, row, &in, &out, NULL);
         const char *base = p->in + in + l0 * p->kin[0];
         int fill[RED_LEVELS] = {0};
         for (int l = 0; l < RED_LEVELS; l++)
             k->init(lv[l], n);
-        int64_t cnt[NT_MAX_DIMS] = {0}, off = 0;
-        for (int64_t r = 0; r < p->nred; r++) {
+        int64_t cnt[NT_MAX_DIMS], off = 0, rest = r0;
+        for (int d = 0; d < p->nr; d++) {
+            cnt[d] = rest % p->rs[d];
+            rest /= p->rs[d];
+            off += cnt[d] * p->rin[d];
+        }
+        for (int64_t r = r0; r < r1; r++) {
             k->rows(lv[0], base + off, n, p->kin[0]);
             for (int l = 0; l < RED_LEVELS - 1 && ++fill[l] == 16; l++) {
                 k->combine(lv[l + 1], lv[l], n);
@@ -383,12 +410,70 @@ static void outer_task(void *ctx, int64_t b, int64_t e) {
         }
         for (int l = 0; l < RED_LEVELS - 1; l++)
             k->combine(lv[l + 1], lv[l], n);
-        char *o = p->out + out + l0 * p->kout[0];
-        for (int64_t i = 0; i < n; i++)
-            k->store(o + i * p->kout[0], j->out_dtype, lv[RED_LEVELS - 1] + (size_t)i * as,
-                     &j->prm);
+        if (j->nrc == 1)
+            outer_store(j, row, l0, n, lv[RED_LEVELS - 1]);
+        else
+            memcpy(outer_part(j, c, row, l0), lv[RED_LEVELS - 1], (size_t)n * as);
     }
     free(buf);
+}
+
+/* Chunks [lo, hi) of lanes [l0, l0 + n) of `row` combined into chunk lo's accumulators. */
+static void outer_tree(const outer_job *j, int64_t row, int64_t l0, int64_t n, int64_t lo,
+                       int64_t hi) {
+    if (hi - lo == 1) return;
+    int64_t mid = lo + (hi - lo) / 2;
+    outer_tree(j, row, l0, n, lo, mid);
+    outer_tree(j, row, l0, n, mid, hi);
+    j->k->combine(outer_part(j, lo, row, l0), outer_part(j, mid, row, l0), n);
+}
+
+static void outer_combine_task(void *ctx, int64_t b, int64_t e) {
+    const outer_job *j = ctx;
+    for (int64_t w = b; w < e; w++) {
+        int64_t row = w / j->tiles, l0 = (w % j->tiles) * j->width;
+        int64_t n = j->lanes - l0 < j->width ? j->lanes - l0 : j->width;
+        outer_tree(j, row, l0, n, 0, j->nrc);
+        outer_store(j, row, l0, n, outer_part(j, 0, row, l0));
+    }
+}
+
+static nt_status run_outer(const nt_red_kernel *k, const nt_red_plan *p, const nt_red_params *prm,
+                           nt_dtype out_dtype) {
+    outer_job j = {.k = k, .p = p, .rest = *p, .prm = *prm, .out_dtype = out_dtype};
+    j.rest.nk = p->nk - 1;
+    memmove(j.rest.ks, p->ks + 1, (size_t)j.rest.nk * sizeof *j.rest.ks);
+    memmove(j.rest.kin, p->kin + 1, (size_t)j.rest.nk * sizeof *j.rest.kin);
+    memmove(j.rest.kout, p->kout + 1, (size_t)j.rest.nk * sizeof *j.rest.kout);
+    j.lanes = p->ks[0];
+    j.rows_k = p->nout / j.lanes;
+    /* Row chunks: fixed by the shape (never by the thread count), at most 256 of them. */
+    j.rchunk = (p->nred + 255) / 256;
+    if (j.rchunk < RED_ROW_CHUNK) j.rchunk = RED_ROW_CHUNK;
+    j.nrc = (p->nred + j.rchunk - 1) / j.rchunk;
+    /* Tiles: at most RED_TILE_BYTES of accumulators per level, narrower when that leaves
+     * threads idle (at least 16 lanes). */
+    int64_t threads = nt_get_num_threads();
+    j.width = RED_TILE_BYTES / (int64_t)k->acc_size;
+    if (j.width > j.lanes) j.width = j.lanes;
+    while (j.width > 16 && j.nrc * j.rows_k * ((j.lanes + j.width - 1) / j.width) < 2 * threads)
+        j.width = (j.width / 2 + 15) / 16 * 16;
+    j.tiles = (j.lanes + j.width - 1) / j.width;
+    size_t pbytes = j.nrc > 1 ? (size_t)j.nrc * (size_t)p->nout * k->acc_size : 0;
+    if (pbytes) {
+        j.partials = malloc(pbytes);
+        if (!j.partials) return nt_fail_oom(pbytes);
+    }
+    atomic_store(&j.failed, 0);
+    int64_t items = j.nrc * j.rows_k * j.tiles;
+    int64_t per_item = (j.rchunk < p->nred ? j.rchunk : p->nred) * j.width;
+    nt_parallel_for(0, items, NT_GRAIN_SIZE / per_item + 1, outer_fold_task, &j);
+    if (j.nrc > 1 && !atomic_load(&j.failed))
+        nt_parallel_for(0, j.rows_k * j.tiles, NT_GRAIN_SIZE / (j.nrc * j.width) + 1,
+                        outer_combine_task, &j);
+    free(j.partials);
+    if (atomic_load(&j.failed)) return nt_fail_oom(RED_LEVELS * (size_t)j.width * k->acc_size);
+    return NT_OK;
 }
 
 static void empty_task(void *ctx, int64_t b, int64_t e) {
@@ -415,24 +500,7 @@ static nt_status run_reduction(const nt_red_kernel *k, const nt_tensor *t, uint6
         return NT_OK;
     }
     bool inner = p.nk == 0 || (p.nr > 0 && abs64(p.rin[0]) < abs64(p.kin[0]));
-    if (!inner) {
-        /* Tiles wide enough to stream whole rows (sequential reads), one per thread when
-         * there are few rows, at most RED_TILE_BYTES of accumulators per cascade level. */
-        int64_t lanes = p.ks[0], rows_k = p.nout / lanes, threads = nt_get_num_threads();
-        int64_t width = RED_TILE_BYTES / (int64_t)k->acc_size;
-        if (rows_k < threads) {
-            int64_t share = (lanes * rows_k + threads - 1) / threads;
-            if (share < width) width = share;
-        }
-        width = (width + 15) / 16 * 16;
-        if (width > lanes) width = lanes;
-        int64_t tiles = (lanes + width - 1) / width, items = rows_k * tiles;
-        j.nchunks = width; /* the tile width, for outer_task */
-        atomic_store(&j.failed, 0);
-        nt_parallel_for(0, items, NT_GRAIN_SIZE / (p.nred * width) + 1, outer_task, &j);
-        if (atomic_load(&j.failed)) return nt_fail_oom(RED_LEVELS * (size_t)width * k->acc_size);
-        return NT_OK;
-    }
+    if (!inner) return run_outer(k, &p, &j.prm, out->dtype);
     int64_t nc = chunk_count(p.nred);
     if (nc > 1 && p.nout < 2 * nt_get_num_threads() + 2) {
         /* Few long outputs: chunks in parallel (same tree as the serial fold). */

@@ -6,6 +6,7 @@
  * on the thread count.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "nt_test.h"
@@ -337,6 +338,21 @@ static void test_schedules_against_reference(void) {
         EXPECT_OK(nt_var(xt, 0, NULL, 1, false, &v2));
         nt_set_num_threads(saved);
         EXPECT(at(full1, 0) == at(full2, 0));
+        /* the outer schedule (chunks of rows, tiles of lanes) and the inner one */
+        for (int64_t dim = 0; dim < 2; dim++) {
+            nt_tensor *o1 = NULL, *o2 = NULL;
+            nt_set_num_threads(1);
+            EXPECT_OK(nt_sum(x, 1, &dim, false, -1, &o1));
+            nt_set_num_threads(2);
+            EXPECT_OK(nt_sum(x, 1, &dim, false, -1, &o2));
+            nt_set_num_threads(saved);
+            bool same = true;
+            for (int64_t i = 0; i < nt_tensor_numel(o1); i++)
+                same = same && at(o1, i) == at(o2, i);
+            EXPECT(same);
+            nt_tensor_release(o1);
+            nt_tensor_release(o2);
+        }
         EXPECT(at(v1, 0) == at(v2, 0) || (isnan(at(v1, 0)) && isnan(at(v2, 0))));
         nt_tensor_release(full1);
         nt_tensor_release(full2);
