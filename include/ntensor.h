@@ -681,8 +681,9 @@ NT_API nt_status nt_unary_ex(nt_unary_op op, nt_tensor *t, nt_tensor *out, bool 
 NT_API nt_status nt_unary(nt_unary_op op, nt_tensor *t, nt_tensor **out);
 NT_API nt_status nt_unary_(nt_unary_op op, nt_tensor *t);
 NT_API nt_status nt_unary_out(nt_unary_op op, nt_tensor *t, nt_tensor *out);
-/* torch.round(t, decimals=d): rint(t * 10^d) / 10^d (d < 0: rint(t / 10^-d) * 10^-d),
- * floating dtypes only ("\"round_cpu\" not implemented for 'Int'"); forms as nt_unary_ex. */
+/* torch.round(t, decimals=d): rint(t * 10^d) / 10^d (d < 0: rint(t / 10^-d) * 10^-d) in
+ * t's type, floating dtypes only, d = 0 included ("\"round_cpu\" not implemented for 'Int'");
+ * forms as nt_unary_ex. */
 NT_API nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
                                    nt_tensor **result);
 /* torch.positive: t itself (a new reference); bool fails ("The `+` operator, on a bool

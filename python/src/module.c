@@ -118,6 +118,7 @@ const nt_py_family nt_py_families[] = {
     {"random", nt_py_tensor_random_methods, nt_py_module_random_functions, NULL, nt_py_random_init},
     {"reduce", nt_py_tensor_reduce_methods, nt_py_module_reduce_functions, NULL, nt_py_reduce_init},
     {"linalg", nt_py_tensor_linalg_methods, nt_py_module_linalg_functions, nt_py_linalg_prepare, NULL},
+    {"unary", nt_py_tensor_unary_methods, nt_py_module_unary_functions, nt_py_unary_prepare, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

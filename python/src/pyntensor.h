@@ -148,6 +148,9 @@ int nt_py_reduce_init(PyObject *module);             /* ops_reduce.c */
 extern PyMethodDef nt_py_tensor_linalg_methods[];    /* ops_linalg.c */
 extern PyMethodDef nt_py_module_linalg_functions[];  /* ops_linalg.c */
 int nt_py_linalg_prepare(PyTypeObject *type);        /* ops_linalg.c */
+extern PyMethodDef nt_py_tensor_unary_methods[];     /* ops_unary.c */
+extern PyMethodDef nt_py_module_unary_functions[];   /* ops_unary.c */
+int nt_py_unary_prepare(PyTypeObject *tensor_type);   /* ops_unary.c */
 
 /* Initialisation hooks of the files that need one. */
 int nt_py_tensor_type_init(PyObject *module);

@@ -20,10 +20,11 @@ typedef void (*nt_vec_f64_fn)(double *out, const double *in, int64_t n);
 
 /* X(op): every function this file provides, for both float32 and float64. sigmoid is
  * 1 / (1 + exp(-x)) and rsqrt 1 / sqrt(x), as PyTorch computes them. */
+// clang-format off
 #define NT_SLEEF_OPS(X)                                                                            \
-    X(acos)                                                                                        \
-    X(asin) X(atan) X(cos) X(sin) X(tan) X(cosh) X(sinh) X(tanh) X(exp) X(expm1) X(log) X(log2)    \
-        X(log10) X(log1p) X(erf) X(erfc) X(sqrt) X(rsqrt) X(sigmoid)
+    X(acos) X(asin) X(atan) X(cos) X(sin) X(tan) X(cosh) X(sinh) X(tanh) X(exp) X(expm1) X(log)    \
+    X(log2) X(log10) X(log1p) X(erf) X(erfc) X(sqrt) X(rsqrt) X(sigmoid)
+// clang-format on
 
 #define NT_SLEEF_DECLARE(op)                                                                       \
     void nt_vec_##op##_f32(float *out, const float *in, int64_t n);                                \

@@ -160,6 +160,22 @@ static void round_decimals_arr_f64(double *out, const double *in, int64_t n, con
             out[i] = rint(in[i] * s) / s;
     }
 }
+/* bfloat16: the quotient (product) is rounded to bfloat16 before rint, as PyTorch's
+ * BFloat16 arithmetic does; the final rounding happens when the row is stored. */
+static float bf16_round(float x) {
+    return nt_bf16_to_f32(nt_f32_to_bf16(x));
+}
+static void round_decimals_arr_bf16(float *out, const float *in, int64_t n, const void *ctx) {
+    const nt_round_ctx *c = ctx;
+    const float s = c->scale_bf16;
+    if (c->negative) {
+        for (int64_t i = 0; i < n; i++)
+            out[i] = rintf(bf16_round(in[i] / s)) * s;
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            out[i] = rintf(bf16_round(in[i] * s)) / s;
+    }
+}
 
 /* The SLEEF functions in the array-function shape. */
 #define SLEEF_ARRAYS(op)                                                                           \
@@ -237,16 +253,27 @@ ROWS16_FN(rows_f16, nt_float16, nt_f16_to_f32, nt_f32_to_f16)
         rows_f16(d, s, n, m, op##_arr_f32, ctx);                                                   \
     }
 
+// clang-format off
 #define NT_FLOAT_KERNEL_OPS(X)                                                                     \
-    X(abs)                                                                                         \
-    X(ceil) X(floor) X(round) X(trunc) X(frac) X(reciprocal) X(neg) X(sign) X(relu) X(erfinv)      \
-        X(digamma) X(round_decimals) NT_SLEEF_OPS(X)
+    X(abs) X(ceil) X(floor) X(round) X(trunc) X(frac) X(reciprocal) X(neg) X(sign) X(relu)         \
+    X(erfinv) X(digamma) NT_SLEEF_OPS(X)
+// clang-format on
 
 /* Not every op uses its float16 loop. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
 NT_FLOAT_KERNEL_OPS(FLOAT_LOOPS)
 #pragma GCC diagnostic pop
+
+static void round_decimals_loop_f32(char **d, const int64_t *s, int64_t n, int64_t m, void *ctx) {
+    rows_f32(d, s, n, m, round_decimals_arr_f32, ctx);
+}
+static void round_decimals_loop_f64(char **d, const int64_t *s, int64_t n, int64_t m, void *ctx) {
+    rows_f64(d, s, n, m, round_decimals_arr_f64, ctx);
+}
+static void round_decimals_loop_bf16(char **d, const int64_t *s, int64_t n, int64_t m, void *ctx) {
+    rows_bf16(d, s, n, m, round_decimals_arr_bf16, ctx);
+}
 
 /* ------------------------------------------------------------------ integer and bool loops */
 
@@ -452,4 +479,6 @@ const nt_unary_def nt_unary_defs[NT_UNARY_TABLE_SIZE] = {
                        {L_INTS(relu), L_FLOATS(relu)}},
     [NT_UNARY_ROUND_DECIMALS] =
         {"round", "round_cpu", NULL, NT_NAME_RULE_KEEP, NT_UNARY_SAME, {L_FLOATS(round_decimals)}},
+    [NT_UNARY_ROUND_DECIMALS0] =
+        {"round", "round_vml_cpu", NULL, NT_NAME_RULE_KEEP, NT_UNARY_SAME, {L_FLOATS(round)}},
 };

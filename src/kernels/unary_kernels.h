@@ -18,10 +18,12 @@
 #include "iter/iter.h"
 #include "names/infer.h"
 
-/* The table's rows: the public ops (nt_unary_op, ntensor.h), then round(decimals=), whose
- * loops take a `const nt_round_ctx *` as ctx. */
+/* The table's rows: the public ops (nt_unary_op, ntensor.h), then round(decimals=d) for
+ * d != 0, whose loops take a `const nt_round_ctx *` as ctx, and for d = 0 (PyTorch's
+ * round.decimals overload: round's kernel without its integer shortcut). */
 #define NT_UNARY_ROUND_DECIMALS NT_UNARY_OP_COUNT
-#define NT_UNARY_TABLE_SIZE (NT_UNARY_OP_COUNT + 1)
+#define NT_UNARY_ROUND_DECIMALS0 (NT_UNARY_OP_COUNT + 1)
+#define NT_UNARY_TABLE_SIZE (NT_UNARY_OP_COUNT + 2)
 
 /* How an op's result dtype follows from its input's (PyTorch 1.13's rules). */
 typedef enum nt_unary_kind {
@@ -42,11 +44,13 @@ typedef struct nt_unary_def {
 
 extern const nt_unary_def nt_unary_defs[NT_UNARY_TABLE_SIZE];
 
-/* round(decimals=d), as PyTorch computes it in the op's math type: with s = 10^|d|,
- * rint(x * s) / s for d >= 0 and rint(x / s) * s for d < 0. */
+/* round(decimals=d), as PyTorch computes it in the element type itself (bfloat16
+ * arithmetic rounds after each step): with s = 10^|d| in that type, rint(x * s) / s for
+ * d > 0 and rint(x / s) * s for d < 0. */
 typedef struct nt_round_ctx {
     double scale64;
     float scale32;
+    float scale_bf16; /* s rounded to bfloat16 */
     bool negative;
 } nt_round_ctx;
 

@@ -156,18 +156,19 @@ nt_status nt_unary_out(nt_unary_op op, nt_tensor *t, nt_tensor *out) {
 
 nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
                             nt_tensor **result) {
-    if (decimals == 0) return nt_unary_ex(NT_UNARY_ROUND, t, out, inplace, result);
     if (inplace) {
         if (out && out != t)
             return nt_fail(NT_ERR_VALUE, "round_(): an in-place op takes no out tensor");
         if (!t) return nt_fail(NT_ERR_TYPE, "round_(): argument 'self' must be Tensor, not NULL");
         out = t;
     }
-    /* PyTorch: 10^|decimals| as a double, converted to the op's math type. */
+    if (decimals == 0) return run(NT_UNARY_ROUND_DECIMALS0, t, out, NULL, result);
+    /* PyTorch: 10^|decimals| as a double, converted to the element type. */
     nt_round_ctx ctx;
     ctx.negative = decimals < 0;
     ctx.scale64 = pow(10.0, (double)(decimals < 0 ? -decimals : decimals));
     ctx.scale32 = (float)ctx.scale64;
+    ctx.scale_bf16 = nt_bf16_to_f32(nt_f32_to_bf16(ctx.scale32));
     return run(NT_UNARY_ROUND_DECIMALS, t, out, &ctx, result);
 }
 

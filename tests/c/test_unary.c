@@ -582,13 +582,23 @@ static void test_round_decimals(void) {
     for (int i = 0; i < 5; i++)
         EXPECT(elem(y, i).v.f == wantm1[i]);
     nt_tensor_release(y);
-    /* decimals=0 is plain round, which integers support; other decimals they do not */
+    /* integers: plain round is a copy, but round(decimals=d) fails, d = 0 included */
     nt_tensor *ints = NULL;
     nt_to_dtype(xd, NT_INT32, &ints);
-    EXPECT_OK(nt_round_decimals(ints, 0, NULL, false, &y));
+    EXPECT_OK(nt_unary(NT_UNARY_ROUND, ints, &y));
     nt_tensor_release(y);
+    EXPECT_FAIL(nt_round_decimals(ints, 0, NULL, false, &y), NT_ERR_RUNTIME,
+                "\"round_vml_cpu\" not implemented for 'Int'");
     EXPECT_FAIL(nt_round_decimals(ints, 1, NULL, false, &y), NT_ERR_RUNTIME,
                 "\"round_cpu\" not implemented for 'Int'");
+    /* bfloat16 rounds each step: torch.round(torch.tensor([12352.]).bfloat16(), decimals=-1)
+     * is 12288 */
+    nt_tensor *bf = NULL, *big = NULL;
+    nt_full(1, (int64_t[]){1}, nt_scalar_float(12352.0), NT_BFLOAT16, NULL, &big);
+    EXPECT_OK(nt_round_decimals(big, -1, NULL, false, &bf));
+    EXPECT(bf && elem(bf, 0).v.f == 12288.0);
+    nt_tensor_release(bf);
+    nt_tensor_release(big);
     EXPECT_OK(nt_round_decimals(x, 1, NULL, true, NULL));
     EXPECT(elem(x, 0).v.f == (double)1.2f);
     nt_tensor_release(ints);
