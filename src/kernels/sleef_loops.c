@@ -22,14 +22,20 @@
 
 #define NT_AVX2 __attribute__((target("avx2,fma")))
 
+static _Atomic int avx2_cached = -1; /* -1: not probed yet */
+static _Atomic int avx2_allowed = 1;
+
 int nt_sleef_uses_avx2(void) {
-    static _Atomic int cached = -1;
-    int v = atomic_load_explicit(&cached, memory_order_relaxed);
+    int v = atomic_load_explicit(&avx2_cached, memory_order_relaxed);
     if (v < 0) {
         v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-        atomic_store_explicit(&cached, v, memory_order_relaxed);
+        atomic_store_explicit(&avx2_cached, v, memory_order_relaxed);
     }
-    return v;
+    return v && atomic_load_explicit(&avx2_allowed, memory_order_relaxed);
+}
+
+void nt_sleef_allow_avx2(int allow) {
+    atomic_store_explicit(&avx2_allowed, allow != 0, memory_order_relaxed);
 }
 
 /* ------------------------------------------------------------------ the vector ops */
@@ -57,7 +63,6 @@ SLEEF_OP(sin, u10)
 SLEEF_OP(tan, u10)
 SLEEF_OP(cosh, u10)
 SLEEF_OP(sinh, u10)
-SLEEF_OP(tanh, u10)
 SLEEF_OP(exp, u10)
 SLEEF_OP(expm1, u10)
 SLEEF_OP(log, u10)
@@ -66,6 +71,55 @@ SLEEF_OP(log10, u10)
 SLEEF_OP(log1p, u10)
 SLEEF_OP(erf, u10)
 SLEEF_OP(erfc, u15)
+
+/* tanh: float64 is SLEEF's; float32 is computed here, three times faster than
+ * Sleef_tanhf8_u10 and within 1.3 ulp (measured against double tanh on 4M points; SLEEF's
+ * is within 1): below |x| = 0.625 the odd polynomial x + x^3 P(x^2) (a degree-4 weighted
+ * least-squares fit, 0.77 ulp), above it 1 - 2 / (exp(2|x|) + 1) with SLEEF's exp and
+ * the sign put back. NaN and +-inf come out as NaN and +-1, -0 as -0. */
+#define TANH_C0 -0.3333328068256378f
+#define TANH_C1 0.13331443071365356f
+#define TANH_C2 -0.05373980477452278f
+#define TANH_C3 0.020639389753341675f
+#define TANH_C4 -0.005705338902771473f
+#define TANH_SMALL 0.625f
+
+NT_AVX2 static inline __m256 v8_tanh(__m256 x) {
+    const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
+    const __m256 ax = _mm256_andnot_ps(sign, x), z = _mm256_mul_ps(x, x);
+    __m256 p = _mm256_set1_ps(TANH_C4);
+    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(TANH_C3));
+    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(TANH_C2));
+    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(TANH_C1));
+    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(TANH_C0));
+    const __m256 small = _mm256_fmadd_ps(_mm256_mul_ps(ax, z), p, ax);
+    const __m256 e = Sleef_expf8_u10avx2(_mm256_add_ps(ax, ax));
+    const __m256 large =
+        _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2.0f), _mm256_add_ps(e, one)));
+    const __m256 r =
+        _mm256_blendv_ps(large, small, _mm256_cmp_ps(ax, _mm256_set1_ps(TANH_SMALL), _CMP_LT_OQ));
+    return _mm256_or_ps(r, _mm256_and_ps(x, sign));
+}
+static inline __m128 v4_tanh(__m128 x) {
+    const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f);
+    const __m128 ax = _mm_andnot_ps(sign, x), z = _mm_mul_ps(x, x);
+    __m128 p = _mm_set1_ps(TANH_C4);
+    p = _mm_add_ps(_mm_mul_ps(p, z), _mm_set1_ps(TANH_C3));
+    p = _mm_add_ps(_mm_mul_ps(p, z), _mm_set1_ps(TANH_C2));
+    p = _mm_add_ps(_mm_mul_ps(p, z), _mm_set1_ps(TANH_C1));
+    p = _mm_add_ps(_mm_mul_ps(p, z), _mm_set1_ps(TANH_C0));
+    const __m128 small = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(ax, z), p), ax);
+    const __m128 e = Sleef_expf4_u10sse4(_mm_add_ps(ax, ax));
+    const __m128 large = _mm_sub_ps(one, _mm_div_ps(_mm_set1_ps(2.0f), _mm_add_ps(e, one)));
+    const __m128 r = _mm_blendv_ps(large, small, _mm_cmplt_ps(ax, _mm_set1_ps(TANH_SMALL)));
+    return _mm_or_ps(r, _mm_and_ps(x, sign));
+}
+NT_AVX2 static inline __m256d v4d_tanh(__m256d x) {
+    return Sleef_tanhd4_u10avx2(x);
+}
+static inline __m128d v2d_tanh(__m128d x) {
+    return Sleef_tanhd2_u10sse4(x);
+}
 
 /* sqrt is the exact instruction; rsqrt is 1 / sqrt(x) (not the approximate rsqrtps). */
 NT_AVX2 static inline __m256 v8_sqrt(__m256 x) {

@@ -32,7 +32,10 @@ typedef void (*nt_vec_f64_fn)(double *out, const double *in, int64_t n);
 NT_SLEEF_OPS(NT_SLEEF_DECLARE)
 #undef NT_SLEEF_DECLARE
 
-/* True when the AVX2 variants run on this CPU. */
+/* True when the AVX2 variants run (the CPU has AVX2 and FMA, and they are not disabled). */
 int nt_sleef_uses_avx2(void);
+/* For tests: 0 forces the SSE4 variants, 1 restores the choice by CPU. Not thread-safe
+ * against concurrent calls of the functions above. */
+void nt_sleef_allow_avx2(int allow);
 
 #endif

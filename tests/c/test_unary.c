@@ -9,6 +9,7 @@
 
 #include "core/scalar.h"
 #include "core/tensor.h"
+#include "kernels/sleef_loops.h"
 #include "kernels/unary_kernels.h"
 #include "nt_test.h"
 
@@ -357,9 +358,10 @@ static nt_tensor *input_for(nt_dtype dtype, int *n) {
     return t;
 }
 
-/* Element i of a 1-d tensor as a scalar of its kind. */
+/* Element i of a 1-d (or 0-d, i = 0) tensor as a scalar of its kind. */
 static nt_scalar elem(const nt_tensor *t, int64_t i) {
-    const char *p = nt_tensor_bytes(t) + i * t->strides[0] * (int64_t)nt_dtype_table[t->dtype].size;
+    const int64_t stride = t->ndim ? t->strides[0] : 0;
+    const char *p = nt_tensor_bytes(t) + i * stride * (int64_t)nt_dtype_table[t->dtype].size;
     return nt_load_scalar(p, t->dtype);
 }
 
@@ -545,6 +547,52 @@ static void test_long_inputs_agree_with_reference(void) {
         }
         nt_tensor_release(x);
     }
+}
+
+/* The SSE4 variants (what a CPU without AVX2 runs) agree with the AVX2 ones within an ulp
+ * or two, and float32 tanh (our own, not SLEEF's) is within 1.5 ulp of double tanh. */
+static void test_sse_variants_agree(void) {
+    enum { N = 4099 };
+    static float in[N], a[N], b[N];
+    static double ind[N], ad[N], bd[N];
+    for (int i = 0; i < N; i++) {
+        in[i] = (float)((i - N / 2) * 0.0071);
+        ind[i] = (i - N / 2) * 0.0071;
+    }
+    in[0] = NAN;
+    in[1] = INFINITY;
+    in[2] = -INFINITY;
+    in[3] = -0.0f;
+#define CHECK_OP(op)                                                                               \
+    do {                                                                                           \
+        nt_sleef_allow_avx2(1);                                                                    \
+        nt_vec_##op##_f32(a, in, N);                                                               \
+        nt_vec_##op##_f64(ad, ind, N);                                                             \
+        nt_sleef_allow_avx2(0);                                                                    \
+        nt_vec_##op##_f32(b, in, N);                                                               \
+        nt_vec_##op##_f64(bd, ind, N);                                                             \
+        nt_sleef_allow_avx2(1);                                                                    \
+        int bad = 0;                                                                               \
+        for (int i = 0; i < N; i++) {                                                              \
+            if (!close_to(b[i], a[i], 2.5e-7) || !close_to(bd[i], ad[i], 5e-16)) bad++;            \
+        }                                                                                          \
+        if (bad) fprintf(stderr, "  %s: %d elements differ\n", #op, bad);                          \
+        EXPECT(bad == 0);                                                                          \
+    } while (0);
+    NT_SLEEF_OPS(CHECK_OP)
+#undef CHECK_OP
+    nt_sleef_allow_avx2(0);
+    int off = 0;
+    for (int pass = 0; pass < 2; pass++, nt_sleef_allow_avx2(1)) {
+        nt_vec_tanh_f32(a, in, N);
+        for (int i = 4; i < N; i++) {
+            double ref = tanh((double)in[i]);
+            double ulp = nextafterf((float)fabs(ref), INFINITY) - (float)fabs(ref);
+            if (fabs(a[i] - ref) > 1.5 * ulp) off++;
+        }
+        EXPECT(isnan(a[0]) && a[1] == 1.0f && a[2] == -1.0f && a[3] == 0.0f && signbit(a[3]));
+    }
+    EXPECT(off == 0);
 }
 
 /* erf(erfinv(y)) gives y back and digamma satisfies psi(x + 1) = psi(x) + 1/x. */
@@ -794,6 +842,7 @@ static void test_empty_and_zero_dim(void) {
 int main(void) {
     NT_RUN(test_values_match_torch);
     NT_RUN(test_long_inputs_agree_with_reference);
+    NT_RUN(test_sse_variants_agree);
     NT_RUN(test_special_functions_identities);
     NT_RUN(test_round_decimals);
     NT_RUN(test_unsupported_dtypes_fail_with_torch_text);

@@ -339,3 +339,19 @@ def test_hypothesis_random_ranks_names_layouts(spec, op):
     if any(names):
         t, x = t.refine_names(*names), x.refine_names(*names)
     compare(op, lambda: getattr(x, op)(), lambda: getattr(t, op)(), dtype)
+
+
+def test_round_decimals_on_named_tensors_keeps_names():
+    """PyTorch 1.13 refuses named tensors in round(decimals=) ("aten::round.decimals is not
+    yet supported with named tensors"); we support it with round's rule, keeping names (see
+    docs/decisions_ops_unary.md). Values match torch on the unnamed tensor."""
+    t = sample(torch.float32, (3, 4), seed=9) * 77.7
+    x = from_torch(t).refine_names("N", "C")
+    for d in (-1, 0, 2):
+        got = x.round(decimals=d)
+        assert got.names == ("N", "C")
+        assert_same(got.rename(None), t.round(decimals=d))
+        assert nt.round(x, decimals=d).names == ("N", "C")
+    y = x.clone()
+    assert y.round_(decimals=1) is y and y.names == ("N", "C")
+    assert_same(y.rename(None), t.round(decimals=1))
