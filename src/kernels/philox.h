@@ -48,12 +48,14 @@ static inline void nt_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2]
 /* Counters handled per call of nt_philox_block: enough to fill vector registers. */
 #define PHILOX_LANES 64
 
-/* Philox outputs for the PHILOX_LANES counters first, first+1, ... (as the low 64 bits of
- * the 128-bit counter; the high words are zero), key = the seed's two halves. Output word w
- * of counter first+j goes to out[w][j]. */
-static inline void nt_philox_block(uint64_t first, uint64_t seed, uint32_t out[4][PHILOX_LANES]) {
+/* Philox outputs for the counters first, first+1, ..., first+lanes-1 (lanes <= PHILOX_LANES;
+ * the counter's low 64 bits, its high words zero), key = the seed's two halves. Output word
+ * w of counter first+j goes to out[w][j]; lanes past `lanes` are left alone, so a small fill
+ * pays for the counters it uses only. */
+static inline void nt_philox_lanes(uint64_t first, uint64_t seed, uint32_t out[4][PHILOX_LANES],
+                                   int lanes) {
     uint32_t c0[PHILOX_LANES], c1[PHILOX_LANES], c2[PHILOX_LANES], c3[PHILOX_LANES];
-    for (int j = 0; j < PHILOX_LANES; j++) {
+    for (int j = 0; j < lanes; j++) {
         uint64_t c = first + (uint64_t)j;
         c0[j] = (uint32_t)c;
         c1[j] = (uint32_t)(c >> 32);
@@ -62,7 +64,7 @@ static inline void nt_philox_block(uint64_t first, uint64_t seed, uint32_t out[4
     }
     uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
     for (int r = 0; r < PHILOX_ROUNDS; r++) {
-        for (int j = 0; j < PHILOX_LANES; j++) {
+        for (int j = 0; j < lanes; j++) {
             uint64_t p0 = (uint64_t)PHILOX_M0 * c0[j];
             uint64_t p1 = (uint64_t)PHILOX_M1 * c2[j];
             uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1[j] ^ k0;
@@ -75,12 +77,17 @@ static inline void nt_philox_block(uint64_t first, uint64_t seed, uint32_t out[4
         k0 += PHILOX_W0;
         k1 += PHILOX_W1;
     }
-    for (int j = 0; j < PHILOX_LANES; j++) {
+    for (int j = 0; j < lanes; j++) {
         out[0][j] = c0[j];
         out[1][j] = c1[j];
         out[2][j] = c2[j];
         out[3][j] = c3[j];
     }
+}
+
+/* All PHILOX_LANES counters from first. */
+static inline void nt_philox_block(uint64_t first, uint64_t seed, uint32_t out[4][PHILOX_LANES]) {
+    nt_philox_lanes(first, seed, out, PHILOX_LANES);
 }
 
 /* A float in [0, 1) from the top 24 bits of x: every value is a multiple of 2^-24. */

@@ -69,19 +69,21 @@ typedef struct fill_params {
     double mean, std;
 } fill_params;
 
-/* The 4*LANES float32 values of one block: uniform on [low, high). */
-static void block_uniform_f32(const fill_params *p, uint32_t w[4][LANES], float *v) {
+/* The float32 values of one block, value k*LANES + j from word k of lane j, for the lanes
+ * below `lanes`: uniform on [low, high). */
+static void block_uniform_f32(const fill_params *p, uint32_t w[4][LANES], int lanes, float *v) {
     for (int k = 0; k < 4; k++)
-        for (int j = 0; j < LANES; j++) {
+        for (int j = 0; j < lanes; j++) {
             float x = nt_bits_to_unit_f32(w[k][j]) * p->range_f + p->low_f;
             v[k * LANES + j] = x < p->high_f ? x : p->below_f;
         }
 }
 
-/* The 4*LANES standard normals of one block, in float: Box-Muller on words (0, 1), (2, 3). */
-static void block_normal_f32(uint32_t w[4][LANES], float *v) {
+/* The standard normals of one block (lanes below `lanes`), in float: Box-Muller on words
+ * (0, 1), (2, 3). */
+static void block_normal_f32(uint32_t w[4][LANES], int lanes, float *v) {
     for (int k = 0; k < 4; k += 2)
-        for (int j = 0; j < LANES; j++)
+        for (int j = 0; j < lanes; j++)
             nt_box_muller_f32(w[k][j], w[k + 1][j], &v[k * LANES + j], &v[(k + 1) * LANES + j]);
 }
 
@@ -97,18 +99,18 @@ static void block_normal_f32(uint32_t w[4][LANES], float *v) {
 STORE_HALF(store_f16, nt_float16, nt_f32_to_f16, nt_f16_to_f32)
 STORE_HALF(store_bf16, nt_bfloat16, nt_f32_to_bf16, nt_bf16_to_f32)
 
-/* 2*LANES float64 values of one block: uniform, 53 bits from two words each. */
-static void block_uniform_f64(const fill_params *p, uint32_t w[4][LANES], double *v) {
+/* The float64 values of one block (lanes below `lanes`): uniform, 53 bits from two words. */
+static void block_uniform_f64(const fill_params *p, uint32_t w[4][LANES], int lanes, double *v) {
     for (int k = 0; k < 2; k++)
-        for (int j = 0; j < LANES; j++) {
+        for (int j = 0; j < lanes; j++) {
             double x = nt_bits_to_unit_f64(w[2 * k][j], w[2 * k + 1][j]) * p->range_d + p->low_d;
             v[k * LANES + j] = x < p->high_d ? x : p->below_d;
         }
 }
 
-/* 2*LANES standard normals in double: one Box-Muller pair per counter. */
-static void block_normal_f64(uint32_t w[4][LANES], double *v) {
-    for (int j = 0; j < LANES; j++) {
+/* The standard normals in double (lanes below `lanes`): one Box-Muller pair per counter. */
+static void block_normal_f64(uint32_t w[4][LANES], int lanes, double *v) {
+    for (int j = 0; j < lanes; j++) {
         double u1 = 1.0 - nt_bits_to_unit_f64(w[0][j], w[1][j]);
         double theta = TWO_PI * nt_bits_to_unit_f64(w[2][j], w[3][j]);
         double r = sqrt(-2.0 * log(u1));
@@ -132,18 +134,20 @@ typedef struct fill_job {
     nt_bfloat16 below_bf16;
 } fill_job;
 
-/* Writes the values [lo, hi) of block b (element b*per_block + i for value i). */
+/* Writes the values [lo, hi) of block b (element b*per_block + i for value i). Value i comes
+ * from lane i % LANES, so only the first min(hi, LANES) lanes need computing. */
 static void fill_block(const fill_job *job, int64_t b, int64_t lo, int64_t hi) {
     uint32_t w[4][LANES];
-    nt_philox_block(job->first + (uint64_t)b * LANES, job->seed, w);
+    int lanes = hi < LANES ? (int)hi : LANES;
+    nt_philox_lanes(job->first + (uint64_t)b * LANES, job->seed, w, lanes);
     int64_t n = hi - lo, e = b * job->per_block + lo;
     if (job->dtype == NT_FLOAT64) {
         double v[2 * LANES];
         if (job->kind == DIST_UNIFORM)
-            block_uniform_f64(&job->p, w, v);
+            block_uniform_f64(&job->p, w, lanes, v);
         else {
-            block_normal_f64(w, v);
-            for (int i = 0; i < 2 * LANES; i++)
+            block_normal_f64(w, lanes, v);
+            for (int64_t i = lo; i < hi; i++)
                 v[i] = v[i] * job->p.std + job->p.mean;
         }
         memcpy((double *)job->data + e, v + lo, (size_t)n * sizeof *v);
@@ -152,11 +156,11 @@ static void fill_block(const fill_job *job, int64_t b, int64_t lo, int64_t hi) {
     float v[4 * LANES];
     bool uniform = job->kind == DIST_UNIFORM;
     if (uniform)
-        block_uniform_f32(&job->p, w, v);
+        block_uniform_f32(&job->p, w, lanes, v);
     else {
         float mean = (float)job->p.mean, std = (float)job->p.std;
-        block_normal_f32(w, v);
-        for (int i = 0; i < 4 * LANES; i++)
+        block_normal_f32(w, lanes, v);
+        for (int64_t i = lo; i < hi; i++)
             v[i] = v[i] * std + mean;
     }
     if (job->dtype == NT_FLOAT32)
