@@ -402,7 +402,9 @@ def test_large_rows_softmax_and_sums():
     assert_same(x.log_softmax("C"), t.log_softmax("C"), exact=False, rtol=1e-5, atol=1e-5)
     assert_same(x.sum("C"), t.sum("C"), exact=False, rtol=1e-5, atol=1e-4)
     assert_same(x.sum("N"), t.sum("N"), exact=False, rtol=1e-5, atol=1e-4)
-    assert_same(x.sum(), t.sum(), exact=False, rtol=1e-5, atol=1e-3)
+    # torch 1.13's multi-threaded full sum of a named tensor fails inside torch ("aten::
+    # unsqueeze is not yet supported with named tensors"): its value comes from the unnamed one
+    assert_same(x.sum(), t.rename(None).sum(), exact=False, rtol=1e-5, atol=1e-3)
     assert_same(x.var("N"), t.var("N"), exact=False, rtol=1e-5)
 
 
