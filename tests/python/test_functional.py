@@ -1,0 +1,66 @@
+"""ntensor.nn.functional: the six functions the named-tensor reference lists, against
+torch.nn.functional on named tensors (names, shapes, dtypes, values, errors)."""
+import pytest
+import torch
+import torch.nn.functional as tF
+
+import ntensor as nt
+import ntensor.nn.functional as ntF
+from helpers import assert_same, assert_same_error, from_torch
+
+
+def named(t):
+    return t.refine_names("N", "C")
+
+
+@pytest.mark.parametrize("name", ["relu", "tanh", "sigmoid"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_pointwise_functions_keep_names(name, dtype):
+    t = named(torch.randn(4, 5, dtype=dtype))
+    x = from_torch(t)
+    assert_same(getattr(ntF, name)(x), getattr(tF, name)(t), exact=False, rtol=1e-6)
+
+
+def test_relu_inplace_returns_its_input():
+    t = torch.randn(3, 4)
+    x = from_torch(t)
+    y = ntF.relu(x, inplace=True)
+    assert y is x
+    assert_same(x, tF.relu(t))
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dim", ["C", "N", 0, -1])
+def test_softmax_by_name_or_index(fn, dim):
+    t = named(torch.randn(6, 7))
+    x = from_torch(t)
+    assert_same(getattr(ntF, fn)(x, dim=dim), getattr(tF, fn)(t, dim=dim), exact=False,
+                rtol=1e-5, atol=1e-6)
+
+
+def test_softmax_dtype_argument_and_bad_name():
+    t = named(torch.randn(3, 4))
+    x = from_torch(t)
+    assert_same(ntF.softmax(x, dim="C", dtype=nt.float64),
+                tF.softmax(t, dim="C", dtype=torch.float64), exact=False, rtol=1e-12)
+    assert_same_error(lambda: ntF.softmax(x, dim="X"), lambda: tF.softmax(t, dim="X"))
+
+
+def test_dropout_training_flag_p_and_inplace():
+    t = named(torch.ones(200, 50))
+    x = from_torch(t)
+    assert ntF.dropout(x, p=0.5, training=False) is x
+    assert_same(ntF.dropout(x, p=0.0), tF.dropout(t, p=0.0))
+    y = ntF.dropout(x, p=0.25)
+    assert y.names == ("N", "C")
+    values = y.rename(None).numpy()
+    kept = values != 0
+    assert abs(kept.mean() - 0.75) < 0.02  # 10,000 draws: 0.02 is about 5 sigma
+    assert (abs(values[kept] - 1 / 0.75) < 1e-6).all()
+    z = ntF.dropout(x, p=0.5, inplace=True)
+    assert z is x and ((x.rename(None).numpy() == 0) | (x.rename(None).numpy() == 2)).all()
+    assert_same_error(lambda: ntF.dropout(x, p=1.5), lambda: tF.dropout(t, p=1.5))
+
+
+def test_functional_reachable_as_an_attribute():
+    assert nt.nn.functional.softmax is ntF.softmax
