@@ -41,18 +41,31 @@ class Report:
     def bandwidth(self, what, nt_fn, torch_fn, nbytes, target):
         self.rows.append((what, best_time(nt_fn, 0.5), best_time(torch_fn, 0.5), target, nbytes))
 
+    def gflops(self, what, nt_fn, torch_fn, flops, target):
+        """A throughput row: the ratio is torch's time over ntensor's, so higher is better
+        and the target is a minimum."""
+        self.rows.append((what, best_time(nt_fn, 0.5), best_time(torch_fn, 0.5), target,
+                          ("flops", flops)))
+
     def print(self):
-        print(f"== {self.title} (threads={THREADS}; ratio = ntensor time / torch time)")
+        print(f"== {self.title} (threads={THREADS}; ratio = ntensor time / torch time, "
+              "or for GF/s rows ntensor rate / torch rate)")
         print(f"{'benchmark':46} {'ntensor':>12} {'torch':>12} {'ratio':>7} {'target':>7}  ok")
         misses = 0
-        for what, a, b, target, nbytes in self.rows:
-            ratio = a / b
-            ok = ratio <= target
-            misses += not ok
-            if nbytes:
-                ta, tb = f"{nbytes / a / 1e9:.2f} GB/s", f"{nbytes / b / 1e9:.2f} GB/s"
+        for what, a, b, target, amount in self.rows:
+            if isinstance(amount, tuple):  # GFLOP/s: ratio = ntensor's rate / torch's rate
+                ratio = b / a
+                ok = ratio >= target
+                ta, tb = f"{amount[1] / a / 1e9:.1f} GF/s", f"{amount[1] / b / 1e9:.1f} GF/s"
+            elif amount:
+                ratio = a / b
+                ok = ratio <= target
+                ta, tb = f"{amount / a / 1e9:.2f} GB/s", f"{amount / b / 1e9:.2f} GB/s"
             else:
+                ratio = a / b
+                ok = ratio <= target
                 ta, tb = f"{a * 1e9:.0f} ns", f"{b * 1e9:.0f} ns"
+            misses += not ok
             print(f"{what:46} {ta:>12} {tb:>12} {ratio:7.3f} {target:7.2f}  {'yes' if ok else 'NO'}")
         print(f"{len(self.rows) - misses} of {len(self.rows)} within target")
         return misses

@@ -1,0 +1,90 @@
+"""Benchmarks of the operator issue, each against PyTorch 1.13 in the same process on the
+same number of threads (2 by default), with the issue's target ratio.
+Run: PYTHONPATH=build/python /usr/bin/python3 bench/bench_ops.py [group ...]
+Groups: pointwise reduce linalg misc percall (all by default)."""
+import sys
+
+from common import Report, ntensor as nt, torch
+
+import ntensor.nn.functional as ntF
+import torch.nn.functional as tF
+
+N24 = 1 << 24
+
+
+def pointwise(report):
+    x_nt, y_nt = nt.rand(N24), nt.rand(N24)
+    x_t, y_t = torch.rand(N24), torch.rand(N24)
+    # bytes moved: two inputs read, one output written
+    report.bandwidth("x + y (2^24 float32)", lambda: x_nt + y_nt, lambda: x_t + y_t,
+                     N24 * 12, 0.5)
+    report.bandwidth("x * y (2^24 float32)", lambda: x_nt * y_nt, lambda: x_t * y_t,
+                     N24 * 12, 0.5)
+    for name in ("exp", "tanh", "sigmoid"):
+        report.bandwidth(f"{name}(x) (2^24 float32)", getattr(x_nt, name), getattr(x_t, name),
+                         N24 * 8, 0.33)
+
+
+def reduce(report):
+    x_nt = nt.rand(4096, 4096, names=("N", "C"))
+    x_t = torch.rand(4096, 4096, names=("N", "C"))
+    report.bandwidth("sum() 4096x4096", lambda: x_nt.sum(), lambda: x_t.sum(), N24 * 4, 1.0)
+    report.bandwidth("sum('C') 4096x4096", lambda: x_nt.sum("C"), lambda: x_t.sum("C"),
+                     N24 * 4, 1.0)
+    report.bandwidth("sum('N') 4096x4096", lambda: x_nt.sum("N"), lambda: x_t.sum("N"),
+                     N24 * 4, 0.8)
+    report.bandwidth("softmax(x, dim='C') 4096x4096", lambda: ntF.softmax(x_nt, dim="C"),
+                     lambda: tF.softmax(x_t, dim="C"), N24 * 8, 0.33)
+
+
+def linalg(report):
+    for n in (1024, 2048):
+        a_nt, b_nt = nt.rand(n, n), nt.rand(n, n)
+        a_t, b_t = torch.rand(n, n), torch.rand(n, n)
+        report.gflops(f"mm {n}x{n} float32", lambda: a_nt.mm(b_nt), lambda: a_t.mm(b_t),
+                      2 * n ** 3, 0.95)
+    a_nt, b_nt = nt.rand(64, 256, 256), nt.rand(64, 256, 256)
+    a_t, b_t = torch.rand(64, 256, 256), torch.rand(64, 256, 256)
+    report.gflops("bmm (64, 256, 256) float32", lambda: a_nt.bmm(b_nt), lambda: a_t.bmm(b_t),
+                  2 * 64 * 256 ** 3, 1.0)
+
+
+def misc(report):
+    x_nt = nt.rand(4096, 4096, names=("N", "C"))
+    x_t = torch.rand(4096, 4096, names=("N", "C"))
+    report.bandwidth("transpose('N','C').contiguous() 4096x4096",
+                     lambda: x_nt.transpose("N", "C").contiguous(),
+                     lambda: x_t.transpose("N", "C").contiguous(), N24 * 8, 0.33)
+    m_nt = nt.rand(4096, 4096) > 0.5
+    m_t = torch.rand(4096, 4096) > 0.5
+    u_nt, u_t = x_nt.rename(None), x_t.rename(None)
+    report.bandwidth("masked_fill(mask, 0.) 4096x4096", lambda: u_nt.masked_fill(m_nt, 0.0),
+                     lambda: u_t.masked_fill(m_t, 0.0), N24 * 9, 0.33)
+    report.bandwidth("masked_fill_(mask, 0.) 4096x4096", lambda: u_nt.masked_fill_(m_nt, 0.0),
+                     lambda: u_t.masked_fill_(m_t, 0.0), N24 * 9, 0.33)
+
+
+def percall(report):
+    x_nt, y_nt = nt.rand(8, 8, names=("N", "C")), nt.rand(8, 8, names=("N", "C"))
+    x_t, y_t = torch.rand(8, 8, names=("N", "C")), torch.rand(8, 8, names=("N", "C"))
+    w_nt, w_t = nt.rand(8, 8, names=("C", "D")), torch.rand(8, 8, names=("C", "D"))
+    report.per_call("x + y (8x8 named)", lambda: x_nt + y_nt, lambda: x_t + y_t, 0.5)
+    report.per_call("x.sum('C') (8x8 named)", lambda: x_nt.sum("C"), lambda: x_t.sum("C"), 0.5)
+    report.per_call("x.abs() (8x8 named)", lambda: x_nt.abs(), lambda: x_t.abs(), 0.5)
+    report.per_call("x @ y (8x8 named)", lambda: x_nt @ w_nt, lambda: x_t @ w_t, 0.5)
+    report.per_call("F.softmax(x, dim='C') (8x8 named)", lambda: ntF.softmax(x_nt, dim="C"),
+                    lambda: tF.softmax(x_t, dim="C"), 0.5)
+    report.per_call("x.transpose('N','C') (8x8 named)", lambda: x_nt.transpose("N", "C"),
+                    lambda: x_t.transpose("N", "C"), 0.5)
+
+
+GROUPS = {"pointwise": pointwise, "reduce": reduce, "linalg": linalg, "misc": misc,
+          "percall": percall}
+
+if __name__ == "__main__":
+    misses = 0
+    for name in sys.argv[1:] or list(GROUPS):
+        r = Report(f"{name} (ntensor vs torch 1.13)")
+        GROUPS[name](r)
+        misses += r.print()
+    print(f"== {misses} benchmark(s) missed their target")
