@@ -15,6 +15,7 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#include <xmmintrin.h> /* SSE: baseline on x86-64 */
 
 #include "core/scalar.h"
 #include "core/status.h"
@@ -186,6 +187,29 @@ static bool have_f16c(void) {
 #define NT_TILE_BYTES 16384
 #define NT_TILE(S) ((S) <= 4 ? 64 : 32) /* elements per tile side */
 
+/* Writes the tile held in buf (4-byte elements, row i of the source tile at buf + i*tb) to
+ * the destination rows j0.. (row j at d + (j0 + j)*dso, element i at +4*i), four rows and
+ * four columns at a time with SSE 4x4 register transposes. Handles the first
+ * (nj & ~3) rows and, in them, the first (ni & ~3) columns; returns the rows done. */
+static int64_t tile_out_4x4(const void *buf, int tb, char *d, int64_t dso, int64_t j0,
+                            int64_t ni, int64_t nj) {
+    const float *b = buf;
+    int64_t nj4 = nj & ~(int64_t)3, ni4 = ni & ~(int64_t)3;
+    for (int64_t j = 0; j < nj4; j += 4) {
+        char *r0 = d + (j0 + j) * dso;
+        for (int64_t i = 0; i < ni4; i += 4) {
+            __m128 a0 = _mm_loadu_ps(b + (i + 0) * tb + j), a1 = _mm_loadu_ps(b + (i + 1) * tb + j);
+            __m128 a2 = _mm_loadu_ps(b + (i + 2) * tb + j), a3 = _mm_loadu_ps(b + (i + 3) * tb + j);
+            _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+            _mm_storeu_ps((float *)(r0 + 0 * dso) + i, a0);
+            _mm_storeu_ps((float *)(r0 + 1 * dso) + i, a1);
+            _mm_storeu_ps((float *)(r0 + 2 * dso) + i, a2);
+            _mm_storeu_ps((float *)(r0 + 3 * dso) + i, a3);
+        }
+    }
+    return nj4;
+}
+
 /* Same-dtype copies only move bytes, so one loop per element size S (type T) serves all
  * dtypes: memcpy when contiguous, a broadcast path, the tiled transpose (dst contiguous
  * along the inner dim, src along the outer), and the general strided loop. */
@@ -200,9 +224,17 @@ static bool have_f16c(void) {
                 int64_t ni = n - i0 < TB ? n - i0 : TB;                                            \
                 for (int64_t i = 0; i < ni; i++)                                                   \
                     memcpy(buf + i * TB, s + (i0 + i) * ss + j0 * S, (size_t)(nj * S));            \
-                for (int64_t j = 0; j < nj; j++) {                                                 \
+                int64_t done = S == 4 ? tile_out_4x4((const void *)buf, TB, d + i0 * S, dso,      \
+                                                     j0, ni, nj)                                   \
+                                      : 0;                                                         \
+                for (int64_t j = done; j < nj; j++) {                                              \
                     T *restrict dr = (T *)(d + (j0 + j) * dso) + i0;                               \
                     for (int64_t i = 0; i < ni; i++)                                               \
+                        dr[i] = buf[i * TB + j];                                                   \
+                }                                                                                  \
+                for (int64_t j = 0; j < done; j++) { /* rows the 4x4 blocks left short */          \
+                    T *restrict dr = (T *)(d + (j0 + j) * dso) + i0;                               \
+                    for (int64_t i = ni & ~(int64_t)3; i < ni; i++)                                \
                         dr[i] = buf[i * TB + j];                                                   \
                 }                                                                                  \
             }                                                                                      \
