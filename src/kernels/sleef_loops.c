@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <immintrin.h>
@@ -174,12 +175,37 @@ static inline __m128d v2d_sigmoid(__m128d x) {
 
 /* ------------------------------------------------------------------ array loops */
 
-/* One array loop for element type T, W lanes, vector type V with load/store L/S and the
- * vector op F: whole vectors, then the tail through a zero-padded copy. Two vectors per
- * step give the out-of-order core two independent SLEEF calls to overlap. */
-#define ARRAY_LOOP(ATTR, NAME, T, W, V, L, S, F)                                                   \
+/* Rows of at least this many bytes are written with streaming (non-temporal) stores: a
+ * result that large would not stay in cache anyway, and streaming skips reading each
+ * destination line before writing it, a third of the memory traffic. */
+#define NT_STREAM_BYTES (4 << 20)
+
+/* One array loop for element type T, W lanes, vector type V with load L, store S,
+ * streaming store SS (aligned) and the vector op F: whole vectors, two per step (two
+ * independent SLEEF calls for the out-of-order core to overlap), then a part vector
+ * through a zero-padded copy. Long rows first bring `out` to the vector alignment, then
+ * stream. */
+#define ARRAY_LOOP(ATTR, NAME, T, W, V, L, S, SS, F)                                               \
+    ATTR static inline void NAME##_part(T *out, const T *in, int64_t n) {                          \
+        T buf[W];                                                                                  \
+        memset(buf, 0, sizeof buf);                                                                \
+        memcpy(buf, in, (size_t)n * sizeof(T));                                                    \
+        S(buf, F(L(buf)));                                                                         \
+        memcpy(out, buf, (size_t)n * sizeof(T));                                                   \
+    }                                                                                              \
     ATTR static void NAME(T *out, const T *in, int64_t n) {                                        \
         int64_t i = 0;                                                                             \
+        const size_t vbytes = W * sizeof(T), mis = (uintptr_t)out % vbytes;                        \
+        if (n * (int64_t)sizeof(T) >= NT_STREAM_BYTES && mis % sizeof(T) == 0) {                   \
+            const int64_t head = mis ? (int64_t)((vbytes - mis) / sizeof(T)) : 0;                  \
+            if (head) NAME##_part(out, in, head);                                                  \
+            for (i = head; i + 2 * W <= n; i += 2 * W) {                                           \
+                V a = F(L(in + i)), b = F(L(in + i + W));                                          \
+                SS(out + i, a);                                                                    \
+                SS(out + i + W, b);                                                                \
+            }                                                                                      \
+            _mm_sfence();                                                                          \
+        }                                                                                          \
         for (; i + 2 * W <= n; i += 2 * W) {                                                       \
             V a = F(L(in + i)), b = F(L(in + i + W));                                              \
             S(out + i, a);                                                                         \
@@ -187,22 +213,18 @@ static inline __m128d v2d_sigmoid(__m128d x) {
         }                                                                                          \
         for (; i + W <= n; i += W)                                                                 \
             S(out + i, F(L(in + i)));                                                              \
-        if (i < n) {                                                                               \
-            T buf[W];                                                                              \
-            memset(buf, 0, sizeof buf);                                                            \
-            memcpy(buf, in + i, (size_t)(n - i) * sizeof(T));                                      \
-            S(buf, F(L(buf)));                                                                     \
-            memcpy(out + i, buf, (size_t)(n - i) * sizeof(T));                                     \
-        }                                                                                          \
+        if (i < n) NAME##_part(out + i, in + i, n - i);                                            \
     }
 
 #define ARRAY_FNS(op)                                                                              \
     ARRAY_LOOP(NT_AVX2, op##_f32_avx2, float, 8, __m256, _mm256_loadu_ps, _mm256_storeu_ps,        \
-               v8_##op)                                                                            \
+               _mm256_stream_ps, v8_##op)                                                          \
     ARRAY_LOOP(NT_AVX2, op##_f64_avx2, double, 4, __m256d, _mm256_loadu_pd, _mm256_storeu_pd,      \
-               v4d_##op)                                                                           \
-    ARRAY_LOOP(, op##_f32_sse, float, 4, __m128, _mm_loadu_ps, _mm_storeu_ps, v4_##op)             \
-    ARRAY_LOOP(, op##_f64_sse, double, 2, __m128d, _mm_loadu_pd, _mm_storeu_pd, v2d_##op)          \
+               _mm256_stream_pd, v4d_##op)                                                         \
+    ARRAY_LOOP(, op##_f32_sse, float, 4, __m128, _mm_loadu_ps, _mm_storeu_ps, _mm_stream_ps,       \
+               v4_##op)                                                                            \
+    ARRAY_LOOP(, op##_f64_sse, double, 2, __m128d, _mm_loadu_pd, _mm_storeu_pd, _mm_stream_pd,     \
+               v2d_##op)                                                                           \
     void nt_vec_##op##_f32(float *out, const float *in, int64_t n) {                               \
         if (nt_sleef_uses_avx2())                                                                  \
             op##_f32_avx2(out, in, n);                                                             \

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "core/parallel.h"
 #include "core/status.h"
 #include "core/tensor.h"
 #include "iter/iter.h"
@@ -99,12 +100,20 @@ static nt_status run(int op, nt_tensor *t, nt_tensor *out, const void *ctx, nt_t
         NT_CHECK(st, nt_empty_like(t, (int)rdtype, &fresh));
         dst = fresh;
     }
-    nt_tensor *ops[2] = {dst, in};
-    nt_iter_config cfg = nt_iter_defaults();
-    cfg.check_mem_overlap = false; /* check_out did PyTorch's checks; fresh is private */
-    nt_iter it;
-    NT_CHECK(st, nt_iter_build(&it, 2, ops, &cfg));
-    nt_iter_run(&it, loop, (void *)ctx);
+    if (in->is_contiguous && dst->is_contiguous && in->numel < NT_GRAIN_SIZE) {
+        /* Small and flat (the common case of a per-call op): one row, no iterator. */
+        char *data[2] = {nt_tensor_bytes(dst), nt_tensor_bytes(in)};
+        const int64_t strides[4] = {(int64_t)nt_dtype_table[dst->dtype].size,
+                                    (int64_t)nt_dtype_table[in->dtype].size, 0, 0};
+        if (in->numel > 0) loop(data, strides, in->numel, 1, (void *)ctx);
+    } else {
+        nt_tensor *ops[2] = {dst, in};
+        nt_iter_config cfg = nt_iter_defaults();
+        cfg.check_mem_overlap = false; /* check_out did PyTorch's checks; fresh is private */
+        nt_iter it;
+        NT_CHECK(st, nt_iter_build(&it, 2, ops, &cfg));
+        nt_iter_run(&it, loop, (void *)ctx);
+    }
     if (out) {
         if (dst != out) NT_CHECK(st, nt_copy_(out, dst));
         nt_storage_bump_version(out->storage);
