@@ -40,6 +40,9 @@ X = torch.arange(12.0).reshape(3, 4)
 S = torch.tensor(5.0)
 
 GETITEM_CASES = [
+    # two Ellipses reach a phantom dim past the last one: only `:0` passes there in PyTorch
+    "x[..., ..., :0]", "x[..., ..., :]", "x[..., ..., 1:]", "x[..., ..., 0]",
+    "x[..., ..., :0, :0]",
     "x[1]", "x[-1]", "x[5]", "x[-4]", "x[:, 5]", "x[1:]", "x[::2]", "x[1::2, ::3]", "x[-100:100]",
     "x[2:1]", "x[10:]", "x[:, -2:]", "x[..., 1]", "x[1, ...]", "x[None]", "x[None, ..., None]",
     "x[:, None, 1]", "x[True]", "x[False]", "x[True, 1]", "x[0, 0, 0]", "x[(0,)]", "x[[0, 2]]",
