@@ -9,3 +9,11 @@ _root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 sys.path.insert(0, os.environ.get("NT_PYTHONPATH", os.path.join(_root, "build", "python")))
 
 warnings.filterwarnings("ignore", message=".*Named tensors.*")
+
+# Randomised tests explore the same examples on every run, so that a failure seen once is
+# seen again (and CI cannot turn red by chance); NT_HYPOTHESIS_RANDOM=1 explores anew.
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("deterministic", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile("explore" if os.environ.get("NT_HYPOTHESIS_RANDOM") else "deterministic")
