@@ -40,7 +40,8 @@ void nt_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
     int64_t s = 1;
     for (int i = ndim - 1; i >= 0; i--) {
         strides[i] = s;
-        s *= sizes[i] > 1 ? sizes[i] : 1;
+        /* Only an empty tensor (never addressed) can overflow here: saturate, no UB. */
+        if (__builtin_mul_overflow(s, sizes[i] > 1 ? sizes[i] : 1, &s)) s = INT64_MAX;
     }
 }
 
@@ -116,12 +117,14 @@ nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const in
     t->sizes = t->dims;
     t->strides = t->dims + ndim;
     int64_t numel = 1;
+    bool empty = false; /* an empty shape may hold sizes whose product overflows */
     for (int i = 0; i < ndim; i++) {
         t->sizes[i] = sizes[i];
         t->strides[i] = strides[i];
-        numel *= sizes[i];
+        empty |= sizes[i] == 0;
+        if (!empty && __builtin_mul_overflow(numel, sizes[i], &numel)) numel = INT64_MAX;
     }
-    t->numel = numel;
+    t->numel = empty ? 0 : numel;
     t->is_contiguous = nt_strides_are_contiguous(ndim, sizes, strides);
     *out = t;
     return NT_OK;
