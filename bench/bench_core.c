@@ -3,25 +3,7 @@
  * bandwidth of conversions and copies. The Python runner (bench_core.py) compares with
  * PyTorch; this program shows what the C core costs without Python around it.
  */
-#define _POSIX_C_SOURCE 199309L
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-#include "ntensor.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void check(nt_status st) {
-    if (st != NT_OK) {
-        fprintf(stderr, "error: %s\n", nt_last_error());
-        exit(1);
-    }
-}
+#include "bench_util.h"
 
 /* Runs `body` (which makes one tensor) until 0.2 s pass; returns ns per call. */
 #define TIME_PER_CALL(label, body)                                                              \

@@ -3,25 +3,7 @@
  * named float32 tensors: x + y, x.sum('C'), x.abs(), x @ w, softmax(x, 'C'),
  * x.transpose('N', 'C'). The target is 150 ns a call, result allocation included.
  */
-#define _POSIX_C_SOURCE 199309L
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-#include "ntensor.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void check(nt_status st) {
-    if (st != NT_OK) {
-        fprintf(stderr, "error: %s\n", nt_last_error());
-        exit(1);
-    }
-}
+#include "bench_util.h"
 
 /* The best of 5 runs of 0.1 s each: ns per call of `body`, which makes one tensor r_. */
 #define TIME_PER_CALL(label, body)                                                              \
