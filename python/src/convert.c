@@ -10,8 +10,6 @@
 
 #include "core/scalar.h" /* nt_load_scalar: one element of any dtype */
 
-#define NOGIL_MIN 65536
-
 static PyObject *same_object(PyObject *self) {
     Py_INCREF(self);
     return self;
@@ -30,7 +28,7 @@ static PyObject *convert_result(PyObject *self, nt_status st, nt_tensor *out) {
 /* t converted to `dtype`; a new copy whatever the dtype when `copy`. */
 static PyObject *convert(PyObject *self, nt_dtype dtype, int copy) {
     nt_tensor *t = nt_py_tensor(self), *out = NULL;
-    int big = nt_tensor_numel(t) > NOGIL_MIN;
+    int big = nt_tensor_numel(t) > NT_PY_NOGIL_NUMEL;
     nt_status st;
     PyThreadState *save = big ? PyEval_SaveThread() : NULL;
     if (copy && dtype == nt_tensor_dtype(t))

@@ -3,7 +3,7 @@
  * the *_like forms, rand, randn, normal, manual_seed, from_numpy.
  *
  * Arguments, dtype inference and error texts follow PyTorch 1.13. Fills of more than
- * NOGIL_MIN elements run with the GIL released. tensor() reads nested sequences the way
+ * NT_PY_NOGIL_NUMEL elements run with the GIL released. tensor() reads nested sequences the way
  * PyTorch does: the shape from the first element of each level, the dtype from every
  * element (promoted), then one checked store per element.
  */
@@ -11,20 +11,6 @@
 #include "ops_random.h"
 
 #include "core/scalar.h" /* nt_store_scalar: one element of any dtype */
-
-#define NOGIL_MIN 65536
-
-/* Runs `expr` (an nt_status expression) with the GIL released when `numel` is large. */
-#define NT_CALL(numel, st, expr)                                                                   \
-    do {                                                                                           \
-        if ((numel) > NOGIL_MIN) {                                                                 \
-            PyThreadState *save_ = PyEval_SaveThread();                                            \
-            (st) = (expr);                                                                         \
-            PyEval_RestoreThread(save_);                                                           \
-        } else {                                                                                   \
-            (st) = (expr);                                                                         \
-        }                                                                                          \
-    } while (0)
 
 /* The element count of a shape, saturated (only used to decide on the GIL). */
 static int64_t numel_of(int ndim, const int64_t *sizes) {
@@ -93,7 +79,7 @@ static PyObject *call_shape_factory(const char *fname, shape_factory make, PyObj
     }
     nt_tensor *out = NULL;
     nt_status st;
-    NT_CALL(numel_of(ndim, sizes), st, make(ndim, sizes, dtype, names_arg, &out));
+    NT_PY_CALL_NOGIL(numel_of(ndim, sizes), st, make(ndim, sizes, dtype, names_arg, &out));
     return nt_py_result(st, out);
 }
 
@@ -139,7 +125,8 @@ static PyObject *py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
         return NULL;
     nt_tensor *out = NULL;
     nt_status st;
-    NT_CALL(numel_of(ndim, sizes), st, nt_full(ndim, sizes, value, dtype, names_arg, &out));
+    NT_PY_CALL_NOGIL(numel_of(ndim, sizes), st,
+                     nt_full(ndim, sizes, value, dtype, names_arg, &out));
     return nt_py_result(st, out);
 }
 
@@ -231,7 +218,8 @@ static PyObject *py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
         double c = s_step.kind == NT_SCALAR_FLOAT ? s_step.v.f : (double)s_step.v.i;
         if (c != 0.0) approx = (b - a) / c;
     }
-    NT_CALL(approx > NOGIL_MIN ? approx : 0, st, nt_arange(s_start, s_end, s_step, dtype, &out));
+    NT_PY_CALL_NOGIL(approx > NT_PY_NOGIL_NUMEL ? approx : 0, st,
+                     nt_arange(s_start, s_end, s_step, dtype, &out));
     return nt_py_result(st, out);
 }
 
@@ -474,7 +462,7 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
             return NULL;
         }
         if (!names_arg) names_arg = nt_tensor_names(src);
-        NT_CALL(nt_tensor_numel(src), st, copy_as(src, dtype, names_arg, &out));
+        NT_PY_CALL_NOGIL(nt_tensor_numel(src), st, copy_as(src, dtype, names_arg, &out));
         nt_tensor_release(src);
         return nt_py_result(st, out);
     }
@@ -585,7 +573,8 @@ static PyObject *call_like(const char *fname, enum like_kind kind, PyObject *con
     }
     nt_tensor *out = NULL;
     nt_status st;
-    NT_CALL(like_numel(input), st, make_like(kind, nt_py_tensor(input), value, dtype, &out));
+    NT_PY_CALL_NOGIL(like_numel(input), st,
+                     make_like(kind, nt_py_tensor(input), value, dtype, &out));
     return nt_py_result(st, out);
 }
 
@@ -654,7 +643,8 @@ static PyObject *py_normal(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     if (std.kind == NT_SCALAR_BOOL) sigma = std.v.b;
     nt_tensor *out = NULL;
     nt_status st;
-    NT_CALL(numel_of(ndim, sizes), st, nt_normal(mu, sigma, ndim, sizes, dtype, names_arg, &out));
+    NT_PY_CALL_NOGIL(numel_of(ndim, sizes), st,
+                     nt_normal(mu, sigma, ndim, sizes, dtype, names_arg, &out));
     return nt_py_result(st, out);
 }
 

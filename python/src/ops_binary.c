@@ -14,9 +14,6 @@
 
 #include "pyntensor.h"
 
-/* Work above this many elements runs with the GIL released. */
-#define BIN_GIL_FREE_NUMEL 65536
-
 enum {
     F_ALPHA = 1,    /* takes alpha= (add, sub) */
     F_SCALAR = 2,   /* the other operand may be a Python number */
@@ -104,7 +101,7 @@ static int64_t operand_numel(const nt_operand *o) {
 static nt_status call_binary(nt_binary_op op, nt_operand a, nt_operand b, const nt_scalar *alpha,
                              nt_tensor *out, bool inplace, nt_tensor **result) {
     nt_status st;
-    if (operand_numel(&a) > BIN_GIL_FREE_NUMEL || operand_numel(&b) > BIN_GIL_FREE_NUMEL) {
+    if (operand_numel(&a) > NT_PY_NOGIL_NUMEL || operand_numel(&b) > NT_PY_NOGIL_NUMEL) {
         Py_BEGIN_ALLOW_THREADS st = nt_binary_ex(op, a, b, alpha, out, inplace, result);
         Py_END_ALLOW_THREADS
     } else {
@@ -394,7 +391,7 @@ static PyObject *clamp_impl(const char *fname, PyObject *self, PyObject *min_o, 
     }
     nt_tensor *t = nt_py_tensor(self), *result = NULL;
     nt_status st;
-    if (nt_tensor_numel(t) > BIN_GIL_FREE_NUMEL) {
+    if (nt_tensor_numel(t) > NT_PY_NOGIL_NUMEL) {
         Py_BEGIN_ALLOW_THREADS st = nt_clamp(t, plo, phi, out, inplace, &result);
         Py_END_ALLOW_THREADS
     } else {

@@ -15,9 +15,6 @@
 
 #include "p2_util.h"
 
-/* Work above this many elements runs with the GIL released. */
-#define IDX_GIL_FREE_NUMEL 65536
-
 static const char *const legacy_names[NT_DTYPE_COUNT] = {
     [NT_BOOL] = "torch.BoolTensor",       [NT_UINT8] = "torch.ByteTensor",
     [NT_INT8] = "torch.CharTensor",       [NT_INT16] = "torch.ShortTensor",
@@ -209,7 +206,7 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
     if (read_index(index, &t, &single) < 0) return NULL;
     nt_tensor *x = nt_py_tensor(self), *out = NULL;
     nt_status st;
-    bool big = nt_tensor_numel(x) > IDX_GIL_FREE_NUMEL;
+    bool big = nt_tensor_numel(x) > NT_PY_NOGIL_NUMEL;
     if (big) {
         Py_BEGIN_ALLOW_THREADS;
         st = single ? nt_index_get1(x, &t.idx[0], &out) : nt_index_get(x, t.count, t.idx, &out);
@@ -252,7 +249,7 @@ static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
     int single;
     if (read_index(index, &t, &single) < 0) return -1;
     nt_status st;
-    bool big = nt_tensor_numel(x) > IDX_GIL_FREE_NUMEL;
+    bool big = nt_tensor_numel(x) > NT_PY_NOGIL_NUMEL;
     PyThreadState *ts = big ? PyEval_SaveThread() : NULL;
     if (is_tensor)
         st = nt_index_set_(x, t.count, t.idx, single, nt_py_tensor(value));
@@ -420,7 +417,7 @@ static PyObject *masked_fill_common(PyObject *self, PyObject *const *args, Py_ss
     }
     if (value_arg(fname, v[1], &s, &vt) < 0) return NULL;
     nt_status st;
-    bool big = nt_tensor_numel(t) > IDX_GIL_FREE_NUMEL;
+    bool big = nt_tensor_numel(t) > NT_PY_NOGIL_NUMEL;
     PyThreadState *ts = big ? PyEval_SaveThread() : NULL;
     if (inplace)
         st = vt ? nt_masked_fill_tensor_(t, mask, vt) : nt_masked_fill_(t, mask, s);

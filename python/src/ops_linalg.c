@@ -18,17 +18,7 @@
 /* Products with at least this many multiply-adds run without the GIL. */
 #define LINALG_NOGIL_WORK 32768
 
-/* Runs `expr` (setting st), without the GIL when `work` is large. */
-#define LINALG_CALL(work, st, expr)                                                                \
-    do {                                                                                           \
-        if ((work) >= LINALG_NOGIL_WORK) {                                                         \
-            PyThreadState *save_ = PyEval_SaveThread();                                            \
-            (st) = (expr);                                                                         \
-            PyEval_RestoreThread(save_);                                                           \
-        } else {                                                                                   \
-            (st) = (expr);                                                                         \
-        }                                                                                          \
-    } while (0)
+#define LINALG_CALL(work, st, expr) NT_PY_CALL_NOGIL_IF((work) >= LINALG_NOGIL_WORK, st, expr)
 
 /* An estimate of the multiply-adds of a @ b. */
 static int64_t work_of(const nt_tensor *a, const nt_tensor *b) {

@@ -21,20 +21,7 @@
 #include "iter/iter.h"     /* nt_iter_build: copy_'s shape errors come before its name error */
 #include "names/infer.h"   /* copy_'s name rule */
 
-#define NOGIL_MIN 65536
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
-
-/* Runs `expr` (setting st) without the GIL when the tensor is large. */
-#define NOGIL_CALL(numel, st, expr)                                                                \
-    do {                                                                                           \
-        if ((numel) > NOGIL_MIN) {                                                                 \
-            PyThreadState *save_ = PyEval_SaveThread();                                            \
-            (st) = (expr);                                                                         \
-            PyEval_RestoreThread(save_);                                                           \
-        } else {                                                                                   \
-            (st) = (expr);                                                                         \
-        }                                                                                          \
-    } while (0)
 
 /* ---- argument helpers ---- */
 
@@ -163,7 +150,7 @@ static PyObject *fill_two(PyObject *self, PyObject *const *args, Py_ssize_t narg
         return NULL;
     nt_tensor *t = nt_py_tensor(self);
     nt_status st;
-    NOGIL_CALL(nt_tensor_numel(t), st, fn(t, a, b));
+    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, fn(t, a, b));
     return self_result(self, st);
 }
 
@@ -203,7 +190,7 @@ static PyObject *fill_one(PyObject *self, PyObject *const *args, Py_ssize_t narg
         return NULL;
     nt_tensor *t = nt_py_tensor(self);
     nt_status st;
-    NOGIL_CALL(nt_tensor_numel(t), st, fn(t, a));
+    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, fn(t, a));
     return self_result(self, st);
 }
 
@@ -240,14 +227,14 @@ static PyObject *tensor_bernoulli_(PyObject *self, PyObject *const *args, Py_ssi
     nt_tensor *t = nt_py_tensor(self);
     nt_status st;
     if (v[0] && nt_py_is_tensor(v[0])) {
-        NOGIL_CALL(nt_tensor_numel(t), st, nt_bernoulli_tensor_(t, nt_py_tensor(v[0])));
+        NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_bernoulli_tensor_(t, nt_py_tensor(v[0])));
         return self_result(self, st);
     }
     if (v[0] && !is_number(v[0]))
         return invalid_combination("bernoulli_", args, nargs, kwnames, BERNOULLI__SIGS);
     double p;
     if (float_arg(v[0], "bernoulli_", "p", 1, 0.5, &p) < 0) return NULL;
-    NOGIL_CALL(nt_tensor_numel(t), st, nt_bernoulli_(t, p));
+    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_bernoulli_(t, p));
     return self_result(self, st);
 }
 
@@ -256,7 +243,7 @@ static PyObject *bernoulli_of(PyObject *input, PyObject *p_arg, PyObject *out_ar
     nt_tensor *t = nt_py_tensor(input), *r = NULL;
     nt_status st;
     if (out_arg) {
-        NOGIL_CALL(nt_tensor_numel(t), st, nt_bernoulli_tensor_(nt_py_tensor(out_arg), t));
+        NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_bernoulli_tensor_(nt_py_tensor(out_arg), t));
         if (st != NT_OK) return nt_py_raise(st);
         Py_INCREF(out_arg);
         return out_arg;
@@ -264,9 +251,9 @@ static PyObject *bernoulli_of(PyObject *input, PyObject *p_arg, PyObject *out_ar
     if (p_arg) {
         double p;
         if (float_arg(p_arg, "bernoulli", "p", 2, 0.5, &p) < 0) return NULL;
-        NOGIL_CALL(nt_tensor_numel(t), st, nt_bernoulli_p(t, p, &r));
+        NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_bernoulli_p(t, p, &r));
     } else {
-        NOGIL_CALL(nt_tensor_numel(t), st, nt_bernoulli(t, &r));
+        NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_bernoulli(t, &r));
     }
     return nt_py_result(st, r);
 }
@@ -359,7 +346,7 @@ static PyObject *tensor_random_(PyObject *self, PyObject *const *args, Py_ssize_
     nt_tensor *t = nt_py_tensor(self);
     nt_status st;
     if (!v[0] && !v[1]) {
-        NOGIL_CALL(nt_tensor_numel(t), st, nt_random_(t));
+        NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_random_(t));
         return self_result(self, st);
     }
     int64_t from = 0, to = 0;
@@ -378,7 +365,7 @@ static PyObject *tensor_random_(PyObject *self, PyObject *const *args, Py_ssize_
     }
     if (ok < 0) return NULL;
     if (ok == 0) return invalid_combination("random_", args, nargs, kwnames, RANDOM_SIGS);
-    NOGIL_CALL(nt_tensor_numel(t), st, nt_random_from_to_(t, from, to_p));
+    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_random_from_to_(t, from, to_p));
     if (st != NT_OK) return nt_py_raise(st);
     random_warnings(nt_tensor_dtype(t), from, to_p);
     Py_INCREF(self);
@@ -432,15 +419,15 @@ PyObject *nt_py_normal_tensor_forms(PyObject *const *args, Py_ssize_t nargs, PyO
     int64_t numel = nt_tensor_numel(mt ? mt : sd);
     nt_status st;
     if (v[3] && v[3] != Py_None) {
-        NOGIL_CALL(numel, st, nt_normal_out(nt_py_tensor(v[3]), mt, mean, sd, std));
+        NT_PY_CALL_NOGIL(numel, st, nt_normal_out(nt_py_tensor(v[3]), mt, mean, sd, std));
         if (st != NT_OK) return nt_py_raise(st);
         Py_INCREF(v[3]);
         return v[3];
     }
     nt_tensor *r = NULL;
-    if (mt && sd) NOGIL_CALL(numel, st, nt_normal_tensors(mt, sd, &r));
-    else if (mt) NOGIL_CALL(numel, st, nt_normal_mean_tensor(mt, std, &r));
-    else NOGIL_CALL(numel, st, nt_normal_std_tensor(mean, sd, &r));
+    if (mt && sd) NT_PY_CALL_NOGIL(numel, st, nt_normal_tensors(mt, sd, &r));
+    else if (mt) NT_PY_CALL_NOGIL(numel, st, nt_normal_mean_tensor(mt, std, &r));
+    else NT_PY_CALL_NOGIL(numel, st, nt_normal_std_tensor(mean, sd, &r));
     return nt_py_result(st, r);
 }
 
@@ -501,10 +488,10 @@ static PyObject *dropout_impl(PyObject *const *args, Py_ssize_t nargs, PyObject 
     nt_tensor *t = nt_py_tensor(v[0]), *r = NULL;
     nt_status st;
     if (inplace) {
-        NOGIL_CALL(nt_tensor_numel(t), st, nt_dropout_(t, p, train));
+        NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_dropout_(t, p, train));
         return self_result(v[0], st);
     }
-    NOGIL_CALL(nt_tensor_numel(t), st, nt_dropout(t, p, train, &r));
+    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_dropout(t, p, train, &r));
     return p2_result_self(v[0], st, &r);
 }
 
@@ -580,7 +567,7 @@ static PyObject *tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t 
                 st = nt_last_status();
         }
     }
-    if (st == NT_OK) NOGIL_CALL(nt_tensor_numel(dst), st, nt_copy_(dst, src));
+    if (st == NT_OK) NT_PY_CALL_NOGIL(nt_tensor_numel(dst), st, nt_copy_(dst, src));
     if (st == NT_OK && names && !nt_tensor_names(dst)) st = nt_set_names_(dst, names);
     nt_tensor_release(owned);
     return self_result(self, st);
@@ -589,7 +576,7 @@ static PyObject *tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t 
 static PyObject *tensor_zero_(PyObject *self, PyObject *unused) {
     nt_tensor *t = nt_py_tensor(self);
     nt_status st;
-    NOGIL_CALL(nt_tensor_numel(t), st, nt_zero_(t));
+    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_zero_(t));
     return self_result(self, st);
 }
 
@@ -629,7 +616,7 @@ static PyObject *tensor_fill_(PyObject *self, PyObject *const *args, Py_ssize_t 
     }
     nt_tensor *t = nt_py_tensor(self);
     nt_status st;
-    NOGIL_CALL(nt_tensor_numel(t), st, nt_fill_(t, s));
+    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_fill_(t, s));
     return self_result(self, st);
 }
 

@@ -16,8 +16,6 @@
 
 #include "p2_util.h"
 
-#define RED_GIL_FREE_NUMEL 65536
-
 #define FASTCALL_KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 /* ------------------------------------------------------------------ argument helpers */
@@ -105,7 +103,7 @@ static int get_int(const char *fname, const char *arg, PyObject *o, int64_t fall
 }
 
 static bool big(nt_tensor *t) {
-    return nt_tensor_numel(t) > RED_GIL_FREE_NUMEL;
+    return nt_tensor_numel(t) > NT_PY_NOGIL_NUMEL;
 }
 
 /* Runs `call` (a statement setting `st`) with the GIL released when t is large. */

@@ -10,14 +10,11 @@
  */
 #include "p2_util.h"
 
-/* Work above this many elements runs with the GIL released. */
-#define UNARY_GIL_FREE_NUMEL 65536
-
 /* nt_unary_ex with the GIL released for large work. */
 static nt_status call_unary(nt_unary_op op, nt_tensor *t, nt_tensor *out, bool inplace,
                             nt_tensor **result) {
     nt_status st;
-    if (nt_tensor_numel(t) >= UNARY_GIL_FREE_NUMEL) {
+    if (nt_tensor_numel(t) >= NT_PY_NOGIL_NUMEL) {
         Py_BEGIN_ALLOW_THREADS st = nt_unary_ex(op, t, out, inplace, result);
         Py_END_ALLOW_THREADS
     } else {
@@ -174,7 +171,7 @@ static nt_status call_round(nt_tensor *t, PyObject *given, int64_t decimals, nt_
                             bool inplace, nt_tensor **result) {
     if (!given) return call_unary(NT_UNARY_ROUND, t, out, inplace, result);
     nt_status st;
-    if (nt_tensor_numel(t) >= UNARY_GIL_FREE_NUMEL) {
+    if (nt_tensor_numel(t) >= NT_PY_NOGIL_NUMEL) {
         Py_BEGIN_ALLOW_THREADS st = nt_round_decimals(t, decimals, out, inplace, result);
         Py_END_ALLOW_THREADS
     } else {

@@ -46,6 +46,27 @@ static inline PyObject *nt_py_result(nt_status st, nt_tensor *out) {
     return st == NT_OK ? nt_py_wrap(out) : nt_py_raise(st);
 }
 
+/* ---- the GIL ---- */
+
+/* Work below this many elements keeps the GIL: releasing it costs more than it frees. */
+#define NT_PY_NOGIL_NUMEL 65536
+
+/* Runs `expr` (assigning its status to st), with the GIL released when `big` is true. */
+#define NT_PY_CALL_NOGIL_IF(big, st, expr)                                                       \
+    do {                                                                                         \
+        if (big) {                                                                               \
+            PyThreadState *nt_save_ = PyEval_SaveThread();                                       \
+            (st) = (expr);                                                                       \
+            PyEval_RestoreThread(nt_save_);                                                      \
+        } else {                                                                                 \
+            (st) = (expr);                                                                       \
+        }                                                                                        \
+    } while (0)
+
+/* The same for work over `numel` elements. */
+#define NT_PY_CALL_NOGIL(numel, st, expr)                                                        \
+    NT_PY_CALL_NOGIL_IF((numel) > NT_PY_NOGIL_NUMEL, st, expr)
+
 /* ---- dtypes ---- */
 
 typedef struct {

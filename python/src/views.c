@@ -10,9 +10,6 @@
  */
 #include "p2_util.h"
 
-/* Work above this many elements runs with the GIL released. */
-#define P2_GIL_FREE_NUMEL 65536
-
 /* A dim argument: an int (wrapped) or a name (resolved). None is PyTorch's "look up by
  * name" error. Returns 0 or -1. */
 static int view_dim(nt_tensor *t, PyObject *o, int64_t *out) {
@@ -339,7 +336,7 @@ static PyObject *tensor_reshape(PyObject *self, PyObject *const *args, Py_ssize_
     if (n < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self), *out;
     nt_status st;
-    if (nt_tensor_numel(t) > P2_GIL_FREE_NUMEL) {
+    if (nt_tensor_numel(t) > NT_PY_NOGIL_NUMEL) {
         Py_BEGIN_ALLOW_THREADS st = nt_reshape(t, n, sizes, &out);
         Py_END_ALLOW_THREADS
     } else {
@@ -402,7 +399,7 @@ static PyObject *tensor_contiguous(PyObject *self, PyObject *const *args, Py_ssi
         Py_INCREF(self);
         return self;
     }
-    if (nt_tensor_numel(t) > P2_GIL_FREE_NUMEL) {
+    if (nt_tensor_numel(t) > NT_PY_NOGIL_NUMEL) {
         Py_BEGIN_ALLOW_THREADS st = nt_contiguous(t, &out);
         Py_END_ALLOW_THREADS
     } else {
@@ -416,7 +413,7 @@ static PyObject *tensor_clone(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (!positional_only("clone", nargs, kwnames, args)) return NULL;
     nt_tensor *t = nt_py_tensor(self), *out;
     nt_status st;
-    if (nt_tensor_numel(t) > P2_GIL_FREE_NUMEL) {
+    if (nt_tensor_numel(t) > NT_PY_NOGIL_NUMEL) {
         Py_BEGIN_ALLOW_THREADS st = nt_clone(t, &out);
         Py_END_ALLOW_THREADS
     } else {
