@@ -28,6 +28,10 @@ void nt_parallel_for(int64_t begin, int64_t end, int64_t grain, nt_range_fn fn, 
     if (n <= 0) return;
     if (grain < 1) grain = 1;
 #ifdef _OPENMP
+    if (n < 2 * grain) { /* one thread's work: no need to ask OpenMP (a TLS lookup) */
+        fn(ctx, begin, end);
+        return;
+    }
     int64_t threads = nt_get_num_threads();
     if (threads > n / grain) threads = n / grain;
     if (threads > 1 && !omp_in_parallel()) {

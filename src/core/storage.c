@@ -8,42 +8,54 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "small_alloc.h"
 #include "status.h"
 
-nt_status nt_storage_new(size_t nbytes, nt_storage **out) {
-    nt_storage *s;
-    if (nbytes <= NT_STORAGE_INLINE_BYTES) {
-        /* plain malloc (glibc's aligned allocation is several times slower), with the data
-         * at the first 64-byte boundary after the struct */
-        size_t bytes = sizeof *s + NT_ALIGNMENT - 1 + nbytes;
-        s = malloc(bytes);
-        if (!s) return nt_fail_oom(bytes);
-        uintptr_t after = (uintptr_t)(s + 1);
-        s->data = (void *)((after + NT_ALIGNMENT - 1) & ~(uintptr_t)(NT_ALIGNMENT - 1));
-        s->inline_data = true;
-    } else {
-        s = malloc(sizeof *s);
-        if (!s) return nt_fail_oom(sizeof *s);
-        s->data = nt_alloc_data(nbytes);
-        if (!s->data) {
-            free(s);
-            return nt_fail_oom(nbytes);
-        }
-        s->inline_data = false;
-    }
+static void init_owned(nt_storage *s, size_t nbytes) {
     atomic_init(&s->refcount, 1);
     atomic_init(&s->version, 0);
     s->nbytes = nbytes;
     s->release = NULL;
     s->release_ctx = NULL;
     s->external = false;
+}
+
+void nt_storage_init_inline(nt_storage *s, void *block, size_t nbytes) {
+    /* the data at the first 64-byte boundary after the struct (an aligned allocation of the
+     * block would cost several times more) */
+    uintptr_t after = (uintptr_t)(s + 1);
+    s->data = (void *)((after + NT_ALIGNMENT - 1) & ~(uintptr_t)(NT_ALIGNMENT - 1));
+    s->inline_data = true;
+    s->block = block;
+    init_owned(s, nbytes);
+}
+
+nt_status nt_storage_new(size_t nbytes, nt_storage **out) {
+    nt_storage *s;
+    if (nbytes <= NT_STORAGE_INLINE_BYTES) {
+        size_t bytes = sizeof *s + NT_ALIGNMENT - 1 + nbytes;
+        s = nt_small_alloc(bytes);
+        if (!s) return nt_fail_oom(bytes);
+        nt_storage_init_inline(s, s, nbytes);
+    } else {
+        s = nt_small_alloc(sizeof *s);
+        if (!s) return nt_fail_oom(sizeof *s);
+        s->data = nt_alloc_data(nbytes);
+        if (!s->data) {
+            nt_small_free(s);
+            return nt_fail_oom(nbytes);
+        }
+        s->inline_data = false;
+        s->block = s;
+        init_owned(s, nbytes);
+    }
     *out = s;
     return NT_OK;
 }
 
 nt_status nt_storage_wrap(void *data, size_t nbytes, nt_release_fn release, void *ctx,
                           nt_storage **out) {
-    nt_storage *s = malloc(sizeof *s);
+    nt_storage *s = nt_small_alloc(sizeof *s);
     if (!s) return nt_fail_oom(sizeof *s);
     atomic_init(&s->refcount, 1);
     atomic_init(&s->version, 0);
@@ -53,6 +65,7 @@ nt_status nt_storage_wrap(void *data, size_t nbytes, nt_release_fn release, void
     s->release_ctx = ctx;
     s->external = true;
     s->inline_data = false;
+    s->block = s;
     *out = s;
     return NT_OK;
 }
@@ -81,5 +94,5 @@ void nt_storage_release(nt_storage *s) {
         nt_free_data(s->data, s->nbytes);
     else if (s->release)
         s->release(s->release_ctx, s->data);
-    free(s);
+    nt_small_free(s->block);
 }

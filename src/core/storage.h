@@ -1,9 +1,9 @@
 /*
  * storage.h — a refcounted buffer that tensors view.
  *
- * A storage owns its bytes (from nt_alloc_data, or for small tensors inline, right after the
- * struct in the same allocation, so that a small tensor costs two mallocs in all) or wraps
- * someone else's (NumPy's, the user's) with a release callback. The version counter is bumped by every in-place write so
+ * A storage owns its bytes (from nt_alloc_data, or for small tensors inline, in the same
+ * allocation as the struct, so that a small tensor costs one malloc in all: see
+ * nt_tensor_alloc) or wraps someone else's (NumPy's, the user's) with a release callback. The version counter is bumped by every in-place write so
  * that autograd can tell when a saved tensor changed.
  */
 #ifndef NT_CORE_STORAGE_H
@@ -23,7 +23,8 @@ struct nt_storage {
     void *release_ctx;
     _Atomic uint64_t version;
     bool external; /* true when data is not ours to free */
-    bool inline_data; /* data lives in this allocation, after the struct */
+    bool inline_data; /* data lives in `block`, after the struct */
+    void *block; /* the malloc block holding this struct: itself, or the tensor made with it */
 };
 
 /* Data up to this size is stored inline, except under AddressSanitizer, which should see
@@ -36,6 +37,9 @@ struct nt_storage {
 
 /* A new storage of `nbytes` owned bytes (uninitialised). */
 nt_status nt_storage_new(size_t nbytes, nt_storage **out);
+/* Sets up `s`, placed in the malloc block `block` before at least nbytes + NT_ALIGNMENT - 1
+ * spare bytes, as an owner of inline data; the storage frees `block` when it dies. */
+void nt_storage_init_inline(nt_storage *s, void *block, size_t nbytes);
 /* A storage over external memory; release(ctx, data) runs at the end (may be NULL). */
 nt_status nt_storage_wrap(void *data, size_t nbytes, nt_release_fn release, void *ctx,
                           nt_storage **out);

@@ -4,10 +4,13 @@
 #include "tensor.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "small_alloc.h"
 #include "status.h"
 
 nt_status nt_shape_check(int ndim, const int64_t *sizes, int64_t *numel) {
@@ -94,13 +97,18 @@ nt_status nt_names_check_unique(const nt_name *names, int n) {
     return NT_OK;
 }
 
-nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const int64_t *sizes,
-                         const int64_t *strides, int64_t offset, const nt_name *names,
-                         nt_tensor **out) {
+/* The bytes of a tensor struct with room for ndim sizes, strides and names, rounded up so
+ * that a storage struct may follow it in the same block. */
+static size_t tensor_bytes(int ndim) {
     size_t bytes =
         sizeof(nt_tensor) + 2 * (size_t)ndim * sizeof(int64_t) + (size_t)ndim * sizeof(nt_name);
-    nt_tensor *t = malloc(bytes);
-    if (!t) return nt_fail_oom(bytes);
+    return (bytes + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
+}
+
+/* Fills in the tensor at `t` (tensor_bytes(ndim) bytes), which takes over one reference to
+ * `storage`, all but its sizes, strides, numel and contiguity. */
+static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int ndim,
+                        int64_t offset, const nt_name *names) {
     t->name_slots = (nt_name *)(t->dims + 2 * ndim);
     t->names = NULL;
     if (any_named(names, ndim)) {
@@ -108,7 +116,6 @@ nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const in
         memcpy(t->names, names, (size_t)ndim * sizeof *names);
     }
     atomic_init(&t->refcount, 1);
-    nt_storage_retain(storage);
     t->storage = storage;
     t->offset = offset;
     t->dtype = dtype;
@@ -116,6 +123,16 @@ nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const in
     t->py_object = NULL;
     t->sizes = t->dims;
     t->strides = t->dims + ndim;
+}
+
+nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const int64_t *sizes,
+                         const int64_t *strides, int64_t offset, const nt_name *names,
+                         nt_tensor **out) {
+    size_t bytes = tensor_bytes(ndim);
+    nt_tensor *t = nt_small_alloc(bytes);
+    if (!t) return nt_fail_oom(bytes);
+    nt_storage_retain(storage);
+    tensor_init(t, storage, dtype, ndim, offset, names);
     int64_t numel = 1;
     bool empty = false; /* an empty shape may hold sizes whose product overflows */
     for (int i = 0; i < ndim; i++) {
@@ -133,14 +150,36 @@ nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const in
 nt_status nt_tensor_alloc(nt_dtype dtype, int ndim, const int64_t *sizes, const nt_name *names,
                           nt_tensor **out) {
     if (!nt_dtype_valid((int)dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", (int)dtype);
-    int64_t numel;
-    NT_TRY(nt_shape_check(ndim, sizes, &numel));
+    /* One pass for the usual shape (valid rank, no negative size, no overflow); anything
+     * else gets nt_shape_check's verdict and message. */
+    int64_t numel = 1;
+    bool unusual = ndim < 0 || ndim > NT_MAX_DIMS;
+    for (int i = 0; !unusual && i < ndim; i++)
+        unusual = sizes[i] < 0 || __builtin_mul_overflow(numel, sizes[i], &numel);
+    if (unusual) NT_TRY(nt_shape_check(ndim, sizes, &numel));
     if (names) {
         NT_TRY(nt_names_check_unique(names, ndim));
     }
     size_t nbytes;
     if (__builtin_mul_overflow((size_t)numel, nt_dtype_table[dtype].size, &nbytes))
         return nt_fail(NT_ERR_RUNTIME, "the tensor's byte size overflows");
+    if (nbytes <= NT_STORAGE_INLINE_BYTES) {
+        /* One block for the tensor, its storage and the data: the storage frees the block
+         * when it dies, which may be after the tensor if views of it live on. */
+        size_t head = tensor_bytes(ndim);
+        size_t bytes = head + sizeof(nt_storage) + NT_ALIGNMENT - 1 + nbytes;
+        nt_tensor *t = nt_small_alloc(bytes);
+        if (!t) return nt_fail_oom(bytes);
+        nt_storage *storage = (nt_storage *)((char *)t + head);
+        nt_storage_init_inline(storage, t, nbytes);
+        tensor_init(t, storage, dtype, ndim, 0, names);
+        memcpy(t->sizes, sizes, (size_t)ndim * sizeof *sizes);
+        nt_contiguous_strides(ndim, sizes, t->strides);
+        t->numel = numel;
+        t->is_contiguous = true;
+        *out = t;
+        return NT_OK;
+    }
     int64_t strides[NT_MAX_DIMS];
     nt_contiguous_strides(ndim, sizes, strides);
     nt_storage *storage;
@@ -192,8 +231,9 @@ nt_tensor *nt_tensor_retain(nt_tensor *t) {
 void nt_tensor_release(nt_tensor *t) {
     if (!t) return;
     if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
+    bool storage_holds_block = t->storage->block == t; /* see nt_tensor_alloc */
     nt_storage_release(t->storage);
-    free(t);
+    if (!storage_holds_block) nt_small_free(t);
 }
 
 int nt_tensor_ndim(const nt_tensor *t) { return t->ndim; }
