@@ -227,6 +227,19 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
 
 /* ------------------------------------------------------------------ the scalar family */
 
+/* OUT##_runs_##E: the kernel's runs(), FOLD's rows then OUT's store, in batches of 64. */
+#define RED_RUNS(OUT, FOLD, E, A)                                                                  \
+    static void OUT##_runs_##E(char *out, int64_t os, nt_dtype dt, const char *p, int64_t rows,     \
+                               int64_t rs, int64_t n, const nt_red_params *prm) {                  \
+        A acc[64];                                                                                 \
+        for (int64_t r0 = 0; r0 < rows; r0 += 64) {                                                \
+            int64_t m = rows - r0 < 64 ? rows - r0 : 64;                                           \
+            FOLD##_fold_rows_##E(acc, p + r0 * rs, m, rs, n);                                      \
+            for (int64_t r = 0; r < m; r++)                                                        \
+                OUT##_store_##E(out + (r0 + r) * os, dt, &acc[r], prm);                            \
+        }                                                                                          \
+    }
+
 #define SCALAR_KERNEL(NAME, E, c, A, CONV, IDENT, OP, VOP, NANP, FAST)                             \
     static void NAME##_init_##E(void *acc, int64_t n) {                                            \
         A *a = acc;                                                                                \
@@ -326,15 +339,50 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
         A r = NAME##_pairwise_##E(p, n, s);                                                        \
         *a = OP(*a, r);                                                                            \
     }                                                                                              \
+    /* init + run per row, without a call per row: short rows (under 16, where the block    \
+     * folds one by one from the identity) are folded here the same way, four rows side by     \
+     * side so that their four chains of dependent adds overlap */                              \
+    static inline void NAME##_fold_rows_##E(A *a, const char *p, int64_t rows, int64_t rs,         \
+                                            int64_t n) {                                           \
+        int64_t r = 0;                                                                             \
+        if (n < 16)                                                                                \
+            for (; r + 4 <= rows; r += 4) {                                                        \
+                const c *q = (const c *)(p + r * rs);                                              \
+                const c *q1 = (const c *)((const char *)q + rs);                                   \
+                const c *q2 = (const c *)((const char *)q1 + rs);                                  \
+                const c *q3 = (const c *)((const char *)q2 + rs);                                  \
+                A v0 = (A)(IDENT), v1 = v0, v2 = v0, v3 = v0;                                      \
+                for (int64_t i = 0; i < n; i++) {                                                  \
+                    v0 = OP(v0, CONV(A, LD_##E(q[i])));                                            \
+                    v1 = OP(v1, CONV(A, LD_##E(q1[i])));                                           \
+                    v2 = OP(v2, CONV(A, LD_##E(q2[i])));                                           \
+                    v3 = OP(v3, CONV(A, LD_##E(q3[i])));                                           \
+                }                                                                                  \
+                a[r] = OP((A)(IDENT), v0), a[r + 1] = OP((A)(IDENT), v1);                          \
+                a[r + 2] = OP((A)(IDENT), v2), a[r + 3] = OP((A)(IDENT), v3);                      \
+            }                                                                                      \
+        for (; r < rows; r++) {                                                                    \
+            const c *q = (const c *)(p + r * rs);                                                  \
+            A v = (A)(IDENT);                                                                      \
+            if (n < 16) {                                                                          \
+                for (int64_t i = 0; i < n; i++)                                                    \
+                    v = OP(v, CONV(A, LD_##E(q[i])));                                              \
+            } else {                                                                               \
+                v = NAME##_pairwise_##E((const char *)q, n, (int64_t)sizeof(c));                   \
+            }                                                                                      \
+            a[r] = OP((A)(IDENT), v);                                                              \
+        }                                                                                          \
+    }                                                                                              \
     static void NAME##_store_##E(char *out, nt_dtype dt, const void *acc,                          \
                                  const nt_red_params *prm) {                                       \
         (void)prm;                                                                                 \
         A v = *(const A *)acc;                                                                     \
         STORE_VALUE(out, dt, A, v);                                                                \
     }                                                                                              \
+    RED_RUNS(NAME, NAME, E, A)                                                                     \
     static const nt_red_kernel NAME##_kernel_##E = {                                               \
-        sizeof(A),       NAME##_init_##E,    NAME##_run_##E,                                       \
-        NAME##_rows_##E, NAME##_combine_##E, NAME##_store_##E,                                     \
+        sizeof(A),          NAME##_init_##E,  NAME##_run_##E,   NAME##_rows_##E,                   \
+        NAME##_combine_##E, NAME##_store_##E, NAME##_runs_##E,                                     \
     };
 
 #define STAMP_SUM(E, n, c)                                                                         \
@@ -364,9 +412,10 @@ NT_DTYPES(STAMP_ANY)
         SUMACC_##E q = (SUMACC_##E)(v / (SUMACC_##E)prm->count);                                   \
         STORE_VALUE(out, dt, SUMACC_##E, q);                                                       \
     }                                                                                              \
+    RED_RUNS(mean, sum, E, SUMACC_##E)                                                             \
     static const nt_red_kernel mean_kernel_##E = {                                                 \
-        sizeof(SUMACC_##E), sum_init_##E,    sum_run_##E,                                          \
-        sum_rows_##E,       sum_combine_##E, mean_store_##E,                                       \
+        sizeof(SUMACC_##E), sum_init_##E,    sum_run_##E,  sum_rows_##E,                           \
+        sum_combine_##E,    mean_store_##E,  mean_runs_##E,                                        \
     };
 STAMP_MEAN(NT_FLOAT16, float16, nt_float16)
 STAMP_MEAN(NT_BFLOAT16, bfloat16, nt_bfloat16)
@@ -443,7 +492,7 @@ static void var_store(char *out, nt_dtype dt, const void *acc, const nt_red_para
         }                                                                                          \
     }                                                                                              \
     static const nt_red_kernel var_kernel_##E = {                                                  \
-        sizeof(var_acc), var_init, var_run_##E, var_rows_##E, var_combine, var_store,              \
+        sizeof(var_acc), var_init, var_run_##E, var_rows_##E, var_combine, var_store, NULL,        \
     };
 STAMP_VAR(NT_FLOAT16, float16, nt_float16)
 STAMP_VAR(NT_BFLOAT16, bfloat16, nt_bfloat16)
@@ -512,7 +561,7 @@ static void lse_store(char *out, nt_dtype dt, const void *acc, const nt_red_para
             lse_push(&a[i], (double)LD_##E(*(const c *)(p + i * s)));                              \
     }                                                                                              \
     static const nt_red_kernel lse_kernel_##E = {                                                  \
-        sizeof(lse_acc), lse_init, lse_run_##E, lse_rows_##E, lse_combine, lse_store,              \
+        sizeof(lse_acc), lse_init, lse_run_##E, lse_rows_##E, lse_combine, lse_store, NULL,        \
     };
 NT_DTYPES(STAMP_LSE)
 

@@ -16,6 +16,11 @@
  *   combine(acc, other, n)      acc[i] op= other[i]
  *   store(out, dtype, acc, prm) the final value (mean divides, std takes the root) written
  *                               as `dtype`
+ *   runs(out, os, dtype, p, rows, rs, n, prm)
+ *                               for each of `rows` rows: init, run over the n contiguous
+ *                               elements at p + r * rs, store at out + r * os: what those
+ *                               calls would give, without their cost per row (tiny rows:
+ *                               sum over 'C' of an 8x8 tensor). NULL for kernels without it.
  *
  * Kernels never fail and never allocate. Accumulation types follow PyTorch: float for
  * float16/bfloat16/float32 sums, double for float64, int64 (wrapping) for integer and bool
@@ -58,6 +63,8 @@ typedef struct nt_red_kernel {
     void (*rows)(void *acc, const char *p, int64_t n, int64_t stride);
     void (*combine)(void *acc, const void *other, int64_t n);
     void (*store)(char *out, nt_dtype out_dtype, const void *acc, const nt_red_params *prm);
+    void (*runs)(char *out, int64_t os, nt_dtype out_dtype, const char *p, int64_t rows, int64_t rs,
+                 int64_t n, const nt_red_params *prm);
 } nt_red_kernel;
 
 #define NT_RED_MAX_ACC 32

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ntensor as nt
-from helpers import DTYPE_PAIRS, TO_NT_DTYPE, TO_TORCH_DTYPE, assert_same, assert_same_error, from_torch
+from helpers import (DTYPE_PAIRS, TO_NT_DTYPE, TO_TORCH_DTYPE, assert_same, assert_same_error,
+                     from_torch, to_torch)
 
 warnings.filterwarnings("ignore", message=".*Named tensors.*")
 
@@ -381,6 +382,33 @@ def test_softmax(dtype, op):
     ti = base(torch.int64).rename(None)
     assert_same(getattr(from_torch(ti), op)(1, dtype=nt.float32),
                 getattr(ti, op)(1, dtype=torch.float32), **tol(torch.float32))
+
+
+@pytest.mark.parametrize("dtype", ALL, ids=str)
+@pytest.mark.parametrize("rows", [1, 3, 4, 5, 8, 70])
+@pytest.mark.parametrize("n", [2, 7, 15, 16, 40])
+def test_reductions_of_short_rows(dtype, rows, n):
+    # each scalar reduction folds packed rows four at a time (n < 16) or row by row: the
+    # values must be those of the general engine, which the strided view below takes
+    t = base(dtype, shape=(rows, n), seed=rows * 100 + n).refine_names("N", "C")
+    tt = t.rename(None).t().contiguous().t().refine_names("N", "C")
+    ops = ["sum", "amax", "amin", "all", "any"]
+    if dtype not in (torch.float16, torch.bfloat16):
+        ops.append("prod")
+    if dtype in FLOATS:
+        ops.append("mean")
+    for op in ops:
+        for src in (t, tt):
+            if op in ("amax", "amin", "all", "any"):  # torch 1.13 refuses names for these
+                src = src.rename(None)
+            dim = 1 if op in ("amax", "amin", "all", "any") else "C"
+            assert_same(getattr(from_torch(src), op)(dim), getattr(src, op)(dim), **tol(dtype))
+        x, xt = from_torch(t), from_torch(tt)
+        packed = getattr(x, op)(1, keepdim=True)
+        assert_same(packed, to_torch(getattr(xt, op)(1, keepdim=True)), exact=True)
+    out = nt.empty(rows, dtype=TO_NT_DTYPE[torch.int64 if dtype not in FLOATS else dtype])
+    nt.sum(from_torch(t), 1, out=out)
+    assert_same(out, t.sum("C"), **tol(dtype))  # an unnamed out= takes the names
 
 
 def test_softmax_implicit_dim_warns():
