@@ -130,7 +130,15 @@ static double scalar_double(nt_scalar s) {
 
 /* alpha/beta converted as PyTorch's Scalar::to<T>() does for the kernels of `dtype`
  * (checked: "value cannot be converted to type int8_t without overflow"). */
+static nt_gemm_scalars plain_scalars(void);
+
 static nt_status make_scalars(nt_dtype dtype, nt_scalar beta, nt_scalar alpha, nt_gemm_scalars *s) {
+    if (beta.kind == NT_SCALAR_INT && beta.v.i == 0 && alpha.kind == NT_SCALAR_INT &&
+        alpha.v.i == 1) { /* mm's own 0 and 1, which fit every dtype: the per-call cost of a
+                           * tiny product counts */
+        *s = plain_scalars();
+        return NT_OK;
+    }
     NT_TRY(nt_scalar_check_fits(alpha, dtype));
     NT_TRY(nt_scalar_check_fits(beta, dtype));
     memset(s, 0, sizeof *s);
@@ -378,9 +386,7 @@ fail:
     return st;
 }
 
-/* mm(a, b) [into out]: PyTorch's mm meta then addmm_impl_cpu_(result, result, a, b, 0, 1). */
-static nt_status mm_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
-                         nt_tensor **result) {
+static nt_status mm_check_shapes(const nt_tensor *a, const nt_tensor *b) {
     if (a->ndim != 2) return nt_fail(NT_ERR_RUNTIME, "self must be a matrix");
     if (b->ndim != 2) return nt_fail(NT_ERR_RUNTIME, "mat2 must be a matrix");
     if (a->sizes[1] != b->sizes[0])
@@ -388,10 +394,12 @@ static nt_status mm_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
                        "mat1 and mat2 shapes cannot be multiplied (%" PRId64 "x%" PRId64
                        " and %" PRId64 "x%" PRId64 ")",
                        a->sizes[0], a->sizes[1], b->sizes[0], b->sizes[1]);
-    nt_name buf[NT_MAX_DIMS];
-    const nt_name *names;
-    int nd;
-    NT_TRY(nt_names_matmul(a->names, 2, b->names, 2, buf, &nd, &names));
+    return NT_OK;
+}
+
+/* mm of checked shapes, whose result gets `names` (NULL: none). */
+static nt_status mm_named(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
+                          nt_tensor **result, const nt_name *names) {
     int64_t shape[2] = {a->sizes[0], b->sizes[1]};
     nt_scalar zero = nt_scalar_int(0), one = nt_scalar_int(1);
     nt_status st;
@@ -407,14 +415,24 @@ static nt_status mm_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
         return st;
     }
     nt_tensor *r;
-    NT_TRY(nt_tensor_alloc(a->dtype, 2, shape, NULL, &r));
+    NT_TRY(nt_tensor_alloc(a->dtype, 2, shape, names, &r));
     NT_CHECK(st, addmm_compute(r, NULL, a, b, zero, one, "addmm_impl_cpu_"));
-    if (names) nt_tensor_set_names_unchecked(r, names);
     *result = r;
     return NT_OK;
 fail:
     nt_tensor_release(r);
     return st;
+}
+
+/* mm(a, b) [into out]: PyTorch's mm meta then addmm_impl_cpu_(result, result, a, b, 0, 1). */
+static nt_status mm_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
+                         nt_tensor **result) {
+    NT_TRY(mm_check_shapes(a, b));
+    nt_name buf[NT_MAX_DIMS];
+    const nt_name *names;
+    int nd;
+    NT_TRY(nt_names_matmul(a->names, 2, b->names, 2, buf, &nd, &names));
+    return mm_named(a, b, out, result, names);
 }
 
 /* addmm(bias, a, b) into a new tensor, `out` (out=) or bias itself (inplace). */
@@ -1001,8 +1019,10 @@ static nt_status matmul_impl(const nt_tensor *t1, const nt_tensor *t2, nt_tensor
     nt_tensor *u1 = NULL, *u2 = NULL, *r = NULL;
     nt_status st;
     if (!t1->names && !t2->names) return matmul_nonames(t1, t2, out, result);
-    if (!out && t1->ndim == 2 && t2->ndim == 2)
-        return mm_impl(t1, t2, NULL, result); /* same names */
+    if (!out && t1->ndim == 2 && t2->ndim == 2) { /* mm's names are matmul's */
+        NT_TRY(mm_check_shapes(t1, t2));
+        return mm_named(t1, t2, NULL, result, names);
+    }
     /* The sub-ops run without names (NoNamesGuard): unname views of the operands. */
     NT_CHECK(st, nt_tensor_view_of(t1, t1->ndim, t1->sizes, t1->strides, t1->offset, NULL, &u1));
     NT_CHECK(st, nt_tensor_view_of(t2, t2->ndim, t2->sizes, t2->strides, t2->offset, NULL, &u2));
