@@ -2,28 +2,64 @@
  * bench_ops.c — what the operator calls of the issue's per-call list cost from C, on 8x8
  * named float32 tensors: x + y, x.sum('C'), x.abs(), x @ w, softmax(x, 'C'),
  * x.transpose('N', 'C'). The target is 150 ns a call, result allocation included.
+ *
+ * How it measures: ROUNDS rounds, each timing CALLS calls of every op in turn, and each
+ * op's best round. The machine's speed drifts by up to 2x over seconds (a shared host), so
+ * interleaving the ops gives each the same chances at a quiet moment, and the best round
+ * is the cost of the call itself rather than of the neighbours.
  */
 #include "bench_util.h"
 
-/* The best of 5 runs of 0.1 s each: ns per call of `body`, which makes one tensor r_. */
-#define TIME_PER_CALL(label, body)                                                              \
-    do {                                                                                        \
-        double best = 1e30;                                                                     \
-        for (int run_ = 0; run_ < 5; run_++) {                                                  \
-            long calls = 0;                                                                     \
-            double start = now(), elapsed;                                                      \
-            do {                                                                                \
-                for (int rep_ = 0; rep_ < 1000; rep_++) {                                       \
-                    nt_tensor *r_ = NULL;                                                       \
-                    check(body);                                                                \
-                    nt_tensor_release(r_);                                                      \
-                }                                                                               \
-                calls += 1000;                                                                  \
-            } while ((elapsed = now() - start) < 0.1);                                          \
-            if (elapsed / (double)calls < best) best = elapsed / (double)calls;                 \
-        }                                                                                       \
-        printf("%-36s %8.1f ns  %s\n", label, best * 1e9, best * 1e9 <= 150 ? "yes" : "NO");    \
-    } while (0)
+#define ROUNDS 60
+#define CALLS 5000
+
+enum { ADD, SUM, ABS, MATMUL, SOFTMAX, TRANSPOSE, EMPTY, OPS };
+
+static const char *const labels[OPS] = {
+    [ADD] = "x + y",
+    [SUM] = "x.sum('C')",
+    [ABS] = "x.abs()",
+    [MATMUL] = "x @ w",
+    [SOFTMAX] = "softmax(x, dim='C')",
+    [TRANSPOSE] = "x.transpose('N', 'C')",
+    [EMPTY] = "(empty(8, 8) alone, for scale)",
+};
+
+typedef struct inputs {
+    nt_tensor *x, *y, *w;
+    const int64_t *sizes;
+    const nt_name *names;
+} inputs;
+
+/* One call of `op`, its result released. */
+static void call(int op, const inputs *in) {
+    const int64_t c_dim = 1;
+    nt_tensor *r = NULL;
+    switch (op) {
+    case ADD:
+        check(nt_add(in->x, in->y, &r));
+        break;
+    case SUM:
+        check(nt_sum(in->x, 1, &c_dim, false, -1, &r));
+        break;
+    case ABS:
+        check(nt_abs(in->x, &r));
+        break;
+    case MATMUL:
+        check(nt_matmul(in->x, in->w, &r));
+        break;
+    case SOFTMAX:
+        check(nt_softmax(in->x, c_dim, -1, &r));
+        break;
+    case TRANSPOSE:
+        check(nt_transpose(in->x, 0, 1, &r));
+        break;
+    default:
+        check(nt_empty(2, in->sizes, NT_FLOAT32, in->names, &r));
+        break;
+    }
+    nt_tensor_release(r);
+}
 
 int main(void) {
     nt_set_num_threads(2);
@@ -32,23 +68,33 @@ int main(void) {
     check(nt_name_intern("C", &n[1]));
     check(nt_name_intern("D", &n[2]));
     int64_t sizes[2] = {8, 8};
-    nt_tensor *x, *y, *w;
-    check(nt_rand(2, sizes, NT_FLOAT32, n, &x));
-    check(nt_rand(2, sizes, NT_FLOAT32, n, &y));
-    check(nt_rand(2, sizes, NT_FLOAT32, n + 1, &w));
-    int64_t c_dim = 1;
+    inputs in = {.sizes = sizes, .names = n};
+    check(nt_rand(2, sizes, NT_FLOAT32, n, &in.x));
+    check(nt_rand(2, sizes, NT_FLOAT32, n, &in.y));
+    check(nt_rand(2, sizes, NT_FLOAT32, n + 1, &in.w));
 
-    printf("== per call from C, 8x8 named float32 (target <= 150 ns)\n");
-    TIME_PER_CALL("x + y", nt_add(x, y, &r_));
-    TIME_PER_CALL("x.sum('C')", nt_sum(x, 1, &c_dim, false, -1, &r_));
-    TIME_PER_CALL("x.abs()", nt_abs(x, &r_));
-    TIME_PER_CALL("x @ w", nt_matmul(x, w, &r_));
-    TIME_PER_CALL("softmax(x, dim='C')", nt_softmax(x, c_dim, -1, &r_));
-    TIME_PER_CALL("x.transpose('N', 'C')", nt_transpose(x, 0, 1, &r_));
-    TIME_PER_CALL("(empty(8, 8) alone, for scale)", nt_empty(2, sizes, NT_FLOAT32, n, &r_));
+    double best[OPS];
+    for (int op = 0; op < OPS; op++)
+        best[op] = 1e30;
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int op = 0; op < OPS; op++) {
+            double start = now();
+            for (int i = 0; i < CALLS; i++)
+                call(op, &in);
+            double per_call = (now() - start) / CALLS;
+            if (per_call < best[op]) best[op] = per_call;
+        }
+    }
+    printf("== per call from C, 8x8 named float32 (target <= 150 ns; best of %d rounds of %d)\n",
+           ROUNDS, CALLS);
+    for (int op = 0; op < OPS; op++)
+        printf("%-36s %8.1f ns  %s\n", labels[op], best[op] * 1e9,
+               op == EMPTY             ? ""
+               : best[op] * 1e9 <= 150 ? "yes"
+                                       : "NO");
 
-    nt_tensor_release(x);
-    nt_tensor_release(y);
-    nt_tensor_release(w);
+    nt_tensor_release(in.x);
+    nt_tensor_release(in.y);
+    nt_tensor_release(in.w);
     return 0;
 }

@@ -229,7 +229,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
 
 /* OUT##_runs_##E: the kernel's runs(), FOLD's rows then OUT's store, in batches of 64. */
 #define RED_RUNS(OUT, FOLD, E, A)                                                                  \
-    static void OUT##_runs_##E(char *out, int64_t os, nt_dtype dt, const char *p, int64_t rows,     \
+    static void OUT##_runs_##E(char *out, int64_t os, nt_dtype dt, const char *p, int64_t rows,    \
                                int64_t rs, int64_t n, const nt_red_params *prm) {                  \
         A acc[64];                                                                                 \
         for (int64_t r0 = 0; r0 < rows; r0 += 64) {                                                \
@@ -339,9 +339,13 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
         A r = NAME##_pairwise_##E(p, n, s);                                                        \
         *a = OP(*a, r);                                                                            \
     }                                                                                              \
-    /* init + run per row, without a call per row: short rows (under 16, where the block    \
-     * folds one by one from the identity) are folded here the same way, four rows side by     \
-     * side so that their four chains of dependent adds overlap */                              \
+    /* init + run per row, without a call per row: short rows (under 16, where the block           \
+     * folds one by one from the identity) are folded here the same way, four rows side by         \
+     * side so that their four chains of dependent adds overlap */                                 \
+    /* out of line: inlined, its setup would be paid by every short row too */                     \
+    __attribute__((noinline)) static A NAME##_long_row_##E(const c *q, int64_t n) {                \
+        return NAME##_pairwise_##E((const char *)q, n, (int64_t)sizeof(c));                        \
+    }                                                                                              \
     static inline void NAME##_fold_rows_##E(A *a, const char *p, int64_t rows, int64_t rs,         \
                                             int64_t n) {                                           \
         int64_t r = 0;                                                                             \
@@ -368,7 +372,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
                 for (int64_t i = 0; i < n; i++)                                                    \
                     v = OP(v, CONV(A, LD_##E(q[i])));                                              \
             } else {                                                                               \
-                v = NAME##_pairwise_##E((const char *)q, n, (int64_t)sizeof(c));                   \
+                v = NAME##_long_row_##E(q, n);                                                     \
             }                                                                                      \
             a[r] = OP((A)(IDENT), v);                                                              \
         }                                                                                          \
@@ -381,7 +385,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
     }                                                                                              \
     RED_RUNS(NAME, NAME, E, A)                                                                     \
     static const nt_red_kernel NAME##_kernel_##E = {                                               \
-        sizeof(A),          NAME##_init_##E,  NAME##_run_##E,   NAME##_rows_##E,                   \
+        sizeof(A),          NAME##_init_##E,  NAME##_run_##E,  NAME##_rows_##E,                    \
         NAME##_combine_##E, NAME##_store_##E, NAME##_runs_##E,                                     \
     };
 
@@ -414,8 +418,8 @@ NT_DTYPES(STAMP_ANY)
     }                                                                                              \
     RED_RUNS(mean, sum, E, SUMACC_##E)                                                             \
     static const nt_red_kernel mean_kernel_##E = {                                                 \
-        sizeof(SUMACC_##E), sum_init_##E,    sum_run_##E,  sum_rows_##E,                           \
-        sum_combine_##E,    mean_store_##E,  mean_runs_##E,                                        \
+        sizeof(SUMACC_##E), sum_init_##E,   sum_run_##E,   sum_rows_##E,                           \
+        sum_combine_##E,    mean_store_##E, mean_runs_##E,                                         \
     };
 STAMP_MEAN(NT_FLOAT16, float16, nt_float16)
 STAMP_MEAN(NT_BFLOAT16, bfloat16, nt_bfloat16)
