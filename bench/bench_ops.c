@@ -6,7 +6,8 @@
  * How it measures: ROUNDS rounds, each timing CALLS calls of every op in turn, and each
  * op's best round. The machine's speed drifts by up to 2x over seconds (a shared host), so
  * interleaving the ops gives each the same chances at a quiet moment, and the best round
- * is the cost of the call itself rather than of the neighbours.
+ * is the cost of the call itself rather than of the neighbours. The effective clock it
+ * prints (bench_util.h) tells a slow host from a slow library.
  */
 #include "bench_util.h"
 
@@ -87,6 +88,8 @@ int main(void) {
     }
     printf("== per call from C, 8x8 named float32 (target <= 150 ns; best of %d rounds of %d)\n",
            ROUNDS, CALLS);
+    printf("   this core's effective clock after the runs: %.2f GHz (nominal 2.25)\n",
+           effective_ghz());
     for (int op = 0; op < OPS; op++)
         printf("%-36s %8.1f ns  %s\n", labels[op], best[op] * 1e9,
                op == EMPTY             ? ""

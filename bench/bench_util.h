@@ -25,4 +25,18 @@ static inline void check(nt_status st) {
     }
 }
 
+/* The rate of a chain of dependent register adds, one per cycle on any x86-64 core: the
+ * clock this thread actually gets, in GHz. On a shared host it drifts (we have seen 2.3
+ * and 1.0 within minutes), and per-call figures in ns scale with it. */
+static inline double effective_ghz(void) {
+    const long loops = 25000000; /* eight adds a loop, so the loop's own count is hidden */
+    unsigned long x = 0;
+    double start = now();
+    for (long i = 0; i < loops; i++)
+        __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                         "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                         : "+r"(x));
+    return 8.0 * (double)loops / (now() - start) / 1e9;
+}
+
 #endif

@@ -113,7 +113,8 @@ static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int n
     t->names = NULL;
     if (any_named(names, ndim)) {
         t->names = t->name_slots;
-        memcpy(t->names, names, (size_t)ndim * sizeof *names);
+        for (int i = 0; i < ndim; i++) /* a loop: a few names do not pay a memcpy call */
+            t->names[i] = names[i];
     }
     atomic_init(&t->refcount, 1);
     t->storage = storage;
@@ -154,8 +155,8 @@ nt_status nt_tensor_alloc(nt_dtype dtype, int ndim, const int64_t *sizes, const 
      * else gets nt_shape_check's verdict and message. */
     int64_t numel = 1;
     bool unusual = ndim < 0 || ndim > NT_MAX_DIMS;
-    for (int i = 0; !unusual && i < ndim; i++)
-        unusual = sizes[i] < 0 || __builtin_mul_overflow(numel, sizes[i], &numel);
+    for (int i = 0; i < (unusual ? 0 : ndim); i++)
+        unusual |= (sizes[i] < 0) | __builtin_mul_overflow(numel, sizes[i], &numel);
     if (unusual) NT_TRY(nt_shape_check(ndim, sizes, &numel));
     if (names) {
         NT_TRY(nt_names_check_unique(names, ndim));
@@ -173,7 +174,8 @@ nt_status nt_tensor_alloc(nt_dtype dtype, int ndim, const int64_t *sizes, const 
         nt_storage *storage = (nt_storage *)((char *)t + head);
         nt_storage_init_inline(storage, t, nbytes);
         tensor_init(t, storage, dtype, ndim, 0, names);
-        memcpy(t->sizes, sizes, (size_t)ndim * sizeof *sizes);
+        for (int i = 0; i < ndim; i++)
+            t->sizes[i] = sizes[i];
         nt_contiguous_strides(ndim, sizes, t->strides);
         t->numel = numel;
         t->is_contiguous = true;

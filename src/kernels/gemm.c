@@ -158,17 +158,29 @@ __attribute__((target("avx2,fma"))) static void fma_cols_f32(const gemm_job *job
     }
 }
 
+/* alpha and beta as the AVX2 loops use them, read once (C's stores could alias the job's
+ * flags, so the compiler would otherwise reload them for every store). */
+typedef struct scale8 {
+    __m256 alpha, beta;
+    bool beta_zero, beta_one;
+} scale8;
+
+__attribute__((target("avx2,fma"))) static inline scale8 scale8_of(const gemm_job *job) {
+    scale8 s = {_mm256_set1_ps((float)job->s->alpha), _mm256_set1_ps((float)job->s->beta),
+                job->s->beta_zero, job->s->beta_one};
+    return s;
+}
+
 /* Writes alpha*acc (+ beta*C) to the eight columns at cp. */
 __attribute__((target("avx2,fma"))) static inline void store8_f32(float *cp, __m256 acc,
-                                                                  const gemm_job *job) {
-    const __m256 valpha = _mm256_set1_ps((float)job->s->alpha);
-    if (job->s->beta_zero) {
-        _mm256_storeu_ps(cp, _mm256_mul_ps(valpha, acc));
+                                                                  const scale8 *s) {
+    if (s->beta_zero) {
+        _mm256_storeu_ps(cp, _mm256_mul_ps(s->alpha, acc));
         return;
     }
     __m256 old = _mm256_loadu_ps(cp);
-    if (!job->s->beta_one) old = _mm256_mul_ps(old, _mm256_set1_ps((float)job->s->beta));
-    _mm256_storeu_ps(cp, _mm256_fmadd_ps(valpha, acc, old));
+    if (!s->beta_one) old = _mm256_mul_ps(old, s->beta);
+    _mm256_storeu_ps(cp, _mm256_fmadd_ps(s->alpha, acc, old));
 }
 
 /* Rows [i, i + R) of C (B's rows contiguous), eight columns per register: R independent
@@ -176,20 +188,27 @@ __attribute__((target("avx2,fma"))) static inline void store8_f32(float *cp, __m
  * fma_cols_f32's, so the row blocking never changes a result. */
 __attribute__((target("avx2,fma"), always_inline)) static inline void
 rows_block_f32(const gemm_job *job, int64_t i, int R) {
-    const float *a = job->a, *b = job->b;
-    const int64_t n = job->n, k = job->k, b_rs = job->b_rs;
+    const float *b = job->b;
+    const int64_t n = job->n, k = job->k, b_rs = job->b_rs, a_cs = job->a_cs;
+    const float *arow[8];
+    float *crow[8];
+    for (int r = 0; r < R; r++) {
+        arow[r] = (const float *)job->a + (i + r) * job->a_rs;
+        crow[r] = (float *)job->c + (i + r) * job->ldc;
+    }
+    const scale8 scale = scale8_of(job);
     for (int64_t j0 = 0; j0 + 8 <= n; j0 += 8) {
         __m256 acc[8];
         for (int r = 0; r < R; r++)
             acc[r] = _mm256_setzero_ps();
-        for (int64_t l = 0; l < k; l++) {
-            __m256 bv = _mm256_loadu_ps(b + l * b_rs + j0);
+        const float *bp = b + j0;
+        for (int64_t l = 0, la = 0; l < k; l++, la += a_cs, bp += b_rs) {
+            __m256 bv = _mm256_loadu_ps(bp);
             for (int r = 0; r < R; r++)
-                acc[r] = _mm256_fmadd_ps(_mm256_set1_ps(a[(i + r) * job->a_rs + l * job->a_cs]), bv,
-                                         acc[r]);
+                acc[r] = _mm256_fmadd_ps(_mm256_set1_ps(arow[r][la]), bv, acc[r]);
         }
         for (int r = 0; r < R; r++)
-            store8_f32((float *)job->c + (i + r) * job->ldc + j0, acc[r], job);
+            store8_f32(crow[r] + j0, acc[r], &scale);
     }
     for (int64_t r = i; r < i + R && n % 8; r++)
         fma_cols_f32(job, r, n - n % 8, n);
