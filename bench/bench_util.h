@@ -5,7 +5,9 @@
 #ifndef NT_BENCH_UTIL_H
 #define NT_BENCH_UTIL_H
 
+#ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 199309L
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
