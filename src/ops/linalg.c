@@ -130,15 +130,7 @@ static double scalar_double(nt_scalar s) {
 
 /* alpha/beta converted as PyTorch's Scalar::to<T>() does for the kernels of `dtype`
  * (checked: "value cannot be converted to type int8_t without overflow"). */
-static nt_gemm_scalars plain_scalars(void);
-
 static nt_status make_scalars(nt_dtype dtype, nt_scalar beta, nt_scalar alpha, nt_gemm_scalars *s) {
-    if (beta.kind == NT_SCALAR_INT && beta.v.i == 0 && alpha.kind == NT_SCALAR_INT &&
-        alpha.v.i == 1) { /* mm's own 0 and 1, which fit every dtype: the per-call cost of a
-                           * tiny product counts */
-        *s = plain_scalars();
-        return NT_OK;
-    }
     NT_TRY(nt_scalar_check_fits(alpha, dtype));
     NT_TRY(nt_scalar_check_fits(beta, dtype));
     memset(s, 0, sizeof *s);
@@ -365,6 +357,20 @@ static nt_status addmm_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
         if (s.beta_zero) return nt_zero_(dst);
         if (bias && bias != dst) NT_TRY(nt_copy_(dst, bias));
         scale_into(dst, &s);
+        return NT_OK;
+    }
+    bool plain = !bias && beta.kind == NT_SCALAR_INT && beta.v.i == 0 &&
+                 alpha.kind == NT_SCALAR_INT && alpha.v.i == 1;
+    if (plain && (dst->dtype == NT_FLOAT32 || dst->dtype == NT_FLOAT64) && a->dtype == dst->dtype &&
+        b->dtype == dst->dtype && a->is_contiguous && b->is_contiguous && dst->is_contiguous) {
+        /* mm of row-major float matrices, the usual case: the very call the route below
+         * ends in, without its scalar conversions and layout analysis (a tiny product's
+         * per-call cost) */
+        s = plain_scalars();
+        int64_t n = dst->sizes[1];
+        nt_gemm_blas(dst->dtype, false, false, dst->sizes[0], n, k, nt_tensor_bytes(a), max1(k),
+                     nt_tensor_bytes(b), max1(n), nt_tensor_bytes(dst), max1(n), &s);
+        nt_storage_bump_version(dst->storage);
         return NT_OK;
     }
     NT_TRY(check_dispatch(kernel, dst->dtype));
