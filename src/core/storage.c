@@ -11,23 +11,26 @@
 #include "small_alloc.h"
 #include "status.h"
 
-static void init_owned(nt_storage *s, size_t nbytes) {
+/* Every field of a fresh storage (refcount 1, version 0) that frees `block` at its end. */
+static void init_storage(nt_storage *s, void *block, void *data, size_t nbytes, bool inline_data,
+                         bool external, nt_release_fn release, void *release_ctx) {
     atomic_init(&s->refcount, 1);
     atomic_init(&s->version, 0);
+    s->data = data;
     s->nbytes = nbytes;
-    s->release = NULL;
-    s->release_ctx = NULL;
-    s->external = false;
+    s->release = release;
+    s->release_ctx = release_ctx;
+    s->external = external;
+    s->inline_data = inline_data;
+    s->block = block;
 }
 
 void nt_storage_init_inline(nt_storage *s, void *block, size_t nbytes) {
     /* the data at the first 64-byte boundary after the struct (an aligned allocation of the
      * block would cost several times more) */
     uintptr_t after = (uintptr_t)(s + 1);
-    s->data = (void *)((after + NT_ALIGNMENT - 1) & ~(uintptr_t)(NT_ALIGNMENT - 1));
-    s->inline_data = true;
-    s->block = block;
-    init_owned(s, nbytes);
+    void *data = (void *)((after + NT_ALIGNMENT - 1) & ~(uintptr_t)(NT_ALIGNMENT - 1));
+    init_storage(s, block, data, nbytes, true, false, NULL, NULL);
 }
 
 nt_status nt_storage_new(size_t nbytes, nt_storage **out) {
@@ -40,14 +43,12 @@ nt_status nt_storage_new(size_t nbytes, nt_storage **out) {
     } else {
         s = nt_small_alloc(sizeof *s);
         if (!s) return nt_fail_oom(sizeof *s);
-        s->data = nt_alloc_data(nbytes);
-        if (!s->data) {
+        void *data = nt_alloc_data(nbytes);
+        if (!data) {
             nt_small_free(s);
             return nt_fail_oom(nbytes);
         }
-        s->inline_data = false;
-        s->block = s;
-        init_owned(s, nbytes);
+        init_storage(s, s, data, nbytes, false, false, NULL, NULL);
     }
     *out = s;
     return NT_OK;
@@ -57,15 +58,7 @@ nt_status nt_storage_wrap(void *data, size_t nbytes, nt_release_fn release, void
                           nt_storage **out) {
     nt_storage *s = nt_small_alloc(sizeof *s);
     if (!s) return nt_fail_oom(sizeof *s);
-    atomic_init(&s->refcount, 1);
-    atomic_init(&s->version, 0);
-    s->data = data;
-    s->nbytes = nbytes;
-    s->release = release;
-    s->release_ctx = ctx;
-    s->external = true;
-    s->inline_data = false;
-    s->block = s;
+    init_storage(s, s, data, nbytes, false, true, release, ctx);
     *out = s;
     return NT_OK;
 }
