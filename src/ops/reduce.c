@@ -695,19 +695,22 @@ static nt_status reduce(nt_reduction op, nt_tensor *t, int count, const int64_t 
     int64_t sizes[NT_MAX_DIMS];
     nt_red_out_shape(t, mask, keepdim, &ndim, sizes);
 
-    nt_tensor *src = NULL, *result = NULL;
+    /* `t` itself, or its conversion to dtype=: the caller's reference keeps `t` alive, so
+     * taking one (two atomic operations) is not needed */
+    nt_tensor *converted = NULL, *result = NULL;
+    const nt_tensor *src = t;
     nt_status st = NT_OK;
-    if (in_dtype != t->dtype)
-        NT_CHECK(st, nt_to_dtype(t, in_dtype, &src));
-    else
-        src = nt_tensor_retain(t);
+    if (in_dtype != t->dtype) {
+        NT_CHECK(st, nt_to_dtype(t, in_dtype, &converted));
+        src = converted;
+    }
     NT_CHECK(st, nt_red_prepare(into, t, out_dtype, ndim, sizes, names, &result));
     nt_red_params prm = {.count = 0, .correction = correction, .take_sqrt = op == NT_REDUCE_STD};
     st = run_reduction(k, src, mask, keepdim, result, &prm);
-    nt_tensor_release(src);
+    nt_tensor_release(converted);
     return nt_red_finish(st, into, result, names, out);
 fail:
-    nt_tensor_release(src);
+    nt_tensor_release(converted);
     return st;
 }
 

@@ -380,9 +380,15 @@ static nt_status softmax_impl(bool log_out, nt_tensor *t, int64_t dim, int dtype
                  last ? (log_out ? "log_softmax_lastdim" : "softmax_lastdim") : "softmax");
         return nt_red_not_implemented(kernel, target);
     }
-    nt_tensor *src = NULL, *result = NULL;
+    /* `t` itself, or its conversion: the caller's reference keeps `t` alive, so taking
+     * one (two atomic operations) is not needed */
+    nt_tensor *converted = NULL, *result = NULL;
+    const nt_tensor *src = t;
     nt_status st;
-    NT_CHECK(st, nt_to_dtype(t, target, &src));
+    if (target != t->dtype) {
+        NT_CHECK(st, nt_to_dtype(t, target, &converted));
+        src = converted;
+    }
     NT_CHECK(st, nt_tensor_alloc(target, t->ndim, t->sizes, t->names, &result));
     int64_t n = t->ndim ? t->sizes[d] : 1;
     if (t->numel > 0 && target != NT_BFLOAT16 && src->is_contiguous && d == t->ndim - 1) {
@@ -409,11 +415,11 @@ static nt_status softmax_impl(bool log_out, nt_tensor *t, int64_t dim, int dtype
             goto fail;
         }
     }
-    nt_tensor_release(src);
+    nt_tensor_release(converted);
     *out = result;
     return NT_OK;
 fail:
-    nt_tensor_release(src);
+    nt_tensor_release(converted);
     nt_tensor_release(result);
     return st;
 }
