@@ -3,8 +3,8 @@
  * float64, and our own loops for the integer dtypes and bfloat16.
  *
  * Operands are described by a base pointer and element strides (a matrix: rs along its
- * rows' index, cs along its columns'; a vector: inc). The ops layer (ops/linalg.c) does all
- * validation and chooses layouts; these functions never fail and never allocate (a few KiB
+ * rows' index, cs along its columns'; a vector: inc). The ops layer (ops/linalg_*.c) does
+ * all validation and chooses layouts; these functions never fail and never allocate (a few KiB
  * of stack at most), and call BLAS only from the calling thread, never inside an OpenMP
  * region.
  *
@@ -40,7 +40,7 @@ typedef struct nt_gemm_scalars {
     bool beta_one;           /* C is added unscaled */
 } nt_gemm_scalars;
 
-/* How PyTorch lays out a bfloat16 gemm (see bf16 plan in ops/linalg.c): whether its first
+/* How PyTorch lays out a bfloat16 gemm (see bf16_plan in ops/linalg_common.c): whether its first
  * BLAS operand is transposed (its float-accumulated "dot" variants) and whether alpha
  * multiplies A (else B) in the step-by-step variants. */
 typedef struct nt_bf16_plan {

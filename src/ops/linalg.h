@@ -1,0 +1,126 @@
+/*
+ * linalg.h — what the files of the matrix products share (layer L4). The products: mm and
+ * addmm (linalg_mm.c), mv, addmv and dot (linalg_mv.c), bmm (linalg_bmm.c) and matmul
+ * (linalg_matmul.c), with their in-place and out= forms and the "contracts away dims" name
+ * rule; PyTorch's checks, alpha/beta, matrices and destinations are in linalg_common.c.
+ *
+ * Each op follows PyTorch 1.13 step by step, because its error texts and even its rounding
+ * depend on the path: validate (ranks, shapes, in PyTorch's order and words) -> names
+ * (names/infer.h) -> the out= / in-place checks -> the empty shortcuts -> dtype dispatch
+ * (whose errors PyTorch raises only when it computes) -> kernels/gemm.c.
+ *
+ * Results are always computed into a row-major destination: a fresh tensor, or the out= /
+ * in-place tensor itself when it is contiguous and shares no memory with the operands
+ * (otherwise a temporary that is copied into it at the end). float32/float64 operands whose
+ * matrices are row- or column-major go to BLAS as they are (the transpose flags replace
+ * copies); any other layout is copied to contiguous first. Integer and bfloat16 loops take
+ * any strides.
+ *
+ * matmul dispatches like PyTorch's _matmul_impl: dot, mv, mm for ranks up to two; a
+ * batched operand against a vector or matrix is folded into one mm/mv (one big GEMM instead
+ * of many small ones), and the rest goes through bmm with the batch dims broadcast (stride
+ * 0, never materialised unless BLAS needs a copy).
+ *
+ * Deliberate differences from PyTorch (docs/decisions_ops_linalg.md): an out= tensor must
+ * already have the result's shape (PyTorch resizes it); results are always contiguous.
+ */
+#ifndef NT_OPS_LINALG_H
+#define NT_OPS_LINALG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/scalar.h"
+#include "core/tensor.h"
+#include "kernels/gemm.h"
+
+/* A matrix as the kernels see it: element pointer, sizes and element strides. */
+typedef struct nt_la_mat {
+    char *data;
+    int64_t rows, cols, rs, cs;
+} nt_la_mat;
+
+/* c10::ScalarType names ("expected scalar type Float but found Double"). */
+extern const char *const nt_la_scalar_name[NT_DTYPE_COUNT];
+
+/* Returns PyTorch's "argument ... must be Tensor, not NULL" from a public entry point. */
+#define NT_REQUIRE(fn, x, name)                                                                    \
+    do {                                                                                           \
+        if (!(x)) return nt_la_null_arg(fn, name);                                                 \
+    } while (0)
+
+/* "fn(): argument 'arg' must be Tensor, not NULL" (TypeError). */
+nt_status nt_la_null_arg(const char *fn, const char *arg);
+
+/* PyTorch's AT_DISPATCH error: the products support every dtype but bool and float16. */
+nt_status nt_la_check_dispatch(const char *kernel, nt_dtype dtype);
+
+/* data_ptr<scalar_t>()'s error for an operand of another dtype. */
+nt_status nt_la_check_same(nt_dtype expected, nt_dtype found);
+
+/* "Expected out tensor to have dtype float, but got double". */
+nt_status nt_la_check_out_dtype(const nt_tensor *out, nt_dtype expected);
+
+/* ntensor does not resize out= tensors (PyTorch does): the shape must be the result's. */
+nt_status nt_la_check_out_shape(const nt_tensor *out, int ndim, const int64_t *sizes);
+
+/* The structured-kernel check of an in-place call (shape, then dtype). */
+nt_status nt_la_check_inplace(const nt_tensor *self, int ndim, const int64_t *sizes,
+                              nt_dtype dtype);
+
+/* alpha/beta converted as PyTorch's Scalar::to<T>() does for the kernels of `dtype`
+ * (checked: "value cannot be converted to type int8_t without overflow"). */
+nt_status nt_la_make_scalars(nt_dtype dtype, nt_scalar beta, nt_scalar alpha, nt_gemm_scalars *s);
+
+/* alpha 1 and beta 0, as make_scalars gives them for every dtype. */
+nt_gemm_scalars nt_la_plain_scalars(void);
+
+/* The matrix of dims (d0, d1) of t, at element offset `at` from t's first element. */
+nt_la_mat nt_la_mat_of(const nt_tensor *t, int d0, int d1, int64_t at);
+
+/* max(x, 1): a leading dimension BLAS accepts. */
+int64_t nt_la_max1(int64_t x);
+
+/* C = beta*C + alpha*(A @ B) for one matrix. `small_bmm`: PyTorch's small bmm kernel. */
+void nt_la_gemm2d(nt_dtype dtype, const nt_la_mat *c, const nt_la_mat *a, const nt_la_mat *b,
+                  const nt_gemm_scalars *s, bool small_bmm);
+
+/* For float32/float64 BLAS: `t` itself when the matrices of its last two dims are row- or
+ * column-major, else a contiguous copy (what PyTorch does). *owned gets the copy. */
+nt_status nt_la_blas_operand(const nt_tensor *t, const nt_tensor **use, nt_tensor **owned);
+
+/* Scales dst (contiguous) by beta, in its dtype: PyTorch's `result.mul_(beta)` of an empty
+ * contraction. */
+void nt_la_scale_into(nt_tensor *dst, const nt_gemm_scalars *s);
+
+/* Where a product writes: `out` itself when it is contiguous and shares no memory with the
+ * operands, else a fresh contiguous tensor of its shape and dtype. */
+nt_status nt_la_pick_dest(nt_tensor *out, const nt_tensor *x, const nt_tensor *y, nt_tensor **dst);
+
+/* Copies dst into out when they differ, and releases dst. */
+nt_status nt_la_finish_dest(nt_tensor *out, nt_tensor *dst, nt_status st);
+
+/* mm's rank and shape checks, in PyTorch's order and words. */
+nt_status nt_la_mm_check_shapes(const nt_tensor *a, const nt_tensor *b);
+
+/* mm of checked shapes, whose result gets `names` (NULL: none). */
+nt_status nt_la_mm_named(const nt_tensor *a, const nt_tensor *b, nt_tensor *out, nt_tensor **result,
+                         const nt_name *names);
+
+/* mm(a, b) [into out]: PyTorch's mm meta then addmm_impl_cpu_(result, result, a, b, 0, 1). */
+nt_status nt_la_mm_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out, nt_tensor **result);
+
+/* mv(mat, vec) [into out]: addmv with beta 0 into PyTorch's fresh 1-d result. */
+nt_status nt_la_mv_impl(const nt_tensor *mat_, const nt_tensor *vec, nt_tensor *out,
+                        nt_tensor **result);
+
+/* dot(a, b) [into out]: the 0-d sum of products of two 1-d tensors. */
+nt_status nt_la_dot_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
+                         nt_tensor **result);
+
+/* Multiplies the batches of a (B, n, m) and b (B, m, p) into dst (B, n, p), contiguous:
+ * PyTorch's bmm_out_or_baddbmm_ (its small kernel below 400 multiply-adds per matrix,
+ * else one GEMM per batch). Validation is the caller's. */
+nt_status nt_la_bmm_compute(nt_tensor *dst, const nt_tensor *a, const nt_tensor *b);
+
+#endif

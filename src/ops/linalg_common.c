@@ -1,0 +1,311 @@
+/*
+ * linalg_common.c — what the matrix products share (linalg.h): PyTorch's checks and
+ * texts, alpha and beta for the kernels, matrices and their BLAS layouts, the 2-D product
+ * dispatch to kernels/gemm.c, and out= destinations.
+ */
+
+#include <string.h>
+
+#include "core/status.h"
+#include "iter/iter.h"
+#include "kernels/convert.h"
+#include "linalg.h"
+#include "names/names.h"
+
+/* ------------------------------------------------------------------ PyTorch's texts */
+
+/* c10::ScalarType names ("expected scalar type Float but found Double"). */
+const char *const nt_la_scalar_name[NT_DTYPE_COUNT] = {
+    [NT_BOOL] = "Bool",      [NT_UINT8] = "Byte",        [NT_INT8] = "Char",
+    [NT_INT16] = "Short",    [NT_INT32] = "Int",         [NT_INT64] = "Long",
+    [NT_FLOAT16] = "Half",   [NT_BFLOAT16] = "BFloat16", [NT_FLOAT32] = "Float",
+    [NT_FLOAT64] = "Double",
+};
+
+/* caffe2::TypeMeta names ("Expected out tensor to have dtype float, but got double"). */
+static const char *const meta_name[NT_DTYPE_COUNT] = {
+    [NT_BOOL] = "bool",         [NT_UINT8] = "unsigned char",
+    [NT_INT8] = "signed char",  [NT_INT16] = "short int",
+    [NT_INT32] = "int",         [NT_INT64] = "long int",
+    [NT_FLOAT16] = "c10::Half", [NT_BFLOAT16] = "c10::BFloat16",
+    [NT_FLOAT32] = "float",     [NT_FLOAT64] = "double",
+};
+
+nt_status nt_la_null_arg(const char *fn, const char *arg) {
+    return nt_fail(NT_ERR_TYPE, "%s(): argument '%s' must be Tensor, not NULL", fn, arg);
+}
+
+/* PyTorch's AT_DISPATCH error: the products support every dtype but bool and float16. */
+nt_status nt_la_check_dispatch(const char *kernel, nt_dtype dtype) {
+    if (dtype == NT_BOOL || dtype == NT_FLOAT16)
+        return nt_fail(NT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel,
+                       nt_la_scalar_name[dtype]);
+    return NT_OK;
+}
+
+/* data_ptr<scalar_t>()'s error for an operand of another dtype. */
+nt_status nt_la_check_same(nt_dtype expected, nt_dtype found) {
+    if (expected != found)
+        return nt_fail(NT_ERR_RUNTIME, "expected scalar type %s but found %s",
+                       nt_la_scalar_name[expected], nt_la_scalar_name[found]);
+    return NT_OK;
+}
+
+nt_status nt_la_check_out_dtype(const nt_tensor *out, nt_dtype expected) {
+    if (out->dtype != expected)
+        return nt_fail(NT_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
+                       meta_name[expected], meta_name[out->dtype]);
+    return NT_OK;
+}
+
+static bool same_shape(const nt_tensor *t, int ndim, const int64_t *sizes) {
+    if (t->ndim != ndim) return false;
+    for (int i = 0; i < ndim; i++)
+        if (t->sizes[i] != sizes[i]) return false;
+    return true;
+}
+
+/* ntensor does not resize out= tensors (PyTorch does): the shape must be the result's. */
+nt_status nt_la_check_out_shape(const nt_tensor *out, int ndim, const int64_t *sizes) {
+    if (same_shape(out, ndim, sizes)) return NT_OK;
+    char have[256], want[256];
+    nt_ints_repr(out->sizes, out->ndim, have, sizeof have);
+    nt_ints_repr(sizes, ndim, want, sizeof want);
+    return nt_fail(NT_ERR_RUNTIME,
+                   "out= tensor has shape %s but the result has shape %s (ntensor does not "
+                   "resize out= tensors)",
+                   have, want);
+}
+
+/* The structured-kernel check of an in-place call (shape, then dtype). */
+nt_status nt_la_check_inplace(const nt_tensor *self, int ndim, const int64_t *sizes,
+                              nt_dtype dtype) {
+    char have[256], want[256];
+    if (!same_shape(self, ndim, sizes)) {
+        nt_ints_repr(self->sizes, self->ndim, have, sizeof have);
+        nt_ints_repr(sizes, ndim, want, sizeof want);
+        return nt_fail(NT_ERR_RUNTIME,
+                       "Bad in-place call: input tensor size %s and output tensor size %s should "
+                       "match",
+                       have, want);
+    }
+    if (self->dtype != dtype)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "Bad in-place call: input tensor dtype %s and output tensor dtype %s "
+                       "should match",
+                       meta_name[self->dtype], meta_name[dtype]);
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ scalars */
+
+static double scalar_double(nt_scalar s) {
+    return s.kind == NT_SCALAR_FLOAT ? s.v.f : s.kind == NT_SCALAR_INT ? (double)s.v.i : s.v.b;
+}
+
+/* alpha/beta converted as PyTorch's Scalar::to<T>() does for the kernels of `dtype`
+ * (checked: "value cannot be converted to type int8_t without overflow"). */
+nt_status nt_la_make_scalars(nt_dtype dtype, nt_scalar beta, nt_scalar alpha, nt_gemm_scalars *s) {
+    NT_TRY(nt_scalar_check_fits(alpha, dtype));
+    NT_TRY(nt_scalar_check_fits(beta, dtype));
+    memset(s, 0, sizeof *s);
+    s->alpha = scalar_double(alpha);
+    s->beta = scalar_double(beta);
+    s->bf_alpha = nt_bf16_to_f32(nt_f32_to_bf16((float)s->alpha));
+    s->bf_beta = nt_bf16_to_f32(nt_f32_to_bf16((float)s->beta));
+    if (nt_dtype_table[dtype].kind == NT_KIND_INT) {
+        int64_t ia = alpha.kind == NT_SCALAR_FLOAT ? nt_double_to_i64(alpha.v.f)
+                     : alpha.kind == NT_SCALAR_INT ? alpha.v.i
+                                                   : alpha.v.b;
+        int64_t ib = beta.kind == NT_SCALAR_FLOAT ? nt_double_to_i64(beta.v.f)
+                     : beta.kind == NT_SCALAR_INT ? beta.v.i
+                                                  : beta.v.b;
+        int bits = 8 * (int)nt_dtype_table[dtype].size;
+        uint64_t mask = bits == 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
+        s->ialpha = (uint64_t)ia;
+        s->ibeta = (uint64_t)ib;
+        s->beta_zero = ((uint64_t)ib & mask) == 0;
+        s->beta_one = ((uint64_t)ib & mask) == 1;
+    } else if (dtype == NT_FLOAT64) {
+        s->beta_zero = s->beta == 0.0;
+        s->beta_one = s->beta == 1.0;
+    } else {
+        s->beta_zero = (float)s->beta == 0.0f;
+        s->beta_one = (float)s->beta == 1.0f;
+    }
+    return NT_OK;
+}
+
+nt_gemm_scalars nt_la_plain_scalars(void) {
+    nt_gemm_scalars s = {.alpha = 1,
+                         .beta = 0,
+                         .ialpha = 1,
+                         .ibeta = 0,
+                         .bf_alpha = 1,
+                         .bf_beta = 0,
+                         .beta_zero = true,
+                         .beta_one = false};
+    return s;
+}
+
+/* ------------------------------------------------------------------ matrices */
+
+/* The matrix of dims (d0, d1) of t, at element offset `at` from t's first element. */
+nt_la_mat nt_la_mat_of(const nt_tensor *t, int d0, int d1, int64_t at) {
+    nt_la_mat m = {nt_tensor_bytes(t) + at * (int64_t)nt_dtype_table[t->dtype].size, t->sizes[d0],
+                   t->sizes[d1], t->strides[d0], t->strides[d1]};
+    return m;
+}
+
+int64_t nt_la_max1(int64_t x) {
+    return x > 1 ? x : 1;
+}
+
+/* Whether BLAS can read m as it is: row-major (trans false) or column-major (trans true)
+ * with a leading dim >= its row length; strides of size-one dims do not matter. */
+static bool blas_layout(const nt_la_mat *m, bool *trans, int64_t *ld) {
+    int64_t cs = m->cols <= 1 ? 1 : m->cs, rs = m->rows <= 1 ? nt_la_max1(m->cols) : m->rs;
+    if (cs == 1 && rs >= nt_la_max1(m->cols)) {
+        *trans = false;
+        *ld = rs;
+        return true;
+    }
+    rs = m->rows <= 1 ? 1 : m->rs;
+    cs = m->cols <= 1 ? nt_la_max1(m->rows) : m->cs;
+    if (rs == 1 && cs >= nt_la_max1(m->rows)) {
+        *trans = true;
+        *ld = cs;
+        return true;
+    }
+    return false;
+}
+
+/* PyTorch's choice among its bfloat16 gemm variants (addmm_impl_cpu_ with a row-major
+ * result, which it treats as a transposed column-major one unless n == 1). */
+static nt_bf16_plan bf16_plan(const nt_la_mat *a, const nt_la_mat *b, int64_t m, int64_t n,
+                              int64_t k) {
+    bool swap = n != 1;
+    /* the first and second operands of PyTorch's column-major call, and its m and n */
+    const nt_la_mat *x = swap ? b : a, *y = swap ? a : b;
+    int64_t gm = swap ? n : m, gn = swap ? m : n;
+    int64_t xs_in = swap ? x->cs : x->rs, xs_out = swap ? x->rs : x->cs;
+    int64_t ys_in = swap ? y->cs : y->rs, ys_out = swap ? y->rs : y->cs;
+    bool ta, tb;
+    if (xs_in == 1 && xs_out >= nt_la_max1(gm))
+        ta = false;
+    else if (xs_out == 1 && xs_in >= nt_la_max1(k))
+        ta = true;
+    else
+        ta = !swap;
+    if (ys_in == 1 && ys_out >= nt_la_max1(k))
+        tb = false;
+    else if (ys_out == 1 && ys_in >= nt_la_max1(gn))
+        tb = true;
+    else
+        tb = !swap;
+    nt_bf16_plan plan = {.dot_variant = ta && !tb, .both_trans = ta && tb, .alpha_on_a = swap};
+    return plan;
+}
+
+/* C = beta*C + alpha*(A @ B) for one matrix. `small_bmm`: PyTorch's small bmm kernel. */
+void nt_la_gemm2d(nt_dtype dtype, const nt_la_mat *c, const nt_la_mat *a, const nt_la_mat *b,
+                  const nt_gemm_scalars *s, bool small_bmm) {
+    int64_t m = a->rows, k = a->cols, n = b->cols;
+    if (m == 0 || n == 0) return;
+    switch (dtype) {
+    case NT_FLOAT32:
+    case NT_FLOAT64: {
+        bool ta, tb;
+        int64_t lda, ldb;
+        if (!small_bmm && blas_layout(a, &ta, &lda) && blas_layout(b, &tb, &ldb))
+            nt_gemm_blas(dtype, ta, tb, m, n, k, a->data, lda, b->data, ldb, c->data, c->rs, s);
+        else
+            nt_gemm_small(dtype, m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data,
+                          c->rs, s);
+        return;
+    }
+    case NT_BFLOAT16:
+        if (small_bmm)
+            nt_gemm_bf16_small(m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data,
+                               c->rs, s);
+        else
+            nt_gemm_bf16(m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data, c->rs, s,
+                         bf16_plan(a, b, m, n, k));
+        return;
+    default:
+        nt_gemm_int(dtype, m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data, c->rs,
+                    s);
+        return;
+    }
+}
+
+/* For float32/float64 BLAS: `t` itself when the matrices of its last two dims are row- or
+ * column-major, else a contiguous copy (what PyTorch does). *owned gets the copy. */
+nt_status nt_la_blas_operand(const nt_tensor *t, const nt_tensor **use, nt_tensor **owned) {
+    *use = t;
+    *owned = NULL;
+    if (t->dtype != NT_FLOAT32 && t->dtype != NT_FLOAT64) return NT_OK;
+    nt_la_mat m = nt_la_mat_of(t, t->ndim - 2, t->ndim - 1, 0);
+    bool trans;
+    int64_t ld;
+    if (blas_layout(&m, &trans, &ld)) return NT_OK;
+    NT_TRY(nt_contiguous((nt_tensor *)t, owned));
+    *use = *owned;
+    return NT_OK;
+}
+
+/* Scales dst (contiguous) by beta, in its dtype: PyTorch's `result.mul_(beta)` of an empty
+ * contraction. */
+void nt_la_scale_into(nt_tensor *dst, const nt_gemm_scalars *s) {
+    char *p = nt_tensor_bytes(dst);
+    for (int64_t i = 0; i < dst->numel; i++) {
+        switch (dst->dtype) {
+        case NT_FLOAT32:
+            ((float *)p)[i] = (float)(((float *)p)[i] * s->beta);
+            break;
+        case NT_FLOAT64:
+            ((double *)p)[i] *= s->beta;
+            break;
+        case NT_BFLOAT16:
+            ((nt_bfloat16 *)p)[i] =
+                nt_f32_to_bf16(nt_bf16_to_f32(((nt_bfloat16 *)p)[i]) * (float)s->beta);
+            break;
+        case NT_UINT8:
+            ((uint8_t *)p)[i] = (uint8_t)(((uint8_t *)p)[i] * (uint32_t)s->ibeta);
+            break;
+        case NT_INT8:
+            ((int8_t *)p)[i] = (int8_t)((uint32_t)((int8_t *)p)[i] * (uint32_t)s->ibeta);
+            break;
+        case NT_INT16:
+            ((int16_t *)p)[i] = (int16_t)((uint32_t)((int16_t *)p)[i] * (uint32_t)s->ibeta);
+            break;
+        case NT_INT32:
+            ((int32_t *)p)[i] = (int32_t)((uint32_t)((int32_t *)p)[i] * (uint32_t)s->ibeta);
+            break;
+        case NT_INT64:
+            ((int64_t *)p)[i] = (int64_t)((uint64_t)((int64_t *)p)[i] * s->ibeta);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ destinations */
+
+/* Where a product writes: `out` itself when it is contiguous and shares no memory with the
+ * operands, else a fresh contiguous tensor of its shape and dtype. */
+nt_status nt_la_pick_dest(nt_tensor *out, const nt_tensor *x, const nt_tensor *y, nt_tensor **dst) {
+    if (out->is_contiguous && !nt_extents_overlap(out, x) && !nt_extents_overlap(out, y)) {
+        *dst = nt_tensor_retain(out);
+        return NT_OK;
+    }
+    return nt_tensor_alloc(out->dtype, out->ndim, out->sizes, NULL, dst);
+}
+
+/* Copies dst into out when they differ, and releases dst. */
+nt_status nt_la_finish_dest(nt_tensor *out, nt_tensor *dst, nt_status st) {
+    if (st == NT_OK && dst != out) st = nt_copy_(out, dst);
+    nt_tensor_release(dst);
+    return st;
+}

@@ -1,0 +1,248 @@
+/*
+ * linalg_mv.c — mv, addmv (in place, out=) and dot.
+ */
+#include <inttypes.h>
+
+#include "core/status.h"
+#include "iter/iter.h"
+#include "kernels/convert.h"
+#include "linalg.h"
+#include "names/infer.h"
+
+/* ------------------------------------------------------------------ addmv family */
+
+/* Fills dst (m) with beta*bias + alpha*(mat @ vec): PyTorch's addmv_out_cpu impl. */
+static nt_status addmv_compute(nt_tensor *dst, const nt_tensor *bias, const nt_tensor *mat_,
+                               const nt_tensor *vec, nt_scalar beta, nt_scalar alpha) {
+    nt_gemm_scalars s;
+    if (mat_->numel == 0) {
+        NT_TRY(nt_la_make_scalars(dst->dtype, beta, alpha, &s));
+        if (s.beta_zero) return nt_zero_(dst);
+        if (bias && bias != dst) NT_TRY(nt_copy_(dst, bias));
+        nt_la_scale_into(dst, &s);
+        return NT_OK;
+    }
+    if (dst->numel == 0) return NT_OK;
+    NT_TRY(nt_la_check_dispatch("addmv_impl_cpu", mat_->dtype));
+    NT_TRY(nt_la_check_same(mat_->dtype, vec->dtype));
+    NT_TRY(nt_la_check_same(mat_->dtype, dst->dtype));
+    NT_TRY(nt_la_make_scalars(dst->dtype, beta, alpha, &s));
+    if (!s.beta_zero && bias && bias != dst) NT_TRY(nt_copy_(dst, bias));
+    nt_la_mat a = nt_la_mat_of(mat_, 0, 1, 0);
+    int64_t m = a.rows, n = a.cols;
+    /* PyTorch's layouts: column-major -> gemv 'n', row-major -> 't', else a contiguous copy
+     * ('t'). lda_cond(m, n, lda) = n == 1 || lda >= max(1, m). */
+    bool col = a.rs == 1 && (n == 1 || a.cs >= nt_la_max1(m));
+    bool row = !col && a.cs == 1 && (m == 1 || a.rs >= nt_la_max1(n));
+    nt_tensor *copy = NULL;
+    if (!col && !row) {
+        NT_TRY(nt_contiguous((nt_tensor *)mat_, &copy));
+        a = nt_la_mat_of(copy, 0, 1, 0);
+    }
+    int64_t incx = vec->strides[0], incy = dst->strides[0];
+    bool blas_ok = incx > 0 && incy > 0 && m <= INT32_MAX && n <= INT32_MAX && incx <= INT32_MAX &&
+                   incy <= INT32_MAX && (col ? a.cs : a.rs) <= INT32_MAX;
+    if (n == 1 && col) a.cs = m; /* gemv's `if (n == 1) lda = m;` */
+    if (blas_ok && col && a.cs < nt_la_max1(m)) a.cs = nt_la_max1(m);
+    if (blas_ok && !col && a.rs < nt_la_max1(n)) a.rs = nt_la_max1(n);
+    nt_gemv_kernel(dst->dtype, m, n, a.data, a.rs, a.cs, nt_tensor_bytes(vec), incx,
+                   nt_tensor_bytes(dst), incy, &s, blas_ok, col);
+    nt_storage_bump_version(dst->storage);
+    nt_tensor_release(copy);
+    return NT_OK;
+}
+
+/* addmv's shape checks (the meta function), for addmv and mv (mv passes bias NULL and
+ * PyTorch's 1-d result as self). */
+static nt_status addmv_check(int self_ndim, int64_t self_size0, int64_t self_numel,
+                             const nt_tensor *mat_, const nt_tensor *vec) {
+    if (!(mat_->ndim == 2 && vec->ndim == 1 && self_ndim <= 1))
+        return nt_fail(NT_ERR_RUNTIME, "vector + matrix @ vector expected, got %d, %d, %d",
+                       self_ndim, mat_->ndim, vec->ndim);
+    if (!(mat_->sizes[1] == vec->sizes[0] && (mat_->sizes[0] == self_numel || self_numel == 1))) {
+        if (self_ndim == 0)
+            return nt_fail(NT_ERR_INDEX, "Dimension specified as 0 but tensor has no dimensions");
+        return nt_fail(NT_ERR_RUNTIME,
+                       "size mismatch, got %" PRId64 ", %" PRId64 "x%" PRId64 ",%" PRId64,
+                       self_size0, mat_->sizes[0], mat_->sizes[1], vec->sizes[0]);
+    }
+    return NT_OK;
+}
+
+static nt_status addmv_impl(nt_tensor *bias, const nt_tensor *mat_, const nt_tensor *vec,
+                            nt_scalar beta, nt_scalar alpha, nt_tensor *out, bool inplace,
+                            nt_tensor **result) {
+    NT_TRY(addmv_check(bias->ndim, bias->ndim ? bias->sizes[0] : 0, bias->numel, mat_, vec));
+    nt_name buf[NT_MAX_DIMS];
+    const nt_name *names;
+    int nd;
+    NT_TRY(
+        nt_names_addmm(bias->names, bias->ndim, mat_->names, 2, vec->names, 1, buf, &nd, &names));
+    int64_t shape[1] = {mat_->sizes[0]};
+    nt_tensor *target = inplace ? bias : out;
+    if (inplace) NT_TRY(nt_la_check_inplace(bias, 1, shape, vec->dtype));
+    if (out) {
+        NT_TRY(nt_la_check_out_shape(out, 1, shape));
+        NT_TRY(nt_la_check_out_dtype(out, vec->dtype));
+    }
+    if (target && names) NT_TRY(nt_names_check_out(target->names, 1, names, 1));
+    nt_tensor *expanded = NULL, *dst = NULL;
+    nt_status st;
+    NT_CHECK(st, nt_expand(bias, 1, shape, &expanded));
+    if (target) {
+        if (inplace && bias->is_contiguous && !nt_extents_overlap(bias, mat_) &&
+            !nt_extents_overlap(bias, vec))
+            dst = nt_tensor_retain(bias);
+        else
+            NT_CHECK(st, nt_la_pick_dest(target, mat_, vec, &dst));
+        NT_CHECK(st, addmv_compute(dst, dst == bias ? dst : expanded, mat_, vec, beta, alpha));
+        st = nt_la_finish_dest(target, dst, NT_OK);
+        dst = NULL;
+        if (st != NT_OK) goto fail;
+        if (names) nt_tensor_set_names_unchecked(target, names);
+        if (result) *result = nt_tensor_retain(target);
+    } else {
+        NT_CHECK(st, nt_tensor_alloc(vec->dtype, 1, shape, NULL, &dst));
+        NT_CHECK(st, addmv_compute(dst, expanded, mat_, vec, beta, alpha));
+        if (names) nt_tensor_set_names_unchecked(dst, names);
+        *result = dst;
+        dst = NULL;
+    }
+fail:
+    nt_tensor_release(dst);
+    nt_tensor_release(expanded);
+    return st;
+}
+
+/* mv(mat, vec) [into out]: addmv with beta 0 into PyTorch's fresh 1-d result. */
+nt_status nt_la_mv_impl(const nt_tensor *mat_, const nt_tensor *vec, nt_tensor *out,
+                        nt_tensor **result) {
+    if (mat_->ndim == 0)
+        return nt_fail(NT_ERR_INDEX, "Dimension specified as 0 but tensor has no dimensions");
+    NT_TRY(addmv_check(1, mat_->sizes[0], mat_->sizes[0], mat_, vec));
+    nt_name buf[NT_MAX_DIMS];
+    const nt_name *names;
+    int nd;
+    NT_TRY(nt_names_matmul(mat_->names, 2, vec->names, 1, buf, &nd, &names));
+    int64_t shape[1] = {mat_->sizes[0]};
+    nt_scalar zero = nt_scalar_int(0), one = nt_scalar_int(1);
+    nt_status st;
+    if (out) {
+        NT_TRY(nt_la_check_out_shape(out, 1, shape));
+        NT_TRY(nt_la_check_out_dtype(out, vec->dtype));
+        if (names) NT_TRY(nt_names_check_out(out->names, 1, names, 1));
+        nt_tensor *dst;
+        NT_TRY(nt_la_pick_dest(out, mat_, vec, &dst));
+        st = nt_la_finish_dest(out, dst, addmv_compute(dst, NULL, mat_, vec, zero, one));
+        if (st == NT_OK && names) nt_tensor_set_names_unchecked(out, names);
+        if (st == NT_OK && result) *result = nt_tensor_retain(out);
+        return st;
+    }
+    nt_tensor *r;
+    NT_TRY(nt_tensor_alloc(vec->dtype, 1, shape, NULL, &r));
+    NT_CHECK(st, addmv_compute(r, NULL, mat_, vec, zero, one));
+    if (names) nt_tensor_set_names_unchecked(r, names);
+    *result = r;
+    return NT_OK;
+fail:
+    nt_tensor_release(r);
+    return st;
+}
+
+/* ------------------------------------------------------------------ dot */
+
+static nt_status dot_check(const nt_tensor *a, const nt_tensor *b) {
+    if (a->ndim != 1 || b->ndim != 1)
+        return nt_fail(NT_ERR_RUNTIME, "1D tensors expected, but got %dD and %dD tensors", a->ndim,
+                       b->ndim);
+    if (a->dtype != b->dtype)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "dot : expected both vectors to have same dtype, but found %s and %s",
+                       nt_la_scalar_name[a->dtype], nt_la_scalar_name[b->dtype]);
+    if (a->numel != b->numel)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "inconsistent tensor size, expected tensor [%" PRId64 "] and src [%" PRId64
+                       "] to have the same number of elements, but got %" PRId64 " and %" PRId64
+                       " elements respectively",
+                       a->numel, b->numel, a->numel, b->numel);
+    return nt_la_check_dispatch("dot", a->dtype);
+}
+
+nt_status nt_la_dot_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
+                         nt_tensor **result) {
+    NT_TRY(dot_check(a, b));
+    if (out) {
+        NT_TRY(nt_la_check_out_shape(out, 0, NULL));
+        if (out->dtype != a->dtype)
+            return nt_fail(NT_ERR_RUNTIME, "result dtype %s does not match input dtype %s",
+                           nt_la_scalar_name[out->dtype], nt_la_scalar_name[a->dtype]);
+    }
+    nt_tensor *r;
+    NT_TRY(nt_tensor_alloc(a->dtype, 0, NULL, NULL, &r));
+    nt_dot_kernel(a->dtype, a->numel, nt_tensor_bytes(a), a->strides[0], nt_tensor_bytes(b),
+                  b->strides[0], nt_tensor_bytes(r));
+    if (!out) {
+        *result = r;
+        return NT_OK;
+    }
+    nt_status st = nt_copy_(out, r);
+    nt_tensor_release(r);
+    if (st == NT_OK && result) *result = nt_tensor_retain(out);
+    return st;
+}
+
+/* ------------------------------------------------------------------ public API */
+
+nt_status nt_mv(const nt_tensor *mat_, const nt_tensor *vec, nt_tensor **out) {
+    NT_REQUIRE("mv", mat_, "self");
+    NT_REQUIRE("mv", vec, "vec");
+    NT_REQUIRE("mv", out, "out");
+    return nt_la_mv_impl(mat_, vec, NULL, out);
+}
+
+nt_status nt_mv_out(nt_tensor *out, const nt_tensor *mat_, const nt_tensor *vec) {
+    NT_REQUIRE("mv", mat_, "self");
+    NT_REQUIRE("mv", vec, "vec");
+    NT_REQUIRE("mv", out, "out");
+    return nt_la_mv_impl(mat_, vec, out, NULL);
+}
+
+nt_status nt_dot(const nt_tensor *a, const nt_tensor *b, nt_tensor **out) {
+    NT_REQUIRE("dot", a, "self");
+    NT_REQUIRE("dot", b, "tensor");
+    NT_REQUIRE("dot", out, "out");
+    return nt_la_dot_impl(a, b, NULL, out);
+}
+
+nt_status nt_dot_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b) {
+    NT_REQUIRE("dot", a, "self");
+    NT_REQUIRE("dot", b, "tensor");
+    NT_REQUIRE("dot", out, "out");
+    return nt_la_dot_impl(a, b, out, NULL);
+}
+
+nt_status nt_addmv(nt_tensor *self, const nt_tensor *mat_, const nt_tensor *vec, nt_scalar beta,
+                   nt_scalar alpha, nt_tensor **out) {
+    NT_REQUIRE("addmv", self, "input");
+    NT_REQUIRE("addmv", mat_, "mat");
+    NT_REQUIRE("addmv", vec, "vec");
+    NT_REQUIRE("addmv", out, "out");
+    return addmv_impl(self, mat_, vec, beta, alpha, NULL, false, out);
+}
+
+nt_status nt_addmv_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat_, const nt_tensor *vec,
+                       nt_scalar beta, nt_scalar alpha) {
+    NT_REQUIRE("addmv", self, "input");
+    NT_REQUIRE("addmv", mat_, "mat");
+    NT_REQUIRE("addmv", vec, "vec");
+    NT_REQUIRE("addmv", out, "out");
+    return addmv_impl(self, mat_, vec, beta, alpha, out, false, NULL);
+}
+
+nt_status nt_addmv_(nt_tensor *self, const nt_tensor *mat_, const nt_tensor *vec, nt_scalar beta,
+                    nt_scalar alpha) {
+    NT_REQUIRE("addmv_", self, "self");
+    NT_REQUIRE("addmv_", mat_, "mat");
+    NT_REQUIRE("addmv_", vec, "vec");
+    return addmv_impl(self, mat_, vec, beta, alpha, NULL, true, NULL);
+}
