@@ -22,6 +22,10 @@ nt_status nt_fail_oom(size_t nbytes) {
     return nt_fail(NT_ERR_MEMORY, "out of memory: failed to allocate %zu bytes", nbytes);
 }
 
+nt_status nt_fail_null_tensor(const char *fn, const char *arg) {
+    return nt_fail(NT_ERR_TYPE, "%s(): argument '%s' must be Tensor, not NULL", fn, arg);
+}
+
 const char *nt_last_error(void) { return error_text; }
 
 nt_status nt_last_status(void) { return error_status; }

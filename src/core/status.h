@@ -16,6 +16,10 @@ nt_status nt_fail(nt_status status, const char *fmt, ...) __attribute__((format(
 /* Records an out-of-memory failure for `nbytes` and returns NT_ERR_MEMORY. */
 nt_status nt_fail_oom(size_t nbytes);
 
+/* PyTorch's TypeError for a missing tensor: "fn(): argument 'arg' must be Tensor, not NULL"
+ * (NT_ERR_TYPE). */
+nt_status nt_fail_null_tensor(const char *fn, const char *arg);
+
 /* Propagates a failed status: `NT_TRY(nt_something(...));` */
 #define NT_TRY(expr)                                                                            \
     do {                                                                                        \

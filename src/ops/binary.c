@@ -492,7 +492,7 @@ static nt_status operand_as_tensor(const nt_operand *o, nt_dtype dtype, const nt
 
 nt_status nt_where(nt_tensor *cond, nt_operand a, nt_operand b, nt_tensor *out,
                    nt_tensor **result) {
-    if (!cond) return nt_fail(NT_ERR_TYPE, "where(): argument 'condition' must be Tensor, not NULL");
+    if (!cond) return nt_fail_null_tensor("where", "condition");
     if (cond->dtype != NT_BOOL && cond->dtype != NT_UINT8)
         return nt_fail(NT_ERR_RUNTIME,
                        "where expected condition to be a boolean tensor, but got a tensor with "
@@ -669,7 +669,7 @@ fail:
 
 nt_status nt_clamp(nt_tensor *t, const nt_operand *min, const nt_operand *max, nt_tensor *out,
                    bool inplace, nt_tensor **result) {
-    if (!t) return nt_fail(NT_ERR_TYPE, "clamp(): argument 'input' must be Tensor, not NULL");
+    if (!t) return nt_fail_null_tensor("clamp", "input");
     if (inplace && out)
         return nt_fail(NT_ERR_VALUE, "clamp_(): an in-place op takes no out tensor");
     if (!min && !max)

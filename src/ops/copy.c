@@ -14,10 +14,6 @@
 #include "iter/iter.h"
 #include "kernels/convert.h"
 
-static nt_status null_tensor(const char *fn, const char *arg) {
-    return nt_fail(NT_ERR_TYPE, "%s(): argument '%s' must be Tensor, not NULL", fn, arg);
-}
-
 static nt_status null_out(const char *fn) {
     return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fn);
 }
@@ -63,8 +59,8 @@ static bool same_elements(const nt_iter *it) {
 }
 
 nt_status nt_copy_(nt_tensor *dst, const nt_tensor *src) {
-    if (!dst) return null_tensor("copy_", "self");
-    if (!src) return null_tensor("copy_", "src");
+    if (!dst) return nt_fail_null_tensor("copy_", "self");
+    if (!src) return nt_fail_null_tensor("copy_", "src");
     nt_status st = NT_OK;
     nt_tensor *tmp = NULL;
     if (dst != src) {
@@ -89,7 +85,7 @@ fail:
 }
 
 nt_status nt_fill_(nt_tensor *t, nt_scalar value) {
-    if (!t) return null_tensor("fill_", "self");
+    if (!t) return nt_fail_null_tensor("fill_", "self");
     NT_TRY(nt_scalar_check_fits(value, t->dtype));
     uint64_t element = 0; /* 8 aligned bytes: room for any dtype */
     nt_store_scalar(&element, t->dtype, value);
@@ -103,12 +99,12 @@ nt_status nt_fill_(nt_tensor *t, nt_scalar value) {
 }
 
 nt_status nt_zero_(nt_tensor *t) {
-    if (!t) return null_tensor("zero_", "self");
+    if (!t) return nt_fail_null_tensor("zero_", "self");
     return nt_fill_(t, nt_scalar_int(0));
 }
 
 nt_status nt_contiguous(nt_tensor *t, nt_tensor **out) {
-    if (!t) return null_tensor("contiguous", "self");
+    if (!t) return nt_fail_null_tensor("contiguous", "self");
     if (!out) return null_out("contiguous");
     if (t->is_contiguous) {
         *out = nt_tensor_retain(t);
@@ -118,13 +114,13 @@ nt_status nt_contiguous(nt_tensor *t, nt_tensor **out) {
 }
 
 nt_status nt_clone(const nt_tensor *t, nt_tensor **out) {
-    if (!t) return null_tensor("clone", "self");
+    if (!t) return nt_fail_null_tensor("clone", "self");
     if (!out) return null_out("clone");
     return converted_copy(t, t->dtype, true, out);
 }
 
 nt_status nt_to_dtype(nt_tensor *t, nt_dtype dtype, nt_tensor **out) {
-    if (!t) return null_tensor("to", "self");
+    if (!t) return nt_fail_null_tensor("to", "self");
     if (!out) return null_out("to");
     if (!nt_dtype_valid((int)dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", (int)dtype);
     if (t->dtype == dtype) {
@@ -135,7 +131,7 @@ nt_status nt_to_dtype(nt_tensor *t, nt_dtype dtype, nt_tensor **out) {
 }
 
 nt_status nt_item(const nt_tensor *t, nt_scalar *out) {
-    if (!t) return null_tensor("item", "self");
+    if (!t) return nt_fail_null_tensor("item", "self");
     if (!out) return null_out("item");
     if (t->numel != 1)
         return nt_fail(NT_ERR_VALUE, "only one element tensors can be converted to Python "
@@ -145,7 +141,7 @@ nt_status nt_item(const nt_tensor *t, nt_scalar *out) {
 }
 
 nt_status nt_get_double(const nt_tensor *t, const int64_t *index, double *out) {
-    if (!t) return null_tensor("get_double", "self");
+    if (!t) return nt_fail_null_tensor("get_double", "self");
     if (!out) return null_out("get_double");
     if (!index && t->ndim > 0) return nt_fail(NT_ERR_VALUE, "get_double(): the index is NULL");
     int64_t offset = 0;

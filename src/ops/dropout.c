@@ -115,7 +115,7 @@ static void run_dense(const nt_tensor *x, nt_tensor *y, double p) {
 
 /* Validates p and the dtype; *identity is set when the input comes back unchanged. */
 static nt_status check_dropout(const nt_tensor *t, double p, bool train, bool *identity) {
-    if (!t) return nt_fail(NT_ERR_TYPE, "dropout(): argument 'input' must be Tensor, not NULL");
+    if (!t) return nt_fail_null_tensor("dropout", "input");
     if (!(p >= 0.0 && p <= 1.0))
         return nt_fail(NT_ERR_VALUE, "dropout probability has to be between 0 and 1, but got %g",
                        p);

@@ -46,11 +46,8 @@ extern const char *const nt_la_scalar_name[NT_DTYPE_COUNT];
 /* Returns PyTorch's "argument ... must be Tensor, not NULL" from a public entry point. */
 #define NT_REQUIRE(fn, x, name)                                                                    \
     do {                                                                                           \
-        if (!(x)) return nt_la_null_arg(fn, name);                                                 \
+        if (!(x)) return nt_fail_null_tensor(fn, name);                                            \
     } while (0)
-
-/* "fn(): argument 'arg' must be Tensor, not NULL" (TypeError). */
-nt_status nt_la_null_arg(const char *fn, const char *arg);
 
 /* PyTorch's AT_DISPATCH error: the products support every dtype but bool and float16. */
 nt_status nt_la_check_dispatch(const char *kernel, nt_dtype dtype);

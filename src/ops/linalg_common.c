@@ -31,10 +31,6 @@ static const char *const meta_name[NT_DTYPE_COUNT] = {
     [NT_FLOAT32] = "float",     [NT_FLOAT64] = "double",
 };
 
-nt_status nt_la_null_arg(const char *fn, const char *arg) {
-    return nt_fail(NT_ERR_TYPE, "%s(): argument '%s' must be Tensor, not NULL", fn, arg);
-}
-
 /* PyTorch's AT_DISPATCH error: the products support every dtype but bool and float16. */
 nt_status nt_la_check_dispatch(const char *kernel, nt_dtype dtype) {
     if (dtype == NT_BOOL || dtype == NT_FLOAT16)

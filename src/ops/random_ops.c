@@ -86,10 +86,6 @@ static nt_status not_implemented(const char *kernel, nt_dtype d) {
     return nt_fail(NT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel, info[d].torch);
 }
 
-static nt_status null_arg(const char *fn, const char *arg) {
-    return nt_fail(NT_ERR_TYPE, "%s(): argument '%s' must be Tensor, not NULL", fn, arg);
-}
-
 /* ------------------------------------------------------------------ stores */
 
 /* Writes n values computed in float (float32, float16, bfloat16 targets). */
@@ -356,7 +352,7 @@ static nt_status dist_fill(nt_tensor *t, dist_job *job) {
 /* ------------------------------------------------------------------ float distributions */
 
 static nt_status check_target(const nt_tensor *t, const char *fn) {
-    return t ? NT_OK : null_arg(fn, "self");
+    return t ? NT_OK : nt_fail_null_tensor(fn, "self");
 }
 
 nt_status nt_exponential_(nt_tensor *t, double lambd) {
@@ -472,7 +468,7 @@ static nt_status check_probabilities(nt_tensor *p) {
 
 nt_status nt_bernoulli_tensor_(nt_tensor *t, const nt_tensor *p) {
     NT_TRY(check_target(t, "bernoulli_"));
-    if (!p) return null_arg("bernoulli_", "p");
+    if (!p) return nt_fail_null_tensor("bernoulli_", "p");
     NT_TRY(nt_check_no_internal_overlap(t));
     if (t->dtype == NT_FLOAT16) return not_implemented("bernoulli_tensor_cpu_self_", t->dtype);
     nt_status st = NT_OK;
@@ -499,7 +495,7 @@ fail:
 }
 
 nt_status nt_bernoulli(const nt_tensor *input, nt_tensor **out) {
-    if (!input) return null_arg("bernoulli", "input");
+    if (!input) return nt_fail_null_tensor("bernoulli", "input");
     if (input->dtype == NT_FLOAT16) return not_implemented("bernoulli_tensor_cpu_self_", NT_FLOAT16);
     nt_tensor *r = NULL;
     NT_TRY(nt_tensor_alloc(input->dtype, input->ndim, input->sizes, input->names, &r));
@@ -513,7 +509,7 @@ nt_status nt_bernoulli(const nt_tensor *input, nt_tensor **out) {
 }
 
 nt_status nt_bernoulli_p(const nt_tensor *input, double p, nt_tensor **out) {
-    if (!input) return null_arg("bernoulli", "input");
+    if (!input) return nt_fail_null_tensor("bernoulli", "input");
     nt_tensor *r = NULL;
     NT_TRY(nt_tensor_alloc(input->dtype, input->ndim, input->sizes, input->names, &r));
     nt_status st = nt_bernoulli_(r, p);
@@ -819,24 +815,24 @@ fail:
 }
 
 nt_status nt_normal_tensors(const nt_tensor *mean, const nt_tensor *std, nt_tensor **out) {
-    if (!mean) return null_arg("normal", "mean");
-    if (!std) return null_arg("normal", "std");
+    if (!mean) return nt_fail_null_tensor("normal", "mean");
+    if (!std) return nt_fail_null_tensor("normal", "std");
     return normal_impl(mean, 0.0, std, 0.0, NULL, out);
 }
 
 nt_status nt_normal_mean_tensor(const nt_tensor *mean, double std, nt_tensor **out) {
-    if (!mean) return null_arg("normal", "mean");
+    if (!mean) return nt_fail_null_tensor("normal", "mean");
     return normal_impl(mean, 0.0, NULL, std, NULL, out);
 }
 
 nt_status nt_normal_std_tensor(double mean, const nt_tensor *std, nt_tensor **out) {
-    if (!std) return null_arg("normal", "std");
+    if (!std) return nt_fail_null_tensor("normal", "std");
     return normal_impl(NULL, mean, std, 0.0, NULL, out);
 }
 
 nt_status nt_normal_out(nt_tensor *out, const nt_tensor *mean, double mean_value,
                         const nt_tensor *std, double std_value) {
-    if (!out) return null_arg("normal", "out");
+    if (!out) return nt_fail_null_tensor("normal", "out");
     if (!mean && !std)
         return nt_fail(NT_ERR_TYPE, "normal(): mean or std must be a tensor");
     nt_tensor *r = NULL;

@@ -566,10 +566,6 @@ static nt_status run_reduction(const nt_red_kernel *k, const nt_tensor *t, uint6
 
 /* ------------------------------------------------------------------ dims and dtypes */
 
-static nt_status null_arg(const char *fn, const char *arg) {
-    return nt_fail(NT_ERR_TYPE, "%s(): argument '%s' must be Tensor, not NULL", fn, arg);
-}
-
 static nt_status dims_mask(const nt_tensor *t, int count, const int64_t *dims, uint64_t *mask) {
     if (count < 0) return nt_fail(NT_ERR_VALUE, "a negative number of dims (%d)", count);
     if (count == 0) {
@@ -583,7 +579,7 @@ static nt_status dims_mask(const nt_tensor *t, int count, const int64_t *dims, u
 }
 
 nt_status nt_dims_from_names(const nt_tensor *t, int count, const nt_name *names, int64_t *dims) {
-    if (!t) return null_arg("dims_from_names", "self");
+    if (!t) return nt_fail_null_tensor("dims_from_names", "self");
     if (count > 0 && (!names || !dims))
         return nt_fail(NT_ERR_VALUE, "dims_from_names(): NULL names or dims");
     return nt_names_resolve_dims(t, count, names, dims);
@@ -668,7 +664,7 @@ static const char *const op_names[] = {
 static nt_status reduce(nt_reduction op, nt_tensor *t, int count, const int64_t *dims, bool keepdim,
                         int dtype, double correction, nt_tensor *into, nt_tensor **out) {
     if ((int)op < 0 || op > NT_REDUCE_AMIN) return nt_fail(NT_ERR_VALUE, "unknown reduction");
-    if (!t) return null_arg(op_names[op], "self");
+    if (!t) return nt_fail_null_tensor(op_names[op], "self");
     if (!out && !into)
         return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", op_names[op]);
     uint64_t mask;
@@ -718,7 +714,9 @@ fail:
 
 nt_status nt_reduce_out(nt_reduction op, nt_tensor *t, int count, const int64_t *dims, bool keepdim,
                         int dtype, double correction, nt_tensor *out) {
-    if (!out) return null_arg(op >= 0 && op <= NT_REDUCE_AMIN ? op_names[op] : "reduce", "out");
+    if (!out)
+        return nt_fail_null_tensor(op >= 0 && op <= NT_REDUCE_AMIN ? op_names[op] : "reduce",
+                                   "out");
     return reduce(op, t, count, dims, keepdim, dtype, correction, out, NULL);
 }
 
@@ -854,7 +852,7 @@ static void arg_outer_task(void *ctx, int64_t b, int64_t e) {
 static nt_status arg_reduce(const char *fname, bool is_max, nt_tensor *t, int64_t dim, bool keepdim,
                             nt_tensor *into_v, nt_tensor *into_i, nt_tensor **values,
                             nt_tensor **indices) {
-    if (!t) return null_arg(fname, "self");
+    if (!t) return nt_fail_null_tensor(fname, "self");
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
     uint64_t mask = t->ndim ? (uint64_t)1 << d : 0;
@@ -918,19 +916,19 @@ nt_status nt_min_dim(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor **values
 
 nt_status nt_max_dim_out(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor *values,
                          nt_tensor *indices) {
-    if (!values || !indices) return null_arg("max", "out");
+    if (!values || !indices) return nt_fail_null_tensor("max", "out");
     return arg_reduce("max", true, t, dim, keepdim, values, indices, NULL, NULL);
 }
 
 nt_status nt_min_dim_out(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor *values,
                          nt_tensor *indices) {
-    if (!values || !indices) return null_arg("min", "out");
+    if (!values || !indices) return nt_fail_null_tensor("min", "out");
     return arg_reduce("min", false, t, dim, keepdim, values, indices, NULL, NULL);
 }
 
 static nt_status argmaxmin(const char *fname, bool is_max, nt_tensor *t, const int64_t *dim,
                            bool keepdim, nt_tensor **out) {
-    if (!t) return null_arg(fname, "self");
+    if (!t) return nt_fail_null_tensor(fname, "self");
     if (!out) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fname);
     if (t->dtype == NT_BOOL)
         return nt_red_not_implemented(is_max ? "argmax_cpu" : "argmin_cpu", t->dtype);

@@ -152,7 +152,7 @@ static void sort_task(void *ctx, int64_t b, int64_t e) {
 }
 
 static nt_status null_arg(const char *fn) {
-    return nt_fail(NT_ERR_TYPE, "%s(): argument 'self' must be Tensor, not NULL", fn);
+    return nt_fail_null_tensor(fn, "self");
 }
 
 /* Runs op along `dim` of t into values/indices (already shaped; `keepdim` says whether the

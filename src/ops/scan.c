@@ -154,7 +154,7 @@ static void lanes_task(void *ctx, int64_t b, int64_t e) {
 static nt_status scan(bool prod, nt_tensor *t, int64_t dim, int dtype, nt_tensor *into,
                       nt_tensor **out) {
     const char *fname = prod ? "cumprod" : "cumsum";
-    if (!t) return nt_fail(NT_ERR_TYPE, "%s(): argument 'self' must be Tensor, not NULL", fname);
+    if (!t) return nt_fail_null_tensor(fname, "self");
     if (!into && !out) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fname);
     if (dtype >= 0 && !nt_dtype_valid(dtype))
         return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
@@ -209,11 +209,11 @@ nt_status nt_cumprod(nt_tensor *t, int64_t dim, int dtype, nt_tensor **out) {
 }
 
 nt_status nt_cumsum_out(nt_tensor *t, int64_t dim, int dtype, nt_tensor *out) {
-    if (!out) return nt_fail(NT_ERR_TYPE, "cumsum(): argument 'out' must be Tensor, not NULL");
+    if (!out) return nt_fail_null_tensor("cumsum", "out");
     return scan(false, t, dim, dtype, out, NULL);
 }
 
 nt_status nt_cumprod_out(nt_tensor *t, int64_t dim, int dtype, nt_tensor *out) {
-    if (!out) return nt_fail(NT_ERR_TYPE, "cumprod(): argument 'out' must be Tensor, not NULL");
+    if (!out) return nt_fail_null_tensor("cumprod", "out");
     return scan(true, t, dim, dtype, out, NULL);
 }

@@ -365,7 +365,7 @@ static void sm_task(void *ctx, int64_t b, int64_t e) {
 
 static nt_status softmax_impl(bool log_out, nt_tensor *t, int64_t dim, int dtype, nt_tensor **out) {
     const char *fname = log_out ? "log_softmax" : "softmax";
-    if (!t) return nt_fail(NT_ERR_TYPE, "%s(): argument 'input' must be Tensor, not NULL", fname);
+    if (!t) return nt_fail_null_tensor(fname, "input");
     if (!out) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fname);
     if (dtype >= 0 && !nt_dtype_valid(dtype))
         return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);

@@ -75,8 +75,7 @@ static nt_status check_out(const nt_unary_def *def, const nt_tensor *t, nt_tenso
 /* Runs row `op` of the table on t into out (NULL: a new tensor); ctx goes to the loop. */
 static nt_status run(int op, nt_tensor *t, nt_tensor *out, const void *ctx, nt_tensor **result) {
     const nt_unary_def *def = &nt_unary_defs[op];
-    if (!t)
-        return nt_fail(NT_ERR_TYPE, "%s(): argument 'input' must be Tensor, not NULL", def->name);
+    if (!t) return nt_fail_null_tensor(def->name, "input");
     if (t->dtype == NT_BOOL && def->bool_error)
         return nt_fail(NT_ERR_RUNTIME, "%s", def->bool_error);
 
@@ -158,8 +157,7 @@ nt_status nt_unary_(nt_unary_op op, nt_tensor *t) {
 
 nt_status nt_unary_out(nt_unary_op op, nt_tensor *t, nt_tensor *out) {
     if (!out)
-        return nt_fail(NT_ERR_TYPE, "%s(): argument 'out' must be Tensor, not NULL",
-                       nt_unary_op_name(op) ? nt_unary_op_name(op) : "unary");
+        return nt_fail_null_tensor(nt_unary_op_name(op) ? nt_unary_op_name(op) : "unary", "out");
     return nt_unary_ex(op, t, out, false, NULL);
 }
 
@@ -168,7 +166,7 @@ nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool
     if (inplace) {
         if (out && out != t)
             return nt_fail(NT_ERR_VALUE, "round_(): an in-place op takes no out tensor");
-        if (!t) return nt_fail(NT_ERR_TYPE, "round_(): argument 'self' must be Tensor, not NULL");
+        if (!t) return nt_fail_null_tensor("round_", "self");
         out = t;
     }
     if (decimals == 0) return run(NT_UNARY_ROUND_DECIMALS0, t, out, NULL, result);
@@ -182,7 +180,7 @@ nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool
 }
 
 nt_status nt_positive(nt_tensor *t, nt_tensor **out) {
-    if (!t) return nt_fail(NT_ERR_TYPE, "positive(): argument 'input' must be Tensor, not NULL");
+    if (!t) return nt_fail_null_tensor("positive", "input");
     if (!out) return nt_fail(NT_ERR_VALUE, "positive(): the output pointer is NULL");
     if (t->dtype == NT_BOOL)
         return nt_fail(NT_ERR_RUNTIME, "The `+` operator, on a bool tensor is not supported.");
