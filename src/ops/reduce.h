@@ -1,8 +1,11 @@
 /*
- * reduce.h — what the reduction files share (ops/reduce.c, reduce_sort.c, scan.c,
- * softmax.c): PyTorch's dtype names for "not implemented" errors, the output of an op
- * with out= (checked names, shape and a temporary when needed), and the plan that splits
- * a tensor's dims into kept and reduced ones.
+ * reduce.h — what the reduction files share: PyTorch's "not implemented" error, the
+ * output of an op with out= (checked names, shape and a temporary when needed) and the
+ * plan that splits a tensor's dims into kept and reduced ones (reduce_shared.c), and the
+ * engine that folds along a plan (reduce_engine.c). The ops: reduce.c (sum, mean, prod,
+ * var/std, logsumexp, all/any, amax/amin), reduce_arg.c (max/min with indices,
+ * argmax/argmin), reduce_sort.c (median, mode, kthvalue, topk), scan.c (cumsum, cumprod)
+ * and softmax.c.
  */
 #ifndef NT_OPS_REDUCE_H
 #define NT_OPS_REDUCE_H
@@ -11,9 +14,7 @@
 #include <stdint.h>
 
 #include "core/tensor.h"
-
-/* PyTorch's C++ name of a dtype ("Long", "Half") as its "not implemented" errors print it. */
-const char *nt_red_dtype_text(nt_dtype dtype);
+#include "kernels/reduce_kernels.h"
 
 /* '"<kernel>" not implemented for '<dtype>'', NT_ERR_RUNTIME. */
 nt_status nt_red_not_implemented(const char *kernel, nt_dtype dtype);
@@ -54,5 +55,15 @@ void nt_red_plan_build(nt_red_plan *p, const nt_tensor *t, uint64_t mask, bool k
 
 /* The offsets (bytes) of kept-space index `o` in the input, out and out2. */
 void nt_red_plan_offsets(const nt_red_plan *p, int64_t o, int64_t *in, int64_t *out, int64_t *out2);
+
+/* |x|, for comparing byte strides. */
+static inline int64_t nt_red_abs64(int64_t x) {
+    return x < 0 ? -x : x;
+}
+
+/* Folds `t` over the dims in `mask` into `out` (allocated with the reduction's shape and
+ * dtype) with kernel k (reduce_engine.c). */
+nt_status nt_red_run(const nt_red_kernel *k, const nt_tensor *t, uint64_t mask, bool keepdim,
+                     nt_tensor *out, const nt_red_params *prm);
 
 #endif

@@ -1,0 +1,185 @@
+/*
+ * reduce_arg.c — max/min along a dim with their indices, and argmax/argmin: the first
+ * extreme (a NaN beats everything and the first NaN wins, as in PyTorch), inner or outer
+ * dim, outputs in parallel.
+ */
+#include "reduce.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "core/status.h"
+#include "names/infer.h"
+
+/* ------------------------------------------------------------------ max/min with indices */
+
+typedef struct arg_job {
+    const nt_red_plan *p;
+    nt_arg_run_fn run;
+    nt_arg_rows_fn rows;
+    size_t esize;
+} arg_job;
+
+static void arg_inner_task(void *ctx, int64_t b, int64_t e) {
+    const arg_job *j = ctx;
+    const nt_red_plan *p = j->p;
+    int64_t n = p->nr ? p->rs[0] : 1, s = p->nr ? p->rin[0] : 0;
+    for (int64_t o = b; o < e; o++) {
+        int64_t in, out, out2;
+        nt_red_plan_offsets(p, o, &in, &out, &out2);
+        j->run(p->in + in, n, s, p->out + out, (int64_t *)(p->out2 + out2));
+    }
+}
+
+static void arg_outer_task(void *ctx, int64_t b, int64_t e) {
+    const arg_job *j = ctx;
+    const nt_red_plan *p = j->p;
+    nt_red_plan rest = *p;
+    rest.nk = p->nk - 1;
+    memmove(rest.ks, p->ks + 1, (size_t)rest.nk * sizeof *rest.ks);
+    memmove(rest.kin, p->kin + 1, (size_t)rest.nk * sizeof *rest.kin);
+    memmove(rest.kout, p->kout + 1, (size_t)rest.nk * sizeof *rest.kout);
+    memmove(rest.kout2, p->kout2 + 1, (size_t)rest.nk * sizeof *rest.kout2);
+    int64_t lanes = p->ks[0], ist = p->kout2[0] / (int64_t)sizeof(int64_t);
+    for (int64_t row = b; row < e; row++) {
+        int64_t in, out, out2;
+        nt_red_plan_offsets(&rest, row, &in, &out, &out2);
+        char *best = p->out + out;
+        int64_t *idx = (int64_t *)(p->out2 + out2);
+        const char *src = p->in + in;
+        for (int64_t i = 0; i < lanes; i++) {
+            memcpy(best + i * p->kout[0], src + i * p->kin[0], j->esize);
+            idx[i * ist] = 0;
+        }
+        for (int64_t r = 1; r < p->rs[0]; r++)
+            j->rows(best, p->kout[0], idx, ist, src + r * p->rin[0], lanes, p->kin[0], r);
+    }
+}
+
+/* values/indices of the max (min) of `t` along `dim`; `into_v`/`into_i` are out= tensors
+ * (NULL: allocate). `fname` names the op in errors (max, min, argmax, argmin). */
+static nt_status arg_reduce(const char *fname, bool is_max, nt_tensor *t, int64_t dim, bool keepdim,
+                            nt_tensor *into_v, nt_tensor *into_i, nt_tensor **values,
+                            nt_tensor **indices) {
+    if (!t) return nt_fail_null_tensor(fname, "self");
+    int64_t d;
+    NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    uint64_t mask = t->ndim ? (uint64_t)1 << d : 0;
+    if (t->ndim && t->sizes[d] == 0)
+        return nt_fail(NT_ERR_INDEX,
+                       "%s(): Expected reduction dim %" PRId64 " to have non-zero size.", fname, d);
+    nt_name buf[NT_MAX_DIMS];
+    int ndim;
+    const nt_name *names = nt_names_remove_dims(t->names, t->ndim, mask, keepdim, buf, &ndim);
+    int64_t sizes[NT_MAX_DIMS];
+    nt_red_out_shape(t, mask, keepdim, &ndim, sizes);
+    nt_tensor *v = NULL, *ix = NULL;
+    nt_status st;
+    NT_CHECK(st, nt_red_prepare(into_v, t, t->dtype, ndim, sizes, names, &v));
+    NT_CHECK(st, nt_red_prepare(into_i, t, NT_INT64, ndim, sizes, names, &ix));
+    nt_red_plan p;
+    nt_red_plan_build(&p, t, mask, keepdim, v, ix);
+    arg_job j = {&p, nt_arg_run_for(is_max, t->dtype), nt_arg_rows_for(is_max, t->dtype),
+                 nt_dtype_table[t->dtype].size};
+    if (p.nout > 0) {
+        bool inner = p.nk == 0 || p.nr == 0 || nt_red_abs64(p.rin[0]) < nt_red_abs64(p.kin[0]);
+        if (inner) {
+            nt_parallel_for(0, p.nout, NT_GRAIN_SIZE / p.nred + 1, arg_inner_task, &j);
+        } else {
+            int64_t items = p.nout / p.ks[0];
+            nt_parallel_for(0, items, NT_GRAIN_SIZE / (p.nred * p.ks[0]) + 1, arg_outer_task, &j);
+        }
+    }
+    st = nt_red_finish(NT_OK, into_v, v, names, values);
+    v = NULL;
+    if (st != NT_OK) goto fail;
+    st = nt_red_finish(NT_OK, into_i, ix, names, indices);
+    if (st != NT_OK && values) {
+        nt_tensor_release(*values);
+        *values = NULL;
+    }
+    return st;
+fail:
+    nt_tensor_release(v);
+    nt_tensor_release(ix);
+    return st;
+}
+
+nt_status nt_max_dim(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor **values,
+                     nt_tensor **indices) {
+    if (!values || !indices) return nt_fail(NT_ERR_VALUE, "max(): NULL output pointer");
+    nt_tensor *v = NULL;
+    NT_TRY(arg_reduce("max", true, t, dim, keepdim, NULL, NULL, &v, indices));
+    *values = v;
+    return NT_OK;
+}
+
+nt_status nt_min_dim(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor **values,
+                     nt_tensor **indices) {
+    if (!values || !indices) return nt_fail(NT_ERR_VALUE, "min(): NULL output pointer");
+    nt_tensor *v = NULL;
+    NT_TRY(arg_reduce("min", false, t, dim, keepdim, NULL, NULL, &v, indices));
+    *values = v;
+    return NT_OK;
+}
+
+nt_status nt_max_dim_out(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor *values,
+                         nt_tensor *indices) {
+    if (!values || !indices) return nt_fail_null_tensor("max", "out");
+    return arg_reduce("max", true, t, dim, keepdim, values, indices, NULL, NULL);
+}
+
+nt_status nt_min_dim_out(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor *values,
+                         nt_tensor *indices) {
+    if (!values || !indices) return nt_fail_null_tensor("min", "out");
+    return arg_reduce("min", false, t, dim, keepdim, values, indices, NULL, NULL);
+}
+
+static nt_status argmaxmin(const char *fname, bool is_max, nt_tensor *t, const int64_t *dim,
+                           bool keepdim, nt_tensor **out) {
+    if (!t) return nt_fail_null_tensor(fname, "self");
+    if (!out) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fname);
+    if (t->dtype == NT_BOOL)
+        return nt_red_not_implemented(is_max ? "argmax_cpu" : "argmin_cpu", t->dtype);
+    nt_tensor *values = NULL, *flat = NULL, *r = NULL;
+    nt_status st;
+    if (dim) {
+        st = arg_reduce(fname, is_max, t, *dim, keepdim, NULL, NULL, &values, out);
+        nt_tensor_release(values);
+        return st;
+    }
+    if (t->numel == 0)
+        return nt_fail(NT_ERR_INDEX,
+                       "%s(): Expected reduction dim to be specified for input.numel() == 0.",
+                       fname);
+    int64_t n = t->numel;
+    NT_CHECK(st, nt_reshape(t, 1, &n, &flat));
+    NT_CHECK(st, nt_rename(flat, NULL, &r)); /* the flattened dim has no name */
+    NT_CHECK(st, arg_reduce(fname, is_max, r, 0, false, NULL, NULL, &values, out));
+    if (keepdim) {
+        /* All dims kept with size one, names kept (argmax(keepdim=True) of a tensor). */
+        int64_t ones[NT_MAX_DIMS];
+        for (int i = 0; i < t->ndim; i++)
+            ones[i] = 1;
+        nt_tensor *shaped = NULL;
+        st = nt_tensor_view_of(*out, t->ndim, ones, ones, 0, t->names, &shaped);
+        nt_tensor_release(*out);
+        *out = NULL;
+        if (st != NT_OK) goto fail;
+        *out = shaped;
+    }
+fail:
+    nt_tensor_release(values);
+    nt_tensor_release(flat);
+    nt_tensor_release(r);
+    return st;
+}
+
+nt_status nt_argmax(nt_tensor *t, const int64_t *dim, bool keepdim, nt_tensor **out) {
+    return argmaxmin("argmax", true, t, dim, keepdim, out);
+}
+
+nt_status nt_argmin(nt_tensor *t, const int64_t *dim, bool keepdim, nt_tensor **out) {
+    return argmaxmin("argmin", false, t, dim, keepdim, out);
+}
