@@ -24,12 +24,6 @@
 
 #define LANES PHILOX_LANES
 
-static const char *const torch_names[NT_DTYPE_COUNT] = {
-    [NT_BOOL] = "Bool", [NT_UINT8] = "Byte", [NT_INT8] = "Char", [NT_INT16] = "Short",
-    [NT_INT32] = "Int", [NT_INT64] = "Long", [NT_FLOAT16] = "Half", [NT_BFLOAT16] = "BFloat16",
-    [NT_FLOAT32] = "Float", [NT_FLOAT64] = "Double",
-};
-
 typedef struct dropout_job {
     nt_dtype dtype;
     const char *x; /* n elements in memory order */
@@ -126,7 +120,7 @@ static nt_status check_dropout(const nt_tensor *t, double p, bool train, bool *i
     if (nt_dtype_table[t->dtype].kind != NT_KIND_FLOAT)
         return nt_fail(NT_ERR_RUNTIME, "result type Float can't be cast to the desired output "
                                        "type %s",
-                       torch_names[t->dtype]);
+                       nt_dtype_torch_name(t->dtype));
     return NT_OK;
 }
 

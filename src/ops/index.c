@@ -31,16 +31,6 @@
 #include "names/infer.h"
 #include "names/names.h"
 
-static const char *const scalar_type_names[NT_DTYPE_COUNT] = {
-    [NT_BOOL] = "Bool",    [NT_UINT8] = "Byte",     [NT_INT8] = "Char",      [NT_INT16] = "Short",
-    [NT_INT32] = "Int",    [NT_INT64] = "Long",     [NT_FLOAT16] = "Half",   [NT_BFLOAT16] = "BFloat16",
-    [NT_FLOAT32] = "Float", [NT_FLOAT64] = "Double",
-};
-
-const char *nt_index_scalar_type_name(nt_dtype dtype) {
-    return nt_dtype_valid((int)dtype) ? scalar_type_names[dtype] : "?";
-}
-
 nt_status nt_index_restride(const nt_tensor *t, int ndim, const int64_t *sizes,
                             const int64_t *strides, int64_t offset, const nt_name *names,
                             nt_tensor **out) {
@@ -782,8 +772,8 @@ static nt_status index_put(plan *p, const nt_tensor *value_in) {
         st = nt_fail(NT_ERR_RUNTIME,
                      "Index put requires the source and destination dtypes match, got %s for the "
                      "destination and %s for the source.",
-                     nt_index_scalar_type_name(p->base->dtype),
-                     nt_index_scalar_type_name(value->dtype));
+                     nt_dtype_torch_name(p->base->dtype),
+                     nt_dtype_torch_name(value->dtype));
         goto fail;
     }
     if (a.named || value->names) NT_CHECK(st, check_copy_names(a.named ? a.names : NULL, a.ndim, value));

@@ -10,9 +10,6 @@
 
 #include "core/tensor.h"
 
-/* PyTorch's ScalarType name of a dtype ("Float", "Long", "Bool", ...). */
-const char *nt_index_scalar_type_name(nt_dtype dtype);
-
 /* The positions of the non-zero elements of `t` (any dtype; row-major order) as an
  * int64 tensor of shape (n, ndim). */
 nt_status nt_index_nonzero(const nt_tensor *t, nt_tensor **out);

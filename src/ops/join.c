@@ -81,7 +81,7 @@ static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, i
         if (!can_cast(dtype, out->dtype))
             return nt_fail(NT_ERR_RUNTIME,
                            "torch.cat(): input types can't be cast to the desired output type %s",
-                           nt_index_scalar_type_name(out->dtype));
+                           nt_dtype_torch_name(out->dtype));
         dtype = out->dtype;
     }
     int valid = -1;

@@ -40,9 +40,6 @@ typedef struct nt_la_mat {
     int64_t rows, cols, rs, cs;
 } nt_la_mat;
 
-/* c10::ScalarType names ("expected scalar type Float but found Double"). */
-extern const char *const nt_la_scalar_name[NT_DTYPE_COUNT];
-
 /* Returns PyTorch's "argument ... must be Tensor, not NULL" from a public entry point. */
 #define NT_REQUIRE(fn, x, name)                                                                    \
     do {                                                                                           \

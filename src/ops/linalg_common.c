@@ -14,14 +14,6 @@
 
 /* ------------------------------------------------------------------ PyTorch's texts */
 
-/* c10::ScalarType names ("expected scalar type Float but found Double"). */
-const char *const nt_la_scalar_name[NT_DTYPE_COUNT] = {
-    [NT_BOOL] = "Bool",      [NT_UINT8] = "Byte",        [NT_INT8] = "Char",
-    [NT_INT16] = "Short",    [NT_INT32] = "Int",         [NT_INT64] = "Long",
-    [NT_FLOAT16] = "Half",   [NT_BFLOAT16] = "BFloat16", [NT_FLOAT32] = "Float",
-    [NT_FLOAT64] = "Double",
-};
-
 /* caffe2::TypeMeta names ("Expected out tensor to have dtype float, but got double"). */
 static const char *const meta_name[NT_DTYPE_COUNT] = {
     [NT_BOOL] = "bool",         [NT_UINT8] = "unsigned char",
@@ -35,7 +27,7 @@ static const char *const meta_name[NT_DTYPE_COUNT] = {
 nt_status nt_la_check_dispatch(const char *kernel, nt_dtype dtype) {
     if (dtype == NT_BOOL || dtype == NT_FLOAT16)
         return nt_fail(NT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel,
-                       nt_la_scalar_name[dtype]);
+                       nt_dtype_torch_name(dtype));
     return NT_OK;
 }
 
@@ -43,7 +35,7 @@ nt_status nt_la_check_dispatch(const char *kernel, nt_dtype dtype) {
 nt_status nt_la_check_same(nt_dtype expected, nt_dtype found) {
     if (expected != found)
         return nt_fail(NT_ERR_RUNTIME, "expected scalar type %s but found %s",
-                       nt_la_scalar_name[expected], nt_la_scalar_name[found]);
+                       nt_dtype_torch_name(expected), nt_dtype_torch_name(found));
     return NT_OK;
 }
 

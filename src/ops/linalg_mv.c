@@ -158,7 +158,7 @@ static nt_status dot_check(const nt_tensor *a, const nt_tensor *b) {
     if (a->dtype != b->dtype)
         return nt_fail(NT_ERR_RUNTIME,
                        "dot : expected both vectors to have same dtype, but found %s and %s",
-                       nt_la_scalar_name[a->dtype], nt_la_scalar_name[b->dtype]);
+                       nt_dtype_torch_name(a->dtype), nt_dtype_torch_name(b->dtype));
     if (a->numel != b->numel)
         return nt_fail(NT_ERR_RUNTIME,
                        "inconsistent tensor size, expected tensor [%" PRId64 "] and src [%" PRId64
@@ -175,7 +175,7 @@ nt_status nt_la_dot_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
         NT_TRY(nt_la_check_out_shape(out, 0, NULL));
         if (out->dtype != a->dtype)
             return nt_fail(NT_ERR_RUNTIME, "result dtype %s does not match input dtype %s",
-                           nt_la_scalar_name[out->dtype], nt_la_scalar_name[a->dtype]);
+                           nt_dtype_torch_name(out->dtype), nt_dtype_torch_name(a->dtype));
     }
     nt_tensor *r;
     NT_TRY(nt_tensor_alloc(a->dtype, 0, NULL, NULL, &r));

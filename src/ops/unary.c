@@ -21,14 +21,6 @@
 #include "names/infer.h"
 #include "names/names.h"
 
-/* PyTorch's ScalarType names, as its error texts print them. */
-static const char *const torch_names[NT_DTYPE_COUNT] = {
-    [NT_BOOL] = "Bool",      [NT_UINT8] = "Byte",        [NT_INT8] = "Char",
-    [NT_INT16] = "Short",    [NT_INT32] = "Int",         [NT_INT64] = "Long",
-    [NT_FLOAT16] = "Half",   [NT_BFLOAT16] = "BFloat16", [NT_FLOAT32] = "Float",
-    [NT_FLOAT64] = "Double",
-};
-
 const char *nt_unary_op_name(nt_unary_op op) {
     if ((int)op < 0 || op >= NT_UNARY_OP_COUNT) return NULL;
     return nt_unary_defs[op].name;
@@ -58,13 +50,13 @@ static nt_status check_out(const nt_unary_def *def, const nt_tensor *t, nt_tenso
     case NT_UNARY_SAME:
         if (out->dtype != t->dtype)
             return nt_fail(NT_ERR_RUNTIME, "Found dtype %s but expected %s",
-                           torch_names[out->dtype], torch_names[t->dtype]);
+                           nt_dtype_torch_name(out->dtype), nt_dtype_torch_name(t->dtype));
         break;
     case NT_UNARY_FLOATING:
         if (nt_dtype_table[out->dtype].kind != NT_KIND_FLOAT)
             return nt_fail(NT_ERR_RUNTIME,
                            "result type %s can't be cast to the desired output type %s",
-                           torch_names[compute], torch_names[out->dtype]);
+                           nt_dtype_torch_name(compute), nt_dtype_torch_name(out->dtype));
         break;
     case NT_UNARY_TO_BOOL:
         break;
@@ -87,7 +79,7 @@ static nt_status run(int op, nt_tensor *t, nt_tensor *out, const void *ctx, nt_t
     const nt_loop2d loop = def->loops[compute];
     if (!loop)
         return nt_fail(NT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", def->kernel,
-                       torch_names[compute]);
+                       nt_dtype_torch_name(compute));
 
     nt_status st = NT_OK;
     nt_tensor *in = t, *converted = NULL, *dst = out, *fresh = NULL;
