@@ -1,6 +1,6 @@
 /*
  * reduce_kernels.h — the folding kernels of the reductions (layer L3), for the engine in
- * ops/reduce.c.
+ * ops/reduce_engine.c.
  *
  * A reduction folds many input elements into one accumulator per output. Each (op, input
  * dtype) pair has a kernel: a small table of functions on accumulators of `acc_size` bytes
