@@ -26,7 +26,8 @@ __attribute__((target("avx2,fma"))) static float exp1(float x) {
 }
 
 __attribute__((target("avx2,fma"))) static void test_within_one_ulp_over_the_range(void) {
-    /* every 1009th float in [-110, 90]: about 4 million points, all exponents */
+    /* every 1009th float in [-110, 90] and the 7 after it: 17.8 million points, every
+     * exponent */
     double worst = 0;
     float worst_x = 0;
     for (uint64_t b = 0; b <= UINT32_MAX; b += 1009) {
@@ -35,8 +36,10 @@ __attribute__((target("avx2,fma"))) static void test_within_one_ulp_over_the_ran
         memcpy(&x, &bits, sizeof x);
         if (!(x > -110.0f && x < 90.0f)) continue;
         float in[8], out[8];
-        for (int l = 0; l < 8; l++) /* the lanes are independent: eight neighbours at once */
-            in[l] = nextafterf(x, (float)(l & 1 ? INFINITY : -INFINITY));
+        for (int l = 0; l < 8; l++) { /* the lanes are independent: x and its 7 successors */
+            uint32_t lane_bits = bits + (uint32_t)l;
+            memcpy(&in[l], &lane_bits, sizeof in[l]);
+        }
         _mm256_storeu_ps(out, nt_expf8(_mm256_loadu_ps(in)));
         for (int l = 0; l < 8; l++) {
             double err = ulps(out[l], exp((double)in[l]));
