@@ -624,57 +624,38 @@ const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
 #define BETTER_MAX(x, b) (!((b) != (b)) && ((x) > (b) || (x) != (x)))
 #define BETTER_MIN(x, b) (!((b) != (b)) && ((x) < (b) || (x) != (x)))
 
+/* NAME_run_E: the first extreme of n elements: with a contiguous run of 32 or more, the
+ * vector extreme (PAIRWISE) and then its first place; else one scan with BETTER. */
+#define ARG_RUN(NAME, E, c, PAIRWISE, BETTER)                                                      \
+    static void NAME##_run_##E(const char *p, int64_t n, int64_t s, char *value, int64_t *index) { \
+        if (s == (int64_t)sizeof(c) && n >= 32) {                                                  \
+            MAXACC_##E m = PAIRWISE##_##E(p, n, s);                                                \
+            const c *q = (const c *)p;                                                             \
+            int64_t i = 0;                                                                         \
+            if (m != m) {                                                                          \
+                while (i < n - 1 && !(LD_##E(q[i]) != LD_##E(q[i])))                               \
+                    i++;                                                                           \
+            } else {                                                                               \
+                while (i < n - 1 && !(LD_##E(q[i]) == m))                                          \
+                    i++;                                                                           \
+            }                                                                                      \
+            memcpy(value, q + i, sizeof(c));                                                       \
+            *index = i;                                                                            \
+            return;                                                                                \
+        }                                                                                          \
+        int64_t bi = 0;                                                                            \
+        MAXACC_##E b = LD_##E(*(const c *)p);                                                      \
+        for (int64_t i = 1; i < n; i++) {                                                          \
+            MAXACC_##E x = LD_##E(*(const c *)(p + i * s));                                        \
+            if (BETTER(x, b)) b = x, bi = i;                                                       \
+        }                                                                                          \
+        memcpy(value, p + bi * s, sizeof(c));                                                      \
+        *index = bi;                                                                               \
+    }
+
 #define STAMP_ARG(E, n_, c)                                                                        \
-    static void argmax_run_##E(const char *p, int64_t n, int64_t s, char *value, int64_t *index) { \
-        if (s == (int64_t)sizeof(c) && n >= 32) { /* the vector max, then its first place */       \
-            MAXACC_##E m = max_pairwise_##E(p, n, s);                                              \
-            const c *q = (const c *)p;                                                             \
-            int64_t i = 0;                                                                         \
-            if (m != m) {                                                                          \
-                while (i < n - 1 && !(LD_##E(q[i]) != LD_##E(q[i])))                               \
-                    i++;                                                                           \
-            } else {                                                                               \
-                while (i < n - 1 && !(LD_##E(q[i]) == m))                                          \
-                    i++;                                                                           \
-            }                                                                                      \
-            memcpy(value, q + i, sizeof(c));                                                       \
-            *index = i;                                                                            \
-            return;                                                                                \
-        }                                                                                          \
-        int64_t bi = 0;                                                                            \
-        MAXACC_##E b = LD_##E(*(const c *)p);                                                      \
-        for (int64_t i = 1; i < n; i++) {                                                          \
-            MAXACC_##E x = LD_##E(*(const c *)(p + i * s));                                        \
-            if (BETTER_MAX(x, b)) b = x, bi = i;                                                   \
-        }                                                                                          \
-        memcpy(value, p + bi * s, sizeof(c));                                                      \
-        *index = bi;                                                                               \
-    }                                                                                              \
-    static void argmin_run_##E(const char *p, int64_t n, int64_t s, char *value, int64_t *index) { \
-        if (s == (int64_t)sizeof(c) && n >= 32) { /* the vector min, then its first place */       \
-            MAXACC_##E m = min_pairwise_##E(p, n, s);                                              \
-            const c *q = (const c *)p;                                                             \
-            int64_t i = 0;                                                                         \
-            if (m != m) {                                                                          \
-                while (i < n - 1 && !(LD_##E(q[i]) != LD_##E(q[i])))                               \
-                    i++;                                                                           \
-            } else {                                                                               \
-                while (i < n - 1 && !(LD_##E(q[i]) == m))                                          \
-                    i++;                                                                           \
-            }                                                                                      \
-            memcpy(value, q + i, sizeof(c));                                                       \
-            *index = i;                                                                            \
-            return;                                                                                \
-        }                                                                                          \
-        int64_t bi = 0;                                                                            \
-        MAXACC_##E b = LD_##E(*(const c *)p);                                                      \
-        for (int64_t i = 1; i < n; i++) {                                                          \
-            MAXACC_##E x = LD_##E(*(const c *)(p + i * s));                                        \
-            if (BETTER_MIN(x, b)) b = x, bi = i;                                                   \
-        }                                                                                          \
-        memcpy(value, p + bi * s, sizeof(c));                                                      \
-        *index = bi;                                                                               \
-    }                                                                                              \
+    ARG_RUN(argmax, E, c, max_pairwise, BETTER_MAX)                                                \
+    ARG_RUN(argmin, E, c, min_pairwise, BETTER_MIN)                                                \
     static void argmax_rows_##E(char *best, int64_t bs, int64_t *idx, int64_t is, const char *p,   \
                                 int64_t n, int64_t s, int64_t row) {                               \
         for (int64_t i = 0; i < n; i++) {                                                          \
