@@ -17,6 +17,7 @@
 #include <string.h>
 #include <xmmintrin.h> /* SSE: baseline on x86-64 */
 
+#include "core/cpu.h"
 #include "core/scalar.h"
 #include "core/status.h"
 
@@ -168,7 +169,7 @@ static void cvt_f16_from_f32_f16c(char **data, const int64_t *st, int64_t n, int
 }
 
 static bool have_f16c(void) {
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    return nt_cpu()->avx2_fma && nt_cpu()->f16c;
 }
 #else
 static bool have_f16c(void) {

@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "core/half.h"
 #include "core/parallel.h"
 
@@ -292,9 +293,7 @@ void nt_gemm_int(nt_dtype dtype, int64_t m, int64_t n, int64_t k, const void *a,
 /* ------------------------------------------------------------------ float32/float64: BLAS */
 
 static bool has_avx2_fma(void) {
-    static int cached = -1; /* a benign race: every thread computes the same value */
-    if (cached < 0) cached = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return cached;
+    return nt_cpu()->avx2_fma;
 }
 
 void nt_gemm_blas(nt_dtype dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,

@@ -16,9 +16,9 @@
 
 #include <immintrin.h>
 #include <math.h>
-#include <stdatomic.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "core/scalar.h"
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
@@ -149,13 +149,7 @@ static void store_int(char *out, nt_dtype dt, int64_t v) {
  * return false (the caller then runs the exact scalar block) without AVX2, for short
  * blocks, or when a NaN is present. */
 static bool rk_avx2(void) {
-    static _Atomic int cached = -1;
-    int v = atomic_load_explicit(&cached, memory_order_relaxed);
-    if (v < 0) {
-        v = __builtin_cpu_supports("avx2");
-        atomic_store_explicit(&cached, v, memory_order_relaxed);
-    }
-    return v;
+    return nt_cpu()->avx2_fma;
 }
 
 static inline bool no_fast(const void *q, int64_t n, void *out) {

@@ -3,8 +3,7 @@
  * sleef_loops.h).
  *
  * The library is compiled for x86-64-v2, so the AVX2 code lives in functions with their
- * own target attribute, and sleef.h is read with AVX2 enabled (it declares its __m256
- * functions only then). Each op is written once as a vector expression per width
+ * own target attribute (sleef_avx2.h declares SLEEF's AVX2 functions for them). Each op is written once as a vector expression per width
  * (v8_ / v4d_ for AVX2, v4_ / v2d_ for SSE4) and stamped into array loops by ARRAY_FNS.
  */
 #include "sleef_loops.h"
@@ -14,25 +13,15 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <immintrin.h>
-
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
-#include <sleef.h>
-#pragma GCC pop_options
+#include "core/cpu.h"
+#include "sleef_avx2.h"
 
 #define NT_AVX2 __attribute__((target("avx2,fma")))
 
-static _Atomic int avx2_cached = -1; /* -1: not probed yet */
 static _Atomic int avx2_allowed = 1;
 
 int nt_sleef_uses_avx2(void) {
-    int v = atomic_load_explicit(&avx2_cached, memory_order_relaxed);
-    if (v < 0) {
-        v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-        atomic_store_explicit(&avx2_cached, v, memory_order_relaxed);
-    }
-    return v && atomic_load_explicit(&avx2_allowed, memory_order_relaxed);
+    return nt_cpu()->avx2_fma && atomic_load_explicit(&avx2_allowed, memory_order_relaxed);
 }
 
 void nt_sleef_allow_avx2(int allow) {

@@ -18,11 +18,9 @@
 
 #include <immintrin.h>
 
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
-#include <sleef.h>
-#pragma GCC pop_options
+#include "kernels/sleef_avx2.h"
 
+#include "core/cpu.h"
 #include "core/parallel.h"
 #include "core/scalar.h"
 #include "core/status.h"
@@ -32,13 +30,7 @@
 #define SM_AVX2 __attribute__((target("avx2,fma")))
 
 static bool use_avx2(void) {
-    static _Atomic int cached = -1;
-    int v = atomic_load_explicit(&cached, memory_order_relaxed);
-    if (v < 0) {
-        v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-        atomic_store_explicit(&cached, v, memory_order_relaxed);
-    }
-    return v;
+    return nt_cpu()->avx2_fma;
 }
 
 /* ------------------------------------------------------------------ row kernels */

@@ -31,51 +31,51 @@ NT_LOOP_TERNARY(t_sel, int64_t, bool, int64_t, int64_t, NT_LD_ID, NT_LD_ID, NT_L
                 k_sel)
 
 static void test_loops_every_path(void) {
-    enum { N = 37, M = 3 };
-    float a[M * N * 2], b[M * N * 2], o[M * N * 2];
-    for (int i = 0; i < M * N * 2; i++) {
+    enum { LEN = 37, M = 3 };
+    float a[M * LEN * 2], b[M * LEN * 2], o[M * LEN * 2];
+    for (int i = 0; i < M * LEN * 2; i++) {
         a[i] = (float)(i % 11) - 3.5f;
         b[i] = (float)(i % 7) * 0.25f;
     }
     /* contiguous rows, outer stride = row */
     char *d[3] = {(char *)o, (char *)a, (char *)b};
-    int64_t st[6] = {4, 4, 4, 4 * N, 4 * N, 4 * N};
-    t_axpb(d, st, N, M, NULL);
-    for (int i = 0; i < N * M; i++)
+    int64_t st[6] = {4, 4, 4, 4 * LEN, 4 * LEN, 4 * LEN};
+    t_axpb(d, st, LEN, M, NULL);
+    for (int i = 0; i < LEN * M; i++)
         EXPECT(o[i] == 2.0f * a[i] - b[i]);
     /* b a broadcast scalar along rows (stride 0) */
-    int64_t st_b0[6] = {4, 4, 0, 4 * N, 4 * N, 4};
-    t_axpb(d, st_b0, N, M, NULL);
+    int64_t st_b0[6] = {4, 4, 0, 4 * LEN, 4 * LEN, 4};
+    t_axpb(d, st_b0, LEN, M, NULL);
     for (int j = 0; j < M; j++)
-        for (int i = 0; i < N; i++)
-            EXPECT(o[j * N + i] == 2.0f * a[j * N + i] - b[j]);
+        for (int i = 0; i < LEN; i++)
+            EXPECT(o[j * LEN + i] == 2.0f * a[j * LEN + i] - b[j]);
     /* strided: every second element */
-    int64_t st_s[6] = {4, 8, 8, 4 * N, 8 * N, 8 * N};
-    t_axpb(d, st_s, N, M, NULL);
+    int64_t st_s[6] = {4, 8, 8, 4 * LEN, 8 * LEN, 8 * LEN};
+    t_axpb(d, st_s, LEN, M, NULL);
     for (int j = 0; j < M; j++)
-        for (int i = 0; i < N; i++)
-            EXPECT(o[j * N + i] == 2.0f * a[2 * (j * N + i)] - b[2 * (j * N + i)]);
+        for (int i = 0; i < LEN; i++)
+            EXPECT(o[j * LEN + i] == 2.0f * a[2 * (j * LEN + i)] - b[2 * (j * LEN + i)]);
     /* in place (out is a) */
-    float ip[N];
-    for (int i = 0; i < N; i++)
+    float ip[LEN];
+    for (int i = 0; i < LEN; i++)
         ip[i] = a[i];
     char *di[3] = {(char *)ip, (char *)ip, (char *)b};
-    t_axpb(di, st, N, 1, NULL);
-    for (int i = 0; i < N; i++)
+    t_axpb(di, st, LEN, 1, NULL);
+    for (int i = 0; i < LEN; i++)
         EXPECT(ip[i] == 2.0f * a[i] - b[i]);
     /* scalar operands through ctx, and parameters */
     float s = 1.5f;
     scale_params p = {3.0f};
     nt_binary_ctx c = {&s, &p};
-    int64_t st2[4] = {4, 4, 4 * N, 4 * N};
-    t_scaled_s(d, st2, N, 1, &c);
-    for (int i = 0; i < N; i++)
+    int64_t st2[4] = {4, 4, 4 * LEN, 4 * LEN};
+    t_scaled_s(d, st2, LEN, 1, &c);
+    for (int i = 0; i < LEN; i++)
         EXPECT(o[i] == 3.0f * a[i] + 1.5f);
-    t_scaled_r(d, st2, N, 1, &c);
-    for (int i = 0; i < N; i++)
+    t_scaled_r(d, st2, LEN, 1, &c);
+    for (int i = 0; i < LEN; i++)
         EXPECT(o[i] == 3.0f * 1.5f + a[i]);
-    t_axpb_s(d, st2, N, 1, &c); /* params NULL-free loop ignores them */
-    for (int i = 0; i < N; i++)
+    t_axpb_s(d, st2, LEN, 1, &c); /* params NULL-free loop ignores them */
+    for (int i = 0; i < LEN; i++)
         EXPECT(o[i] == 2.0f * a[i] - 1.5f);
     /* float16 computes in float and rounds once: 1 + 2^-11 rounds to 1 (ties to even) */
     nt_float16 h1 = nt_f32_to_f16(1.0f), h2 = nt_f32_to_f16(0x1p-11f), ho;

@@ -552,12 +552,12 @@ static void test_long_inputs_agree_with_reference(void) {
 /* The SSE4 variants (what a CPU without AVX2 runs) agree with the AVX2 ones within an ulp
  * or two, and float32 tanh (our own, not SLEEF's) is within 1.5 ulp of double tanh. */
 static void test_sse_variants_agree(void) {
-    enum { N = 4099 };
-    static float in[N], a[N], b[N];
-    static double ind[N], ad[N], bd[N];
-    for (int i = 0; i < N; i++) {
-        in[i] = (float)((i - N / 2) * 0.0071);
-        ind[i] = (i - N / 2) * 0.0071;
+    enum { LEN = 4099 };
+    static float in[LEN], a[LEN], b[LEN];
+    static double ind[LEN], ad[LEN], bd[LEN];
+    for (int i = 0; i < LEN; i++) {
+        in[i] = (float)((i - LEN / 2) * 0.0071);
+        ind[i] = (i - LEN / 2) * 0.0071;
     }
     in[0] = NAN;
     in[1] = INFINITY;
@@ -566,14 +566,14 @@ static void test_sse_variants_agree(void) {
 #define CHECK_OP(op)                                                                               \
     do {                                                                                           \
         nt_sleef_allow_avx2(1);                                                                    \
-        nt_vec_##op##_f32(a, in, N);                                                               \
-        nt_vec_##op##_f64(ad, ind, N);                                                             \
+        nt_vec_##op##_f32(a, in, LEN);                                                               \
+        nt_vec_##op##_f64(ad, ind, LEN);                                                             \
         nt_sleef_allow_avx2(0);                                                                    \
-        nt_vec_##op##_f32(b, in, N);                                                               \
-        nt_vec_##op##_f64(bd, ind, N);                                                             \
+        nt_vec_##op##_f32(b, in, LEN);                                                               \
+        nt_vec_##op##_f64(bd, ind, LEN);                                                             \
         nt_sleef_allow_avx2(1);                                                                    \
         int bad = 0;                                                                               \
-        for (int i = 0; i < N; i++) {                                                              \
+        for (int i = 0; i < LEN; i++) {                                                              \
             if (!close_to(b[i], a[i], 2.5e-7) || !close_to(bd[i], ad[i], 5e-16)) bad++;            \
         }                                                                                          \
         if (bad) fprintf(stderr, "  %s: %d elements differ\n", #op, bad);                          \
@@ -584,8 +584,8 @@ static void test_sse_variants_agree(void) {
     nt_sleef_allow_avx2(0);
     int off = 0;
     for (int pass = 0; pass < 2; pass++, nt_sleef_allow_avx2(1)) {
-        nt_vec_tanh_f32(a, in, N);
-        for (int i = 4; i < N; i++) {
+        nt_vec_tanh_f32(a, in, LEN);
+        for (int i = 4; i < LEN; i++) {
             double ref = tanh((double)in[i]);
             double ulp = nextafterf((float)fabs(ref), INFINITY) - (float)fabs(ref);
             if (fabs(a[i] - ref) > 1.5 * ulp) off++;
