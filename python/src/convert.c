@@ -71,8 +71,12 @@ static PyObject *tensor_tolist(PyObject *self, PyObject *unused) {
     nt_dtype dtype = nt_tensor_dtype(t);
     int ndim = nt_tensor_ndim(t);
     int64_t byte_strides[NT_MAX_DIMS];
+    /* Only a dim of two or more elements is ever stepped along, and there the stride is
+     * bounded by the storage; other strides may be anything (an empty view's). */
     for (int i = 0; i < ndim; i++)
-        byte_strides[i] = nt_tensor_strides(t)[i] * (int64_t)nt_dtype_size(dtype);
+        byte_strides[i] = nt_tensor_sizes(t)[i] > 1
+                              ? nt_tensor_strides(t)[i] * (int64_t)nt_dtype_size(dtype)
+                              : 0;
     return tolist_at(nt_tensor_data(t), dtype, 0, ndim, nt_tensor_sizes(t), byte_strides);
 }
 

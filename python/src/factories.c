@@ -336,13 +336,13 @@ static int overflow_error(nt_dtype d) {
 static int store_leaf(char *p, nt_dtype d, PyObject *o) {
     if (d == NT_BOOL) {
         if (PyFloat_Check(o)) {
-            *(bool *)p = PyFloat_AS_DOUBLE(o) != 0.0;
+            *(uint8_t *)p = PyFloat_AS_DOUBLE(o) != 0.0;
             return 0;
         }
         int overflow;
         long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
         if (v == -1 && PyErr_Occurred()) return -1;
-        *(bool *)p = overflow || v != 0;
+        *(uint8_t *)p = overflow || v != 0;
         return 0;
     }
     if (nt_dtype_is_floating(d)) {

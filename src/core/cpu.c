@@ -24,8 +24,8 @@ static void probe(void) {
     bool f16c = c & (1u << 29);
     if (!osxsave) return;
     uint64_t xcr0 = xgetbv0();
-    bool ymm = (xcr0 & 0x6) == 0x6;        /* SSE and AVX state */
-    bool zmm = (xcr0 & 0xe6) == 0xe6;      /* plus opmask and the upper ZMM registers */
+    bool ymm = (xcr0 & 0x6) == 0x6;   /* SSE and AVX state */
+    bool zmm = (xcr0 & 0xe6) == 0xe6; /* plus opmask and the upper ZMM registers */
     if (!ymm || !avx) return;
     features.f16c = f16c;
     if (__get_cpuid_max(0, NULL) < 7) return;

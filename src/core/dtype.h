@@ -13,7 +13,7 @@
 #include "ntensor.h"
 
 #define NT_DTYPES(X)                                                                            \
-    X(NT_BOOL, bool, bool)                                                                      \
+    X(NT_BOOL, bool, nt_bool)                                                                   \
     X(NT_UINT8, uint8, uint8_t)                                                                 \
     X(NT_INT8, int8, int8_t)                                                                    \
     X(NT_INT16, int16, int16_t)                                                                 \
@@ -23,6 +23,11 @@
     X(NT_BFLOAT16, bfloat16, nt_bfloat16)                                                       \
     X(NT_FLOAT32, float32, float)                                                               \
     X(NT_FLOAT64, float64, double)
+
+/* The storage of a bool element: one byte, read as true when it is not zero (a buffer
+ * from NumPy, the user or uninitialised memory may hold any byte; reading such a byte as
+ * C's _Bool is undefined behaviour), written as 0 or 1. NumPy and PyTorch read it so. */
+typedef uint8_t nt_bool;
 
 typedef enum nt_dtype_kind { NT_KIND_BOOL, NT_KIND_INT, NT_KIND_FLOAT } nt_dtype_kind;
 

@@ -25,7 +25,7 @@ static inline int32_t nt_double_to_i32(double x) {
 /* The element at p as a double (int64 values beyond 2^53 round). */
 static inline double nt_load_double(const void *p, nt_dtype dtype) {
     switch (dtype) {
-    case NT_BOOL: return *(const bool *)p ? 1.0 : 0.0;
+    case NT_BOOL: return *(const nt_bool *)p ? 1.0 : 0.0;
     case NT_UINT8: return *(const uint8_t *)p;
     case NT_INT8: return *(const int8_t *)p;
     case NT_INT16: return *(const int16_t *)p;
@@ -42,7 +42,7 @@ static inline double nt_load_double(const void *p, nt_dtype dtype) {
 /* The element at p as a scalar of its dtype's kind (bool, int64 or double). */
 static inline nt_scalar nt_load_scalar(const void *p, nt_dtype dtype) {
     switch (nt_dtype_table[dtype].kind) {
-    case NT_KIND_BOOL: return nt_scalar_bool(*(const bool *)p);
+    case NT_KIND_BOOL: return nt_scalar_bool(*(const nt_bool *)p != 0);
     case NT_KIND_INT:
         if (dtype == NT_INT64) return nt_scalar_int(*(const int64_t *)p);
         return nt_scalar_int((int64_t)nt_load_double(p, dtype));
@@ -55,7 +55,7 @@ static inline void nt_store_scalar(void *p, nt_dtype dtype, nt_scalar s) {
     if (s.kind == NT_SCALAR_FLOAT) {
         double x = s.v.f;
         switch (dtype) {
-        case NT_BOOL: *(bool *)p = x != 0.0; return;
+        case NT_BOOL: *(nt_bool *)p = x != 0.0; return;
         case NT_UINT8: *(uint8_t *)p = (uint8_t)nt_double_to_i64(x); return;
         case NT_INT8: *(int8_t *)p = (int8_t)nt_double_to_i32(x); return;
         case NT_INT16: *(int16_t *)p = (int16_t)nt_double_to_i32(x); return;
@@ -70,7 +70,7 @@ static inline void nt_store_scalar(void *p, nt_dtype dtype, nt_scalar s) {
     }
     int64_t i = s.kind == NT_SCALAR_BOOL ? (int64_t)s.v.b : s.v.i;
     switch (dtype) {
-    case NT_BOOL: *(bool *)p = i != 0; return;
+    case NT_BOOL: *(nt_bool *)p = i != 0; return;
     case NT_UINT8: *(uint8_t *)p = (uint8_t)i; return;
     case NT_INT8: *(int8_t *)p = (int8_t)i; return;
     case NT_INT16: *(int16_t *)p = (int16_t)i; return;

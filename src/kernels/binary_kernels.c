@@ -222,7 +222,7 @@ NT_DTYPES(STAMP_CMP_KERNELS)
 #define SAME(op, E, n, c)                                                                       \
     NT_LOOP_BINARY(op##_##E, c, c, c, NT_LD_##E, NT_LD_##E, NT_ST_##E, k_##op##_##E)
 #define TO_BOOL(op, E, n, c)                                                                    \
-    NT_LOOP_BINARY(op##_##E, bool, c, c, NT_LD_##E, NT_LD_##E, NT_ST_NT_BOOL, k_##op##_##E)
+    NT_LOOP_BINARY(op##_##E, nt_bool, c, c, NT_LD_##E, NT_LD_##E, NT_ST_NT_BOOL, k_##op##_##E)
 #define ALPHA(E, n, c)                                                                          \
     NT_LOOP_BINARY_P(add_alpha_##E, c, c, c, NT_LD_##E, NT_LD_##E, NT_ST_##E, k_add_alpha_##E,  \
                      nt_kparam)
@@ -270,9 +270,9 @@ INT_LOOPS(NT_INT8, int8, int8_t)
 INT_LOOPS(NT_INT16, int16, int16_t)
 INT_LOOPS(NT_INT32, int32, int32_t)
 INT_LOOPS(NT_INT64, int64, int64_t)
-SAME(bitwise_and, NT_BOOL, bool, bool)
-SAME(bitwise_or, NT_BOOL, bool, bool)
-SAME(bitwise_xor, NT_BOOL, bool, bool)
+SAME(bitwise_and, NT_BOOL, bool, nt_bool)
+SAME(bitwise_or, NT_BOOL, bool, nt_bool)
+SAME(bitwise_xor, NT_BOOL, bool, nt_bool)
 
 /* ------------------------------------------------------------------ the op table */
 
@@ -445,7 +445,7 @@ nt_loop2d nt_clamp_tensor_loop(nt_dtype dtype) {
 #define WHERE_LOOPS(E, n, c)                                                                    \
     static inline c k_where_##E(bool cond, c a, c b) { return cond ? a : b; }                   \
     static inline c k_where_u8_##E(uint8_t cond, c a, c b) { return cond ? a : b; }             \
-    NT_LOOP_TERNARY(where_##E, c, bool, c, c, NT_LD_ID, NT_LD_ID, NT_LD_ID, NT_ST_ID,           \
+    NT_LOOP_TERNARY(where_##E, c, nt_bool, c, c, NT_LD_NT_BOOL, NT_LD_ID, NT_LD_ID, NT_ST_ID,   \
                     k_where_##E)                                                                \
     NT_LOOP_TERNARY(where_u8_##E, c, uint8_t, c, c, NT_LD_ID, NT_LD_ID, NT_LD_ID, NT_ST_ID,     \
                     k_where_u8_##E)
@@ -477,7 +477,7 @@ nt_loop2d nt_where_loop(nt_dtype cond, nt_dtype dtype) {
         CT actual = fabs(r_##E(a - b));                                                         \
         return isfinite(actual) && actual <= allowed;                                           \
     }                                                                                           \
-    NT_LOOP_BINARY_P(isclose_##E, bool, c, c, NT_LD_##E, NT_LD_##E, NT_ST_NT_BOOL,              \
+    NT_LOOP_BINARY_P(isclose_##E, nt_bool, c, c, NT_LD_##E, NT_LD_##E, NT_ST_NT_BOOL,           \
                      k_isclose_##E, nt_isclose_params)
 ISCLOSE_FLOAT(NT_FLOAT16, float16, nt_float16, float)
 ISCLOSE_FLOAT(NT_BFLOAT16, bfloat16, nt_bfloat16, float)
@@ -486,18 +486,18 @@ ISCLOSE_FLOAT(NT_FLOAT64, float64, double, double)
 
 /* Integers (and bool): PyTorch converts both to the default float dtype (float32) first. */
 #define ISCLOSE_INT(E, n, c)                                                                    \
-    static inline bool k_isclose_##E(c a, c b, const nt_isclose_params *p) {                    \
+    static inline bool k_isclose_##E(NT_CT_##E a, NT_CT_##E b, const nt_isclose_params *p) {    \
         return k_isclose_NT_FLOAT32((float)a, (float)b, p);                                     \
     }                                                                                           \
-    NT_LOOP_BINARY_P(isclose_##E, bool, c, c, NT_LD_ID, NT_LD_ID, NT_ST_NT_BOOL, k_isclose_##E, \
-                     nt_isclose_params)
+    NT_LOOP_BINARY_P(isclose_##E, nt_bool, c, c, NT_LD_##E, NT_LD_##E, NT_ST_NT_BOOL,           \
+                     k_isclose_##E, nt_isclose_params)
 ISCLOSE_INT(NT_UINT8, uint8, uint8_t)
 ISCLOSE_INT(NT_INT8, int8, int8_t)
 ISCLOSE_INT(NT_INT16, int16, int16_t)
 ISCLOSE_INT(NT_INT32, int32, int32_t)
 ISCLOSE_INT(NT_INT64, int64, int64_t)
 
-ISCLOSE_INT(NT_BOOL, bool, bool)
+ISCLOSE_INT(NT_BOOL, bool, nt_bool)
 
 #define ISCLOSE_ENTRY(E, n, c) [E] = isclose_##E,
 static const nt_loop2d isclose_table[NT_DTYPE_COUNT] = {NT_DTYPES(ISCLOSE_ENTRY)};

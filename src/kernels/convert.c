@@ -2,9 +2,10 @@
  * convert.c — copy, conversion and fill loops for every dtype (see convert.h for the
  * value rules), and PyTorch's overflow check for scalars written into a tensor.
  *
- * One loop per (dst, src) pair, 100 in all, stamped from NT_DTYPES: each dtype supplies
- * how to read an element into a C value (LOAD_<ENUM>) and how to turn any C value into an
- * element (TO_<ENUM>, choosing the float, double or integer rule with _Generic). Macros
+ * One loop per (dst, src) pair, 100 in all, stamped from NT_DTYPES: an element is read
+ * into a C value with loops.h's NT_LD_<ENUM>, and each dtype supplies how to turn any C
+ * value into an element (TO_<ENUM>, choosing the float, double or integer rule with
+ * _Generic). Macros
  * are keyed by the enum name because `bool` is itself a macro.
  * Every loop has a contiguous fast path written with `restrict` so that -O3 vectorises
  * it, a broadcast-source path, and a general strided path. Same-dtype pairs use the copy
@@ -20,6 +21,7 @@
 #include "core/cpu.h"
 #include "core/scalar.h"
 #include "core/status.h"
+#include "loops.h"
 
 /* ------------------------------------------------------------------ element rules */
 
@@ -29,19 +31,6 @@ static inline int32_t f32_to_i32(float x) {
 static inline int64_t f32_to_i64(float x) {
     return (x >= -9223372036854775808.0f && x < 9223372036854775808.0f) ? (int64_t)x : INT64_MIN;
 }
-
-/* An element of the dtype as a C value: integers and bool as themselves, 16-bit floats
- * widened to float. */
-#define LOAD_NT_BOOL(x) (x)
-#define LOAD_NT_UINT8(x) (x)
-#define LOAD_NT_INT8(x) (x)
-#define LOAD_NT_INT16(x) (x)
-#define LOAD_NT_INT32(x) (x)
-#define LOAD_NT_INT64(x) (x)
-#define LOAD_NT_FLOAT16(x) nt_f16_to_f32(x)
-#define LOAD_NT_BFLOAT16(x) nt_bf16_to_f32(x)
-#define LOAD_NT_FLOAT32(x) (x)
-#define LOAD_NT_FLOAT64(x) (x)
 
 /* A C value (bool, integer, float or double) as an element of the dtype; NT_BY_TYPE picks
  * the float, double or integer rule by the C type of v. */
@@ -70,19 +59,13 @@ static inline int64_t f32_to_i64(float x) {
 /* ------------------------------------------------------------------ conversion loops */
 
 /* The contiguous loops are compiled twice, for the baseline and for AVX2 (twice the
- * lanes), and the loader picks the one this CPU runs (GCC's target_clones, an ifunc). */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define NT_VECTOR_CLONES __attribute__((noinline, target_clones("avx2", "default")))
-#else
-#define NT_VECTOR_CLONES
-#endif
-
+ * lanes): loops.h's NT_VECTOR_CLONES. */
 /* The loop converting src (enum SE, C type sc) into dst (DE, dc). Operand 0 is dst. */
 #define NT_CONVERT_LOOP(DE, dc, SE, sc)                                                            \
     NT_VECTOR_CLONES static void contig_##DE##_from_##SE(dc *restrict d, const sc *restrict s,     \
                                                          int64_t n) {                              \
         for (int64_t i = 0; i < n; i++)                                                            \
-            d[i] = TO_##DE(LOAD_##SE(s[i]));                                                       \
+            d[i] = TO_##DE(NT_LD_##SE(s[i]));                                                      \
     }                                                                                              \
     static void cvt_##DE##_from_##SE(char **data, const int64_t *st, int64_t n, int64_t m,         \
                                      void *ctx) {                                                  \
@@ -94,12 +77,12 @@ static inline int64_t f32_to_i64(float x) {
             if (ds == (int64_t)sizeof(dc) && ss == (int64_t)sizeof(sc)) {                          \
                 contig_##DE##_from_##SE((dc *)d, (const sc *)s, n);                                \
             } else if (ss == 0) {                                                                  \
-                const dc v = TO_##DE(LOAD_##SE(*(const sc *)s));                                   \
+                const dc v = TO_##DE(NT_LD_##SE(*(const sc *)s));                                  \
                 for (int64_t i = 0; i < n; i++)                                                    \
                     *(dc *)(d + i * ds) = v;                                                       \
             } else {                                                                               \
                 for (int64_t i = 0; i < n; i++)                                                    \
-                    *(dc *)(d + i * ds) = TO_##DE(LOAD_##SE(*(const sc *)(s + i * ss)));           \
+                    *(dc *)(d + i * ds) = TO_##DE(NT_LD_##SE(*(const sc *)(s + i * ss)));          \
             }                                                                                      \
         }                                                                                          \
     }
@@ -108,7 +91,7 @@ static inline int64_t f32_to_i64(float x) {
  * row once here (ROW_<ENUM> binds the destination), and the rows are expanded one scan
  * later through NT_DEFER / NT_EVAL. NT_CELL is defined twice below: once to stamp the
  * loops, once to fill the table. */
-#define ROW_NT_BOOL(SE, sn, sc) NT_CELL(NT_BOOL, bool, SE, sc)
+#define ROW_NT_BOOL(SE, sn, sc) NT_CELL(NT_BOOL, nt_bool, SE, sc)
 #define ROW_NT_UINT8(SE, sn, sc) NT_CELL(NT_UINT8, uint8_t, SE, sc)
 #define ROW_NT_INT8(SE, sn, sc) NT_CELL(NT_INT8, int8_t, SE, sc)
 #define ROW_NT_INT16(SE, sn, sc) NT_CELL(NT_INT16, int16_t, SE, sc)
@@ -118,7 +101,7 @@ static inline int64_t f32_to_i64(float x) {
 #define ROW_NT_BFLOAT16(SE, sn, sc) NT_CELL(NT_BFLOAT16, nt_bfloat16, SE, sc)
 #define ROW_NT_FLOAT32(SE, sn, sc) NT_CELL(NT_FLOAT32, float, SE, sc)
 #define ROW_NT_FLOAT64(SE, sn, sc) NT_CELL(NT_FLOAT64, double, SE, sc)
-_Static_assert(NT_DTYPE_COUNT == 10, "a new dtype needs its LOAD_, TO_ and ROW_ macros");
+_Static_assert(NT_DTYPE_COUNT == 10, "a new dtype needs its TO_ and ROW_ macros");
 
 #define NT_EMPTY()
 #define NT_DEFER(m) m NT_EMPTY()
@@ -192,8 +175,8 @@ static bool have_f16c(void) {
  * the destination rows j0.. (row j at d + (j0 + j)*dso, element i at +4*i), four rows and
  * four columns at a time with SSE 4x4 register transposes. Handles the first
  * (nj & ~3) rows and, in them, the first (ni & ~3) columns; returns the rows done. */
-static int64_t tile_out_4x4(const void *buf, int tb, char *d, int64_t dso, int64_t j0,
-                            int64_t ni, int64_t nj) {
+static int64_t tile_out_4x4(const void *buf, int tb, char *d, int64_t dso, int64_t j0, int64_t ni,
+                            int64_t nj) {
     const float *b = buf;
     int64_t nj4 = nj & ~(int64_t)3, ni4 = ni & ~(int64_t)3;
     for (int64_t j = 0; j < nj4; j += 4) {
@@ -225,9 +208,8 @@ static int64_t tile_out_4x4(const void *buf, int tb, char *d, int64_t dso, int64
                 int64_t ni = n - i0 < TB ? n - i0 : TB;                                            \
                 for (int64_t i = 0; i < ni; i++)                                                   \
                     memcpy(buf + i * TB, s + (i0 + i) * ss + j0 * S, (size_t)(nj * S));            \
-                int64_t done = S == 4 ? tile_out_4x4((const void *)buf, TB, d + i0 * S, dso,      \
-                                                     j0, ni, nj)                                   \
-                                      : 0;                                                         \
+                int64_t done =                                                                     \
+                    S == 4 ? tile_out_4x4((const void *)buf, TB, d + i0 * S, dso, j0, ni, nj) : 0; \
                 for (int64_t j = done; j < nj; j++) {                                              \
                     T *restrict dr = (T *)(d + (j0 + j) * dso) + i0;                               \
                     for (int64_t i = 0; i < ni; i++)                                               \

@@ -19,9 +19,10 @@
  * The flat contiguous loops are compiled for the baseline and for AVX2 (GCC's
  * target_clones), the loader picks the one this CPU runs.
  *
- * Element types. Storage types are the C types of NT_DTYPES (bool, uint8_t, ..., nt_float16,
- * nt_bfloat16, float, double). Kernels see *compute* values: integers and bool as
- * themselves, float16/bfloat16 widened to float (PyTorch's opmath). Per dtype enum E:
+ * Element types. Storage types are the C types of NT_DTYPES (nt_bool, uint8_t, ..., nt_float16,
+ * nt_bfloat16, float, double). Kernels see *compute* values: integers as themselves, a bool
+ * byte as C's bool (any non-zero byte is true), float16/bfloat16 widened to float
+ * (PyTorch's opmath). Per dtype enum E:
  *     NT_CT_E        the compute type (NT_CT_NT_FLOAT16 is float)
  *     NT_LD_E(x)     storage element x -> compute value
  *     NT_ST_E(v)     compute value v -> storage element (float16/bfloat16: round to nearest
@@ -102,7 +103,7 @@
 #define NT_CT_NT_FLOAT32 float
 #define NT_CT_NT_FLOAT64 double
 
-#define NT_LD_NT_BOOL(x) (x)
+#define NT_LD_NT_BOOL(x) ((x) != 0)
 #define NT_LD_NT_UINT8(x) (x)
 #define NT_LD_NT_INT8(x) (x)
 #define NT_LD_NT_INT16(x) (x)
@@ -113,7 +114,7 @@
 #define NT_LD_NT_FLOAT32(x) (x)
 #define NT_LD_NT_FLOAT64(x) (x)
 
-#define NT_ST_NT_BOOL(v) ((bool)(v))
+#define NT_ST_NT_BOOL(v) ((nt_bool)((v) != 0))
 #define NT_ST_NT_UINT8(v) ((uint8_t)(v))
 #define NT_ST_NT_INT8(v) ((int8_t)(v))
 #define NT_ST_NT_INT16(v) ((int16_t)(v))

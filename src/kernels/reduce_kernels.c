@@ -20,30 +20,18 @@
 
 #include "core/cpu.h"
 #include "core/scalar.h"
+#include "loops.h"
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define RK_CLONES __attribute__((noinline, target_clones("avx2", "default")))
-#else
-#define RK_CLONES
-#endif
+/* Contiguous blocks compiled for the baseline and for AVX2 (loops.h). */
+#define RK_CLONES NT_VECTOR_CLONES
 
 /* Elements per block of the pairwise split. */
 #define RK_BLOCK 4096
 
-/* ------------------------------------------------------------------ element access */
+/* ------------------------------------------------------------------ accumulators */
 
-#define LD_NT_BOOL(x) (x)
-#define LD_NT_UINT8(x) (x)
-#define LD_NT_INT8(x) (x)
-#define LD_NT_INT16(x) (x)
-#define LD_NT_INT32(x) (x)
-#define LD_NT_INT64(x) (x)
-#define LD_NT_FLOAT16(x) nt_f16_to_f32(x)
-#define LD_NT_BFLOAT16(x) nt_bf16_to_f32(x)
-#define LD_NT_FLOAT32(x) (x)
-#define LD_NT_FLOAT64(x) (x)
-
-/* Sum and product accumulators: integers wrap in uint64 (no signed overflow). */
+/* Elements are read with loops.h's NT_LD_<ENUM>. Sum and product accumulators: integers wrap in
+ * uint64 (no signed overflow). */
 #define SUMACC_NT_BOOL uint64_t
 #define SUMACC_NT_UINT8 uint64_t
 #define SUMACC_NT_INT8 uint64_t
@@ -248,7 +236,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
     }                                                                                              \
     RK_CLONES static void NAME##_rows_contig_##E(A *restrict a, const c *restrict q, int64_t n) {  \
         for (int64_t i = 0; i < n; i++)                                                            \
-            a[i] = OP(a[i], CONV(A, LD_##E(q[i])));                                                \
+            a[i] = OP(a[i], CONV(A, NT_LD_##E(q[i])));                                             \
     }                                                                                              \
     static void NAME##_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                  \
         A *a = acc;                                                                                \
@@ -257,7 +245,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
             return;                                                                                \
         }                                                                                          \
         for (int64_t i = 0; i < n; i++)                                                            \
-            a[i] = OP(a[i], CONV(A, LD_##E(*(const c *)(p + i * s))));                             \
+            a[i] = OP(a[i], CONV(A, NT_LD_##E(*(const c *)(p + i * s))));                          \
     }                                                                                              \
     static A NAME##_block_strided_##E(const char *p, int64_t n, int64_t s);                        \
     /* VOP is OP without NaN propagation (a plain compare-select the vectoriser takes); with       \
@@ -268,7 +256,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
         if (n < 16) {                                                                              \
             A a = (A)(IDENT);                                                                      \
             for (int64_t i = 0; i < n; i++)                                                        \
-                a = OP(a, CONV(A, LD_##E(q[i])));                                                  \
+                a = OP(a, CONV(A, NT_LD_##E(q[i])));                                               \
             return a;                                                                              \
         }                                                                                          \
         A v[16], w[16];                                                                            \
@@ -281,7 +269,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
                 w[j] = (A)(IDENT);                                                                 \
             for (int k = 0; k < 256; k += 16)                                                      \
                 for (int j = 0; j < 16; j++) {                                                     \
-                    A x = CONV(A, LD_##E(q[i + k + j]));                                           \
+                    A x = CONV(A, NT_LD_##E(q[i + k + j]));                                        \
                     w[j] = VOP(w[j], x);                                                           \
                     if (NANP) isn[j] = isn[j] + (A)(x - x);                                        \
                 }                                                                                  \
@@ -290,12 +278,12 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
         }                                                                                          \
         for (; i + 16 <= n; i += 16)                                                               \
             for (int j = 0; j < 16; j++) {                                                         \
-                A x = CONV(A, LD_##E(q[i + j]));                                                   \
+                A x = CONV(A, NT_LD_##E(q[i + j]));                                                \
                 v[j] = VOP(v[j], x);                                                               \
                 if (NANP) isn[j] = isn[j] + (A)(x - x);                                            \
             }                                                                                      \
         for (; i < n; i++)                                                                         \
-            v[0] = OP(v[0], CONV(A, LD_##E(q[i])));                                                \
+            v[0] = OP(v[0], CONV(A, NT_LD_##E(q[i])));                                             \
         if (NANP) {                                                                                \
             bool any = false;                                                                      \
             for (int j = 0; j < 16; j++)                                                           \
@@ -312,9 +300,9 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
         int64_t i = 0;                                                                             \
         for (; i + 4 <= n; i += 4)                                                                 \
             for (int j = 0; j < 4; j++)                                                            \
-                v[j] = OP(v[j], CONV(A, LD_##E(*(const c *)(p + (i + j) * s))));                   \
+                v[j] = OP(v[j], CONV(A, NT_LD_##E(*(const c *)(p + (i + j) * s))));                \
         for (; i < n; i++)                                                                         \
-            v[0] = OP(v[0], CONV(A, LD_##E(*(const c *)(p + i * s))));                             \
+            v[0] = OP(v[0], CONV(A, NT_LD_##E(*(const c *)(p + i * s))));                          \
         v[0] = OP(v[0], v[2]);                                                                     \
         v[1] = OP(v[1], v[3]);                                                                     \
         return OP(v[0], v[1]);                                                                     \
@@ -351,10 +339,10 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
                 const c *q3 = (const c *)((const char *)q2 + rs);                                  \
                 A v0 = (A)(IDENT), v1 = v0, v2 = v0, v3 = v0;                                      \
                 for (int64_t i = 0; i < n; i++) {                                                  \
-                    v0 = OP(v0, CONV(A, LD_##E(q[i])));                                            \
-                    v1 = OP(v1, CONV(A, LD_##E(q1[i])));                                           \
-                    v2 = OP(v2, CONV(A, LD_##E(q2[i])));                                           \
-                    v3 = OP(v3, CONV(A, LD_##E(q3[i])));                                           \
+                    v0 = OP(v0, CONV(A, NT_LD_##E(q[i])));                                         \
+                    v1 = OP(v1, CONV(A, NT_LD_##E(q1[i])));                                        \
+                    v2 = OP(v2, CONV(A, NT_LD_##E(q2[i])));                                        \
+                    v3 = OP(v3, CONV(A, NT_LD_##E(q3[i])));                                        \
                 }                                                                                  \
                 a[r] = OP((A)(IDENT), v0), a[r + 1] = OP((A)(IDENT), v1);                          \
                 a[r + 2] = OP((A)(IDENT), v2), a[r + 3] = OP((A)(IDENT), v3);                      \
@@ -364,7 +352,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
             A v = (A)(IDENT);                                                                      \
             if (n < 16) {                                                                          \
                 for (int64_t i = 0; i < n; i++)                                                    \
-                    v = OP(v, CONV(A, LD_##E(q[i])));                                              \
+                    v = OP(v, CONV(A, NT_LD_##E(q[i])));                                           \
             } else {                                                                               \
                 v = NAME##_long_row_##E(q, n);                                                     \
             }                                                                                      \
@@ -469,10 +457,10 @@ static void var_store(char *out, nt_dtype dt, const void *acc, const nt_red_para
             const char *q = p + b * s;                                                             \
             double sum = 0, m2 = 0;                                                                \
             for (int64_t i = 0; i < m; i++)                                                        \
-                sum += (double)LD_##E(*(const c *)(q + i * s));                                    \
+                sum += (double)NT_LD_##E(*(const c *)(q + i * s));                                 \
             double mean = sum / (double)m;                                                         \
             for (int64_t i = 0; i < m; i++) {                                                      \
-                double d = (double)LD_##E(*(const c *)(q + i * s)) - mean;                         \
+                double d = (double)NT_LD_##E(*(const c *)(q + i * s)) - mean;                      \
                 m2 += d * d;                                                                       \
             }                                                                                      \
             var_acc part = {(double)m, mean, m2};                                                  \
@@ -482,7 +470,7 @@ static void var_store(char *out, nt_dtype dt, const void *acc, const nt_red_para
     static void var_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                     \
         var_acc *a = acc;                                                                          \
         for (int64_t i = 0; i < n; i++) {                                                          \
-            double x = (double)LD_##E(*(const c *)(p + i * s));                                    \
+            double x = (double)NT_LD_##E(*(const c *)(p + i * s));                                 \
             double cnt = a[i].n + 1, d = x - a[i].mean;                                            \
             a[i].mean += d / cnt;                                                                  \
             a[i].m2 += d * (x - a[i].mean);                                                        \
@@ -551,12 +539,12 @@ static void lse_store(char *out, nt_dtype dt, const void *acc, const nt_red_para
     static void lse_run_##E(void *acc, const char *p, int64_t n, int64_t s) {                      \
         lse_acc *a = acc;                                                                          \
         for (int64_t i = 0; i < n; i++)                                                            \
-            lse_push(a, (double)LD_##E(*(const c *)(p + i * s)));                                  \
+            lse_push(a, (double)NT_LD_##E(*(const c *)(p + i * s)));                               \
     }                                                                                              \
     static void lse_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                     \
         lse_acc *a = acc;                                                                          \
         for (int64_t i = 0; i < n; i++)                                                            \
-            lse_push(&a[i], (double)LD_##E(*(const c *)(p + i * s)));                              \
+            lse_push(&a[i], (double)NT_LD_##E(*(const c *)(p + i * s)));                           \
     }                                                                                              \
     static const nt_red_kernel lse_kernel_##E = {                                                  \
         sizeof(lse_acc), lse_init, lse_run_##E, lse_rows_##E, lse_combine, lse_store, NULL,        \
@@ -627,10 +615,10 @@ const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
             const c *q = (const c *)p;                                                             \
             int64_t i = 0;                                                                         \
             if (m != m) {                                                                          \
-                while (i < n - 1 && !(LD_##E(q[i]) != LD_##E(q[i])))                               \
+                while (i < n - 1 && !(NT_LD_##E(q[i]) != NT_LD_##E(q[i])))                         \
                     i++;                                                                           \
             } else {                                                                               \
-                while (i < n - 1 && !(LD_##E(q[i]) == m))                                          \
+                while (i < n - 1 && !(NT_LD_##E(q[i]) == m))                                       \
                     i++;                                                                           \
             }                                                                                      \
             memcpy(value, q + i, sizeof(c));                                                       \
@@ -638,9 +626,9 @@ const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
             return;                                                                                \
         }                                                                                          \
         int64_t bi = 0;                                                                            \
-        MAXACC_##E b = LD_##E(*(const c *)p);                                                      \
+        MAXACC_##E b = NT_LD_##E(*(const c *)p);                                                   \
         for (int64_t i = 1; i < n; i++) {                                                          \
-            MAXACC_##E x = LD_##E(*(const c *)(p + i * s));                                        \
+            MAXACC_##E x = NT_LD_##E(*(const c *)(p + i * s));                                     \
             if (BETTER(x, b)) b = x, bi = i;                                                       \
         }                                                                                          \
         memcpy(value, p + bi * s, sizeof(c));                                                      \
@@ -653,8 +641,8 @@ const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
     static void argmax_rows_##E(char *best, int64_t bs, int64_t *idx, int64_t is, const char *p,   \
                                 int64_t n, int64_t s, int64_t row) {                               \
         for (int64_t i = 0; i < n; i++) {                                                          \
-            MAXACC_##E x = LD_##E(*(const c *)(p + i * s));                                        \
-            MAXACC_##E b = LD_##E(*(const c *)(best + i * bs));                                    \
+            MAXACC_##E x = NT_LD_##E(*(const c *)(p + i * s));                                     \
+            MAXACC_##E b = NT_LD_##E(*(const c *)(best + i * bs));                                 \
             if (BETTER_MAX(x, b)) {                                                                \
                 memcpy(best + i * bs, p + i * s, sizeof(c));                                       \
                 idx[i * is] = row;                                                                 \
@@ -664,8 +652,8 @@ const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
     static void argmin_rows_##E(char *best, int64_t bs, int64_t *idx, int64_t is, const char *p,   \
                                 int64_t n, int64_t s, int64_t row) {                               \
         for (int64_t i = 0; i < n; i++) {                                                          \
-            MAXACC_##E x = LD_##E(*(const c *)(p + i * s));                                        \
-            MAXACC_##E b = LD_##E(*(const c *)(best + i * bs));                                    \
+            MAXACC_##E x = NT_LD_##E(*(const c *)(p + i * s));                                     \
+            MAXACC_##E b = NT_LD_##E(*(const c *)(best + i * bs));                                 \
             if (BETTER_MIN(x, b)) {                                                                \
                 memcpy(best + i * bs, p + i * s, sizeof(c));                                       \
                 idx[i * is] = row;                                                                 \

@@ -3,8 +3,9 @@
  * sleef_loops.h).
  *
  * The library is compiled for x86-64-v2, so the AVX2 code lives in functions with their
- * own target attribute (sleef_avx2.h declares SLEEF's AVX2 functions for them). Each op is written once as a vector expression per width
- * (v8_ / v4d_ for AVX2, v4_ / v2d_ for SSE4) and stamped into array loops by ARRAY_FNS.
+ * own target attribute (sleef_avx2.h declares SLEEF's AVX2 functions for them). Each op is written
+ * once as a vector expression per width (v8_ / v4d_ for AVX2, v4_ / v2d_ for SSE4) and stamped into
+ * array loops by ARRAY_FNS.
  */
 #include "sleef_loops.h"
 

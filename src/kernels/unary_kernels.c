@@ -342,21 +342,21 @@ INT_LOOPS(sign, sign_uint8_t, sign_int8_t, sign_int16_t, sign_int32_t, sign_int6
 INT_LOOPS(relu, same_uint8_t, relu_int8_t, relu_int16_t, relu_int32_t, relu_int64_t)
 INT_LOOPS_OF(bitwise_not, bitnot)
 INT_LOOPS_OF(copy, same) /* ceil, floor, round and trunc of an integer */
-MAP_LOOP(sign, NT_BOOL, bool, bool, same_bool)
-MAP_LOOP(bitwise_not, NT_BOOL, bool, bool, bitnot_bool)
+MAP_LOOP(sign, NT_BOOL, nt_bool, nt_bool, same_bool)
+MAP_LOOP(bitwise_not, NT_BOOL, nt_bool, nt_bool, bitnot_bool)
 
 /* logical_not: any dtype to bool. */
 #define NOT_PLAIN(x) (!(x))
-MAP_LOOP(logical_not, NT_BOOL, bool, bool, NOT_PLAIN)
-MAP_LOOP(logical_not, NT_UINT8, uint8_t, bool, NOT_PLAIN)
-MAP_LOOP(logical_not, NT_INT8, int8_t, bool, NOT_PLAIN)
-MAP_LOOP(logical_not, NT_INT16, int16_t, bool, NOT_PLAIN)
-MAP_LOOP(logical_not, NT_INT32, int32_t, bool, NOT_PLAIN)
-MAP_LOOP(logical_not, NT_INT64, int64_t, bool, NOT_PLAIN)
-NT_LOOP_UNARY(logical_not_loop_NT_FLOAT16, bool, nt_float16, NT_LD_F16, NT_ST_ID, NOT_PLAIN)
-NT_LOOP_UNARY(logical_not_loop_NT_BFLOAT16, bool, nt_bfloat16, NT_LD_BF16, NT_ST_ID, NOT_PLAIN)
-MAP_LOOP(logical_not, NT_FLOAT32, float, bool, NOT_PLAIN)
-MAP_LOOP(logical_not, NT_FLOAT64, double, bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_BOOL, nt_bool, nt_bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_UINT8, uint8_t, nt_bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_INT8, int8_t, nt_bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_INT16, int16_t, nt_bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_INT32, int32_t, nt_bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_INT64, int64_t, nt_bool, NOT_PLAIN)
+NT_LOOP_UNARY(logical_not_loop_NT_FLOAT16, nt_bool, nt_float16, NT_LD_F16, NT_ST_ID, NOT_PLAIN)
+NT_LOOP_UNARY(logical_not_loop_NT_BFLOAT16, nt_bool, nt_bfloat16, NT_LD_BF16, NT_ST_ID, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_FLOAT32, float, nt_bool, NOT_PLAIN)
+MAP_LOOP(logical_not, NT_FLOAT64, double, nt_bool, NOT_PLAIN)
 
 /* ------------------------------------------------------------------ the op table */
 

@@ -723,10 +723,10 @@ nt_status nt_allclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool
     if (!out) return nt_fail(NT_ERR_TYPE, "allclose(): NULL argument");
     nt_tensor *close = NULL;
     NT_TRY(nt_isclose(a, b, rtol, atol, equal_nan, &close));
-    const bool *v = (const bool *)nt_tensor_bytes(close); /* fresh and contiguous */
+    const nt_bool *v = (const nt_bool *)nt_tensor_bytes(close); /* fresh and contiguous */
     bool all = true;
     for (int64_t i = 0; i < close->numel && all; i++)
-        all = v[i];
+        all = v[i] != 0;
     nt_tensor_release(close);
     *out = all;
     return NT_OK;

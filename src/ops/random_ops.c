@@ -123,7 +123,7 @@ static void store_f64(nt_dtype dt, const double *v, int64_t n, char *dst) {
 static void store_i64(nt_dtype dt, const int64_t *v, int64_t n, char *dst) {
     switch (dt) {
     case NT_BOOL:
-        for (int64_t i = 0; i < n; i++) ((bool *)dst)[i] = v[i] != 0;
+        for (int64_t i = 0; i < n; i++) ((nt_bool *)dst)[i] = v[i] != 0;
         return;
     case NT_UINT8: STORE_INT_LOOP(uint8_t)
     case NT_INT8: STORE_INT_LOOP(int8_t)

@@ -13,29 +13,11 @@
 
 #include "core/parallel.h"
 #include "core/status.h"
+#include "kernels/loops.h"
 #include "names/infer.h"
 #include "reduce.h"
 
 #define SCAN_LANES 256
-
-#define SLD_NT_BOOL(x) (x)
-#define SLD_NT_UINT8(x) (x)
-#define SLD_NT_INT8(x) (x)
-#define SLD_NT_INT16(x) (x)
-#define SLD_NT_INT32(x) (x)
-#define SLD_NT_INT64(x) (x)
-#define SLD_NT_BFLOAT16(x) nt_bf16_to_f32(x)
-#define SLD_NT_FLOAT32(x) (x)
-#define SLD_NT_FLOAT64(x) (x)
-#define SST_NT_BOOL(v) ((v) != 0)
-#define SST_NT_UINT8(v) ((uint8_t)(v))
-#define SST_NT_INT8(v) ((int8_t)(v))
-#define SST_NT_INT16(v) ((int16_t)(v))
-#define SST_NT_INT32(v) ((int32_t)(v))
-#define SST_NT_INT64(v) ((int64_t)(v))
-#define SST_NT_BFLOAT16(v) nt_f32_to_bf16((float)(v))
-#define SST_NT_FLOAT32(v) ((float)(v))
-#define SST_NT_FLOAT64(v) (v)
 
 typedef void (*scan_line_fn)(const char *in, int64_t is, char *out, int64_t os, int64_t n,
                              bool prod);
@@ -50,13 +32,13 @@ typedef void (*scan_init_fn)(void *acc, int64_t w, bool prod);
         A acc = prod ? (A)1 : (A)0;                                                                \
         if (prod) {                                                                                \
             for (int64_t i = 0; i < n; i++) {                                                      \
-                acc = acc * (A)SLD_##E(*(const c *)(in + i * is));                                 \
-                *(c *)(out + i * os) = SST_##E(acc);                                               \
+                acc = acc * (A)NT_LD_##E(*(const c *)(in + i * is));                               \
+                *(c *)(out + i * os) = NT_ST_##E(acc);                                             \
             }                                                                                      \
         } else {                                                                                   \
             for (int64_t i = 0; i < n; i++) {                                                      \
-                acc = acc + (A)SLD_##E(*(const c *)(in + i * is));                                 \
-                *(c *)(out + i * os) = SST_##E(acc);                                               \
+                acc = acc + (A)NT_LD_##E(*(const c *)(in + i * is));                               \
+                *(c *)(out + i * os) = NT_ST_##E(acc);                                             \
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
@@ -73,20 +55,20 @@ typedef void (*scan_init_fn)(void *acc, int64_t w, bool prod);
             c *restrict y = (c *)out;                                                              \
             if (prod)                                                                              \
                 for (int64_t i = 0; i < w; i++)                                                    \
-                    y[i] = SST_##E(a[i] = a[i] * (A)SLD_##E(x[i]));                                \
+                    y[i] = NT_ST_##E(a[i] = a[i] * (A)NT_LD_##E(x[i]));                            \
             else                                                                                   \
                 for (int64_t i = 0; i < w; i++)                                                    \
-                    y[i] = SST_##E(a[i] = a[i] + (A)SLD_##E(x[i]));                                \
+                    y[i] = NT_ST_##E(a[i] = a[i] + (A)NT_LD_##E(x[i]));                            \
             return;                                                                                \
         }                                                                                          \
         for (int64_t i = 0; i < w; i++) {                                                          \
-            A x = (A)SLD_##E(*(const c *)(in + i * is));                                           \
+            A x = (A)NT_LD_##E(*(const c *)(in + i * is));                                         \
             a[i] = prod ? a[i] * x : a[i] + x;                                                     \
-            *(c *)(out + i * os) = SST_##E(a[i]);                                                  \
+            *(c *)(out + i * os) = NT_ST_##E(a[i]);                                                \
         }                                                                                          \
     }
 
-STAMP_SCAN(NT_BOOL, bool, uint64_t)
+STAMP_SCAN(NT_BOOL, nt_bool, uint64_t)
 STAMP_SCAN(NT_UINT8, uint8_t, uint64_t)
 STAMP_SCAN(NT_INT8, int8_t, uint64_t)
 STAMP_SCAN(NT_INT16, int16_t, uint64_t)
