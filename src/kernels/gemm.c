@@ -1,6 +1,6 @@
 /*
  * gemm.c — the matrix-product loops of gemm.h: CBLAS for float32/float64, our own loops
- * for small products, integers and bfloat16 (layer L3).
+ * for small products and integers, the bfloat16 dot product (layer L3).
  *
  * The loops are i-k-j: for a row i of C and a block of its columns, an accumulator row is
  * cleared, then for every k the row k of B (times A[i, k]) is added to it. The innermost
@@ -325,91 +325,6 @@ void nt_gemm_blas(nt_dtype dtype, bool trans_a, bool trans_b, int64_t m, int64_t
                     (int)ldb, beta, c, (int)ldc);
 }
 
-/* ------------------------------------------------------------------ bfloat16 */
-
-static inline float bf(nt_bfloat16 h) {
-    return nt_bf16_to_f32(h);
-}
-/* Rounds a float to the nearest bfloat16 (ties to even), kept as a float. */
-static inline float rbf(float x) {
-    return nt_bf16_to_f32(nt_f32_to_bf16(x));
-}
-
-/* PyTorch's `sum` helper of its gemm kernels: four interleaved partial sums, the tail into
- * the first, then the partials added left to right. */
-static float sum4_bf16(int64_t k, const nt_bfloat16 *a, int64_t a_step, const nt_bfloat16 *b,
-                       int64_t b_step) {
-    float p[4] = {0, 0, 0, 0};
-    int64_t l = 0;
-    for (; l + 4 <= k; l += 4)
-        for (int q = 0; q < 4; q++)
-            p[q] += bf(a[(l + q) * a_step]) * bf(b[(l + q) * b_step]);
-    for (; l < k; l++)
-        p[0] += bf(a[l * a_step]) * bf(b[l * b_step]);
-    p[0] += p[1];
-    p[0] += p[2];
-    p[0] += p[3];
-    return p[0];
-}
-
-/* PyTorch 1.13 (cpublas gemm for BFloat16, no BLAS): with its first operand not transposed
- * (gemm_notrans_/gemm_transb_), C is first scaled (C *= bf16(beta): zero when beta is 0,
- * untouched when 1), then for every k: val = float(B_op)*alpha, C = bf16(C + bf16(A_op*val)),
- * where B_op is the operand its column-major call sees second (A when PyTorch swaps the
- * operands for a row-major C). With only its first operand transposed (gemm_transa_): the
- * dot product in float (sum4), then C = bf16(alpha*dot) or bf16(beta*C + alpha*dot). With
- * both transposed (gemm_transab_): C scaled as above, then C = bf16(C + bf16(a*b*alpha))
- * for every k, the product in float. */
-void nt_gemm_bf16(int64_t m, int64_t n, int64_t k, const void *a_, int64_t a_rs, int64_t a_cs,
-                  const void *b_, int64_t b_rs, int64_t b_cs, void *c_, int64_t ldc,
-                  const nt_gemm_scalars *s, nt_bf16_plan plan) {
-    const nt_bfloat16 *a = a_, *b = b_;
-    nt_bfloat16 *c = c_;
-    const float alpha = (float)s->alpha, beta = (float)s->beta;
-    for (int64_t i = 0; i < m; i++) {
-        for (int64_t j = 0; j < n; j++) {
-            nt_bfloat16 *cp = c + i * ldc + j;
-            const nt_bfloat16 *arow = a + i * a_rs, *bcol = b + j * b_cs;
-            if (plan.dot_variant) {
-                float dot = sum4_bf16(k, arow, a_cs, bcol, b_rs);
-                *cp = nt_f32_to_bf16(s->beta_zero ? alpha * dot : beta * bf(*cp) + alpha * dot);
-                continue;
-            }
-            float cv = s->beta_zero ? 0.0f : s->beta_one ? bf(*cp) : rbf(bf(*cp) * rbf(beta));
-            if (plan.both_trans) {
-                for (int64_t l = 0; l < k; l++)
-                    cv = rbf(cv + rbf(bf(arow[l * a_cs]) * bf(bcol[l * b_rs]) * alpha));
-                *cp = nt_f32_to_bf16(cv);
-                continue;
-            }
-            for (int64_t l = 0; l < k; l++) {
-                float av = bf(arow[l * a_cs]), bv = bf(bcol[l * b_rs]);
-                float p = plan.alpha_on_a ? bv * (av * alpha) : av * (bv * alpha);
-                cv = rbf(cv + rbf(p));
-            }
-            *cp = nt_f32_to_bf16(cv);
-        }
-    }
-}
-
-/* PyTorch's small bmm kernel (baddbmm_cpu_kernel): float sums in order of k. */
-void nt_gemm_bf16_small(int64_t m, int64_t n, int64_t k, const void *a_, int64_t a_rs, int64_t a_cs,
-                        const void *b_, int64_t b_rs, int64_t b_cs, void *c_, int64_t ldc,
-                        const nt_gemm_scalars *s) {
-    const nt_bfloat16 *a = a_, *b = b_;
-    nt_bfloat16 *c = c_;
-    const float alpha = (float)s->alpha, beta = (float)s->beta;
-    for (int64_t i = 0; i < m; i++) {
-        for (int64_t j = 0; j < n; j++) {
-            float acc = 0;
-            for (int64_t l = 0; l < k; l++)
-                acc += bf(a[i * a_rs + l * a_cs]) * bf(b[l * b_rs + j * b_cs]);
-            nt_bfloat16 *cp = c + i * ldc + j;
-            *cp = nt_f32_to_bf16(s->beta_zero ? alpha * acc : bf(*cp) * beta + alpha * acc);
-        }
-    }
-}
-
 /* ------------------------------------------------------------------ gemv */
 
 /* The non-BLAS gemv of PyTorch for one scalar type T accumulating in ACC ('t' order: each
@@ -434,39 +349,6 @@ NT_GEMV_LOOP(gemv_i8, int8_t, uint32_t, (uint32_t)s->ialpha, (uint32_t)s->ibeta)
 NT_GEMV_LOOP(gemv_i16, int16_t, uint32_t, (uint32_t)s->ialpha, (uint32_t)s->ibeta)
 NT_GEMV_LOOP(gemv_i32, int32_t, uint32_t, (uint32_t)s->ialpha, (uint32_t)s->ibeta)
 NT_GEMV_LOOP(gemv_i64, int64_t, uint64_t, s->ialpha, s->ibeta)
-
-/* PyTorch 1.13's gemv<BFloat16>, where every operation rounds to bfloat16 ('t': row dot
- * products; 'n': column axpys into y). */
-static void gemv_bf16(int64_t m, int64_t n, const nt_bfloat16 *a, int64_t a_rs, int64_t a_cs,
-                      const nt_bfloat16 *x, int64_t incx, nt_bfloat16 *y, int64_t incy,
-                      const nt_gemm_scalars *s, bool col_major) {
-    const float alpha = s->bf_alpha, beta = s->bf_beta;
-    const bool beta_zero = beta == 0.0f;
-    if (!col_major) {
-        for (int64_t i = 0; i < m; i++) {
-            float sum = 0;
-            for (int64_t l = 0; l < n; l++)
-                sum = rbf(sum + rbf(bf(x[l * incx]) * bf(a[i * a_rs + l * a_cs])));
-            nt_bfloat16 *yp = y + i * incy;
-            float r = beta_zero ? rbf(alpha * sum) : rbf(rbf(beta * bf(*yp)) + rbf(alpha * sum));
-            *yp = nt_f32_to_bf16(r);
-        }
-        return;
-    }
-    if (beta != 1.0f && !beta_zero)
-        for (int64_t i = 0; i < m; i++)
-            y[i * incy] = nt_f32_to_bf16(bf(y[i * incy]) * beta);
-    if (beta_zero)
-        for (int64_t i = 0; i < m; i++)
-            y[i * incy].bits = 0;
-    for (int64_t l = 0; l < n; l++) {
-        float z = rbf(alpha * bf(x[l * incx]));
-        for (int64_t i = 0; i < m; i++) {
-            nt_bfloat16 *yp = y + i * incy;
-            *yp = nt_f32_to_bf16(bf(*yp) + rbf(z * bf(a[i * a_rs + l * a_cs])));
-        }
-    }
-}
 
 void nt_gemv_kernel(nt_dtype dtype, int64_t m, int64_t n, const void *a, int64_t a_rs, int64_t a_cs,
                     const void *x, int64_t incx, void *y, int64_t incy, const nt_gemm_scalars *s,
@@ -513,9 +395,6 @@ void nt_gemv_kernel(nt_dtype dtype, int64_t m, int64_t n, const void *a, int64_t
         return;
     case NT_INT64:
         gemv_i64(m, n, a, a_rs, a_cs, x, incx, y, incy, s);
-        return;
-    case NT_BFLOAT16:
-        gemv_bf16(m, n, a, a_rs, a_cs, x, incx, y, incy, s, col_major);
         return;
     default:
         return;
@@ -582,11 +461,11 @@ void nt_dot_kernel(nt_dtype dtype, int64_t n, const void *x, int64_t incx, const
         *(int64_t *)out = dot_i64(n, x, incx, y, incy);
         return;
     case NT_BFLOAT16: {
-        /* dot_naive<BFloat16>: the product and the running sum both round to bfloat16. */
+        /* Exact products summed in float32 in order, rounded once. */
         const nt_bfloat16 *xb = x, *yb = y;
         float sum = 0;
         for (int64_t i = 0; i < n; i++)
-            sum = rbf(sum + rbf(bf(xb[i * incx]) * bf(yb[i * incy])));
+            sum += nt_bf16_to_f32(xb[i * incx]) * nt_bf16_to_f32(yb[i * incy]);
         *(nt_bfloat16 *)out = nt_f32_to_bf16(sum);
         return;
     }

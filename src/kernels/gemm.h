@@ -1,6 +1,6 @@
 /*
  * gemm.h — the inner loops of the matrix products (layer L3): CBLAS glue for float32 and
- * float64, and our own loops for the integer dtypes and bfloat16.
+ * float64, and our own loops for the integer dtypes.
  *
  * Operands are described by a base pointer and element strides (a matrix: rs along its
  * rows' index, cs along its columns'; a vector: inc). The ops layer (ops/linalg_*.c) does
@@ -20,8 +20,9 @@
  *    order) is nt_gemm_small;
  *  - integers wrap around (two's complement): the result is exact modulo 2^bits whatever
  *    the order, so they accumulate in 32-bit lanes (64-bit for int64) and vectorise;
- *  - bfloat16 reproduces PyTorch's arithmetic step by step (which operations round to
- *    bfloat16 and which to float, in which order), see the comments in gemm.c.
+ *  - bfloat16 accumulates in float32 and rounds once: the ops layer widens the operands
+ *    to float32 and runs the float32 product (ops/linalg_common.c); dot sums in float32
+ *    here.
  */
 #ifndef NT_KERNELS_GEMM_H
 #define NT_KERNELS_GEMM_H
@@ -33,21 +34,11 @@
 
 /* alpha and beta, as the kernels of each dtype want them. */
 typedef struct nt_gemm_scalars {
-    double alpha, beta;      /* floating dtypes (bfloat16: see below) */
-    uint64_t ialpha, ibeta;  /* integer dtypes: the values converted to the dtype, wrapped */
-    float bf_alpha, bf_beta; /* bfloat16: the values rounded to bfloat16 (gemv and dot) */
-    bool beta_zero;          /* C's contents are ignored */
-    bool beta_one;           /* C is added unscaled */
+    double alpha, beta;     /* floating dtypes (bfloat16 computes in float32) */
+    uint64_t ialpha, ibeta; /* integer dtypes: the values converted to the dtype, wrapped */
+    bool beta_zero;         /* C's contents are ignored */
+    bool beta_one;          /* C is added unscaled */
 } nt_gemm_scalars;
-
-/* How PyTorch lays out a bfloat16 gemm (see bf16_plan in ops/linalg_common.c): whether its first
- * BLAS operand is transposed (its float-accumulated "dot" variants) and whether alpha
- * multiplies A (else B) in the step-by-step variants. */
-typedef struct nt_bf16_plan {
-    bool dot_variant; /* gemm_transa_: float dot products */
-    bool both_trans;  /* gemm_transab_: C += bf16(a*b) * alpha, step by step */
-    bool alpha_on_a;
-} nt_bf16_plan;
 
 /* Syncs OpenBLAS's thread count with nt_get_num_threads() (cheap when unchanged). */
 void nt_blas_sync_threads(void);
@@ -80,27 +71,16 @@ void nt_gemm_int(nt_dtype dtype, int64_t m, int64_t n, int64_t k, const void *a,
                  int64_t a_cs, const void *b, int64_t b_rs, int64_t b_cs, void *c, int64_t ldc,
                  const nt_gemm_scalars *s);
 
-/* bfloat16 with PyTorch's rounding for the given plan. */
-void nt_gemm_bf16(int64_t m, int64_t n, int64_t k, const void *a, int64_t a_rs, int64_t a_cs,
-                  const void *b, int64_t b_rs, int64_t b_cs, void *c, int64_t ldc,
-                  const nt_gemm_scalars *s, nt_bf16_plan plan);
-
-/* bfloat16 with PyTorch's small bmm rounding: float sums in order, one rounding at the
- * end (c = alpha*sum, or beta*c + alpha*sum, in float). */
-void nt_gemm_bf16_small(int64_t m, int64_t n, int64_t k, const void *a, int64_t a_rs, int64_t a_cs,
-                        const void *b, int64_t b_rs, int64_t b_cs, void *c, int64_t ldc,
-                        const nt_gemm_scalars *s);
-
 /* y[m] (stride incy) = beta*y + alpha * A[m x n] @ x[n] (stride incx), any dtype the
  * products support. float32/float64 call CBLAS when A is row- or column-major with a valid
- * leading dim and incx != 0 (the caller ensures it: `blas_ok`), a loop otherwise.
- * bfloat16 follows PyTorch's gemv: `col_major` picks its 'n' variant. */
+ * leading dim and incx != 0 (the caller ensures it: `blas_ok`; `col_major` says which), a
+ * loop otherwise. Not for bfloat16 (the ops layer runs it as a float32 product). */
 void nt_gemv_kernel(nt_dtype dtype, int64_t m, int64_t n, const void *a, int64_t a_rs, int64_t a_cs,
                     const void *x, int64_t incx, void *y, int64_t incy, const nt_gemm_scalars *s,
                     bool blas_ok, bool col_major);
 
 /* *out = sum_i x[i] * y[i] in the dtype (float32/float64 through CBLAS when strides are
- * nonzero, integers wrapped, bfloat16 rounded at every step like PyTorch's dot). */
+ * nonzero, integers wrapped, bfloat16 summed in float32 in order and rounded once). */
 void nt_dot_kernel(nt_dtype dtype, int64_t n, const void *x, int64_t incx, const void *y,
                    int64_t incy, void *out);
 

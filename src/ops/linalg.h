@@ -75,9 +75,12 @@ nt_la_mat nt_la_mat_of(const nt_tensor *t, int d0, int d1, int64_t at);
 /* max(x, 1): a leading dimension BLAS accepts. */
 int64_t nt_la_max1(int64_t x);
 
-/* C = beta*C + alpha*(A @ B) for one matrix. `small_bmm`: PyTorch's small bmm kernel. */
-void nt_la_gemm2d(nt_dtype dtype, const nt_la_mat *c, const nt_la_mat *a, const nt_la_mat *b,
-                  const nt_gemm_scalars *s, bool small_bmm);
+/* C = beta*C + alpha*(A @ B) for one matrix (C row-major: unit column stride).
+ * `small_bmm`: PyTorch's small bmm kernel (float sums in order of k). bfloat16 accumulates
+ * in float32 and rounds once, through a float32 copy of the operands (so it may fail for
+ * want of memory). */
+nt_status nt_la_gemm2d(nt_dtype dtype, const nt_la_mat *c, const nt_la_mat *a, const nt_la_mat *b,
+                       const nt_gemm_scalars *s, bool small_bmm);
 
 /* For float32/float64 BLAS: `t` itself when the matrices of its last two dims are row- or
  * column-major, else a contiguous copy (what PyTorch does). *owned gets the copy. */

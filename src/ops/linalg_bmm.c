@@ -38,7 +38,7 @@ nt_status nt_la_bmm_compute(nt_tensor *dst, const nt_tensor *a, const nt_tensor 
         nt_la_mat ma = nt_la_mat_of(ua, 1, 2, i * ua->strides[0]),
                   mb = nt_la_mat_of(ub, 1, 2, i * ub->strides[0]);
         nt_la_mat mc = nt_la_mat_of(dst, 1, 2, i * dst->strides[0]);
-        nt_la_gemm2d(dst->dtype, &mc, &ma, &mb, &s, small);
+        NT_CHECK(st, nt_la_gemm2d(dst->dtype, &mc, &ma, &mb, &s, small));
     }
     nt_storage_bump_version(dst->storage);
 fail:

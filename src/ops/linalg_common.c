@@ -4,8 +4,11 @@
  * dispatch to kernels/gemm.c, and out= destinations.
  */
 
+#include <inttypes.h>
+#include <stdint.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/status.h"
 #include "iter/iter.h"
 #include "kernels/convert.h"
@@ -99,8 +102,6 @@ nt_status nt_la_make_scalars(nt_dtype dtype, nt_scalar beta, nt_scalar alpha, nt
     memset(s, 0, sizeof *s);
     s->alpha = scalar_double(alpha);
     s->beta = scalar_double(beta);
-    s->bf_alpha = nt_bf16_to_f32(nt_f32_to_bf16((float)s->alpha));
-    s->bf_beta = nt_bf16_to_f32(nt_f32_to_bf16((float)s->beta));
     if (nt_dtype_table[dtype].kind == NT_KIND_INT) {
         int64_t ia = alpha.kind == NT_SCALAR_FLOAT ? nt_double_to_i64(alpha.v.f)
                      : alpha.kind == NT_SCALAR_INT ? alpha.v.i
@@ -125,14 +126,8 @@ nt_status nt_la_make_scalars(nt_dtype dtype, nt_scalar beta, nt_scalar alpha, nt
 }
 
 nt_gemm_scalars nt_la_plain_scalars(void) {
-    nt_gemm_scalars s = {.alpha = 1,
-                         .beta = 0,
-                         .ialpha = 1,
-                         .ibeta = 0,
-                         .bf_alpha = 1,
-                         .bf_beta = 0,
-                         .beta_zero = true,
-                         .beta_one = false};
+    nt_gemm_scalars s = {
+        .alpha = 1, .beta = 0, .ialpha = 1, .ibeta = 0, .beta_zero = true, .beta_one = false};
     return s;
 }
 
@@ -168,38 +163,53 @@ static bool blas_layout(const nt_la_mat *m, bool *trans, int64_t *ld) {
     return false;
 }
 
-/* PyTorch's choice among its bfloat16 gemm variants (addmm_impl_cpu_ with a row-major
- * result, which it treats as a transposed column-major one unless n == 1). */
-static nt_bf16_plan bf16_plan(const nt_la_mat *a, const nt_la_mat *b, int64_t m, int64_t n,
-                              int64_t k) {
-    bool swap = n != 1;
-    /* the first and second operands of PyTorch's column-major call, and its m and n */
-    const nt_la_mat *x = swap ? b : a, *y = swap ? a : b;
-    int64_t gm = swap ? n : m, gn = swap ? m : n;
-    int64_t xs_in = swap ? x->cs : x->rs, xs_out = swap ? x->rs : x->cs;
-    int64_t ys_in = swap ? y->cs : y->rs, ys_out = swap ? y->rs : y->cs;
-    bool ta, tb;
-    if (xs_in == 1 && xs_out >= nt_la_max1(gm))
-        ta = false;
-    else if (xs_out == 1 && xs_in >= nt_la_max1(k))
-        ta = true;
-    else
-        ta = !swap;
-    if (ys_in == 1 && ys_out >= nt_la_max1(k))
-        tb = false;
-    else if (ys_out == 1 && ys_in >= nt_la_max1(gn))
-        tb = true;
-    else
-        tb = !swap;
-    nt_bf16_plan plan = {.dot_variant = ta && !tb, .both_trans = ta && tb, .alpha_on_a = swap};
-    return plan;
+/* Converts a rows x cols matrix into another dtype through the copy loops (layer L3).
+ * The stride of a dim of size one is never applied (it may be anything). */
+static void convert_mat(nt_dtype to, char *dst, int64_t d_rs, int64_t d_cs, nt_dtype from,
+                        const char *src, int64_t s_rs, int64_t s_cs, int64_t rows, int64_t cols) {
+    if (rows == 0 || cols == 0) return;
+    int64_t ts = (int64_t)nt_dtype_table[to].size, fs = (int64_t)nt_dtype_table[from].size;
+    char *data[2] = {dst, (char *)src};
+    int64_t st[4] = {cols > 1 ? d_cs * ts : 0, cols > 1 ? s_cs * fs : 0, rows > 1 ? d_rs * ts : 0,
+                     rows > 1 ? s_rs * fs : 0};
+    nt_convert_loop(to, from)(data, st, cols, rows, NULL);
+}
+
+/* bfloat16: the operands widened to float32 (exactly), one float32 product, and the result
+ * alpha*sum + beta*C, computed in float32, rounded once to bfloat16. The product of two
+ * bfloat16 values is exact in float32 (8 + 8 significant bits), so only the float32 sums
+ * round: the result is the correctly rounded float32 sum. */
+static nt_status gemm2d_bf16(const nt_la_mat *c, const nt_la_mat *a, const nt_la_mat *b,
+                             const nt_gemm_scalars *s) {
+    int64_t m = a->rows, k = a->cols, n = b->cols, floats;
+    if (__builtin_mul_overflow(m + n, k, &floats) ||
+        __builtin_add_overflow(floats, m * n, &floats) ||
+        floats > (int64_t)(SIZE_MAX / sizeof(float)))
+        return nt_fail(NT_ERR_MEMORY,
+                       "bfloat16 product of %" PRId64 "x%" PRId64 " and %" PRId64 "x%" PRId64
+                       " is too large",
+                       m, k, k, n);
+    size_t bytes = (size_t)floats * sizeof(float);
+    float *fa = nt_alloc_data(bytes);
+    if (!fa)
+        return nt_fail(NT_ERR_MEMORY, "out of memory (%zu bytes for a bfloat16 product)", bytes);
+    float *fb = fa + m * k, *fc = fb + k * n;
+    convert_mat(NT_FLOAT32, (char *)fa, k, 1, NT_BFLOAT16, a->data, a->rs, a->cs, m, k);
+    convert_mat(NT_FLOAT32, (char *)fb, n, 1, NT_BFLOAT16, b->data, b->rs, b->cs, k, n);
+    if (!s->beta_zero)
+        convert_mat(NT_FLOAT32, (char *)fc, n, 1, NT_BFLOAT16, c->data, c->rs, c->cs, m, n);
+    nt_gemm_blas(NT_FLOAT32, false, false, m, n, k, fa, nt_la_max1(k), fb, nt_la_max1(n), fc,
+                 nt_la_max1(n), s);
+    convert_mat(NT_BFLOAT16, c->data, c->rs, c->cs, NT_FLOAT32, (const char *)fc, n, 1, m, n);
+    nt_free_data(fa, bytes);
+    return NT_OK;
 }
 
 /* C = beta*C + alpha*(A @ B) for one matrix. `small_bmm`: PyTorch's small bmm kernel. */
-void nt_la_gemm2d(nt_dtype dtype, const nt_la_mat *c, const nt_la_mat *a, const nt_la_mat *b,
-                  const nt_gemm_scalars *s, bool small_bmm) {
+nt_status nt_la_gemm2d(nt_dtype dtype, const nt_la_mat *c, const nt_la_mat *a, const nt_la_mat *b,
+                       const nt_gemm_scalars *s, bool small_bmm) {
     int64_t m = a->rows, k = a->cols, n = b->cols;
-    if (m == 0 || n == 0) return;
+    if (m == 0 || n == 0) return NT_OK;
     switch (dtype) {
     case NT_FLOAT32:
     case NT_FLOAT64: {
@@ -210,20 +220,14 @@ void nt_la_gemm2d(nt_dtype dtype, const nt_la_mat *c, const nt_la_mat *a, const 
         else
             nt_gemm_small(dtype, m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data,
                           c->rs, s);
-        return;
+        return NT_OK;
     }
     case NT_BFLOAT16:
-        if (small_bmm)
-            nt_gemm_bf16_small(m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data,
-                               c->rs, s);
-        else
-            nt_gemm_bf16(m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data, c->rs, s,
-                         bf16_plan(a, b, m, n, k));
-        return;
+        return gemm2d_bf16(c, a, b, s);
     default:
         nt_gemm_int(dtype, m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data, c->rs,
                     s);
-        return;
+        return NT_OK;
     }
 }
 

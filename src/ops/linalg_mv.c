@@ -30,6 +30,14 @@ static nt_status addmv_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
     if (!s.beta_zero && bias && bias != dst) NT_TRY(nt_copy_(dst, bias));
     nt_la_mat a = nt_la_mat_of(mat_, 0, 1, 0);
     int64_t m = a.rows, n = a.cols;
+    if (dst->dtype == NT_BFLOAT16) {
+        /* y (m x 1) = beta*y + alpha * A (m x n) @ x (n x 1), accumulated in float32 */
+        nt_la_mat x = {nt_tensor_bytes(vec), n, 1, vec->strides[0], 1};
+        nt_la_mat y = {nt_tensor_bytes(dst), m, 1, dst->strides[0], 1};
+        NT_TRY(nt_la_gemm2d(NT_BFLOAT16, &y, &a, &x, &s, false));
+        nt_storage_bump_version(dst->storage);
+        return NT_OK;
+    }
     /* PyTorch's layouts: column-major -> gemv 'n', row-major -> 't', else a contiguous copy
      * ('t'). lda_cond(m, n, lda) = n == 1 || lda >= max(1, m). */
     bool col = a.rs == 1 && (n == 1 || a.cs >= nt_la_max1(m));
