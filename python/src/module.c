@@ -122,9 +122,20 @@ const nt_py_family nt_py_families[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* The module the first initialisation made. The types, dtype objects and name tables are
+ * process-wide statics, made once; a later initialisation in the same process (the
+ * extension imported again under another name, or a sub-interpreter that runs PyInit again)
+ * gets a new module that shares them: its dict is filled from this one's, keeping its own
+ * __name__, __spec__ and the other entries the import system set. */
+static PyObject *first_module;
+
 PyMODINIT_FUNC PyInit__C(void) {
     PyObject *m = PyModule_Create(&nt_module);
     if (!m) return NULL;
+    if (first_module) {
+        if (PyDict_Merge(PyModule_GetDict(m), PyModule_GetDict(first_module), 0) < 0) goto fail;
+        return m;
+    }
     if (nt_py_names_init(m) < 0 || nt_py_dtypes_init(m) < 0 || nt_py_size_init(m) < 0 ||
         nt_py_tensor_type_init(m) < 0)
         goto fail;
@@ -132,6 +143,8 @@ PyMODINIT_FUNC PyInit__C(void) {
         if (f->module_functions && PyModule_AddFunctions(m, f->module_functions) < 0) goto fail;
         if (f->init && f->init(m) < 0) goto fail;
     }
+    Py_INCREF(m);
+    first_module = m; /* kept for the life of the process, like the statics it holds */
     return m;
 fail:
     Py_DECREF(m);
