@@ -48,3 +48,29 @@ void nt_parallel_for(int64_t begin, int64_t end, int64_t grain, nt_range_fn fn, 
 #endif
     fn(ctx, begin, end);
 }
+
+#ifdef _OPENMP
+/* Runs one chunk with this thread's OpenMP thread count set to one (an ICV of the calling
+ * thread, so other threads are not affected), then restores it. */
+typedef struct leaf_ctx {
+    nt_range_fn fn;
+    void *ctx;
+} leaf_ctx;
+
+static void leaf_chunk(void *p, int64_t begin, int64_t end) {
+    const leaf_ctx *l = p;
+    int before = omp_get_max_threads();
+    omp_set_num_threads(1);
+    l->fn(l->ctx, begin, end);
+    omp_set_num_threads(before);
+}
+#endif
+
+void nt_parallel_for_leaf(int64_t begin, int64_t end, int64_t grain, nt_range_fn fn, void *ctx) {
+#ifdef _OPENMP
+    leaf_ctx l = {fn, ctx};
+    nt_parallel_for(begin, end, grain, leaf_chunk, &l);
+#else
+    nt_parallel_for(begin, end, grain, fn, ctx);
+#endif
+}

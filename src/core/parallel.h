@@ -19,5 +19,12 @@ typedef void (*nt_range_fn)(void *ctx, int64_t begin, int64_t end);
 
 void nt_parallel_for(int64_t begin, int64_t end, int64_t grain, nt_range_fn fn, void *ctx);
 
+/* nt_parallel_for for work that calls a library which parallelises itself with OpenMP
+ * (oneDNN): inside every chunk, OpenMP regions the library opens run on the calling thread
+ * alone. Our chunks are fixed by [begin, end) and grain, so the result does not depend on
+ * the thread count, which a library free to split its own work (oneDNN splits a long sum
+ * across threads) would not promise. */
+void nt_parallel_for_leaf(int64_t begin, int64_t end, int64_t grain, nt_range_fn fn, void *ctx);
+
 
 #endif

@@ -11,8 +11,10 @@
 #include "kernels/gemm.h"
 
 #include <cblas.h>
+#include <dnnl.h>
 #include <immintrin.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -20,16 +22,28 @@
 #include "core/half.h"
 #include "core/parallel.h"
 
-/* ------------------------------------------------------------------ threads */
+/* ------------------------------------------------------------------ OpenBLAS on one thread */
 
-static _Atomic int blas_threads;
+/* OpenBLAS (a pthreads build, shared with anything else in the process: PyTorch) splits its
+ * work by its global thread count, so its results would depend on it. ntensor runs it on
+ * one thread inside work split by ntensor itself into pieces fixed by the shape: the count
+ * is set to one while any of our calls runs, and put back after the last one. */
+static pthread_mutex_t blas_lock = PTHREAD_MUTEX_INITIALIZER;
+static int blas_users, blas_saved_threads;
 
-void nt_blas_sync_threads(void) {
-    int n = nt_get_num_threads();
-    if (atomic_load_explicit(&blas_threads, memory_order_relaxed) != n) {
-        openblas_set_num_threads(n);
-        atomic_store_explicit(&blas_threads, n, memory_order_relaxed);
+static void blas_enter(void) {
+    pthread_mutex_lock(&blas_lock);
+    if (blas_users++ == 0) {
+        blas_saved_threads = openblas_get_num_threads();
+        if (blas_saved_threads != 1) openblas_set_num_threads(1);
     }
+    pthread_mutex_unlock(&blas_lock);
+}
+
+static void blas_leave(void) {
+    pthread_mutex_lock(&blas_lock);
+    if (--blas_users == 0 && blas_saved_threads != 1) openblas_set_num_threads(blas_saved_threads);
+    pthread_mutex_unlock(&blas_lock);
 }
 
 /* ------------------------------------------------------------------ i-k-j row loops */
@@ -296,33 +310,121 @@ static bool has_avx2_fma(void) {
     return nt_cpu()->avx2_fma;
 }
 
+/* The tiles of a batch of float32/float64 products and what they share. */
+typedef struct blas_job {
+    nt_dtype dtype;
+    bool trans_a, trans_b;
+    int64_t m, n, k, lda, ldb, ldc, sa, sb, sc;
+    const char *a, *b;
+    char *c;
+    const nt_gemm_scalars *s;
+    int64_t tile, tiles_m, tiles_n; /* tile side; tiles down and across one product */
+} blas_job;
+
+/* C[i0:i0+mm, j0:j0+nn] of the product at element offsets (oa, ob, oc), on the calling
+ * thread: oneDNN's sgemm for float32 (twice OpenBLAS's speed on AVX-512 machines),
+ * OpenBLAS's dgemm for float64. A oneDNN failure (it may run out of memory for its
+ * buffers) falls back to the FMA loop. */
+static void blas_tile(const blas_job *j, int64_t oa, int64_t ob, int64_t oc, int64_t i0, int64_t j0,
+                      int64_t mm, int64_t nn) {
+    const int64_t es = j->dtype == NT_FLOAT32 ? 4 : 8;
+    const char *a = j->a + (oa + (j->trans_a ? i0 : i0 * j->lda)) * es;
+    const char *b = j->b + (ob + (j->trans_b ? j0 * j->ldb : j0)) * es;
+    char *c = j->c + (oc + i0 * j->ldc + j0) * es;
+    double beta = j->s->beta_zero ? 0.0 : j->s->beta;
+    if (j->dtype == NT_FLOAT32) {
+        if (dnnl_sgemm(j->trans_a ? 'T' : 'N', j->trans_b ? 'T' : 'N', mm, nn, j->k,
+                       (float)j->s->alpha, (const float *)a, j->lda, (const float *)b, j->ldb,
+                       (float)beta, (float *)c, j->ldc) == dnnl_success)
+            return;
+        gemm_job job = make_job(nn, j->k, a, j->trans_a ? 1 : j->lda, j->trans_a ? j->lda : 1, b,
+                                j->trans_b ? 1 : j->ldb, j->trans_b ? j->ldb : 1, c, j->ldc, j->s);
+        fma_rows_f32(&job, 0, mm);
+        return;
+    }
+    cblas_dgemm(CblasRowMajor, j->trans_a ? CblasTrans : CblasNoTrans,
+                j->trans_b ? CblasTrans : CblasNoTrans, (int)mm, (int)nn, (int)j->k, j->s->alpha,
+                (const double *)a, (int)j->lda, (const double *)b, (int)j->ldb, beta, (double *)c,
+                (int)j->ldc);
+}
+
+static void blas_tiles(void *ctx, int64_t t0, int64_t t1) {
+    const blas_job *j = ctx;
+    const int64_t per = j->tiles_m * j->tiles_n;
+    for (int64_t t = t0; t < t1; t++) {
+        int64_t p = t / per, r = t % per;
+        int64_t i0 = r / j->tiles_n * j->tile, j0 = r % j->tiles_n * j->tile;
+        blas_tile(j, p * j->sa, p * j->sb, p * j->sc, i0, j0,
+                  j->m - i0 < j->tile ? j->m - i0 : j->tile,
+                  j->n - j0 < j->tile ? j->n - j0 : j->tile);
+    }
+}
+
+/* The side of the square tiles a product is cut into: the largest of 512, 256 and 128 that
+ * gives at least four tiles, else 64. It depends on the shape only, and so does the result. */
+static int64_t tile_side(int64_t m, int64_t n) {
+    for (int64_t t = 512; t > 64; t /= 2)
+        if (((m + t - 1) / t) * ((n + t - 1) / t) >= 4) return t;
+    return 64;
+}
+
+void nt_gemm_blas_batched(nt_dtype dtype, bool trans_a, bool trans_b, int64_t batch, int64_t m,
+                          int64_t n, int64_t k, const void *a, int64_t lda, int64_t sa,
+                          const void *b, int64_t ldb, int64_t sb, void *c, int64_t ldc, int64_t sc,
+                          const nt_gemm_scalars *s) {
+    if (batch <= 0 || m == 0 || n == 0) return;
+    bool fits = m <= INT_MAX && n <= INT_MAX && k <= INT_MAX && lda <= INT_MAX && ldb <= INT_MAX &&
+                ldc <= INT_MAX;
+    bool small = dtype == NT_FLOAT32 && k <= NT_GEMM_SMALL_K && m * n <= NT_GEMM_SMALL &&
+                 m * n * k <= NT_GEMM_SMALL;
+    if (small || (dtype == NT_FLOAT64 && !fits)) {
+        const int64_t es = dtype == NT_FLOAT32 ? 4 : 8;
+        for (int64_t p = 0; p < batch; p++) {
+            gemm_job job =
+                make_job(n, k, (const char *)a + p * sa * es, trans_a ? 1 : lda, trans_a ? lda : 1,
+                         (const char *)b + p * sb * es, trans_b ? 1 : ldb, trans_b ? ldb : 1,
+                         (char *)c + p * sc * es, ldc, s);
+            if (dtype == NT_FLOAT32 && has_avx2_fma())
+                fma_rows_f32_avx2(&job, m);
+            else if (dtype == NT_FLOAT32)
+                fma_rows_f32(&job, 0, m);
+            else
+                fma_rows_f64(&job, 0, m);
+        }
+        return;
+    }
+    blas_job job = {.dtype = dtype,
+                    .trans_a = trans_a,
+                    .trans_b = trans_b,
+                    .m = m,
+                    .n = n,
+                    .k = k,
+                    .lda = lda,
+                    .ldb = ldb,
+                    .ldc = ldc,
+                    .sa = sa,
+                    .sb = sb,
+                    .sc = sc,
+                    .a = a,
+                    .b = b,
+                    .c = c,
+                    .s = s};
+    int64_t macs;
+    bool large = __builtin_mul_overflow(m * n, k, &macs) || macs >= NT_GEMM_PARALLEL;
+    job.tile = fits && large ? tile_side(m, n) : (m > n ? m : n); /* else one tile each */
+    job.tiles_m = (m + job.tile - 1) / job.tile;
+    job.tiles_n = (n + job.tile - 1) / job.tile;
+    /* a small product per batch entry is one piece of work: spread the entries instead */
+    int64_t grain = large ? 1 : NT_GEMM_PARALLEL / (macs > 0 ? macs : 1);
+    if (dtype == NT_FLOAT64) blas_enter();
+    nt_parallel_for_leaf(0, batch * job.tiles_m * job.tiles_n, grain, blas_tiles, &job);
+    if (dtype == NT_FLOAT64) blas_leave();
+}
+
 void nt_gemm_blas(nt_dtype dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
                   const void *a, int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc,
                   const nt_gemm_scalars *s) {
-    bool fits = m <= INT_MAX && n <= INT_MAX && k <= INT_MAX && lda <= INT_MAX && ldb <= INT_MAX &&
-                ldc <= INT_MAX;
-    bool small = dtype == NT_FLOAT32 && m * n * k <= NT_GEMM_SMALL && k <= NT_GEMM_SMALL_K;
-    if (small || !fits) {
-        gemm_job job = make_job(n, k, a, trans_a ? 1 : lda, trans_a ? lda : 1, b, trans_b ? 1 : ldb,
-                                trans_b ? ldb : 1, c, ldc, s);
-        if (dtype == NT_FLOAT32 && has_avx2_fma())
-            fma_rows_f32_avx2(&job, m);
-        else if (dtype == NT_FLOAT32)
-            fma_rows_f32(&job, 0, m);
-        else
-            fma_rows_f64(&job, 0, m);
-        return;
-    }
-    nt_blas_sync_threads();
-    enum CBLAS_TRANSPOSE ta = trans_a ? CblasTrans : CblasNoTrans;
-    enum CBLAS_TRANSPOSE tb = trans_b ? CblasTrans : CblasNoTrans;
-    double beta = s->beta_zero ? 0.0 : s->beta;
-    if (dtype == NT_FLOAT32)
-        cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, (float)s->alpha, a, (int)lda, b,
-                    (int)ldb, (float)beta, c, (int)ldc);
-    else
-        cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, s->alpha, a, (int)lda, b,
-                    (int)ldb, beta, c, (int)ldc);
+    nt_gemm_blas_batched(dtype, trans_a, trans_b, 1, m, n, k, a, lda, 0, b, ldb, 0, c, ldc, 0, s);
 }
 
 /* ------------------------------------------------------------------ gemv */
@@ -350,6 +452,37 @@ NT_GEMV_LOOP(gemv_i16, int16_t, uint32_t, (uint32_t)s->ialpha, (uint32_t)s->ibet
 NT_GEMV_LOOP(gemv_i32, int32_t, uint32_t, (uint32_t)s->ialpha, (uint32_t)s->ibeta)
 NT_GEMV_LOOP(gemv_i64, int64_t, uint64_t, s->ialpha, s->ibeta)
 
+/* A BLAS gemv cut into blocks of rows of y, fixed by the shape (each y[i] is one dot
+ * product, whichever block holds it). */
+typedef struct gemv_job {
+    nt_dtype dtype;
+    bool col_major;
+    int64_t m, n, lda, incx, incy, block;
+    const char *a, *x;
+    char *y;
+    const nt_gemm_scalars *s;
+} gemv_job;
+
+static void gemv_blocks(void *ctx, int64_t b0, int64_t b1) {
+    const gemv_job *j = ctx;
+    const int64_t es = j->dtype == NT_FLOAT32 ? 4 : 8;
+    for (int64_t blk = b0; blk < b1; blk++) {
+        int64_t i0 = blk * j->block, rows = j->m - i0 < j->block ? j->m - i0 : j->block;
+        const char *a = j->a + (j->col_major ? i0 : i0 * j->lda) * es;
+        char *y = j->y + i0 * j->incy * es;
+        /* row-major A: y = A x ('N'); column-major A is a row-major A^T: y = (A^T)^T x */
+        enum CBLAS_TRANSPOSE t = j->col_major ? CblasTrans : CblasNoTrans;
+        int r = (int)(j->col_major ? j->n : rows), c = (int)(j->col_major ? rows : j->n);
+        double beta = j->s->beta_zero ? 0.0 : j->s->beta;
+        if (j->dtype == NT_FLOAT32)
+            cblas_sgemv(CblasRowMajor, t, r, c, (float)j->s->alpha, (const float *)a, (int)j->lda,
+                        (const float *)j->x, (int)j->incx, (float)beta, (float *)y, (int)j->incy);
+        else
+            cblas_dgemv(CblasRowMajor, t, r, c, j->s->alpha, (const double *)a, (int)j->lda,
+                        (const double *)j->x, (int)j->incx, beta, (double *)y, (int)j->incy);
+    }
+}
+
 void nt_gemv_kernel(nt_dtype dtype, int64_t m, int64_t n, const void *a, int64_t a_rs, int64_t a_cs,
                     const void *x, int64_t incx, void *y, int64_t incy, const nt_gemm_scalars *s,
                     bool blas_ok, bool col_major) {
@@ -360,18 +493,21 @@ void nt_gemv_kernel(nt_dtype dtype, int64_t m, int64_t n, const void *a, int64_t
         if (s->beta_zero)
             for (int64_t i = 0; i < m; i++)
                 memset((char *)y + i * incy * (int64_t)esize, 0, esize);
-        nt_blas_sync_threads();
-        bool row = !col_major;
-        enum CBLAS_TRANSPOSE t = row ? CblasNoTrans : CblasTrans;
-        int rows = (int)(row ? m : n), cols = (int)(row ? n : m);
-        int lda = (int)(row ? a_rs : a_cs);
-        double beta = s->beta_zero ? 0.0 : s->beta;
-        if (dtype == NT_FLOAT32)
-            cblas_sgemv(CblasRowMajor, t, rows, cols, (float)s->alpha, a, lda, x, (int)incx,
-                        (float)beta, y, (int)incy);
-        else
-            cblas_dgemv(CblasRowMajor, t, rows, cols, s->alpha, a, lda, x, (int)incx, beta, y,
-                        (int)incy);
+        gemv_job job = {.dtype = dtype,
+                        .col_major = col_major,
+                        .m = m,
+                        .n = n,
+                        .lda = col_major ? a_cs : a_rs,
+                        .incx = incx,
+                        .incy = incy,
+                        .block = m * n >= NT_GRAIN_SIZE * 8 ? NT_GEMV_BLOCK : m,
+                        .a = a,
+                        .x = x,
+                        .y = y,
+                        .s = s};
+        blas_enter();
+        nt_parallel_for(0, (m + job.block - 1) / job.block, 1, gemv_blocks, &job);
+        blas_leave();
         return;
     }
     switch (dtype) {
@@ -425,8 +561,9 @@ void nt_dot_kernel(nt_dtype dtype, int64_t n, const void *x, int64_t incx, const
     switch (dtype) {
     case NT_FLOAT32:
         if (fits) {
-            nt_blas_sync_threads();
+            blas_enter();
             *(float *)out = cblas_sdot((int)n, x, (int)incx, y, (int)incy);
+            blas_leave();
         } else {
             float acc = 0;
             for (int64_t i = 0; i < n; i++)
@@ -436,8 +573,9 @@ void nt_dot_kernel(nt_dtype dtype, int64_t n, const void *x, int64_t incx, const
         return;
     case NT_FLOAT64:
         if (fits) {
-            nt_blas_sync_threads();
+            blas_enter();
             *(double *)out = cblas_ddot((int)n, x, (int)incx, y, (int)incy);
+            blas_leave();
         } else {
             double acc = 0;
             for (int64_t i = 0; i < n; i++)

@@ -1,23 +1,25 @@
 /*
- * gemm.h — the inner loops of the matrix products (layer L3): CBLAS glue for float32 and
- * float64, and our own loops for the integer dtypes.
+ * gemm.h — the inner loops of the matrix products (layer L3): oneDNN's sgemm for float32,
+ * OpenBLAS for float64, gemv and dot, and our own loops for tiny products and integers.
  *
  * Operands are described by a base pointer and element strides (a matrix: rs along its
  * rows' index, cs along its columns'; a vector: inc). The ops layer (ops/linalg_*.c) does
- * all validation and chooses layouts; these functions never fail and never allocate (a few KiB
- * of stack at most), and call BLAS only from the calling thread, never inside an OpenMP
- * region.
+ * all validation and chooses layouts; these functions never fail and never allocate (a few
+ * KiB of stack at most). Threads: large products are cut into pieces fixed by the shape
+ * (NT_GEMM_PARALLEL), each computed on one thread with the library running single-threaded
+ * (nt_parallel_for_leaf; OpenBLAS's global thread count is held at one meanwhile), so
+ * results are the same for any thread count.
  *
  * Every product computes  C = beta * C + alpha * (A @ B)  (gemv: y = beta*y + alpha*A@x)
  * where `beta_zero` means C's previous contents are ignored (not even NaN propagates), as
  * PyTorch does. The scalars come in nt_gemm_scalars, already converted the way PyTorch
  * converts them for the dtype (truncated for integers).
  *
- * Rounding follows PyTorch 1.13's CPU kernels where it is cheap to do so:
- *  - float32/float64 go to OpenBLAS (the BLAS PyTorch itself calls here), so results are
- *    PyTorch's bit for bit, except tiny float32 products, where a loop beats the BLAS
- *    call's overhead (see NT_GEMM_SMALL); PyTorch's own small bmm kernel (plain sums in
- *    order) is nt_gemm_small;
+ * Rounding:
+ *  - float32/float64 products are sums of k products in float32/float64 (the order is the
+ *    library's and the CPU's: oneDNN and OpenBLAS pick kernels by CPU); tiny float32
+ *    products use a loop of fused multiply-adds in order of k (see NT_GEMM_SMALL), and
+ *    PyTorch's small bmm kernel (plain sums in order) is nt_gemm_small;
  *  - integers wrap around (two's complement): the result is exact modulo 2^bits whatever
  *    the order, so they accumulate in 32-bit lanes (64-bit for int64) and vectorise;
  *  - bfloat16 accumulates in float32 and rounds once: the ops layer widens the operands
@@ -40,23 +42,32 @@ typedef struct nt_gemm_scalars {
     bool beta_one;          /* C is added unscaled */
 } nt_gemm_scalars;
 
-/* Syncs OpenBLAS's thread count with nt_get_num_threads() (cheap when unchanged). */
-void nt_blas_sync_threads(void);
-
-/* Below this many multiply-adds (and k up to NT_GEMM_SMALL_K, below OpenBLAS's k blocking),
- * float32 products use a loop of fused multiply-adds in order of k instead of BLAS (whose
- * call costs ~0.6 us). It rounds exactly as OpenBLAS's sgemm kernels do for fewer than 4
- * rows or 8 columns; on their full tiles OpenBLAS interleaves two accumulators, so there the
- * last bit may differ. float64 always goes to BLAS. */
+/* Below this many multiply-adds (and k up to NT_GEMM_SMALL_K), float32 products use a loop
+ * of fused multiply-adds in order of k instead of a library call (which costs ~0.6 us).
+ * float64 always goes to BLAS. */
 #define NT_GEMM_SMALL 4096
 #define NT_GEMM_SMALL_K 256
 
-/* float32/float64 through CBLAS, row-major C (ldc >= n, unit column stride). A is m x k
- * stored row-major with leading dim lda (trans_a: stored as its k x m transpose), same for
- * B (k x n). Small products use the fused multiply-add loop. */
+/* Threads: products of at least this many multiply-adds are cut into square tiles of C
+ * (512, 256, 128 or 64 on a side, chosen from the shape alone) that threads share; gemv
+ * into blocks of NT_GEMV_BLOCK rows. Each piece runs its BLAS call on one thread, so a
+ * result never depends on the thread count. */
+#define NT_GEMM_PARALLEL ((int64_t)1 << 20)
+#define NT_GEMV_BLOCK 512
+
+/* float32 (oneDNN) and float64 (OpenBLAS), row-major C (ldc >= n, unit column stride). A is
+ * m x k stored row-major with leading dim lda (trans_a: stored as its k x m transpose), same
+ * for B (k x n). Small products use the fused multiply-add loop. */
 void nt_gemm_blas(nt_dtype dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
                   const void *a, int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc,
                   const nt_gemm_scalars *s);
+
+/* The same for `batch` products at element strides sa, sb and sc from one to the next; the
+ * tiles of all of them are shared by the threads at once. */
+void nt_gemm_blas_batched(nt_dtype dtype, bool trans_a, bool trans_b, int64_t batch, int64_t m,
+                          int64_t n, int64_t k, const void *a, int64_t lda, int64_t sa,
+                          const void *b, int64_t ldb, int64_t sb, void *c, int64_t ldc, int64_t sc,
+                          const nt_gemm_scalars *s);
 
 /* The plain loop for any strides of A and B (float32/float64: sequential float sums, the
  * order of PyTorch's small bmm kernel; integers: wrapped). C row-major (unit column

@@ -34,10 +34,11 @@
 #include "core/tensor.h"
 #include "kernels/gemm.h"
 
-/* A matrix as the kernels see it: element pointer, sizes and element strides. */
+/* A matrix as the kernels see it: element pointer, sizes and element strides; in a batch of
+ * matrices, bs elements from one to the next. */
 typedef struct nt_la_mat {
     char *data;
-    int64_t rows, cols, rs, cs;
+    int64_t rows, cols, rs, cs, bs;
 } nt_la_mat;
 
 /* Returns PyTorch's "argument ... must be Tensor, not NULL" from a public entry point. */
@@ -69,18 +70,21 @@ nt_status nt_la_make_scalars(nt_dtype dtype, nt_scalar beta, nt_scalar alpha, nt
 /* alpha 1 and beta 0, as make_scalars gives them for every dtype. */
 nt_gemm_scalars nt_la_plain_scalars(void);
 
-/* The matrix of dims (d0, d1) of t, at element offset `at` from t's first element. */
-nt_la_mat nt_la_mat_of(const nt_tensor *t, int d0, int d1, int64_t at);
+/* The matrix of dims (d0, d1) of t (bs 0). */
+nt_la_mat nt_la_mat_of(const nt_tensor *t, int d0, int d1);
+
+/* The batch of matrices of a 3-d t: dims (1, 2), one per index of dim 0. */
+nt_la_mat nt_la_batch_of(const nt_tensor *t);
 
 /* max(x, 1): a leading dimension BLAS accepts. */
 int64_t nt_la_max1(int64_t x);
 
-/* C = beta*C + alpha*(A @ B) for one matrix (C row-major: unit column stride).
+/* C = beta*C + alpha*(A @ B) for `batch` matrices (C row-major: unit column stride).
  * `small_bmm`: PyTorch's small bmm kernel (float sums in order of k). bfloat16 accumulates
  * in float32 and rounds once, through a float32 copy of the operands (so it may fail for
  * want of memory). */
-nt_status nt_la_gemm2d(nt_dtype dtype, const nt_la_mat *c, const nt_la_mat *a, const nt_la_mat *b,
-                       const nt_gemm_scalars *s, bool small_bmm);
+nt_status nt_la_gemm(nt_dtype dtype, int64_t batch, const nt_la_mat *c, const nt_la_mat *a,
+                     const nt_la_mat *b, const nt_gemm_scalars *s, bool small_bmm);
 
 /* For float32/float64 BLAS: `t` itself when the matrices of its last two dims are row- or
  * column-major, else a contiguous copy (what PyTorch does). *owned gets the copy. */

@@ -34,12 +34,8 @@ nt_status nt_la_bmm_compute(nt_tensor *dst, const nt_tensor *a, const nt_tensor 
         NT_CHECK(st, nt_la_blas_operand(a, &ua, &oa));
         NT_CHECK(st, nt_la_blas_operand(b, &ub, &ob));
     }
-    for (int64_t i = 0; i < bs; i++) {
-        nt_la_mat ma = nt_la_mat_of(ua, 1, 2, i * ua->strides[0]),
-                  mb = nt_la_mat_of(ub, 1, 2, i * ub->strides[0]);
-        nt_la_mat mc = nt_la_mat_of(dst, 1, 2, i * dst->strides[0]);
-        NT_CHECK(st, nt_la_gemm2d(dst->dtype, &mc, &ma, &mb, &s, small));
-    }
+    nt_la_mat ma = nt_la_batch_of(ua), mb = nt_la_batch_of(ub), mc = nt_la_batch_of(dst);
+    NT_CHECK(st, nt_la_gemm(dst->dtype, bs, &mc, &ma, &mb, &s, small));
     nt_storage_bump_version(dst->storage);
 fail:
     nt_tensor_release(oa);

@@ -133,10 +133,15 @@ nt_gemm_scalars nt_la_plain_scalars(void) {
 
 /* ------------------------------------------------------------------ matrices */
 
-/* The matrix of dims (d0, d1) of t, at element offset `at` from t's first element. */
-nt_la_mat nt_la_mat_of(const nt_tensor *t, int d0, int d1, int64_t at) {
-    nt_la_mat m = {nt_tensor_bytes(t) + at * (int64_t)nt_dtype_table[t->dtype].size, t->sizes[d0],
-                   t->sizes[d1], t->strides[d0], t->strides[d1]};
+nt_la_mat nt_la_mat_of(const nt_tensor *t, int d0, int d1) {
+    nt_la_mat m = {nt_tensor_bytes(t), t->sizes[d0],   t->sizes[d1],
+                   t->strides[d0],     t->strides[d1], 0};
+    return m;
+}
+
+nt_la_mat nt_la_batch_of(const nt_tensor *t) {
+    nt_la_mat m = nt_la_mat_of(t, 1, 2);
+    m.bs = t->sizes[0] > 1 ? t->strides[0] : 0;
     return m;
 }
 
@@ -163,70 +168,79 @@ static bool blas_layout(const nt_la_mat *m, bool *trans, int64_t *ld) {
     return false;
 }
 
-/* Converts a rows x cols matrix into another dtype through the copy loops (layer L3).
- * The stride of a dim of size one is never applied (it may be anything). */
-static void convert_mat(nt_dtype to, char *dst, int64_t d_rs, int64_t d_cs, nt_dtype from,
-                        const char *src, int64_t s_rs, int64_t s_cs, int64_t rows, int64_t cols) {
+/* Converts `batch` rows x cols matrices into another dtype through the copy loops (layer
+ * L3). A stride along a dim of size one is never applied (it may be anything). */
+static void convert_mats(nt_dtype to, const nt_la_mat *dst, nt_dtype from, const nt_la_mat *src,
+                         int64_t batch) {
+    int64_t rows = src->rows, cols = src->cols;
     if (rows == 0 || cols == 0) return;
     int64_t ts = (int64_t)nt_dtype_table[to].size, fs = (int64_t)nt_dtype_table[from].size;
-    char *data[2] = {dst, (char *)src};
-    int64_t st[4] = {cols > 1 ? d_cs * ts : 0, cols > 1 ? s_cs * fs : 0, rows > 1 ? d_rs * ts : 0,
-                     rows > 1 ? s_rs * fs : 0};
-    nt_convert_loop(to, from)(data, st, cols, rows, NULL);
+    int64_t st[4] = {cols > 1 ? dst->cs * ts : 0, cols > 1 ? src->cs * fs : 0,
+                     rows > 1 ? dst->rs * ts : 0, rows > 1 ? src->rs * fs : 0};
+    nt_loop2d loop = nt_convert_loop(to, from);
+    for (int64_t p = 0; p < batch; p++) {
+        char *data[2] = {dst->data + p * dst->bs * ts, src->data + p * src->bs * fs};
+        loop(data, st, cols, rows, NULL);
+    }
 }
 
 /* bfloat16: the operands widened to float32 (exactly), one float32 product, and the result
  * alpha*sum + beta*C, computed in float32, rounded once to bfloat16. The product of two
  * bfloat16 values is exact in float32 (8 + 8 significant bits), so only the float32 sums
  * round: the result is the correctly rounded float32 sum. */
-static nt_status gemm2d_bf16(const nt_la_mat *c, const nt_la_mat *a, const nt_la_mat *b,
-                             const nt_gemm_scalars *s) {
-    int64_t m = a->rows, k = a->cols, n = b->cols, floats;
-    if (__builtin_mul_overflow(m + n, k, &floats) ||
-        __builtin_add_overflow(floats, m * n, &floats) ||
-        floats > (int64_t)(SIZE_MAX / sizeof(float)))
+static nt_status gemm_bf16(int64_t batch, const nt_la_mat *c, const nt_la_mat *a,
+                           const nt_la_mat *b, const nt_gemm_scalars *s) {
+    int64_t m = a->rows, k = a->cols, n = b->cols, per, floats;
+    if (__builtin_mul_overflow(m + n, k, &per) || __builtin_add_overflow(per, m * n, &per) ||
+        __builtin_mul_overflow(per, batch, &floats) || floats > (int64_t)(SIZE_MAX / sizeof(float)))
         return nt_fail(NT_ERR_MEMORY,
-                       "bfloat16 product of %" PRId64 "x%" PRId64 " and %" PRId64 "x%" PRId64
-                       " is too large",
-                       m, k, k, n);
+                       "bfloat16 product of %" PRId64 " x %" PRId64 "x%" PRId64 " and %" PRId64
+                       "x%" PRId64 " is too large",
+                       batch, m, k, k, n);
     size_t bytes = (size_t)floats * sizeof(float);
-    float *fa = nt_alloc_data(bytes);
-    if (!fa)
+    float *buf = nt_alloc_data(bytes);
+    if (!buf)
         return nt_fail(NT_ERR_MEMORY, "out of memory (%zu bytes for a bfloat16 product)", bytes);
-    float *fb = fa + m * k, *fc = fb + k * n;
-    convert_mat(NT_FLOAT32, (char *)fa, k, 1, NT_BFLOAT16, a->data, a->rs, a->cs, m, k);
-    convert_mat(NT_FLOAT32, (char *)fb, n, 1, NT_BFLOAT16, b->data, b->rs, b->cs, k, n);
-    if (!s->beta_zero)
-        convert_mat(NT_FLOAT32, (char *)fc, n, 1, NT_BFLOAT16, c->data, c->rs, c->cs, m, n);
-    nt_gemm_blas(NT_FLOAT32, false, false, m, n, k, fa, nt_la_max1(k), fb, nt_la_max1(n), fc,
-                 nt_la_max1(n), s);
-    convert_mat(NT_BFLOAT16, c->data, c->rs, c->cs, NT_FLOAT32, (const char *)fc, n, 1, m, n);
-    nt_free_data(fa, bytes);
+    /* row-major float32 copies, one after another */
+    nt_la_mat fa = {(char *)buf, m, k, k, 1, m * k};
+    nt_la_mat fb = {(char *)(buf + batch * m * k), k, n, n, 1, k * n};
+    nt_la_mat fc = {(char *)(buf + batch * (m * k + k * n)), m, n, n, 1, m * n};
+    convert_mats(NT_FLOAT32, &fa, NT_BFLOAT16, a, batch);
+    convert_mats(NT_FLOAT32, &fb, NT_BFLOAT16, b, batch);
+    if (!s->beta_zero) convert_mats(NT_FLOAT32, &fc, NT_BFLOAT16, c, batch);
+    nt_gemm_blas_batched(NT_FLOAT32, false, false, batch, m, n, k, fa.data, nt_la_max1(k), fa.bs,
+                         fb.data, nt_la_max1(n), fb.bs, fc.data, nt_la_max1(n), fc.bs, s);
+    convert_mats(NT_BFLOAT16, c, NT_FLOAT32, &fc, batch);
+    nt_free_data(buf, bytes);
     return NT_OK;
 }
 
-/* C = beta*C + alpha*(A @ B) for one matrix. `small_bmm`: PyTorch's small bmm kernel. */
-nt_status nt_la_gemm2d(nt_dtype dtype, const nt_la_mat *c, const nt_la_mat *a, const nt_la_mat *b,
-                       const nt_gemm_scalars *s, bool small_bmm) {
+nt_status nt_la_gemm(nt_dtype dtype, int64_t batch, const nt_la_mat *c, const nt_la_mat *a,
+                     const nt_la_mat *b, const nt_gemm_scalars *s, bool small_bmm) {
     int64_t m = a->rows, k = a->cols, n = b->cols;
-    if (m == 0 || n == 0) return NT_OK;
+    if (m == 0 || n == 0 || batch == 0) return NT_OK;
+    const int64_t es = (int64_t)nt_dtype_table[dtype].size;
+    bool ta, tb;
+    int64_t lda, ldb;
     switch (dtype) {
     case NT_FLOAT32:
-    case NT_FLOAT64: {
-        bool ta, tb;
-        int64_t lda, ldb;
-        if (!small_bmm && blas_layout(a, &ta, &lda) && blas_layout(b, &tb, &ldb))
-            nt_gemm_blas(dtype, ta, tb, m, n, k, a->data, lda, b->data, ldb, c->data, c->rs, s);
-        else
-            nt_gemm_small(dtype, m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data,
-                          c->rs, s);
+    case NT_FLOAT64:
+        if (!small_bmm && blas_layout(a, &ta, &lda) && blas_layout(b, &tb, &ldb)) {
+            nt_gemm_blas_batched(dtype, ta, tb, batch, m, n, k, a->data, lda, a->bs, b->data, ldb,
+                                 b->bs, c->data, c->rs, c->bs, s);
+            return NT_OK;
+        }
+        for (int64_t p = 0; p < batch; p++)
+            nt_gemm_small(dtype, m, n, k, a->data + p * a->bs * es, a->rs, a->cs,
+                          b->data + p * b->bs * es, b->rs, b->cs, c->data + p * c->bs * es, c->rs,
+                          s);
         return NT_OK;
-    }
     case NT_BFLOAT16:
-        return gemm2d_bf16(c, a, b, s);
+        return gemm_bf16(batch, c, a, b, s);
     default:
-        nt_gemm_int(dtype, m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs, c->data, c->rs,
-                    s);
+        for (int64_t p = 0; p < batch; p++)
+            nt_gemm_int(dtype, m, n, k, a->data + p * a->bs * es, a->rs, a->cs,
+                        b->data + p * b->bs * es, b->rs, b->cs, c->data + p * c->bs * es, c->rs, s);
         return NT_OK;
     }
 }
@@ -237,7 +251,7 @@ nt_status nt_la_blas_operand(const nt_tensor *t, const nt_tensor **use, nt_tenso
     *use = t;
     *owned = NULL;
     if (t->dtype != NT_FLOAT32 && t->dtype != NT_FLOAT64) return NT_OK;
-    nt_la_mat m = nt_la_mat_of(t, t->ndim - 2, t->ndim - 1, 0);
+    nt_la_mat m = nt_la_mat_of(t, t->ndim - 2, t->ndim - 1);
     bool trans;
     int64_t ld;
     if (blas_layout(&m, &trans, &ld)) return NT_OK;

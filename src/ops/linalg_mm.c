@@ -53,9 +53,8 @@ static nt_status addmm_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
     nt_status st;
     NT_CHECK(st, nt_la_blas_operand(a, &ua, &oa));
     NT_CHECK(st, nt_la_blas_operand(b, &ub, &ob));
-    nt_la_mat ma = nt_la_mat_of(ua, 0, 1, 0), mb = nt_la_mat_of(ub, 0, 1, 0),
-              mc = nt_la_mat_of(dst, 0, 1, 0);
-    NT_CHECK(st, nt_la_gemm2d(dst->dtype, &mc, &ma, &mb, &s, false));
+    nt_la_mat ma = nt_la_mat_of(ua, 0, 1), mb = nt_la_mat_of(ub, 0, 1), mc = nt_la_mat_of(dst, 0, 1);
+    NT_CHECK(st, nt_la_gemm(dst->dtype, 1, &mc, &ma, &mb, &s, false));
     nt_storage_bump_version(dst->storage);
 fail:
     nt_tensor_release(oa);

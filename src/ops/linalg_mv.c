@@ -28,13 +28,13 @@ static nt_status addmv_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
     NT_TRY(nt_la_check_same(mat_->dtype, dst->dtype));
     NT_TRY(nt_la_make_scalars(dst->dtype, beta, alpha, &s));
     if (!s.beta_zero && bias && bias != dst) NT_TRY(nt_copy_(dst, bias));
-    nt_la_mat a = nt_la_mat_of(mat_, 0, 1, 0);
+    nt_la_mat a = nt_la_mat_of(mat_, 0, 1);
     int64_t m = a.rows, n = a.cols;
     if (dst->dtype == NT_BFLOAT16) {
         /* y (m x 1) = beta*y + alpha * A (m x n) @ x (n x 1), accumulated in float32 */
-        nt_la_mat x = {nt_tensor_bytes(vec), n, 1, vec->strides[0], 1};
-        nt_la_mat y = {nt_tensor_bytes(dst), m, 1, dst->strides[0], 1};
-        NT_TRY(nt_la_gemm2d(NT_BFLOAT16, &y, &a, &x, &s, false));
+        nt_la_mat x = {nt_tensor_bytes(vec), n, 1, vec->strides[0], 1, 0};
+        nt_la_mat y = {nt_tensor_bytes(dst), m, 1, dst->strides[0], 1, 0};
+        NT_TRY(nt_la_gemm(NT_BFLOAT16, 1, &y, &a, &x, &s, false));
         nt_storage_bump_version(dst->storage);
         return NT_OK;
     }
@@ -45,7 +45,7 @@ static nt_status addmv_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
     nt_tensor *copy = NULL;
     if (!col && !row) {
         NT_TRY(nt_contiguous((nt_tensor *)mat_, &copy));
-        a = nt_la_mat_of(copy, 0, 1, 0);
+        a = nt_la_mat_of(copy, 0, 1);
     }
     int64_t incx = vec->strides[0], incy = dst->strides[0];
     bool blas_ok = incx > 0 && incy > 0 && m <= INT32_MAX && n <= INT32_MAX && incx <= INT32_MAX &&
