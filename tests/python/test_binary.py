@@ -1,5 +1,7 @@
-"""The pointwise binary family against PyTorch 1.13: every op for every dtype (values,
-result dtypes, the errors of unsupported dtypes), contiguous and non-contiguous operands,
+"""The pointwise binary family against PyTorch 1.13: every op for every dtype (values: bit
+for bit for the correctly rounded ops, within a few ulps for pow, atan2 and a non-trivial
+alpha, whose bits depend on PyTorch's CPU kernel; result dtypes, the errors of unsupported
+dtypes), contiguous and non-contiguous operands,
 broadcasting, Python scalars on either side, zero-dim tensors, type promotion, in-place and
 out= forms with their name and cast rules, where / clamp / isclose / allclose, and the
 Python operators."""
@@ -12,7 +14,7 @@ import pytest
 import torch
 
 import ntensor as nt
-from helpers import DTYPE_PAIRS, TO_NT_DTYPE, assert_same, assert_same_error
+from helpers import DTYPE_PAIRS, TO_NT_DTYPE, assert_close_dtype, assert_same, assert_same_error
 from helpers import from_torch as _from_torch
 
 
@@ -45,17 +47,31 @@ def rand(shape, dtype, seed, low=None, high=None, nonzero=False):
     return t.to(dtype)
 
 
-def check(x, t):
-    """x (ntensor or exception) agrees with t (torch result)."""
-    exact = t.dtype not in FLOATS
-    if t.dtype in (torch.float16, torch.bfloat16):
-        assert_same(x, t, exact=False, rtol=1e-2, atol=1e-2)
+# Ops whose floating results are not one correctly rounded operation, and whose bits
+# PyTorch's kernel choice decides: pow and atan2 (SLEEF's functions on AVX2/AVX-512, glibc's
+# otherwise, each within 1 or 2 ulps; pow's small integer exponents take PyTorch's own
+# products), and add/sub with an alpha that is not a power of two (a + alpha * b: one fused
+# multiply-add in PyTorch's AVX2/AVX-512 kernels, two roundings in its scalar ones; see
+# test_alpha). A float16 or bfloat16 result, computed in float32 and rounded once, may round
+# to a neighbour.
+CLOSE_OPS = {"pow", "atan2"}
+
+
+def check(x, t, close=False):
+    """x (ntensor) agrees with t (torch result): names, shape, dtype, and values bit for bit
+    (integers, bools, and the floats of one correctly rounded operation: +, -, *, /, floor
+    division, remainder, maximum, comparisons, clamp, where), or with close=True within a few
+    ulps (assert_close_dtype), or with close a dict of assert_close_dtype's arguments."""
+    if isinstance(close, dict):
+        assert_close_dtype(x, t, **close)
+    elif close:
+        assert_close_dtype(x, t, ulps=1 if t.dtype in (torch.float16, torch.bfloat16) else 4)
     else:
-        assert_same(x, t, exact=exact, rtol=1e-6, atol=1e-6)
+        assert_same(x, t)
 
 
-def run_both(nt_fn, torch_fn):
-    """Runs torch; if it raises, ntensor must raise the same; otherwise compare."""
+def run_both(nt_fn, torch_fn, close=False):
+    """Runs torch; if it raises, ntensor must raise the same; otherwise compare (check)."""
     try:
         expected = torch_fn()
     except Exception:  # noqa: BLE001 - the oracle decides
@@ -63,7 +79,7 @@ def run_both(nt_fn, torch_fn):
         return None
     got = nt_fn()
     if isinstance(expected, torch.Tensor):
-        check(got, expected)
+        check(got, expected, close)
     else:
         assert got == expected
     return got
@@ -112,7 +128,7 @@ def operands(name, dtype, seed, shape_a=(3, 4), shape_b=(3, 4)):
 def test_op_every_dtype_contiguous(name, dtype):
     tf, nf = OPS[name]
     a, b = operands(name, dtype, 1)
-    run_both(lambda: nf(from_torch(a), from_torch(b)), lambda: tf(a, b))
+    run_both(lambda: nf(from_torch(a), from_torch(b)), lambda: tf(a, b), name in CLOSE_OPS)
 
 
 LAYOUTS = {
@@ -136,7 +152,7 @@ def test_op_noncontiguous(name, layout, dtype):
     tb2 = tb.t() if ta.shape == tb.t().shape else tb  # mix layouts where the shapes allow
     na, nb = nv(from_torch(a)), nv(from_torch(b))
     nb2 = nb.t() if ta.shape == tb.t().shape else nb
-    run_both(lambda: nf(na, nb2), lambda: tf(ta, tb2))
+    run_both(lambda: nf(na, nb2), lambda: tf(ta, tb2), name in CLOSE_OPS)
 
 
 @pytest.mark.parametrize("dtype", TORCH_DTYPES, ids=str)
@@ -147,7 +163,7 @@ def test_broadcasting_shapes(name, dtype):
     for sa, sb in [((3, 1), (4,)), ((2, 1, 4), (3, 1)), ((), (3,)), ((5,), ()), ((1,), (2, 3)),
                    ((0, 3), (1, 3))]:
         a, b = operands(name, dtype, 3, sa, sb)
-        run_both(lambda: nf(from_torch(a), from_torch(b)), lambda: tf(a, b))
+        run_both(lambda: nf(from_torch(a), from_torch(b)), lambda: tf(a, b), name in CLOSE_OPS)
 
 
 def test_broadcast_error_text():
@@ -168,11 +184,14 @@ def test_tensor_op_scalar(name, dtype):
     for s in SCALARS:
         if name == "pow" and dtype in INTS and s == 300:
             continue  # a huge power: both wrap, but torch's pow(int, 300) loop is its own
-        run_both(lambda: nf(from_torch(a), s), lambda: tf(a, s))
+        run_both(lambda: nf(from_torch(a), s), lambda: tf(a, s), name in CLOSE_OPS)
 
 
 @pytest.mark.parametrize("dtype", TORCH_DTYPES, ids=str)
 def test_scalar_op_tensor_operators(dtype):
+    """Every operator with a Python number on either side. s / x is PyTorch's
+    reciprocal(x) * s, two roundings, where ntensor divides once: within 2 ulps (exact for
+    these s but 2.5; test_scalar_divided_by_tensor_rounds_like_torch)."""
     a = rand((2, 3), dtype, 5, nonzero=True)
     x = from_torch(a)
     for s in [2, 2.5, True, -1]:
@@ -181,8 +200,20 @@ def test_scalar_op_tensor_operators(dtype):
                    operator.xor):
             if op is operator.pow and dtype in INTS:
                 continue  # torch.pow(scalar, int tensor) with the scalar's own loop
-            run_both(lambda: op(s, x), lambda: op(s, a))
-            run_both(lambda: op(x, s), lambda: op(a, s))
+            close = dict(ulps=2) if op is operator.truediv and s == 2.5 else op is operator.pow
+            run_both(lambda: op(s, x), lambda: op(s, a), close)
+            run_both(lambda: op(x, s), lambda: op(a, s), op is operator.pow)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="ntensor rounds s / x once; PyTorch 1.13 computes reciprocal(x) * s")
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.int32])
+def test_scalar_divided_by_tensor_rounds_like_torch(dtype):
+    """PyTorch's Tensor.__rtruediv__ is reciprocal(self) * other: two correctly rounded
+    operations, so its bits are defined on every CPU (2.5 / 3.0 in float32 is 0.83333337,
+    where one division gives 0.8333333). ntensor divides once (more accurate, not torch's)."""
+    a = rand((2, 3), dtype, 5, nonzero=True)
+    check(2.5 / from_torch(a), 2.5 / a)
 
 
 @pytest.mark.parametrize("da,db", list(itertools.product(TORCH_DTYPES, TORCH_DTYPES)),
@@ -226,13 +257,18 @@ def test_scalar_values_wrap_into_the_dtype():
 # ---------------------------------------------------------------- op-specific rules
 
 def test_alpha():
+    """a + alpha * b and a - alpha * b: exact where alpha * b is (alpha a power of two),
+    otherwise within two roundings of |a| + |alpha b| (fused or not by PyTorch's kernel;
+    float16 and bfloat16 round alpha * b to their own dtype in PyTorch, not in ntensor)."""
     for dtype in TORCH_DTYPES:
         a, b = rand((2, 3), dtype, 11), rand((2, 3), dtype, 12)
         for alpha in [2, -1, 0.5, True, 3]:
+            # two roundings (of alpha * b, of the sum) or one (fused): relative to |a| + |alpha b|
+            close = dict(n_terms=2, scale=a.double().abs() + abs(alpha) * b.double().abs())
             run_both(lambda: nt.add(from_torch(a), from_torch(b), alpha=alpha),
-                     lambda: torch.add(a, b, alpha=alpha))
+                     lambda: torch.add(a, b, alpha=alpha), alpha == 3 and close)
             run_both(lambda: nt.sub(from_torch(a), from_torch(b), alpha=alpha),
-                     lambda: torch.sub(a, b, alpha=alpha))
+                     lambda: torch.sub(a, b, alpha=alpha), alpha == 3 and close)
             run_both(lambda: from_torch(a).add(2, alpha=alpha), lambda: a.add(2, alpha=alpha))
 
 
@@ -278,12 +314,12 @@ def test_pow_rules():
     run_both(lambda: from_torch(i) ** from_torch(torch.tensor([-1, -2, 2, -3, -3])),
              lambda: i ** torch.tensor([-1, -2, 2, -3, -3]))
     run_both(lambda: nt.pow(2, from_torch(i.abs())), lambda: torch.pow(2, i.abs()))
-    run_both(lambda: nt.pow(2.5, from_torch(i)), lambda: torch.pow(2.5, i))
-    run_both(lambda: from_torch(i) ** 0.5, lambda: i ** 0.5)
+    run_both(lambda: nt.pow(2.5, from_torch(i)), lambda: torch.pow(2.5, i), close=True)
+    run_both(lambda: from_torch(i) ** 0.5, lambda: i ** 0.5, close=True)
     f = torch.tensor([0.5, 2.0, 3.0, 0.0, -1.5])
     for e in [2, 3, 0.5, -0.5, -1, -2, 1.7, 0]:
-        run_both(lambda: from_torch(f) ** e, lambda: f ** e)
-        run_both(lambda: from_torch(f.double()) ** e, lambda: f.double() ** e)
+        run_both(lambda: from_torch(f) ** e, lambda: f ** e, close=True)
+        run_both(lambda: from_torch(f.double()) ** e, lambda: f.double() ** e, close=True)
 
 
 def test_float_division_special_values():
@@ -342,7 +378,7 @@ def test_inplace_every_op(dtype):
             continue
         got = nf(from_torch(b))
         assert got is x
-        check(x, ta)
+        check(x, ta, name in CLOSE_OPS)
         assert r is ta
 
 
@@ -469,8 +505,8 @@ def test_names_kept_by_scalar_ops():
     y = named((2, 3), ("N", "C"))
     for op in [operator.add, operator.sub, operator.mul, operator.truediv, operator.pow,
                operator.lt]:
-        run_both(lambda: op(from_torch(y), 2), lambda: op(y, 2))
-        run_both(lambda: op(2, from_torch(y)), lambda: op(2, y))
+        run_both(lambda: op(from_torch(y), 2), lambda: op(y, 2), op is operator.pow)
+        run_both(lambda: op(2, from_torch(y)), lambda: op(2, y), op is operator.pow)
 
 
 # ---------------------------------------------------------------- where

@@ -1,6 +1,7 @@
 """The pointwise unary ops (abs ... logical_not, relu, round(decimals=), positive/negative)
 and the operators -x, +x, abs(x), ~x against PyTorch 1.13: values (exact for the exact
-ops, within an ulp or two for the transcendentals), result dtypes, names, strides, the
+ops, within a few ulps for the transcendentals, whose bits PyTorch takes from SLEEF or glibc
+by CPU), result dtypes, names, strides, the
 in-place, module-function and out= forms, and every error's type and text, for every
 dtype, on contiguous, transposed, sliced and expanded inputs. Randomised cases
 (hypothesis) cover ranks 0-5, partial names and layouts."""
@@ -12,7 +13,7 @@ import torch
 from hypothesis import given, settings, strategies as st
 
 import ntensor as nt
-from helpers import DTYPE_PAIRS, assert_same, assert_same_error, from_torch
+from helpers import DTYPE_PAIRS, assert_close_dtype, assert_same, assert_same_error, from_torch
 
 OPS = ("abs acos asin atan ceil floor round trunc frac cos cosh sin sinh tan tanh exp expm1 log "
        "log2 log10 log1p sqrt rsqrt reciprocal neg negative sign sigmoid erf erfc erfinv digamma "
@@ -20,6 +21,21 @@ OPS = ("abs acos asin atan ceil floor round trunc frac cos cosh sin sinh tan tan
 # Ops whose results are exact in every implementation (IEEE operations, integer ops).
 EXACT = set("abs ceil floor round trunc frac sqrt reciprocal neg negative sign bitwise_not "
             "logical_not relu".split())
+# The others are not correctly rounded, and PyTorch's bits depend on the CPU: SLEEF's vector
+# functions (within 1 ulp) with AVX2 or AVX-512, glibc's (within 1 to 3 ulps for these, up to
+# 5 for erfc) otherwise, and its own algorithms compiled with or without FMA contraction.
+# float32/float64 results of two libraries may then be a few ulps apart; bfloat16/float16
+# ones (computed in float32 and rounded once) may round to neighbours, one ulp apart.
+ULPS = {"erfc": 6}
+DEFAULT_ULPS = 4
+# PyTorch's own algorithms for erfinv (a rational approximation and Newton steps) and digamma
+# (recurrence, reflection, asymptotic series) are accurate relative to their input, not their
+# result: near erfinv's poles at +-1 and digamma's roots and poles their error grows with the
+# condition number. Their bound adds two roundings of the input x, times |x f'(x)|.
+DERIVATIVE = {
+    "erfinv": lambda x: math.sqrt(math.pi) / 2 * torch.exp(torch.erfinv(x) ** 2),
+    "digamma": lambda x: torch.polygamma(1, x),
+}
 TORCH_DTYPES = [t for _, t in DTYPE_PAIRS]
 SPECIAL = [-3.5, -2.5, -1.0, -0.75, -0.5, -0.0, 0.0, 0.25, 0.5, 0.9, 1.0, 1.5, 2.5, 3.0, 10.0,
            100.0, math.inf, -math.inf, math.nan, 1e-8, -1e-30, 88.5, -100.0, 0.999]
@@ -43,13 +59,22 @@ def sample(dtype, shape=(8, 8), seed=0):
     return v.reshape(shape)
 
 
-def tolerance(op, dtype):
-    if op in EXACT:
-        return dict(exact=True)
-    return {torch.float64: dict(exact=False, rtol=1e-12, atol=1e-300),
-            torch.float32: dict(exact=False, rtol=2.5e-7, atol=1e-37),
-            torch.bfloat16: dict(exact=False, rtol=2 ** -7, atol=1e-37),
-            torch.float16: dict(exact=False, rtol=2 ** -10, atol=1e-7)}.get(dtype, dict(exact=True))
+def check(op, got, expected, inp, compute=None):
+    """ntensor's `got` agrees with torch's `expected` = op(inp): exactly for the exact ops and
+    integer or bool results, otherwise within the ulps above (assert_close_dtype). `compute`:
+    the floating dtype the op computed in, where `expected` was cast to another one (out=)."""
+    if op in EXACT or not expected.dtype.is_floating_point:
+        assert_same(got, expected)
+        return
+    dtype = compute or expected.dtype
+    kw = dict(ulps=1 if dtype in (torch.float16, torch.bfloat16) else ULPS.get(op, DEFAULT_ULPS))
+    x = inp.rename(None).double()
+    if op in DERIVATIVE:
+        kw.update(n_terms=2, scale=(x * DERIVATIVE[op](x)).abs())
+    # the float64 result rounded to the dtype also passes (where PyTorch's own value depends
+    # on its kernel beyond rounding: float32 cosh(89) overflows in SLEEF's AVX2 coshf only)
+    ref = getattr(x, op)().to(dtype).to(expected.dtype)
+    assert_close_dtype(got, expected, dtype=compute, ref=ref, **kw)
 
 
 def torch_call(fn):
@@ -60,14 +85,15 @@ def torch_call(fn):
         return None, e
 
 
-def compare(op, nt_fn, torch_fn, dtype):
-    """Both calls give the same tensor (names, shape, dtype, values) or the same error."""
+def compare(op, nt_fn, torch_fn, inp):
+    """Both calls (op on the torch tensor `inp` and its copy) give the same tensor (names,
+    shape, dtype, values) or the same error."""
     expected, err = torch_call(torch_fn)
     if err is not None:
         assert_same_error(nt_fn, torch_fn)
         return None
     got = nt_fn()
-    assert_same(got, expected, **tolerance(op, expected.dtype if op != "logical_not" else dtype))
+    check(op, got, expected, inp)
     return got, expected
 
 
@@ -82,7 +108,7 @@ def tmod(op):
 def test_method_values_dtypes_and_errors(op, dtype):
     t = sample(dtype)
     x = from_torch(t)
-    compare(op, lambda: getattr(x, op)(), lambda: getattr(t, op)(), dtype)
+    compare(op, lambda: getattr(x, op)(), lambda: getattr(t, op)(), t)
 
 
 @pytest.mark.parametrize("dtype", TORCH_DTYPES, ids=str)
@@ -90,7 +116,7 @@ def test_method_values_dtypes_and_errors(op, dtype):
 def test_module_function_and_inplace(op, dtype):
     t = sample(dtype, seed=1)
     x = from_torch(t)
-    compare(op, lambda: getattr(nt, op)(x), lambda: getattr(torch, op)(t), dtype)
+    compare(op, lambda: getattr(nt, op)(x), lambda: getattr(torch, op)(t), t)
     # in place: the same values (or the same error), self returned, names kept
     t2, x2 = t.clone().refine_names("N", None), x.clone().refine_names("N", None)
     expected, err = torch_call(lambda: getattr(t2, op + "_")())
@@ -99,7 +125,7 @@ def test_module_function_and_inplace(op, dtype):
         return
     got = getattr(x2, op + "_")()
     assert got is x2
-    assert_same(x2, t2, **tolerance(op, t2.dtype))
+    check(op, x2, t2, t)
     if op not in ("relu",):
         if not hasattr(torch, op + "_"):
             assert not hasattr(nt, op + "_")
@@ -107,7 +133,7 @@ def test_module_function_and_inplace(op, dtype):
         t3, x3 = t.clone(), x.clone()
         getattr(torch, op + "_")(t3)
         assert getattr(nt, op + "_")(x3) is x3
-        assert_same(x3, t3, **tolerance(op, t3.dtype))
+        check(op, x3, t3, t)
 
 
 OUT_DTYPES = [torch.float32, torch.float64, torch.bfloat16, torch.int32, torch.int64, torch.bool]
@@ -129,11 +155,12 @@ def test_out_dtype_rules(op, in_dtype, out_dtype):
         return
     got = getattr(nt, op)(x, out=xout)
     assert got is xout
+    # computed in the input's float dtype (float32 for integers and bools), then cast to out's
+    # dtype: the ulps of the coarser of the two (an integer or bool out compares exactly)
     compute = in_dtype if in_dtype.is_floating_point else torch.float32
-    tol = tolerance(op, compute)
-    if out_dtype == torch.bfloat16 and not tol["exact"]:  # rounded twice, one bf16 ulp
-        tol = tolerance(op, torch.bfloat16)
-    assert_same(xout, tout, **tol)
+    coarse = [torch.bfloat16, torch.float16, torch.float32, torch.float64]
+    compute = min(compute, out_dtype, key=lambda d: coarse.index(d) if d in coarse else 9)
+    check(op, xout, tout, t, compute=compute if out_dtype.is_floating_point else None)
 
 
 # ---------------------------------------------------------------- layouts
@@ -155,11 +182,25 @@ def test_non_contiguous_inputs(op, dtype, layout):
     base = sample(dtype, seed=3)
     t = LAYOUTS[layout](base)
     x = LAYOUTS[layout](from_torch(base))
-    r = compare(op, lambda: getattr(x, op)(), lambda: getattr(t, op)(), dtype)
+    r = compare(op, lambda: getattr(x, op)(), lambda: getattr(t, op)(), t)
     if r is not None:
         got, expected = r
         # the result keeps a dense input's layout (PyTorch's empty_like)
         assert got.stride() == expected.stride(), (got.stride(), expected.stride())
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="ntensor bug: float32 cosh and sinh overflow to inf for 88.72 < |x| "
+                   "<= 89.41, where the result (up to 3.4e38) is finite")
+@pytest.mark.parametrize("op", ["cosh", "sinh"])
+def test_cosh_sinh_near_float32_overflow(op):
+    """cosh(89) = 2.2448e38 is a float32 number: the result must be within a few ulps of the
+    float64 value rounded to float32 (PyTorch's own result depends on the CPU here: SLEEF's
+    AVX2 coshf overflows early, its AVX-512 one and glibc's do not)."""
+    v = torch.tensor([88.5, 88.8, 89.0, -89.0, 89.4, 89.5])
+    got = getattr(from_torch(v), op)()
+    want = getattr(v.double(), op)().float()
+    assert_close_dtype(got, want, ulps=DEFAULT_ULPS)
 
 
 @pytest.mark.parametrize("op", ["exp", "neg", "abs", "sigmoid"])
@@ -173,7 +214,7 @@ def test_inplace_on_expanded_and_overlapping_out(op):
     # out= the input itself is allowed
     getattr(torch, op)(tb, out=tb)
     getattr(nt, op)(xb, out=xb)
-    assert_same(xb, tb, exact=False, rtol=1e-6)
+    check(op, xb, tb, torch.arange(6.0))
 
 
 @pytest.mark.parametrize("op", ["exp", "tanh", "sigmoid", "log", "sin", "erf", "abs", "neg"])
@@ -188,15 +229,7 @@ def test_large_inputs_parallel_path(op, dtype):
         nt.from_numpy(t.numpy())
     sliced = ((300, 334), (1001, 3), 0)  # [:, ::3]
     for tt, xx in ((t, x), (t.t(), x.t()), (t.as_strided(*sliced), x.as_strided(*sliced))):
-        expected = getattr(tt, op)()
-        got = getattr(xx, op)()
-        a = np.asarray(got.float().numpy() if got.dtype == nt.bfloat16 else got.numpy(), dtype=np.float64)
-        b = expected.double().numpy()
-        tol = tolerance(op, dtype)
-        if tol["exact"]:
-            assert np.array_equal(a, b, equal_nan=True)
-        else:
-            assert np.allclose(a, b, rtol=tol["rtol"], atol=tol["atol"], equal_nan=True)
+        check(op, getattr(xx, op)(), getattr(tt, op)(), tt)
 
 
 # ---------------------------------------------------------------- names
@@ -264,9 +297,9 @@ def test_round_decimals(dtype, decimals):
     if dtype.is_floating_point:
         t = t * 123.456
     x = from_torch(t)
-    compare("round", lambda: x.round(decimals=decimals), lambda: t.round(decimals=decimals), dtype)
+    compare("round", lambda: x.round(decimals=decimals), lambda: t.round(decimals=decimals), t)
     compare("round", lambda: nt.round(x, decimals=decimals),
-            lambda: torch.round(t, decimals=decimals), dtype)
+            lambda: torch.round(t, decimals=decimals), t)
     t2, x2 = t.clone(), x.clone()
     expected, err = torch_call(lambda: t2.round_(decimals=decimals))
     if err is None:
@@ -279,7 +312,7 @@ def test_relu_functional_signature(dtype):
     t = sample(dtype, (3, 5), seed=8).refine_names("N", "C")
     x = from_torch(t)
     compare("relu", lambda: nt.relu(x, inplace=False),
-            lambda: torch.nn.functional.relu(t, inplace=False), dtype)
+            lambda: torch.nn.functional.relu(t, inplace=False), t)
     t2, x2 = t.clone(), x.clone()
     expected, err = torch_call(lambda: torch.nn.functional.relu(t2, True))
     if err is not None:
@@ -302,8 +335,8 @@ def test_relu_functional_signature(dtype):
 def test_argument_errors(call):
     t, x = torch.ones(2), nt.ones(2)
     expected, err = torch_call(lambda: eval(call, {"x": t, "torch": torch}))
-    if err is None:
-        assert_same(eval(call, {"x": x, "torch": nt}), expected, exact=False)
+    if err is None:  # exp(1) or a rounding of ones
+        assert_close_dtype(eval(call, {"x": x, "torch": nt}), expected, ulps=DEFAULT_ULPS)
     else:
         assert_same_error(lambda: eval(call, {"x": x, "torch": nt}),
                           lambda: eval(call, {"x": t, "torch": torch}))
@@ -338,7 +371,7 @@ def test_hypothesis_random_ranks_names_layouts(spec, op):
         t, x = t.permute(*perm), x.permute(*perm)
     if any(names):
         t, x = t.refine_names(*names), x.refine_names(*names)
-    compare(op, lambda: getattr(x, op)(), lambda: getattr(t, op)(), dtype)
+    compare(op, lambda: getattr(x, op)(), lambda: getattr(t, op)(), t)
 
 
 def test_round_decimals_on_named_tensors_keeps_names():
