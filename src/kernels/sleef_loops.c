@@ -52,8 +52,45 @@ SLEEF_OP(atan, u10)
 SLEEF_OP(cos, u10)
 SLEEF_OP(sin, u10)
 SLEEF_OP(tan, u10)
-SLEEF_OP(cosh, u10)
-SLEEF_OP(sinh, u10)
+
+/* cosh and sinh: float64 is SLEEF's. SLEEF's float32 versions compute exp(|x|) and so
+ * overflow to inf for 88.72 < |x| <= 89.41, where the result (up to 3.4e38) is finite: lanes
+ * with |x| above 88.7 are recomputed in float64 (libm) and rounded to float32. */
+#define F32_BIG_ARG 88.7f
+#define HYPERBOLIC_OP(op)                                                                          \
+    NT_AVX2 static inline __m256 v8_##op(__m256 x) {                                               \
+        __m256 r = Sleef_##op##f8_u10avx2(x);                                                      \
+        __m256 ax = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);                                    \
+        int big = _mm256_movemask_ps(_mm256_cmp_ps(ax, _mm256_set1_ps(F32_BIG_ARG), _CMP_GT_OQ)); \
+        if (!big) return r;                                                                        \
+        float xs[8], rs[8];                                                                        \
+        _mm256_storeu_ps(xs, x);                                                                   \
+        _mm256_storeu_ps(rs, r);                                                                   \
+        for (int l = 0; l < 8; l++)                                                                \
+            if (big & (1 << l)) rs[l] = (float)op((double)xs[l]);                                  \
+        return _mm256_loadu_ps(rs);                                                                \
+    }                                                                                              \
+    static inline __m128 v4_##op(__m128 x) {                                                       \
+        __m128 r = Sleef_##op##f4_u10sse4(x);                                                      \
+        __m128 ax = _mm_andnot_ps(_mm_set1_ps(-0.0f), x);                                          \
+        int big = _mm_movemask_ps(_mm_cmpgt_ps(ax, _mm_set1_ps(F32_BIG_ARG)));                     \
+        if (!big) return r;                                                                        \
+        float xs[4], rs[4];                                                                        \
+        _mm_storeu_ps(xs, x);                                                                      \
+        _mm_storeu_ps(rs, r);                                                                      \
+        for (int l = 0; l < 4; l++)                                                                \
+            if (big & (1 << l)) rs[l] = (float)op((double)xs[l]);                                  \
+        return _mm_loadu_ps(rs);                                                                   \
+    }                                                                                              \
+    NT_AVX2 static inline __m256d v4d_##op(__m256d x) {                                            \
+        return Sleef_##op##d4_u10avx2(x);                                                          \
+    }                                                                                              \
+    static inline __m128d v2d_##op(__m128d x) {                                                    \
+        return Sleef_##op##d2_u10sse4(x);                                                          \
+    }
+HYPERBOLIC_OP(cosh)
+HYPERBOLIC_OP(sinh)
+
 SLEEF_OP(exp, u10)
 SLEEF_OP(expm1, u10)
 SLEEF_OP(log, u10)

@@ -80,7 +80,8 @@ static nt_status pick_dtypes(nt_reduction op, const nt_tensor *t, int dtype, nt_
         return NT_OK;
     case NT_REDUCE_LOGSUMEXP:
         if (d == NT_FLOAT16) return nt_red_not_implemented("exp_vml_cpu", d);
-        *in_dtype = *out_dtype = is_float ? d : nt_default_dtype();
+        if (dtype == NT_FLOAT16) return nt_red_not_implemented("log_vml_cpu", (nt_dtype)dtype);
+        *in_dtype = *out_dtype = dtype >= 0 ? (nt_dtype)dtype : is_float ? d : nt_default_dtype();
         return NT_OK;
     case NT_REDUCE_ALL:
     case NT_REDUCE_ANY:
@@ -110,6 +111,35 @@ static const char *const op_names[] = {
     [NT_REDUCE_AMIN] = "min",
 };
 
+/* PyTorch computes sum, prod, mean and logsumexp into an out= tensor in the out's dtype
+ * when no dtype= is given (the input is converted first); var and std compute in the
+ * input's dtype and convert. Sets *dtype, or fails with PyTorch's texts. */
+static nt_status dtype_from_out(nt_reduction op, const nt_tensor *t, const nt_tensor *into,
+                                int *dtype) {
+    bool out_float = nt_dtype_table[into->dtype].kind == NT_KIND_FLOAT;
+    switch (op) {
+    case NT_REDUCE_SUM:
+    case NT_REDUCE_PROD: *dtype = (int)into->dtype; return NT_OK;
+    case NT_REDUCE_MEAN:
+        if (nt_dtype_table[t->dtype].kind != NT_KIND_FLOAT) return NT_OK; /* mean's own text */
+        if (!out_float)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "result type %s can't be cast to the desired output type %s",
+                           nt_dtype_torch_name(t->dtype), nt_dtype_torch_name(into->dtype));
+        *dtype = (int)into->dtype;
+        return NT_OK;
+    case NT_REDUCE_LOGSUMEXP:
+        if (!out_float)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "logsumexp(): Expected floating point type for result tensor, but "
+                           "got: %s",
+                           nt_dtype_torch_name(into->dtype));
+        *dtype = (int)into->dtype;
+        return NT_OK;
+    default: return NT_OK;
+    }
+}
+
 static nt_status reduce(nt_reduction op, nt_tensor *t, int count, const int64_t *dims, bool keepdim,
                         int dtype, double correction, nt_tensor *into, nt_tensor **out) {
     if ((int)op < 0 || op > NT_REDUCE_AMIN) return nt_fail(NT_ERR_VALUE, "unknown reduction");
@@ -119,6 +149,7 @@ static nt_status reduce(nt_reduction op, nt_tensor *t, int count, const int64_t 
     uint64_t mask;
     NT_TRY(dims_mask(t, count, dims, &mask));
     nt_dtype in_dtype = t->dtype, out_dtype = t->dtype;
+    if (into && dtype < 0) NT_TRY(dtype_from_out(op, t, into, &dtype));
     NT_TRY(pick_dtypes(op, t, dtype, &in_dtype, &out_dtype));
     const nt_red_kernel *k = nt_red_kernel_for(kernel_op[op], in_dtype);
     if (!k) return nt_red_not_implemented(op_names[op], in_dtype);

@@ -142,7 +142,9 @@ static nt_status scan(bool prod, nt_tensor *t, int64_t dim, int dtype, nt_tensor
         return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    /* without dtype=, an out= tensor's dtype is the one PyTorch computes in */
     nt_dtype target = dtype >= 0                                       ? (nt_dtype)dtype
+                      : into                                           ? into->dtype
                       : nt_dtype_table[t->dtype].kind == NT_KIND_FLOAT ? t->dtype
                                                                        : NT_INT64;
     const scan_kernel *k = &scan_kernels[target];
