@@ -146,7 +146,8 @@ NT_API int64_t nt_tensor_offset(const nt_tensor *t); /* in elements */
 NT_API int64_t nt_tensor_numel(const nt_tensor *t);
 NT_API nt_dtype nt_tensor_dtype(const nt_tensor *t);
 NT_API bool nt_tensor_is_contiguous(const nt_tensor *t);
-/* The address of element [0, ..., 0]. */
+/* The address of element [0, ..., 0]; for a tensor without elements, whose offset may be
+ * anything, the start of its storage. */
 NT_API void *nt_tensor_data(const nt_tensor *t);
 /* The names, one per dim, or NULL when the tensor has no named dim. */
 NT_API const nt_name *nt_tensor_names(const nt_tensor *t);
@@ -293,7 +294,9 @@ NT_API nt_status nt_view(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor
 /* A view when possible, otherwise a contiguous copy. */
 NT_API nt_status nt_reshape(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
 /* A general, unnamed view of t's storage; `offset` is in elements from the storage's
- * start; strides must be non-negative and the extent must lie inside the storage. */
+ * start; strides must be non-negative and the extent must lie inside the storage, except
+ * for a view without elements, which may have any non-negative strides and offset (as in
+ * PyTorch). */
 NT_API nt_status nt_as_strided(nt_tensor *t, int ndim, const int64_t *sizes,
                                const int64_t *strides, int64_t offset, nt_tensor **out);
 

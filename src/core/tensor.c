@@ -49,9 +49,12 @@ void nt_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
 }
 
 bool nt_strides_are_contiguous(int ndim, const int64_t *sizes, const int64_t *strides) {
+    /* An empty tensor is contiguous whatever its strides (PyTorch's rule), and only its
+     * sizes can multiply past int64 below. */
+    for (int i = 0; i < ndim; i++)
+        if (sizes[i] == 0) return true;
     int64_t expected = 1;
     for (int i = ndim - 1; i >= 0; i--) {
-        if (sizes[i] == 0) return true;
         if (sizes[i] == 1) continue;
         if (strides[i] != expected) return false;
         expected *= sizes[i];
@@ -94,6 +97,13 @@ nt_status nt_names_check_unique(const nt_name *names, int n) {
             }
         }
     }
+    return NT_OK;
+}
+
+nt_status nt_names_check_known(const nt_name *names, int n) {
+    for (int i = 0; names && i < n && i < NT_MAX_DIMS; i++)
+        if (names[i] != NT_NAME_NONE && !nt_name_str(names[i]))
+            return nt_fail(NT_ERR_VALUE, "invalid name id %" PRIu32 " at dim %d", names[i], i);
     return NT_OK;
 }
 

@@ -69,6 +69,11 @@ void nt_tensor_set_names_unchecked(nt_tensor *t, const nt_name *names);
 /* Checks a list of `n` names for duplicates (None may repeat), with PyTorch's message. */
 nt_status nt_names_check_unique(const nt_name *names, int n);
 
+/* Checks that each of `n` names (n clamped to NT_MAX_DIMS) is None or an interned id: the
+ * API edge's check on names a caller gives, since a stray integer would print as garbage
+ * ("invalid name id 77 at dim 1", NT_ERR_VALUE). */
+nt_status nt_names_check_known(const nt_name *names, int n);
+
 /* Writes "['N', None, 'C']" into buf (always NUL-terminated, truncated to cap). */
 void nt_names_repr(const nt_name *names, int n, char *buf, size_t cap);
 
@@ -77,9 +82,24 @@ static inline nt_name nt_tensor_name_at(const nt_tensor *t, int i) {
     return t->names ? t->names[i] : NT_NAME_NONE;
 }
 
-/* Byte address of element [0,...,0]. */
+/* Byte address of element [0,...,0]. A tensor without elements has no such element, and
+ * its offset may be anything (PyTorch accepts any offset on an empty view, even one whose
+ * byte address overflows), so it is never used there: the storage's start stands in. */
 static inline char *nt_tensor_bytes(const nt_tensor *t) {
-    return (char *)t->storage->data + t->offset * (int64_t)nt_dtype_table[t->dtype].size;
+    char *base = (char *)t->storage->data;
+    return t->numel == 0 ? base : base + t->offset * (int64_t)nt_dtype_table[t->dtype].size;
+}
+
+/* `offset` moved by `steps` strides of `stride` elements (select, narrow, slicing). In a
+ * tensor with elements the result addresses one of them, so it fits; an empty tensor may
+ * carry strides so large that it would overflow, and since a view of it is empty too and
+ * never addressed, `offset` then stays as it is. */
+static inline int64_t nt_offset_moved(int64_t offset, int64_t steps, int64_t stride) {
+    int64_t delta, moved;
+    if (__builtin_mul_overflow(steps, stride, &delta) ||
+        __builtin_add_overflow(offset, delta, &moved))
+        return offset;
+    return moved;
 }
 
 /* Wraps `dim` into [0, ndim) for a tensor of `ndim` dims (0-dim tensors accept -1 and 0),

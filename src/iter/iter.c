@@ -80,7 +80,9 @@ bool nt_is_non_overlapping_and_dense(const nt_tensor *t) {
         int64_t size = t->sizes[perm[i]];
         if (size < 2) return true;
         if (t->strides[perm[i]] != require) return false;
-        require *= size;
+        /* Only an empty tensor's sizes overflow here (then a size-0 dim ends the loop):
+         * wrap around as PyTorch's does rather than overflow. */
+        require = (int64_t)((uint64_t)require * (uint64_t)size);
     }
     return true;
 }
@@ -177,14 +179,27 @@ static void compute_layout(nt_iter *it, nt_tensor *const *ops) {
     int nd = it->out_ndim;
     int64_t bs[NT_ITER_MAX_OPS][NT_MAX_DIMS]; /* [operand][broadcast dim] */
     for (int k = 0; k < it->nops; k++) {
+        it->data[k] = nt_tensor_bytes(ops[k]);
+        it->dtypes[k] = ops[k]->dtype;
+    }
+    if (it->numel == 0) {
+        /* Nothing to visit. An empty operand may have any strides (PyTorch accepts huge ones
+         * on empty views), which need not fit as byte strides: none is computed, and the
+         * layout is the one of a single element, which nt_iter_run never runs. */
+        it->ndim = 0;
+        it->nperm = 0;
+        it->first[0] = 0;
+        return;
+    }
+    for (int k = 0; k < it->nops; k++) {
         const nt_tensor *t = ops[k];
         int64_t size = (int64_t)nt_dtype_table[t->dtype].size;
+        /* A non-empty operand spans (size - 1) * stride bytes of its storage along each dim
+         * of size > 1, so these products fit. */
         for (int d = 0; d < nd; d++) {
             int td = d - (nd - t->ndim);
             bs[k][d] = td >= 0 && t->sizes[td] != 1 ? t->strides[td] * size : 0;
         }
-        it->data[k] = nt_tensor_bytes(t);
-        it->dtypes[k] = t->dtype;
     }
 
     /* Dims of size > 1, innermost (last) first, then TensorIterator's insertion sort. */

@@ -61,6 +61,7 @@ static const nt_name *merged_names(const nt_tensor *t, int64_t s, int64_t e, nt_
 nt_status nt_flatten(nt_tensor *t, int64_t start, int64_t end, nt_name out_name, nt_tensor **out) {
     int64_t s, e;
     NT_TRY(wrap_range(t, start, end, &s, &e));
+    NT_TRY(nt_names_check_known(&out_name, 1));
     if (t->ndim == 0) { /* a scalar flattens to one element (PyTorch: reshape({1})) */
         int64_t one = 1;
         return nt_view_named(t, 1, &one, out_name ? &out_name : NULL, false, out);
@@ -167,6 +168,7 @@ nt_status nt_unflatten(nt_tensor *t, int64_t dim, int count, const int64_t *size
     memcpy(shape + d + count, t->sizes + d + 1, (size_t)(t->ndim - d - 1) * sizeof *shape);
     nt_name out_names[NT_MAX_DIMS];
     if (names) {
+        NT_TRY(nt_names_check_known(names, count));
         for (int i = 0; i < d; i++)
             out_names[i] = nt_tensor_name_at(t, i);
         memcpy(out_names + d, names, (size_t)count * sizeof *names);

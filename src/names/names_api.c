@@ -81,6 +81,7 @@ nt_status nt_names_check_for(int ndim, int count, const nt_name *names) {
                        "match. Attempted to create a tensor with names %s",
                        count, ndim, text);
     }
+    NT_TRY(nt_names_check_known(names, count));
     return nt_names_check_unique(names, count);
 }
 
@@ -109,6 +110,7 @@ nt_status nt_rename_n(nt_tensor *t, int count, const nt_name *names, nt_tensor *
 }
 
 nt_status nt_set_names_(nt_tensor *t, const nt_name *names) {
+    NT_TRY(nt_names_check_known(names, t->ndim));
     return nt_tensor_set_names(t, names);
 }
 
@@ -138,6 +140,7 @@ static nt_status renamed_names(const nt_tensor *t, int count, const nt_name *fro
         }
         names[d] = to[i];
     }
+    NT_TRY(nt_names_check_known(names, t->ndim));
     return nt_names_check_unique(names, t->ndim);
 }
 
@@ -199,6 +202,7 @@ nt_status nt_refine_names(nt_tensor *t, int count, const nt_name *names, int ell
                        "different number of dims (%d and %d respectively).",
                        have, want, t->ndim, n);
     }
+    NT_TRY(nt_names_check_known(refined, t->ndim));
     NT_TRY(nt_names_check_unique(refined, t->ndim));
     for (int i = 0; i < t->ndim; i++) {
         nt_name self = nt_tensor_name_at(t, i);
@@ -242,6 +246,7 @@ static nt_status check_out_dims(int ndim) {
  * size-one dim. The messages are PyTorch's, which prints `order` twice. */
 static nt_status align_to_order(nt_tensor *t, int count, const nt_name *order, nt_tensor **out) {
     NT_TRY(check_out_dims(count));
+    NT_TRY(nt_names_check_known(order, count));
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     for (int i = 0; i < count; i++)
         sizes[i] = 1, strides[i] = 0;
@@ -312,6 +317,7 @@ nt_status nt_align_to(nt_tensor *t, int count, const nt_name *names, int ellipsi
         strides[at] = t->strides[d];
         out_names[at++] = t->names[d];
     }
+    NT_TRY(nt_names_check_known(out_names, ndim));
     NT_TRY(nt_names_check_unique(out_names, ndim));
     return nt_tensor_view_of(t, ndim, sizes, strides, t->offset, out_names, out);
 }

@@ -20,14 +20,6 @@
 
 /* ------------------------------------------------------------------ helpers */
 
-/* Every non-None name must be an interned id: a stray integer would print as garbage. */
-static nt_status check_name_ids(int ndim, const nt_name *names) {
-    for (int i = 0; names && i < ndim && i < NT_MAX_DIMS; i++)
-        if (names[i] != NT_NAME_NONE && !nt_name_str(names[i]))
-            return nt_fail(NT_ERR_VALUE, "invalid name id %" PRIu32 " at dim %d", names[i], i);
-    return NT_OK;
-}
-
 typedef struct memset_job {
     char *data;
 } memset_job;
@@ -51,7 +43,7 @@ static void zero_storage(nt_tensor *t) {
 
 nt_status nt_empty(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
                    nt_tensor **out) {
-    NT_TRY(check_name_ids(ndim, names));
+    NT_TRY(nt_names_check_known(names, ndim));
     return nt_tensor_alloc(dtype, ndim, sizes, names, out);
 }
 
@@ -166,12 +158,14 @@ static nt_status check_external_extent(int ndim, const int64_t *sizes, const int
             __builtin_add_overflow(last, step, &last))
             return nt_fail(NT_ERR_VALUE, "from_external: the view's extent overflows int64");
     }
-    if (__builtin_add_overflow(last, 1, &span) ||
-        __builtin_mul_overflow(span, (int64_t)elsize, &span) || (uint64_t)span > nbytes)
+    if (__builtin_add_overflow(last, 1, &span))
+        return nt_fail(NT_ERR_VALUE, "from_external: the view's extent overflows int64");
+    int64_t bytes;
+    if (__builtin_mul_overflow(span, (int64_t)elsize, &bytes) || (uint64_t)bytes > nbytes)
         return nt_fail(NT_ERR_VALUE,
                        "from_external: the view needs %" PRId64
                        " elements of %zu bytes but the buffer holds %zu bytes",
-                       last + 1, elsize, nbytes);
+                       span, elsize, nbytes);
     return NT_OK;
 }
 

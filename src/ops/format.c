@@ -157,7 +157,7 @@ typedef struct printer {
  * edgeitems 0. Returns the number of ranges (1 or 2); [lo, hi) pairs go to r. */
 static int printed_ranges(const printer *p, int d, int64_t r[2][2]) {
     int64_t n = p->t->sizes[d], e = p->opts.edgeitems;
-    if (!p->summarize || n <= 2 * e) {
+    if (!p->summarize || n - e <= e) { /* n <= 2 * e, which may overflow */
         r[0][0] = 0, r[0][1] = n;
         return 1;
     }
@@ -308,7 +308,9 @@ static void row_separator(printer *p, int64_t item, int64_t per_line, int64_t in
 /* _vector_str: one innermost row, wrapped so a line holds as many columns as fit. */
 static void vector_str(printer *p, const char *ptr, int64_t indent) {
     int d = p->t->ndim - 1;
-    int64_t per_line = floor_div(p->opts.linewidth - indent, p->fmt.width + 2);
+    int64_t room; /* any linewidth is accepted, INT64_MIN included */
+    if (__builtin_sub_overflow(p->opts.linewidth, indent, &room)) room = INT64_MIN;
+    int64_t per_line = floor_div(room, p->fmt.width + 2);
     if (per_line < 1) per_line = 1;
     int64_t r[2][2];
     int nr = printed_ranges(p, d, r);

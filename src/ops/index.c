@@ -133,6 +133,10 @@ static nt_status plan_select(plan *p, int64_t dim, int64_t index, int64_t real_d
         return nt_fail(NT_ERR_INDEX, "invalid index of a 0-dim tensor. Use `tensor.item()` in "
                                      "Python or `tensor.item<T>()` in C++ to convert a 0-dim "
                                      "tensor to a number");
+    /* Only two Ellipses reach past the last dim. PyTorch reads the size there from its
+     * inline size array: 0 just past the last dim (so the bounds check fails), a stride
+     * beyond it (so its select fails on the dim instead). */
+    if (dim > p->ndim) return dim_range_error(dim, p->ndim);
     int64_t size = dim < p->ndim ? p->sizes[dim] : 0;
     if (index < -size || index >= size)
         return nt_fail(NT_ERR_INDEX,
@@ -140,7 +144,7 @@ static nt_status plan_select(plan *p, int64_t dim, int64_t index, int64_t real_d
                        " with size %" PRId64,
                        index, real_dim, size);
     if (index < 0) index += size;
-    p->offset += index * p->strides[dim];
+    p->offset = nt_offset_moved(p->offset, index, p->strides[dim]);
     for (int i = (int)dim; i < p->ndim - 1; i++) {
         p->sizes[i] = p->sizes[i + 1];
         p->strides[i] = p->strides[i + 1];
@@ -167,10 +171,12 @@ static nt_status plan_slice(plan *p, int64_t dim, int64_t start, int64_t stop, i
     if (start > size) start = size;
     if (stop < start) stop = start;
     if (stop > size) stop = size;
-    p->offset += start * p->strides[dim];
+    p->offset = nt_offset_moved(p->offset, start, p->strides[dim]);
     int64_t len = stop - start;
     p->sizes[dim] = len == 0 ? 0 : (len - 1) / step + 1;
-    p->strides[dim] *= step;
+    /* Fits when the dim keeps two elements of a non-empty tensor; otherwise the stride is
+     * never used to address anything and wraps around, as PyTorch's does. */
+    p->strides[dim] = (int64_t)((uint64_t)p->strides[dim] * (uint64_t)step);
     return NT_OK;
 }
 
@@ -178,7 +184,9 @@ static nt_status plan_unsqueeze(plan *p, int64_t dim) {
     if (p->ndim >= NT_MAX_DIMS)
         return nt_fail(NT_ERR_RUNTIME, "indexing would give more than %d dims", NT_MAX_DIMS);
     if (dim > p->ndim) return dim_range_error(dim, p->ndim + 1);
-    int64_t stride = dim >= p->ndim ? 1 : p->sizes[dim] * p->strides[dim];
+    /* wraps around like view.c's unsqueeze (only an empty tensor's can overflow) */
+    int64_t stride =
+        dim >= p->ndim ? 1 : (int64_t)((uint64_t)p->sizes[dim] * (uint64_t)p->strides[dim]);
     for (int i = p->ndim; i > dim; i--) {
         p->sizes[i] = p->sizes[i - 1];
         p->strides[i] = p->strides[i - 1];
@@ -431,6 +439,15 @@ static nt_status make_advanced(const plan *p, advanced *a) {
     bool indexed[NT_MAX_DIMS] = {false};
     for (int q = 0; q < nd; q++)
         indexed[a->pos[q]] = true;
+    /* The result has the broadcast index dims plus the dims not indexed: both may be up to
+     * NT_MAX_DIMS, their sum need not fit. */
+    int rest = 0;
+    for (int d = 0; d < p->ndim; d++)
+        rest += !indexed[d];
+    if (rest + a->bndim > NT_MAX_DIMS) {
+        st = nt_fail(NT_ERR_RUNTIME, "indexing would give more than %d dims", NT_MAX_DIMS);
+        goto fail;
+    }
     int r = 0;
     int64_t bstrides[NT_MAX_DIMS];
     nt_contiguous_strides(a->bndim, a->bshape, bstrides);
@@ -449,10 +466,6 @@ static nt_status make_advanced(const plan *p, advanced *a) {
     }
     for (int d = first; d < p->ndim; d++) {
         if (indexed[d]) continue;
-        if (r >= NT_MAX_DIMS) {
-            st = nt_fail(NT_ERR_RUNTIME, "indexing would give more than %d dims", NT_MAX_DIMS);
-            goto fail;
-        }
         a->sizes[r] = p->sizes[d];
         a->src_strides[r] = p->strides[d];
         a->off_strides[r] = 0;
@@ -879,8 +892,8 @@ static nt_status index_fill_impl(nt_tensor *t, int64_t dim, const nt_tensor *ind
         int64_t v = iv[i * stride];
         if (v < 0) v += size;
         nt_tensor *slice = NULL;
-        NT_TRY(nt_index_restride(t, t->ndim, sizes, strides, t->offset + v * t->strides[d], NULL,
-                                 &slice));
+        NT_TRY(nt_index_restride(t, t->ndim, sizes, strides,
+                                 nt_offset_moved(t->offset, v, t->strides[d]), NULL, &slice));
         nt_iter_config cfg = nt_iter_defaults();
         cfg.check_mem_overlap = false;
         nt_iter it;

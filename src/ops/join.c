@@ -118,6 +118,14 @@ static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, i
     if (out) {
         if (names) NT_TRY(nt_names_check_out(out->names, out->ndim, names, ndim));
         NT_TRY(nt_check_no_internal_overlap(out));
+        /* out given as an input too: resizing out would resize that input, even when it
+         * holds no element for the overlap checks to see (PyTorch refuses it as well). */
+        for (int i = 0; i < count; i++)
+            if (ts[i] == out)
+                return nt_fail(NT_ERR_RUNTIME,
+                               "unsupported operation: some elements of the input tensor and the "
+                               "written-to tensor refer to a single memory location. Please "
+                               "clone() the tensor before performing the operation.");
         for (int i = 0; i < count; i++)
             if (nt_extents_overlap(out, ts[i]) &&
                 nt_overlap_status(out, ts[i]) != NT_OVERLAP_NO)
@@ -138,8 +146,9 @@ static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, i
         memcpy(part_sizes, r->sizes, (size_t)ndim * sizeof *part_sizes);
         part_sizes[dim] = t->sizes[dim];
         nt_tensor *part = NULL;
-        NT_CHECK(st, nt_index_restride(r, ndim, part_sizes, r->strides,
-                                       r->offset + at * r->strides[dim], NULL, &part));
+        NT_CHECK(st,
+                 nt_index_restride(r, ndim, part_sizes, r->strides,
+                                   nt_offset_moved(r->offset, at, r->strides[dim]), NULL, &part));
         /* copy without names: the result's names were computed above */
         nt_tensor *src = NULL;
         st = nt_index_restride(t, t->ndim, t->sizes, t->strides, t->offset, NULL, &src);
@@ -198,16 +207,25 @@ nt_status nt_stack(int count, nt_tensor *const *tensors, int64_t dim, nt_tensor 
 
 /* ------------------------------------------------------------------ splitting */
 
-static nt_status new_list(int64_t n, nt_tensor ***out) {
+/* The most parts split, chunk and unbind make. A dim may hold up to 2^63 - 1 elements (an
+ * expanded one costs no memory), but each part is a tensor of its own: a list of more than
+ * 2^32 of them needs 32 GiB for its pointers and far more for the tensors, so it is refused
+ * up front rather than asked of an allocator that can only fail. */
+#define MAX_PARTS ((int64_t)1 << 32)
+
+static nt_status new_list(const char *fn, int64_t n, nt_tensor ***out) {
+    if (n > MAX_PARTS)
+        return nt_fail(NT_ERR_RUNTIME, "%s: cannot make %" PRId64 " tensors (at most %" PRId64 ")",
+                       fn, n, MAX_PARTS);
     *out = calloc(n > 0 ? (size_t)n : 1, sizeof **out);
     return *out ? NT_OK : nt_fail_oom((size_t)n * sizeof **out);
 }
 
 /* narrows of t along d at the given lengths, consecutive from 0 */
-static nt_status narrows(nt_tensor *t, int64_t d, int64_t n, const int64_t *lengths,
+static nt_status narrows(const char *fn, nt_tensor *t, int64_t d, int64_t n, const int64_t *lengths,
                          int64_t uniform, int64_t last, nt_tensor ***out, int64_t *count) {
     nt_tensor **list;
-    NT_TRY(new_list(n, &list));
+    NT_TRY(new_list(fn, n, &list));
     int64_t start = 0;
     for (int64_t i = 0; i < n; i++) {
         int64_t len = lengths ? lengths[i] : (i < n - 1 ? uniform : last);
@@ -242,13 +260,15 @@ nt_status nt_split(nt_tensor *t, int64_t split_size, int64_t dim, nt_tensor ***o
     int64_t n = split_size == 0 || size == 0 ? 1 : (size - 1) / split_size + 1;
     int64_t last = size - split_size * (n - 1);
     if (split_size == 0) last = 0;
-    return narrows(t, d, n, NULL, split_size, last, out, count);
+    return narrows("split", t, d, n, NULL, split_size, last, out, count);
 }
 
 nt_status nt_split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, int64_t dim,
                               nt_tensor ***out, int64_t *count) {
     if (!t || !out || !count || (nsizes > 0 && !sizes))
         return nt_fail(NT_ERR_VALUE, "split_with_sizes(): NULL argument");
+    if (nsizes < 0)
+        return nt_fail(NT_ERR_VALUE, "split_with_sizes(): negative number of sizes (%d)", nsizes);
     if (t->ndim == 0) return nt_fail(NT_ERR_RUNTIME, "split expects at least a 1-dimensional tensor");
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
@@ -268,7 +288,7 @@ nt_status nt_split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, in
                        "split_with_sizes expects split_sizes to sum exactly to %" PRId64
                        " (input tensor's size at dimension %" PRId64 "), but got split_sizes=%s",
                        t->sizes[d], dim, text);
-    return narrows(t, d, nsizes, sizes, 0, 0, out, count);
+    return narrows("split_with_sizes", t, d, nsizes, sizes, 0, 0, out, count);
 }
 
 nt_status nt_chunk(nt_tensor *t, int64_t chunks, int64_t dim, nt_tensor ***out, int64_t *count) {
@@ -282,7 +302,7 @@ nt_status nt_chunk(nt_tensor *t, int64_t chunks, int64_t dim, nt_tensor ***out, 
     int64_t size = t->sizes[d];
     if (size == 0) {
         /* as many empty chunks as asked for */
-        return narrows(t, d, chunks, NULL, 0, 0, out, count);
+        return narrows("chunk", t, d, chunks, NULL, 0, 0, out, count);
     }
     return nt_split(t, (size - 1) / chunks + 1, d, out, count);
 }
@@ -296,7 +316,7 @@ nt_status nt_unbind(nt_tensor *t, int64_t dim, nt_tensor ***out, int64_t *count)
     NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
     int64_t n = t->sizes[d];
     nt_tensor **list;
-    NT_TRY(new_list(n, &list));
+    NT_TRY(new_list("unbind", n, &list));
     for (int64_t i = 0; i < n; i++) {
         nt_status st = nt_select(t, d, i, &list[i]);
         if (st != NT_OK) {

@@ -248,12 +248,16 @@ nt_status nt_masked_select(nt_tensor *t, const nt_tensor *mask, nt_tensor **out)
     if (mask->dtype != NT_BOOL && mask->dtype != NT_UINT8)
         return nt_fail(NT_ERR_RUNTIME, "masked_select: expected BoolTensor or ByteTensor for mask");
     nt_tensor *pair[2] = {(nt_tensor *)mask, t};
-    int64_t shape[NT_MAX_DIMS], ms[NT_MAX_DIMS], ts[NT_MAX_DIMS], numel;
+    int64_t shape[NT_MAX_DIMS], ms[NT_MAX_DIMS] = {0}, ts[NT_MAX_DIMS] = {0}, numel;
     int nd;
     NT_TRY(nt_broadcast_shapes(2, pair, &nd, shape));
     NT_TRY(nt_shape_check(nd, shape, &numel));
-    broadcast_strides(mask, nd, shape, ms);
-    broadcast_strides(t, nd, shape, ts);
+    /* Nothing is read when the broadcast is empty, and then an operand's strides (an empty
+     * view may have any) need not fit in bytes. */
+    if (numel > 0) {
+        broadcast_strides(mask, nd, shape, ms);
+        broadcast_strides(t, nd, shape, ts);
+    }
     int64_t inner = nd ? shape[nd - 1] : 1, mi = nd ? ms[nd - 1] : 0, ti = nd ? ts[nd - 1] : 0;
     const char *mb = nt_tensor_bytes(mask), *tb = nt_tensor_bytes(t);
     int64_t count = 0;

@@ -105,7 +105,8 @@ static int sort_coalesce(int n, int64_t *s, int64_t *a, int64_t *b, int64_t *c) 
  * too when both hold more than one element, without its sorting. False for other cases. */
 static bool plan_packed(nt_red_plan *p, const nt_tensor *t, uint64_t mask, const nt_tensor *out,
                         const nt_tensor *out2) {
-    if (!t->is_contiguous || out2 || (out && !out->is_contiguous) || t->ndim >= 64) return false;
+    if (!t->is_contiguous || out2 || (out && !out->is_contiguous) || t->ndim >= 64 || t->numel == 0)
+        return false;
     uint64_t all = ((uint64_t)1 << t->ndim) - 1;
     if (mask == 0 || mask == all || ((mask + (mask & -mask)) & all) != 0) return false;
     int64_t nout = 1, nred = 1;
@@ -129,6 +130,14 @@ static bool plan_packed(nt_red_plan *p, const nt_tensor *t, uint64_t mask, const
     return true;
 }
 
+/* a * b for element counts: 0 once b is 0, else saturated at INT64_MAX, since an empty
+ * tensor's sizes may multiply past int64 before its 0 is reached. */
+static int64_t count_mul(int64_t a, int64_t b) {
+    int64_t r;
+    if (a == 0 || b == 0) return 0;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 void nt_red_plan_build(nt_red_plan *p, const nt_tensor *t, uint64_t mask, bool keepdim,
                        const nt_tensor *out, const nt_tensor *out2) {
     if (plan_packed(p, t, mask, out, out2)) return;
@@ -137,23 +146,36 @@ void nt_red_plan_build(nt_red_plan *p, const nt_tensor *t, uint64_t mask, bool k
     int64_t o2 = out2 ? (int64_t)nt_dtype_table[out2->dtype].size : 0;
     p->nk = p->nr = 0;
     p->nout = p->nred = 1;
+    for (int d = 0; d < t->ndim; d++) {
+        if (mask >> d & 1u)
+            p->nred = count_mul(p->nred, t->sizes[d]);
+        else
+            p->nout = count_mul(p->nout, t->sizes[d]);
+    }
+    p->in = nt_tensor_bytes(t);
+    p->out = out ? nt_tensor_bytes(out) : NULL;
+    p->out2 = out2 ? nt_tensor_bytes(out2) : NULL;
+    /* No output: nothing runs, and the strides (an empty tensor may have any) are left
+     * alone. With outputs but an empty input (nred == 0), only the outputs are addressed:
+     * no reduced dim is walked and the input's byte strides, which may not fit, count as
+     * 0. Otherwise every operand is non-empty and its byte strides fit. */
+    if (p->nout == 0) return;
+    bool empty = t->numel == 0;
     int j = 0; /* the output dim of input dim d */
     for (int d = 0; d < t->ndim; d++) {
         bool reduced = mask >> d & 1u;
         int64_t size = t->sizes[d];
         if (reduced) {
-            p->nred *= size;
-            if (size != 1) {
+            if (size != 1 && !empty) {
                 p->rs[p->nr] = size;
                 p->rin[p->nr++] = t->strides[d] * esize;
             }
             if (keepdim) j++;
             continue;
         }
-        p->nout *= size;
         if (size != 1) {
             p->ks[p->nk] = size;
-            p->kin[p->nk] = t->strides[d] * esize;
+            p->kin[p->nk] = empty ? 0 : t->strides[d] * esize;
             p->kout[p->nk] = out ? out->strides[j] * o1 : 0;
             p->kout2[p->nk++] = out2 ? out2->strides[j] * o2 : 0;
         }
@@ -161,9 +183,6 @@ void nt_red_plan_build(nt_red_plan *p, const nt_tensor *t, uint64_t mask, bool k
     }
     p->nk = sort_coalesce(p->nk, p->ks, p->kin, p->kout, p->kout2);
     p->nr = sort_coalesce(p->nr, p->rs, p->rin, NULL, NULL);
-    p->in = nt_tensor_bytes(t);
-    p->out = out ? nt_tensor_bytes(out) : NULL;
-    p->out2 = out2 ? nt_tensor_bytes(out2) : NULL;
 }
 
 void nt_red_plan_offsets(const nt_red_plan *p, int64_t o, int64_t *in, int64_t *out,

@@ -165,14 +165,17 @@ static nt_status run_sort(sort_job *j, const nt_tensor *t, int64_t d, bool keepd
     j->p = &p;
     j->dtype = t->dtype;
     j->n = t->ndim ? t->sizes[d] : 1;
+    atomic_store(&j->failed, 0);
+    /* Only a run has byte strides to compute: with no elements in or out, the strides may be
+     * anything (PyTorch accepts huge ones on empty views) and need not fit in bytes. */
+    bool runs = p.nout > 0 && t->numel > 0 && (j->op != OP_TOPK || j->k > 0);
+    if (!runs) return NT_OK;
     j->stride = t->ndim ? t->strides[d] * (int64_t)nt_dtype_table[t->dtype].size : 0;
     if (j->op == OP_TOPK && t->ndim) {
         j->vstep = v->strides[d] * (int64_t)nt_dtype_table[v->dtype].size;
         j->istep = ix->strides[d] * (int64_t)sizeof(int64_t);
     }
-    atomic_store(&j->failed, 0);
-    if (p.nout > 0 && (j->op != OP_TOPK || j->k > 0))
-        nt_parallel_for(0, p.nout, NT_GRAIN_SIZE / (j->n * 8 + 1) + 1, sort_task, j);
+    nt_parallel_for(0, p.nout, NT_GRAIN_SIZE / (j->n * 8 + 1) + 1, sort_task, j);
     if (atomic_load(&j->failed)) return nt_fail_oom((size_t)j->n * sizeof(pair_d));
     return NT_OK;
 }

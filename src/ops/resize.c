@@ -55,9 +55,15 @@ static nt_status prepare(nt_tensor *t, int ndim, const int64_t *sizes, bool *sam
             return nt_fail(NT_ERR_RUNTIME, "numel: integer multiplication overflow");
     *numel = (int64_t)n;
     if (n == 0) return NT_OK;
+    /* The offset is kept, and an empty view's may be as large as int64 allows. */
     size_t esize = nt_dtype_table[t->dtype].size, need;
-    if (__builtin_mul_overflow((size_t)(t->offset + (int64_t)n), esize, &need))
-        return nt_fail(NT_ERR_RUNTIME, "numel: integer multiplication overflow");
+    int64_t end;
+    if (__builtin_add_overflow(t->offset, (int64_t)n, &end) ||
+        __builtin_mul_overflow((size_t)end, esize, &need))
+        return nt_fail(NT_ERR_RUNTIME,
+                       "resize_: the storage size for storage offset %" PRId64 " and %" PRIu64
+                       " elements overflows",
+                       t->offset, n);
     nt_storage *s = t->storage;
     if (need <= s->nbytes) return NT_OK;
     return nt_storage_grow(s, need);

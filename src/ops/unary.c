@@ -165,7 +165,7 @@ nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool
     /* PyTorch: 10^|decimals| as a double, converted to the element type. */
     nt_round_ctx ctx;
     ctx.negative = decimals < 0;
-    ctx.scale64 = pow(10.0, (double)(decimals < 0 ? -decimals : decimals));
+    ctx.scale64 = pow(10.0, fabs((double)decimals)); /* -INT64_MIN would overflow */
     ctx.scale32 = (float)ctx.scale64;
     ctx.scale_bf16 = nt_bf16_to_f32(nt_f32_to_bf16(ctx.scale32));
     return run(NT_UNARY_ROUND_DECIMALS, t, out, &ctx, result);

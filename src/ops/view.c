@@ -258,7 +258,8 @@ nt_status nt_select(nt_tensor *t, int64_t dim, int64_t index, nt_tensor **out) {
         strides[j] = t->strides[i];
         names[j++] = nt_tensor_name_at(t, i);
     }
-    return nt_tensor_view_of(t, t->ndim - 1, sizes, strides, t->offset + index * t->strides[d],
+    return nt_tensor_view_of(t, t->ndim - 1, sizes, strides,
+                             nt_offset_moved(t->offset, index, t->strides[d]),
                              t->names ? names : NULL, out);
 }
 
@@ -287,8 +288,8 @@ nt_status nt_narrow(nt_tensor *t, int64_t dim, int64_t start, int64_t length, nt
     int64_t sizes[NT_MAX_DIMS];
     memcpy(sizes, t->sizes, (size_t)t->ndim * sizeof *sizes);
     sizes[d] = length;
-    return nt_tensor_view_of(t, t->ndim, sizes, t->strides, t->offset + start * t->strides[d],
-                             t->names, out);
+    return nt_tensor_view_of(t, t->ndim, sizes, t->strides,
+                             nt_offset_moved(t->offset, start, t->strides[d]), t->names, out);
 }
 
 /* ------------------------------------------------------------------ view, reshape */
@@ -299,6 +300,7 @@ nt_status nt_infer_size(int ndim, const int64_t *shape, int64_t numel, int64_t *
     char text[512];
     int infer = -1;
     int64_t product = 1;
+    bool overflow = false; /* the product passed INT64_MAX (and no 0 came yet) */
     for (int i = 0; i < ndim; i++) {
         if (shape[i] == -1) {
             if (infer >= 0) {
@@ -307,15 +309,19 @@ nt_status nt_infer_size(int ndim, const int64_t *shape, int64_t numel, int64_t *
                 goto fail;
             }
             infer = i;
-        } else if (shape[i] >= 0) {
-            product = saturating_mul(product, shape[i]);
+        } else if (shape[i] == 0) {
+            product = 0, overflow = false; /* empty, whatever the other sizes */
+        } else if (shape[i] > 0) {
+            overflow = overflow || __builtin_mul_overflow(product, shape[i], &product);
         } else {
             failure = NT_INFER_BAD_SIZE;
             nt_fail(NT_ERR_RUNTIME, "invalid shape dimension %" PRId64, shape[i]);
             goto fail;
         }
     }
-    if (numel == product || (infer >= 0 && product > 0 && numel % product == 0)) {
+    /* A shape with more elements than int64 counts matches no tensor, not even one of
+     * INT64_MAX elements (an expanded one). */
+    if (!overflow && (numel == product || (infer >= 0 && product > 0 && numel % product == 0))) {
         for (int i = 0; i < ndim; i++)
             out[i] = shape[i];
         if (infer >= 0) {
@@ -351,18 +357,19 @@ static bool compute_stride(int on, const int64_t *os, const int64_t *ost, int nn
             nst[i] = 1;
         return true;
     }
-    int64_t numel = 1;
+    /* Empty when some size is 0 (the product of the others may overflow); the chunk
+     * products below are at most the element count otherwise. */
+    bool empty = false;
     for (int i = 0; i < on; i++)
-        numel *= os[i];
-    if (numel == 0) {
+        empty |= os[i] == 0;
+    if (empty) {
         /* Any strides would do; match NumPy: keep them for an equal shape, else as if
          * freshly allocated. */
         if (on == nn && memcmp(os, ns, (size_t)on * sizeof *os) == 0) {
             memcpy(nst, ost, (size_t)on * sizeof *nst);
             return true;
         }
-        for (int i = nn - 1; i >= 0; i--)
-            nst[i] = i == nn - 1 ? 1 : (ns[i + 1] > 1 ? ns[i + 1] : 1) * nst[i + 1];
+        nt_contiguous_strides(nn, ns, nst); /* saturates where the sizes overflow */
         return true;
     }
     int view_d = nn - 1;
@@ -516,6 +523,11 @@ nt_status nt_as_strided(nt_tensor *t, int ndim, const int64_t *sizes, const int6
         return nt_fail(NT_ERR_RUNTIME,
                        "Storage size calculation overflowed with sizes=%s and strides=%s",
                        size_text, stride_text);
+    /* Zero strides let an extent that fits hold more elements than int64 counts. */
+    int64_t numel = 1;
+    for (int i = 0; i < ndim && !empty; i++)
+        if (__builtin_mul_overflow(numel, sizes[i], &numel))
+            return nt_fail(NT_ERR_RUNTIME, "numel: integer multiplication overflow");
     /* A tensor with no elements may sit anywhere. */
     if (!empty) {
         int64_t offset_bytes;

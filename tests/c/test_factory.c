@@ -502,6 +502,21 @@ static void test_from_external_checks_the_extent(void) {
     nt_tensor_release(t);
 }
 
+/* Found by fuzzing (tests/fuzz/fuzz_views.c): a view whose last element sits at INT64_MAX
+ * (size 2, stride INT64_MAX) passed the extent check, then its message computed one past
+ * that element with an int64 overflow. */
+static void test_from_external_extent_at_int64_max(void) {
+    float buf[8];
+    nt_tensor *t = NULL;
+    int64_t two = 2, far = INT64_MAX;
+    EXPECT_FAIL(nt_from_external(buf, sizeof buf, NT_FLOAT32, 1, &two, &far, NULL, NULL, &t),
+                NT_ERR_VALUE, "from_external: the view's extent overflows int64");
+    int64_t big = INT64_MAX, one = 1; /* the last element at INT64_MAX - 1: its bytes overflow */
+    EXPECT_ERR(nt_from_external(buf, sizeof buf, NT_FLOAT32, 1, &big, &one, NULL, NULL, &t),
+               NT_ERR_VALUE, "the view needs 9223372036854775807 elements of 4 bytes");
+    EXPECT(t == NULL);
+}
+
 int main(void) {
     NT_RUN(test_empty_has_shape_strides_dtype_and_names);
     NT_RUN(test_factories_reject_bad_arguments);
@@ -517,5 +532,6 @@ int main(void) {
     NT_RUN(test_from_buffer_copies);
     NT_RUN(test_from_external_wraps_without_copy);
     NT_RUN(test_from_external_checks_the_extent);
+    NT_RUN(test_from_external_extent_at_int64_max);
     return nt_test_summary();
 }

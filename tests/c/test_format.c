@@ -165,11 +165,39 @@ static void test_bad_arguments_are_rejected(void) {
     nt_tensor_release(t);
 }
 
+/* Found by fuzzing (tests/fuzz/fuzz_ops.c): print options take any edgeitems >= 0 and any
+ * linewidth, and 2 * edgeitems or linewidth - indent overflowed. Huge edgeitems print
+ * every element, a linewidth near INT64_MIN one element per line. */
+static void test_extreme_print_options(void) {
+    int64_t sizes[2] = {2, 3};
+    nt_tensor *t = NULL;
+    char *huge = NULL, *plain = NULL;
+    EXPECT_OK(nt_zeros(2, sizes, NT_FLOAT32, NULL, &t));
+    nt_print_options o = nt_default_print_options();
+    o.threshold = 1;
+    o.edgeitems = INT64_MAX;
+    EXPECT_OK(nt_set_print_options(&o));
+    EXPECT_OK(nt_format(t, &huge));
+    o.threshold = INFINITY;
+    o.linewidth = INT64_MIN;
+    EXPECT_OK(nt_set_print_options(&o));
+    EXPECT_OK(nt_format(t, &plain));
+    EXPECT(huge && strcmp(huge, "tensor([[0., 0., 0.],\n        [0., 0., 0.]])") == 0);
+    EXPECT(plain && strcmp(plain, "tensor([[0.,\n         0.,\n         0.],\n        [0.,\n"
+                                  "         0.,\n         0.]])") == 0);
+    nt_free(huge);
+    nt_free(plain);
+    o = nt_default_print_options();
+    EXPECT_OK(nt_set_print_options(&o));
+    nt_tensor_release(t);
+}
+
 int main(void) {
     NT_RUN(test_every_case_matches_pytorch);
     NT_RUN(test_print_options_round_trip_and_validate);
     NT_RUN(test_options_change_the_output);
     NT_RUN(test_edgeitems_zero_on_matrix_fails_like_torch);
     NT_RUN(test_bad_arguments_are_rejected);
+    NT_RUN(test_extreme_print_options);
     return nt_test_summary();
 }

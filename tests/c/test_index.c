@@ -318,6 +318,140 @@ static void test_resize(void) {
     nt_tensor_release(x);
 }
 
+/* Found by fuzzing (tests/fuzz/fuzz_views.c): an empty view may have strides so large
+ * (zeros(4).as_strided((0, 4), (1, 2**62))) that indexing it overflowed computing offsets
+ * and strides; the results are empty views, and nothing is ever addressed. */
+static void test_indexing_empty_views_with_huge_strides(void) {
+    int64_t four = 4, sizes[2] = {0, 4}, strides[2] = {1, (int64_t)1 << 62};
+    nt_tensor *base = arange_f(1, &four), *e = NULL, *r = NULL;
+    EXPECT_OK(nt_as_strided(base, 2, sizes, strides, 0, &e));
+    nt_index idx[2] = {{.kind = NT_INDEX_SLICE, .start = 0, .stop = NT_SLICE_END, .step = 1},
+                       {.kind = NT_INDEX_INT, .i = 3}};
+    EXPECT_OK(nt_index_get(e, 2, idx, &r));
+    EXPECT(r && nt_tensor_ndim(r) == 1 && nt_tensor_numel(r) == 0);
+    nt_tensor_release(r);
+    idx[1] = (nt_index){.kind = NT_INDEX_SLICE, .start = 3, .stop = NT_SLICE_END, .step = 3};
+    EXPECT_OK(nt_index_get(e, 2, idx, &r));
+    EXPECT(r && nt_tensor_sizes(r)[1] == 1);
+    nt_tensor_release(r);
+    idx[1] = (nt_index){.kind = NT_INDEX_NONE};
+    EXPECT_OK(nt_index_get(e, 2, idx, &r));
+    nt_tensor_release(r);
+    EXPECT_OK(nt_index_set_scalar_(e, 2, idx, false, nt_scalar_int(7)));
+    int64_t three = 3;
+    nt_tensor *where = long_vec(1, &three);
+    EXPECT_OK(nt_index_fill_(e, 1, where, nt_scalar_int(1)));
+    nt_tensor_release(where);
+    nt_tensor_release(e);
+    nt_tensor_release(base);
+}
+
+/* resize_ keeps the offset, which an empty view may have near INT64_MAX: the storage it
+ * needs overflows and resize_ fails instead. */
+static void test_resize_of_a_view_at_a_huge_offset(void) {
+    int64_t four = 4, zero = 0, one = 1;
+    nt_tensor *base = arange_f(1, &four), *e = NULL;
+    EXPECT_OK(nt_as_strided(base, 1, &zero, &one, INT64_MAX - 1, &e));
+    EXPECT_ERR(nt_resize_(e, 1, &four), NT_ERR_RUNTIME, "overflow");
+    EXPECT(nt_tensor_numel(e) == 0);
+    nt_tensor_release(e);
+    nt_tensor_release(base);
+}
+
+/* Found by fuzzing: masked_select and cat turned an empty operand's strides into byte
+ * strides or offsets, which overflow for the strides PyTorch accepts on empty views. */
+static void test_masks_and_joins_of_empty_views_with_huge_strides(void) {
+    int64_t four = 4, big = (int64_t)1 << 62;
+    nt_tensor *base = arange_f(1, &four), *e = NULL, *m = NULL, *mask = NULL, *r = NULL;
+    int64_t sizes[2] = {3, 0}, strides[2] = {big, 1};
+    EXPECT_OK(nt_as_strided(base, 2, sizes, strides, 0, &e));
+    EXPECT_OK(nt_zeros(1, &four, NT_BOOL, NULL, &m));
+    EXPECT_OK(nt_as_strided(m, 2, sizes, strides, 1, &mask));
+    EXPECT_OK(nt_masked_select(e, mask, &r));
+    EXPECT(r && nt_tensor_numel(r) == 0);
+    nt_tensor_release(r);
+    int64_t wide[3] = {0, 3, big}, zeros[3] = {0, 0, 0};
+    nt_tensor *w = NULL;
+    EXPECT_OK(nt_as_strided(base, 3, wide, zeros, 0, &w)); /* strides of its copy overflow */
+    nt_tensor *pair[2] = {w, w};
+    EXPECT_OK(nt_cat(2, pair, 1, NULL, &r));
+    EXPECT(r && nt_tensor_sizes(r)[1] == 6);
+    nt_tensor_release(r);
+    nt_tensor_release(w);
+    nt_tensor_release(mask);
+    nt_tensor_release(m);
+    nt_tensor_release(e);
+    nt_tensor_release(base);
+}
+
+/* Found by fuzzing: split, chunk and unbind of a dim of 2^62 (an expanded one costs no
+ * memory) asked calloc for a list of 2^62 tensors, whose size overflowed; a negative count
+ * of split sizes gave a negative count of parts. */
+static void test_splits_refuse_impossible_part_counts(void) {
+    int64_t one = 1, big = (int64_t)1 << 62;
+    nt_tensor *x = arange_f(1, &one), *wide = NULL;
+    EXPECT_OK(nt_expand(x, 1, &big, &wide));
+    nt_tensor **parts = NULL;
+    int64_t count = -1;
+    EXPECT_FAIL(nt_split(wide, 1, 0, &parts, &count), NT_ERR_RUNTIME,
+                "split: cannot make 4611686018427387904 tensors (at most 4294967296)");
+    EXPECT_ERR(nt_unbind(wide, 0, &parts, &count), NT_ERR_RUNTIME, "unbind: cannot make");
+    nt_tensor *empty = NULL;
+    int64_t zero = 0;
+    EXPECT_OK(nt_zeros(1, &zero, NT_FLOAT32, NULL, &empty));
+    EXPECT_ERR(nt_chunk(empty, big, 0, &parts, &count), NT_ERR_RUNTIME, "chunk: cannot make");
+    EXPECT_ERR(nt_split_with_sizes(empty, -1, NULL, 0, &parts, &count), NT_ERR_VALUE,
+               "negative number of sizes");
+    EXPECT(parts == NULL && count == -1);
+    nt_tensor_release(empty);
+    nt_tensor_release(wide);
+    nt_tensor_release(x);
+}
+
+/* Found by fuzzing (tests/fuzz/fuzz_ops.c): cat(out=x) with x, a legacy empty 1-d tensor,
+ * among the inputs passed the overlap checks (x has no element), then resizing x made it
+ * an input of 27 elements copied past the end of the result. PyTorch 1.13 refuses both
+ * calls below with this message. */
+static void test_cat_into_one_of_its_inputs(void) {
+    int64_t nine = 9, zero = 0, three = 3;
+    nt_tensor *b = NULL, *x = NULL, *y = NULL, *r = NULL;
+    EXPECT_OK(nt_ones(1, &nine, NT_BOOL, NULL, &b));
+    EXPECT_OK(nt_empty(1, &zero, NT_FLOAT32, NULL, &x));
+    nt_tensor *parts[4] = {b, b, b, x};
+    EXPECT_FAIL(nt_cat(4, parts, 0, x, &r), NT_ERR_RUNTIME,
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation.");
+    EXPECT(r == NULL && nt_tensor_numel(x) == 0);
+    EXPECT_OK(nt_zeros(1, &three, NT_FLOAT32, NULL, &y));
+    nt_tensor *twice[2] = {y, y};
+    EXPECT_ERR(nt_cat(2, twice, 0, y, &r), NT_ERR_RUNTIME, "refer to a single memory location");
+    EXPECT(r == NULL && nt_tensor_numel(y) == 3);
+    nt_tensor_release(y);
+    nt_tensor_release(x);
+    nt_tensor_release(b);
+}
+
+/* Found by fuzzing (tests/fuzz/fuzz_ops.c): a tensor index whose broadcast dims, added to
+ * the dims before it, pass NT_MAX_DIMS wrote past the result's dim arrays (the limit was
+ * checked only for the dims after it). x[..., i] with x of 40 dims and i of 30: 69 dims. */
+static void test_advanced_index_past_the_dim_limit(void) {
+    int64_t ones[40];
+    for (int d = 0; d < 40; d++)
+        ones[d] = 1;
+    nt_tensor *x = NULL, *i = NULL, *r = NULL;
+    EXPECT_OK(nt_zeros(40, ones, NT_FLOAT32, NULL, &x));
+    EXPECT_OK(nt_zeros(30, ones, NT_INT64, NULL, &i));
+    nt_index idx[2] = {{.kind = NT_INDEX_ELLIPSIS}, {.kind = NT_INDEX_TENSOR, .tensor = i}};
+    EXPECT_FAIL(nt_index_get(x, 2, idx, &r), NT_ERR_RUNTIME,
+                "indexing would give more than 64 dims");
+    EXPECT_ERR(nt_index_set_scalar_(x, 2, idx, false, nt_scalar_int(1)), NT_ERR_RUNTIME,
+               "more than 64 dims");
+    EXPECT(r == NULL);
+    nt_tensor_release(i);
+    nt_tensor_release(x);
+}
+
 int main(void) {
     NT_RUN(test_basic_getitem_names_and_views);
     NT_RUN(test_advanced_getitem);
@@ -325,5 +459,11 @@ int main(void) {
     NT_RUN(test_index_fill_and_masks);
     NT_RUN(test_join_and_split);
     NT_RUN(test_resize);
+    NT_RUN(test_indexing_empty_views_with_huge_strides);
+    NT_RUN(test_resize_of_a_view_at_a_huge_offset);
+    NT_RUN(test_masks_and_joins_of_empty_views_with_huge_strides);
+    NT_RUN(test_splits_refuse_impossible_part_counts);
+    NT_RUN(test_cat_into_one_of_its_inputs);
+    NT_RUN(test_advanced_index_past_the_dim_limit);
     return nt_test_summary();
 }

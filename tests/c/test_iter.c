@@ -414,6 +414,52 @@ static void test_overlap_rules_follow_pytorch(void) {
         nt_tensor_release(ts[i]);
 }
 
+/* Found by fuzzing (tests/fuzz/fuzz_views.c): PyTorch accepts
+ * zeros(4).as_strided((0, 4), (1, 2**62)); its byte strides overflow int64. An empty
+ * iteration computes none, and an empty operand's address is its storage's start, also
+ * when its offset is near INT64_MAX. */
+static void test_empty_operands_with_huge_strides_and_offsets(void) {
+    int64_t four = 4;
+    nt_tensor *base = arange_i64(1, &four), *e = NULL, *far = NULL, *r = NULL;
+    int64_t sizes[2] = {0, 4}, strides[2] = {1, (int64_t)1 << 62};
+    EXPECT_OK(nt_as_strided(base, 2, sizes, strides, 0, &e));
+    EXPECT_OK(nt_binary_scalar(NT_BINARY_ADD, e, nt_scalar_int(1), &r));
+    EXPECT(r && nt_tensor_numel(r) == 0 && nt_tensor_sizes(r)[1] == 4);
+    nt_tensor_release(r);
+    nt_tensor *ops[2] = {e, e};
+    nt_iter it;
+    EXPECT_OK(nt_iter_build(&it, 2, ops, NULL));
+    EXPECT(it.numel == 0 && it.data[0] == (char *)base->storage->data);
+    int64_t zero = 0, one = 1;
+    EXPECT_OK(nt_as_strided(base, 1, &zero, &one, INT64_MAX - 1, &far));
+    EXPECT(nt_tensor_data(far) == base->storage->data);
+    EXPECT_OK(nt_binary(NT_BINARY_MUL, far, far, &r));
+    nt_tensor_release(r);
+    r = NULL;
+    EXPECT_OK(nt_clone(far, &r));
+    nt_tensor_release(r);
+    nt_tensor_release(far);
+    nt_tensor_release(e);
+    nt_tensor_release(base);
+}
+
+/* Found by fuzzing: the dense-layout check multiplied the sizes of an empty tensor, whose
+ * product may overflow (zeros(2**62 - 1, 0, 5).clone()). */
+static void test_dense_check_of_empty_tensors_with_huge_sizes(void) {
+    int64_t sizes[3] = {((int64_t)1 << 62) - 1, 0, 5};
+    nt_tensor *t = NULL, *c = NULL;
+    EXPECT_OK(nt_zeros(3, sizes, NT_BOOL, NULL, &t));
+    EXPECT(nt_tensor_strides(t)[0] == 5);
+    EXPECT(nt_is_non_overlapping_and_dense(t));
+    EXPECT_OK(nt_clone(t, &c));
+    EXPECT(c && nt_tensor_numel(c) == 0);
+    nt_tensor_release(c);
+    /* contiguity of an empty tensor never looks at its strides */
+    int64_t big[3] = {0, (int64_t)1 << 62, 4}, st[3] = {0, 4, 1};
+    EXPECT(nt_strides_are_contiguous(3, big, st));
+    nt_tensor_release(t);
+}
+
 int main(void) {
     NT_RUN(test_zero_dim_operands_run_once);
     NT_RUN(test_size_zero_dims_make_no_calls);
@@ -428,5 +474,7 @@ int main(void) {
     NT_RUN(test_parallel_run_matches_serial);
     NT_RUN(test_ranges_split_anywhere);
     NT_RUN(test_overlap_rules_follow_pytorch);
+    NT_RUN(test_empty_operands_with_huge_strides_and_offsets);
+    NT_RUN(test_dense_check_of_empty_tensors_with_huge_sizes);
     return nt_test_summary();
 }

@@ -668,6 +668,38 @@ static void test_name_helpers(void) {
     nt_tensor_release(t);
 }
 
+/* Found by fuzzing (tests/fuzz/fuzz_views.c): the names API took ids that were never
+ * interned (the factories refused them), so a tensor could carry names that print as
+ * nothing. Every entry point that takes names now refuses them. */
+static void test_unknown_name_ids_are_refused(void) {
+    int64_t sizes[2] = {2, 3};
+    nt_name good[2] = {N("N"), N("C")}, stray = (nt_name)0x00FFFFF0u;
+    nt_name bad[2] = {N("N"), stray};
+    nt_tensor *t = NULL, *r = NULL;
+    EXPECT_OK(nt_zeros(2, sizes, NT_FLOAT32, good, &t));
+    EXPECT_FAIL(nt_rename(t, bad, &r), NT_ERR_VALUE, "invalid name id 16777200 at dim 1");
+    EXPECT_ERR(nt_rename_n(t, 2, bad, &r), NT_ERR_VALUE, "invalid name id");
+    EXPECT_ERR(nt_set_names_(t, bad), NT_ERR_VALUE, "invalid name id");
+    EXPECT_ERR(nt_set_names_n_(t, 2, bad), NT_ERR_VALUE, "invalid name id");
+    EXPECT_ERR(nt_rename_map(t, 1, &good[1], &stray, &r), NT_ERR_VALUE, "invalid name id");
+    EXPECT_ERR(nt_rename_map_(t, 1, &good[1], &stray), NT_ERR_VALUE, "invalid name id");
+    EXPECT_ERR(nt_align_to(t, 3, (nt_name[]){good[0], good[1], stray}, -1, &r), NT_ERR_VALUE,
+               "invalid name id");
+    EXPECT_ERR(nt_align_to(t, 3, (nt_name[]){stray, good[0], 0}, 2, &r), NT_ERR_VALUE,
+               "invalid name id");
+    EXPECT_ERR(nt_flatten(t, 0, 1, stray, &r), NT_ERR_VALUE, "invalid name id");
+    int64_t parts[2] = {1, 3};
+    EXPECT_ERR(nt_unflatten(t, 1, 2, parts, (nt_name[]){stray, 0}, &r), NT_ERR_VALUE,
+               "invalid name id");
+    EXPECT(r == NULL && nt_tensor_names(t)[1] == good[1]);
+    nt_tensor *u = NULL;
+    EXPECT_OK(nt_rename(t, NULL, &u));
+    EXPECT_ERR(nt_refine_names(u, 2, bad, -1, &r), NT_ERR_VALUE, "invalid name id");
+    EXPECT(r == NULL);
+    nt_tensor_release(u);
+    nt_tensor_release(t);
+}
+
 int main(void) {
     NT_RUN(test_rename_positional_is_an_alias);
     NT_RUN(test_set_names_in_place);
@@ -682,5 +714,6 @@ int main(void) {
     NT_RUN(test_flatten_by_range);
     NT_RUN(test_unflatten);
     NT_RUN(test_name_helpers);
+    NT_RUN(test_unknown_name_ids_are_refused);
     return nt_test_summary();
 }

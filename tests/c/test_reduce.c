@@ -402,6 +402,46 @@ static void test_out_names(void) {
     nt_tensor_release(x);
 }
 
+/* Found by fuzzing (tests/fuzz/fuzz_ops.c): the reduction plan and the order statistics
+ * turned the strides of an empty input into byte strides, which overflow for the strides
+ * PyTorch accepts on empty views (and its sizes multiplied past int64 before reaching the
+ * 0). Such inputs reduce to empty results, or to identities for the kept dims. */
+static void test_empty_inputs_with_huge_strides(void) {
+    static const float v[4] = {0};
+    int64_t four = 4, big = (int64_t)1 << 62;
+    nt_tensor *base = make_f32(1, &four, v, NULL), *e = NULL, *w = NULL, *r = NULL, *i = NULL;
+    int64_t sizes[2] = {3, 0}, strides[2] = {big, 1};
+    EXPECT_OK(nt_as_strided(base, 2, sizes, strides, 0, &e)); /* [3, 0], stride 2^62 */
+    int64_t wide[3] = {big, 4, 0}, zeros[3] = {0, 0, 0};
+    EXPECT_OK(nt_as_strided(base, 3, wide, zeros, 0, &w)); /* [2^62, 4, 0] */
+    int64_t d1 = 1, d01[2] = {0, 1};
+    EXPECT_OK(nt_sum(e, 1, &d1, false, -1, &r)); /* [3] zeros */
+    EXPECT(r && nt_tensor_numel(r) == 3 && at(r, 2) == 0.0);
+    nt_tensor_release(r);
+    EXPECT_OK(nt_mean(w, 2, d01, false, -1, &r));
+    EXPECT(r && nt_tensor_numel(r) == 0);
+    nt_tensor_release(r);
+    EXPECT_OK(nt_amax(e, 1, (int64_t[]){0}, false, &r));
+    nt_tensor_release(r);
+    EXPECT_OK(nt_max_dim(e, 0, true, &r, &i));
+    nt_tensor_release(r);
+    nt_tensor_release(i);
+    EXPECT_OK(nt_topk(e, 0, 1, true, true, &r, &i));
+    EXPECT(r && nt_tensor_numel(r) == 0);
+    nt_tensor_release(r);
+    nt_tensor_release(i);
+    EXPECT_OK(nt_kthvalue(w, 1, 1, false, &r, &i));
+    nt_tensor_release(r);
+    nt_tensor_release(i);
+    EXPECT_OK(nt_cumsum(e, 0, -1, &r));
+    nt_tensor_release(r);
+    EXPECT_OK(nt_softmax(e, 0, -1, &r));
+    nt_tensor_release(r);
+    nt_tensor_release(w);
+    nt_tensor_release(e);
+    nt_tensor_release(base);
+}
+
 int main(void) {
     NT_RUN(test_sum_dims_and_names);
     NT_RUN(test_dtypes);
@@ -413,5 +453,6 @@ int main(void) {
     NT_RUN(test_schedules_against_reference);
     NT_RUN(test_sum_accuracy);
     NT_RUN(test_out_names);
+    NT_RUN(test_empty_inputs_with_huge_strides);
     return nt_test_summary();
 }

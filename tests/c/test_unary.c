@@ -882,6 +882,21 @@ static void test_empty_and_zero_dim(void) {
     nt_tensor_release(e);
 }
 
+/* Found by fuzzing (tests/fuzz/fuzz_ops.c): round(decimals=INT64_MIN) negated the count.
+ * 10^|decimals| is then infinite, as in PyTorch. */
+static void test_round_decimals_at_the_int64_limits(void) {
+    int64_t two = 2;
+    float v[2] = {1.5f, -2.25f};
+    nt_tensor *t = NULL, *r = NULL;
+    EXPECT_OK(nt_from_buffer(v, NT_FLOAT32, 1, &two, NULL, &t));
+    EXPECT_OK(nt_round_decimals(t, INT64_MIN, NULL, false, &r));
+    nt_tensor_release(r);
+    r = NULL;
+    EXPECT_OK(nt_round_decimals(t, INT64_MAX, NULL, false, &r));
+    nt_tensor_release(r);
+    nt_tensor_release(t);
+}
+
 int main(void) {
     NT_RUN(test_values_match_torch);
     NT_RUN(test_long_inputs_agree_with_reference);
@@ -894,5 +909,6 @@ int main(void) {
     NT_RUN(test_overlap_errors);
     NT_RUN(test_names_are_kept);
     NT_RUN(test_empty_and_zero_dim);
+    NT_RUN(test_round_decimals_at_the_int64_limits);
     return nt_test_summary();
 }

@@ -564,6 +564,86 @@ static void test_views_of_views_track_offsets(void) {
     nt_tensor_release(a);
 }
 
+/* Found by fuzzing (tests/fuzz/fuzz_views.c): zero strides let sizes whose product passes
+ * int64 fit any storage; such a shape has no element count and is refused. */
+static void test_as_strided_refuses_an_element_count_past_int64(void) {
+    nt_tensor *x = base3(false), *y = NULL;
+    int64_t sizes[2] = {I(1) << 62, 4}, zeros[2] = {0, 0};
+    EXPECT_FAIL(nt_as_strided(x, 2, sizes, zeros, 0, &y), NT_ERR_RUNTIME,
+                "numel: integer multiplication overflow");
+    EXPECT(y == NULL);
+    int64_t fits[2] = {I(1) << 31, I(1) << 31}; /* 2^62 elements, all at one address */
+    EXPECT_OK(nt_as_strided(x, 2, fits, zeros, 0, &y));
+    EXPECT(nt_tensor_numel(y) == I(1) << 62);
+    nt_tensor_release(y);
+    nt_tensor_release(x);
+}
+
+/* Found by fuzzing: an empty view may have any strides and offset (PyTorch accepts
+ * zeros(4).as_strided((0, 4), (1, 2**62))), so select, narrow and the views after them
+ * must not overflow computing offsets; the offset then stays where it was. */
+static void test_views_of_empty_views_with_huge_strides(void) {
+    nt_tensor *x = base3(false), *e = NULL, *y = NULL;
+    int64_t sizes[2] = {0, 4}, strides[2] = {1, I(1) << 62};
+    EXPECT_OK(nt_as_strided(x, 2, sizes, strides, 5, &e));
+    EXPECT_OK(nt_select(e, 1, 3, &y));
+    EXPECT(G(y, 1, I(0), I(1)) && nt_tensor_offset(y) == 5);
+    nt_tensor_release(y);
+    EXPECT_OK(nt_narrow(e, 1, 2, 2, &y));
+    EXPECT(G(y, 2, I(0), I(2), I(1), I(1) << 62) && nt_tensor_offset(y) == 5);
+    nt_tensor_release(y);
+    /* without overflow the offset moves as in PyTorch */
+    EXPECT_OK(nt_select(e, 1, 1, &y));
+    EXPECT(nt_tensor_offset(y) == 5 + (I(1) << 62));
+    nt_tensor_release(y);
+    EXPECT_OK(nt_unsqueeze(e, 2, &y));
+    nt_tensor_release(y);
+    nt_tensor_release(e);
+    nt_tensor_release(x);
+}
+
+/* Found by fuzzing: view and reshape of an empty tensor multiplied its sizes (which may
+ * overflow when one is 0) and computed the new strides without a check. */
+static void test_view_of_empty_tensors_with_huge_sizes(void) {
+    nt_tensor *x = base3(false), *e = NULL, *y = NULL;
+    int64_t big[3] = {I(1) << 62, 4, 0}, zeros[3] = {0, 0, 0};
+    EXPECT_OK(nt_as_strided(x, 3, big, zeros, 0, &e));
+    EXPECT(nt_tensor_numel(e) == 0 && nt_tensor_is_contiguous(e));
+    int64_t flat = 0;
+    EXPECT_OK(nt_view(e, 1, &flat, &y));
+    EXPECT(G(y, 1, I(0), I(1)));
+    nt_tensor_release(y);
+    int64_t wide[4] = {2, I(1) << 62, 4, 0};
+    EXPECT_OK(nt_reshape(e, 4, wide, &y));
+    EXPECT(nt_tensor_numel(y) == 0 && nt_tensor_sizes(y)[1] == I(1) << 62);
+    nt_tensor_release(y);
+    nt_tensor_release(e);
+    nt_tensor_release(x);
+}
+
+/* Found by fuzzing: a shape whose element count passes int64 saturated to INT64_MAX in
+ * view's size check, so it "matched" a tensor of INT64_MAX elements (an expanded one), and
+ * computing its strides overflowed. */
+static void test_view_to_a_shape_past_int64(void) {
+    nt_tensor *x = base3(false), *one = NULL, *wide = NULL, *y = NULL;
+    int64_t first = 1, zero = 0, max = INT64_MAX;
+    EXPECT_OK(nt_as_strided(x, 1, &first, &zero, 0, &one));
+    EXPECT_OK(nt_expand(one, 1, &max, &wide));
+    int64_t past[2] = {I(1) << 62, I(1) << 31};
+    EXPECT_FAIL(nt_view(wide, 2, past, &y), NT_ERR_RUNTIME,
+                "shape '[4611686018427387904, 2147483648]' is invalid for input of size "
+                "9223372036854775807");
+    EXPECT_ERR(nt_reshape(wide, 2, past, &y), NT_ERR_RUNTIME, "is invalid for input of size");
+    int64_t inferred[3] = {I(1) << 62, I(1) << 31, -1};
+    EXPECT_ERR(nt_view(wide, 3, inferred, &y), NT_ERR_RUNTIME, "is invalid for input of size");
+    int64_t empty[3] = {I(1) << 62, I(1) << 31, 0}; /* a 0 makes any shape empty */
+    EXPECT_ERR(nt_view(wide, 3, empty, &y), NT_ERR_RUNTIME, "is invalid for input of size");
+    EXPECT(y == NULL);
+    nt_tensor_release(wide);
+    nt_tensor_release(one);
+    nt_tensor_release(x);
+}
+
 int main(void) {
     NT_RUN(test_transpose_swaps_dims_and_names);
     NT_RUN(test_t_handles_up_to_two_dims);
@@ -579,5 +659,9 @@ int main(void) {
     NT_RUN(test_view_and_reshape_keep_names_of_kept_dims);
     NT_RUN(test_as_strided_checks_the_extent);
     NT_RUN(test_views_of_views_track_offsets);
+    NT_RUN(test_as_strided_refuses_an_element_count_past_int64);
+    NT_RUN(test_views_of_empty_views_with_huge_strides);
+    NT_RUN(test_view_of_empty_tensors_with_huge_sizes);
+    NT_RUN(test_view_to_a_shape_past_int64);
     return nt_test_summary();
 }

@@ -391,12 +391,8 @@ def test_getitem_random(case, transpose):
     assert_same(ny, ty)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="ntensor bug: with two Ellipses and a None, an integer index after "
-                   "them gets another error text than PyTorch's")
 def test_two_ellipses_with_none_error_text():
-    """Found by test_getitem_random exploring (NT_HYPOTHESIS_RANDOM=1): PyTorch raises
-    "Dimension out of range (expected to be in range of [-4, 3], but got 5)" for
-    x[..., None, ..., 0] on a 3-d x; ntensor "index 0 is out of bounds for dimension 3 with
-    size 0"."""
+    """Found by test_getitem_random exploring (NT_HYPOTHESIS_RANDOM=1): with two Ellipses an
+    integer index may land past the last dim; PyTorch raises "Dimension out of range
+    (expected to be in range of [-4, 3], but got 5)" for x[..., None, ..., 0] on a 3-d x."""
     both("x[..., None, ..., 0]", x=torch.zeros(2, 3, 4))
