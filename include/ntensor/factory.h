@@ -1,0 +1,66 @@
+/*
+ * ntensor/factory.h — tensors made from nothing: empty, zeros, ones, full, arange, from a buffer,
+ * random fills.
+ *
+ * Part of the public C API; include <ntensor.h> for all of it (its conventions hold here).
+ */
+#ifndef NTENSOR_FACTORY_H
+#define NTENSOR_FACTORY_H
+
+#include "ntensor/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ factories */
+/* `names` may be NULL; `dtype` is the element type (see nt_default_dtype()). */
+
+NT_API nt_status nt_empty(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
+                          nt_tensor **out);
+NT_API nt_status nt_zeros(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
+                          nt_tensor **out);
+NT_API nt_status nt_ones(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
+                         nt_tensor **out);
+NT_API nt_status nt_full(int ndim, const int64_t *sizes, nt_scalar value, nt_dtype dtype,
+                         const nt_name *names, nt_tensor **out);
+/* The values start, start+step, ... below end (above end for a negative step). */
+NT_API nt_status nt_arange(nt_scalar start, nt_scalar end, nt_scalar step, nt_dtype dtype,
+                           nt_tensor **out);
+/* A copy of `count` contiguous elements of `dtype` at `data`, shaped `sizes`. */
+NT_API nt_status nt_from_buffer(const void *data, nt_dtype dtype, int ndim, const int64_t *sizes,
+                                const nt_name *names, nt_tensor **out);
+/* A tensor over external memory, without a copy. `strides` are in elements (NULL:
+ * contiguous); `nbytes` bounds the buffer; `release(ctx, data)` runs when the last view
+ * goes away (NULL: the memory is the caller's to keep alive). */
+NT_API nt_status nt_from_external(void *data, size_t nbytes, nt_dtype dtype, int ndim,
+                                  const int64_t *sizes, const int64_t *strides,
+                                  nt_release_fn release, void *ctx, nt_tensor **out);
+/* The *_like factories take the shape and names of `like`; dtype -1 keeps its dtype. */
+NT_API nt_status nt_empty_like(const nt_tensor *like, int dtype, nt_tensor **out);
+NT_API nt_status nt_zeros_like(const nt_tensor *like, int dtype, nt_tensor **out);
+NT_API nt_status nt_ones_like(const nt_tensor *like, int dtype, nt_tensor **out);
+NT_API nt_status nt_full_like(const nt_tensor *like, nt_scalar value, int dtype, nt_tensor **out);
+
+/* ------------------------------------------------------------------ random */
+/* A counter-based generator (Philox 4x32-10): element i of a fill depends only on the
+ * seed, the generator's offset and i, so results do not depend on the thread count. */
+
+NT_API void nt_manual_seed(uint64_t seed);
+NT_API nt_status nt_rand(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
+                         nt_tensor **out);
+NT_API nt_status nt_randn(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
+                          nt_tensor **out);
+NT_API nt_status nt_rand_like(const nt_tensor *like, int dtype, nt_tensor **out);
+NT_API nt_status nt_randn_like(const nt_tensor *like, int dtype, nt_tensor **out);
+/* Fills `t` in place: uniform on [low, high), normal(mean, std). */
+NT_API nt_status nt_uniform_(nt_tensor *t, double low, double high);
+NT_API nt_status nt_normal_(nt_tensor *t, double mean, double std);
+/* normal(mean, std) of the given shape (float dtypes only). */
+NT_API nt_status nt_normal(double mean, double std, int ndim, const int64_t *sizes, nt_dtype dtype,
+                           const nt_name *names, nt_tensor **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NTENSOR_FACTORY_H */

@@ -1,0 +1,109 @@
+/*
+ * ntensor/index.h — indexing, masks, joining and splitting, resize_.
+ *
+ * Part of the public C API; include <ntensor.h> for all of it (its conventions hold here).
+ */
+#ifndef NTENSOR_INDEX_H
+#define NTENSOR_INDEX_H
+
+#include "ntensor/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ indexing and joining */
+/* Names: an int-indexed dim loses its name, a sliced dim keeps it, a new (None/True/False)
+ * dim is unnamed, and the dims an advanced (tensor) index produces are unnamed. */
+
+typedef enum nt_index_kind {
+    NT_INDEX_INT,      /* `i`: selects (removes) the dim */
+    NT_INDEX_SLICE,    /* start:stop:step (Python's clamping; step must be > 0) */
+    NT_INDEX_NONE,     /* a new size-one dim */
+    NT_INDEX_ELLIPSIS, /* as many full slices as needed */
+    NT_INDEX_BOOL,     /* Python True/False: a new size-one dim indexed by [0] or [] */
+    NT_INDEX_TENSOR,   /* an int64, uint8 or bool tensor (advanced indexing) */
+} nt_index_kind;
+
+/* One entry of an index tuple. For a slice, NT_SLICE_END as stop means "to the end". */
+typedef struct nt_index {
+    nt_index_kind kind;
+    int64_t i;                 /* INT: the index; BOOL: 0 or 1 */
+    int64_t start, stop, step; /* SLICE */
+    const nt_tensor *tensor;   /* TENSOR (borrowed) */
+} nt_index;
+#define NT_SLICE_END INT64_MAX
+
+/* t[idx_0, ..., idx_{count-1}] (PyTorch's tuple indexing): a view when no tensor index is
+ * given, otherwise a gather (a new tensor). */
+NT_API nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor **out);
+/* t[idx] with one index that is not a tuple (PyTorch's single-index fast paths and texts). */
+NT_API nt_status nt_index_get1(nt_tensor *t, const nt_index *idx, nt_tensor **out);
+/* t[idx...] = value: `value` broadcasts to the indexed shape (leading size-one dims of value
+ * are dropped first); tensor indices scatter (value must then have t's dtype). `single` is
+ * true for a non-tuple index. Bumps the version. */
+NT_API nt_status nt_index_set_(nt_tensor *t, int count, const nt_index *idx, bool single,
+                               const nt_tensor *value);
+/* The same with a scalar value (converted to t's dtype with PyTorch's overflow check). */
+NT_API nt_status nt_index_set_scalar_(nt_tensor *t, int count, const nt_index *idx, bool single,
+                                      nt_scalar value);
+
+/* index_fill: the entries `index` (a 0-d or 1-d int64 tensor) along `dim` set to value.
+ * The _tensor forms take a 0-dim value tensor. Names are kept. */
+NT_API nt_status nt_index_fill(nt_tensor *t, int64_t dim, const nt_tensor *index, nt_scalar value,
+                               nt_tensor **out);
+NT_API nt_status nt_index_fill_(nt_tensor *t, int64_t dim, const nt_tensor *index, nt_scalar value);
+NT_API nt_status nt_index_fill_tensor(nt_tensor *t, int64_t dim, const nt_tensor *index,
+                                      const nt_tensor *value, nt_tensor **out);
+NT_API nt_status nt_index_fill_tensor_(nt_tensor *t, int64_t dim, const nt_tensor *index,
+                                       const nt_tensor *value);
+
+/* masked_fill: value where `mask` (bool; broadcast) is true. The out-of-place result has the
+ * broadcast shape of mask and t; the in-place form writes only where the mask is true. */
+NT_API nt_status nt_masked_fill(nt_tensor *t, const nt_tensor *mask, nt_scalar value,
+                                nt_tensor **out);
+NT_API nt_status nt_masked_fill_(nt_tensor *t, const nt_tensor *mask, nt_scalar value);
+/* The same with a 0-dim value tensor. */
+NT_API nt_status nt_masked_fill_tensor(nt_tensor *t, const nt_tensor *mask, const nt_tensor *value,
+                                       nt_tensor **out);
+NT_API nt_status nt_masked_fill_tensor_(nt_tensor *t, const nt_tensor *mask,
+                                        const nt_tensor *value);
+/* The elements of t (broadcast with mask) where mask is true, as an unnamed 1-d tensor. */
+NT_API nt_status nt_masked_select(nt_tensor *t, const nt_tensor *mask, nt_tensor **out);
+
+/* torch.cat along `dim` (dtypes promoted, names unified; legacy 1-d empty tensors skipped).
+ * `out` may be NULL (a new tensor in *result) or an existing tensor that is resized and
+ * written: then *result is a new reference to it, or, when out has fewer dims than the
+ * result, a new tensor over out's resized storage (see nt_resize). */
+NT_API nt_status nt_cat(int count, nt_tensor *const *tensors, int64_t dim, nt_tensor *out,
+                        nt_tensor **result);
+/* torch.stack: cat of the tensors each unsqueezed at `dim` (the new dim is unnamed). */
+NT_API nt_status nt_stack(int count, nt_tensor *const *tensors, int64_t dim, nt_tensor *out,
+                          nt_tensor **result);
+/* split / split_with_sizes / chunk / unbind: views, returned as a new array of *count
+ * tensors; release them all and the array with nt_tensors_release. */
+NT_API nt_status nt_split(nt_tensor *t, int64_t split_size, int64_t dim, nt_tensor ***out,
+                          int64_t *count);
+NT_API nt_status nt_split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, int64_t dim,
+                                     nt_tensor ***out, int64_t *count);
+NT_API nt_status nt_chunk(nt_tensor *t, int64_t chunks, int64_t dim, nt_tensor ***out,
+                          int64_t *count);
+NT_API nt_status nt_unbind(nt_tensor *t, int64_t dim, nt_tensor ***out, int64_t *count);
+/* Releases `count` tensors and the array that holds them (NULL is allowed). */
+NT_API void nt_tensors_release(nt_tensor **tensors, int64_t count);
+
+/* resize_: contiguous strides for the new shape, storage grown (data prefix kept) when too
+ * small; the same shape leaves t untouched. A named t only accepts its own shape. */
+NT_API nt_status nt_resize_(nt_tensor *t, int ndim, const int64_t *sizes);
+/* resize_ to template's shape; then template's names as for an out= tensor. */
+NT_API nt_status nt_resize_as_(nt_tensor *t, const nt_tensor *the_template);
+/* resize_ that may need a new tensor object: a tensor's dims live in its own allocation,
+ * so nt_resize_ fails (NT_ERR_NOT_IMPLEMENTED) for more dims than t has; these return t
+ * itself (a new reference) when done in place, else a new tensor over t's resized storage. */
+NT_API nt_status nt_resize(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
+NT_API nt_status nt_resize_as(nt_tensor *t, const nt_tensor *the_template, nt_tensor **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NTENSOR_INDEX_H */

@@ -1,0 +1,57 @@
+/*
+ * ntensor/names.h — the named-dimension API: rename, refine_names, align_to/as, flatten, unflatten.
+ *
+ * Part of the public C API; include <ntensor.h> for all of it (its conventions hold here).
+ */
+#ifndef NTENSOR_NAMES_H
+#define NTENSOR_NAMES_H
+
+#include "ntensor/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ names API */
+
+/* A view with the given names (NULL drops them all). */
+NT_API nt_status nt_rename(nt_tensor *t, const nt_name *names, nt_tensor **out);
+/* Same with an explicit count, which must equal ndim ("Number of names (1) and number of
+ * dimensions in tensor (2) do not match. ..."); one None name drops all (rename(None)). */
+NT_API nt_status nt_rename_n(nt_tensor *t, int count, const nt_name *names, nt_tensor **out);
+/* A view with dims named from[i] renamed to to[i] (to[i] may be none). */
+NT_API nt_status nt_rename_map(nt_tensor *t, int count, const nt_name *from, const nt_name *to,
+                               nt_tensor **out);
+/* The same in place (rename_(**map)). */
+NT_API nt_status nt_rename_map_(nt_tensor *t, int count, const nt_name *from, const nt_name *to);
+/* Sets the names in place (NULL drops them). */
+NT_API nt_status nt_set_names_(nt_tensor *t, const nt_name *names);
+/* Same with an explicit count, checked like nt_rename_n. */
+NT_API nt_status nt_set_names_n_(nt_tensor *t, int count, const nt_name *names);
+/* refine_names / align_to take `count` names; `ellipsis` is the index of the one Ellipsis
+ * among those `count` entries (its entry's value is ignored), or -1 for none. So
+ * align_to('F', 'E', ...) is count 3, names {F, E, <any>}, ellipsis 2. */
+NT_API nt_status nt_refine_names(nt_tensor *t, int count, const nt_name *names, int ellipsis,
+                                 nt_tensor **out);
+NT_API nt_status nt_align_to(nt_tensor *t, int count, const nt_name *names, int ellipsis,
+                             nt_tensor **out);
+NT_API nt_status nt_align_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out);
+/* Flattens the consecutive dims [start, end] into one named `out_name` (may be none): a
+ * view when strides allow, else a copy. start == end only renames that dim. */
+NT_API nt_status nt_flatten(nt_tensor *t, int64_t start, int64_t end, nt_name out_name,
+                            nt_tensor **out);
+/* The positional flatten (Tensor.flatten(start, end)): the merged dim is unnamed, the
+ * others keep their names; start == end returns t itself (a new reference). */
+NT_API nt_status nt_flatten_dims(nt_tensor *t, int64_t start, int64_t end, nt_tensor **out);
+/* Flattens the named, consecutive dims `dims` into one dim named `out_name`. */
+NT_API nt_status nt_flatten_names(nt_tensor *t, int count, const nt_name *dims, nt_name out_name,
+                                  nt_tensor **out);
+/* Splits `dim` into `count` dims of the given sizes (one may be -1) and names (NULL:
+ * unnamed, which a named `t` refuses, as PyTorch does; pass none entries instead). */
+NT_API nt_status nt_unflatten(nt_tensor *t, int64_t dim, int count, const int64_t *sizes,
+                              const nt_name *names, nt_tensor **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NTENSOR_NAMES_H */

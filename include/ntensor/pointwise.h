@@ -1,0 +1,197 @@
+/*
+ * ntensor/pointwise.h — the pointwise ops: binary (with broadcasting and type promotion), where,
+ * clamp, isclose, and unary.
+ *
+ * Part of the public C API; include <ntensor.h> for all of it (its conventions hold here).
+ */
+#ifndef NTENSOR_POINTWISE_H
+#define NTENSOR_POINTWISE_H
+
+#include "ntensor/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ pointwise binary */
+/* Broadcasting binary ops with PyTorch 1.13's type promotion, values and errors; names
+ * unify from the right (an in-place op gives self the unified names; a named out= must
+ * match them exactly). See docs/decisions_ops_binary.md. */
+
+/* PyTorch's result_type: tensors with dims outrank zero-dim tensors, which outrank
+ * scalars; a lower category only counts when it raises the kind (bool < int < float). */
+NT_API nt_dtype nt_result_type(int ntensors, nt_tensor *const *tensors, int nscalars,
+                               const nt_scalar *scalars);
+/* PyTorch's can_cast: false for floating -> integral/bool and for non-bool -> bool. */
+NT_API bool nt_can_cast(nt_dtype from, nt_dtype to);
+/* PyTorch's scalar-type name for error texts: "Bool", "Byte", "Long", "Half", "Float"... */
+NT_API const char *nt_dtype_torch_name(nt_dtype dtype);
+
+/* The ops (append-only). DIV is true division (integers give float32); DIV_TRUNC and
+ * DIV_FLOOR are div's rounding modes (DIV_FLOOR is floor_divide, `//`); REMAINDER is
+ * Python's `%`. Comparisons and logical ops give bool tensors. */
+typedef enum nt_binary_op {
+    NT_BINARY_ADD,
+    NT_BINARY_SUB,
+    NT_BINARY_MUL,
+    NT_BINARY_DIV,
+    NT_BINARY_DIV_TRUNC,
+    NT_BINARY_DIV_FLOOR,
+    NT_BINARY_REMAINDER,
+    NT_BINARY_POW,
+    NT_BINARY_ATAN2,
+    NT_BINARY_MAXIMUM,
+    NT_BINARY_MINIMUM,
+    NT_BINARY_EQ,
+    NT_BINARY_NE,
+    NT_BINARY_LT,
+    NT_BINARY_LE,
+    NT_BINARY_GT,
+    NT_BINARY_GE,
+    NT_BINARY_BITWISE_AND,
+    NT_BINARY_BITWISE_OR,
+    NT_BINARY_BITWISE_XOR,
+    NT_BINARY_LOGICAL_AND,
+    NT_BINARY_LOGICAL_OR,
+    NT_BINARY_LOGICAL_XOR,
+    NT_BINARY_OP_COUNT
+} nt_binary_op;
+
+/* PyTorch's name of the op ("add", "floor_divide", ...). */
+NT_API const char *nt_binary_op_name(nt_binary_op op);
+
+/* One operand: a tensor, or (tensor NULL) a Python-like scalar of the lowest category. */
+typedef struct nt_operand {
+    nt_tensor *tensor;
+    nt_scalar scalar;
+} nt_operand;
+static inline nt_operand nt_operand_tensor(nt_tensor *t) {
+    nt_operand o;
+    o.tensor = t;
+    o.scalar = nt_scalar_int(0);
+    return o;
+}
+static inline nt_operand nt_operand_scalar(nt_scalar s) {
+    nt_operand o;
+    o.tensor = NULL;
+    o.scalar = s;
+    return o;
+}
+
+/* The general form of `a op b`; at least one operand is a tensor. alpha (add/sub only,
+ * NULL = 1) scales b. Writes into `out` when given (out=), into a's tensor when `inplace`,
+ * else into a new tensor; *result (may be NULL) receives the tensor written, a new
+ * reference. */
+NT_API nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_scalar *alpha,
+                              nt_tensor *out, bool inplace, nt_tensor **result);
+/* a op b, a op scalar, scalar op b (reflected: 2 - x), and out=. */
+NT_API nt_status nt_binary(nt_binary_op op, nt_tensor *a, nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_binary_scalar(nt_binary_op op, nt_tensor *a, nt_scalar b, nt_tensor **out);
+NT_API nt_status nt_binary_rscalar(nt_binary_op op, nt_scalar a, nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_binary_out(nt_binary_op op, nt_tensor *a, nt_tensor *b, nt_tensor *out);
+/* In place: self = self op other ("result type Float can't be cast to the desired output
+ * type Long" when the result does not fit self's dtype). */
+NT_API nt_status nt_binary_(nt_binary_op op, nt_tensor *self, nt_tensor *other);
+NT_API nt_status nt_binary_scalar_(nt_binary_op op, nt_tensor *self, nt_scalar other);
+/* Shorthands: a + b, a - b, a * b, a / b (true division). */
+NT_API nt_status nt_add(nt_tensor *a, nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_sub(nt_tensor *a, nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_mul(nt_tensor *a, nt_tensor *b, nt_tensor **out);
+NT_API nt_status nt_div(nt_tensor *a, nt_tensor *b, nt_tensor **out);
+
+/* where(cond, a, b): a where cond (bool or uint8) is true, else b; a and b may be scalars.
+ * Names unify over the three inputs (PyTorch 1.13 refuses named tensors here). */
+NT_API nt_status nt_where(nt_tensor *cond, nt_operand a, nt_operand b, nt_tensor *out,
+                          nt_tensor **result);
+/* clamp with optional bounds (NULL = none; at least one); scalar bounds keep t's names,
+ * tensor bounds broadcast and unify. Same out/inplace/result rules as nt_binary_ex. */
+NT_API nt_status nt_clamp(nt_tensor *t, const nt_operand *min, const nt_operand *max,
+                          nt_tensor *out, bool inplace, nt_tensor **result);
+/* |a - b| <= atol + rtol * |b| (or equal; NaNs equal when equal_nan), a bool tensor with
+ * unified names; a and b must have the same dtype. allclose reduces it to one bool. */
+NT_API nt_status nt_isclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
+                            nt_tensor **out);
+NT_API nt_status nt_allclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
+                             bool *out);
+
+/* ------------------------------------------------------------------ pointwise unary */
+/* Elementwise functions of one tensor with PyTorch 1.13's dtype rules, values and errors;
+ * the result keeps the input's names. Integer and bool inputs of the floating functions
+ * (acos ... tanh, exp ... rsqrt, reciprocal, sigmoid, erf, erfc, erfinv, digamma) compute
+ * in float32; the other ops keep the input's dtype (logical_not gives bool). Unsupported
+ * dtypes fail as PyTorch does ("\"exp_vml_cpu\" not implemented for 'Half'"). An out=
+ * tensor must have the input's shape (it is not resized), and the result's dtype for the
+ * ops that keep it ("Found dtype Long but expected Int"), a floating dtype for the floating
+ * functions, any dtype for logical_not; an unnamed out takes the input's names, a named one
+ * must have exactly them. In place, self's dtype must hold the result ("result type Float
+ * can't be cast to the desired output type Long"). See docs/decisions_ops_unary.md. */
+typedef enum nt_unary_op { /* append-only */
+                           NT_UNARY_ABS,
+                           NT_UNARY_ACOS,
+                           NT_UNARY_ASIN,
+                           NT_UNARY_ATAN,
+                           NT_UNARY_CEIL,
+                           NT_UNARY_FLOOR,
+                           NT_UNARY_ROUND, /* half to even */
+                           NT_UNARY_TRUNC,
+                           NT_UNARY_FRAC,
+                           NT_UNARY_COS,
+                           NT_UNARY_COSH,
+                           NT_UNARY_SIN,
+                           NT_UNARY_SINH,
+                           NT_UNARY_TAN,
+                           NT_UNARY_TANH,
+                           NT_UNARY_EXP,
+                           NT_UNARY_EXPM1,
+                           NT_UNARY_LOG,
+                           NT_UNARY_LOG2,
+                           NT_UNARY_LOG10,
+                           NT_UNARY_LOG1P,
+                           NT_UNARY_SQRT,
+                           NT_UNARY_RSQRT,
+                           NT_UNARY_RECIPROCAL,
+                           NT_UNARY_NEG, /* also torch.negative */
+                           NT_UNARY_SIGN,
+                           NT_UNARY_SIGMOID,
+                           NT_UNARY_ERF,
+                           NT_UNARY_ERFC,
+                           NT_UNARY_ERFINV,
+                           NT_UNARY_DIGAMMA,
+                           NT_UNARY_BITWISE_NOT,
+                           NT_UNARY_LOGICAL_NOT,
+                           NT_UNARY_RELU, /* nn.functional.relu: max(x, 0), NaN kept */
+                           NT_UNARY_OP_COUNT
+} nt_unary_op;
+
+/* PyTorch's name of the op ("abs", "bitwise_not", ...); NULL for an invalid op. */
+NT_API const char *nt_unary_op_name(nt_unary_op op);
+/* The general form: writes into `out` when given (out=), into t when `inplace`, else into a
+ * new tensor; *result (may be NULL) receives the tensor written, a new reference. */
+NT_API nt_status nt_unary_ex(nt_unary_op op, nt_tensor *t, nt_tensor *out, bool inplace,
+                             nt_tensor **result);
+/* op(t) as a new tensor; in place (t = op(t)); into out. */
+NT_API nt_status nt_unary(nt_unary_op op, nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_unary_(nt_unary_op op, nt_tensor *t);
+NT_API nt_status nt_unary_out(nt_unary_op op, nt_tensor *t, nt_tensor *out);
+/* torch.round(t, decimals=d): rint(t * 10^d) / 10^d (d < 0: rint(t / 10^-d) * 10^-d) in
+ * t's type, floating dtypes only, d = 0 included ("\"round_cpu\" not implemented for 'Int'");
+ * forms as nt_unary_ex. */
+NT_API nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
+                                   nt_tensor **result);
+/* torch.positive: t itself (a new reference); bool fails ("The `+` operator, on a bool
+ * tensor is not supported."). */
+NT_API nt_status nt_positive(nt_tensor *t, nt_tensor **out);
+/* Shorthands for nt_unary(NT_UNARY_..., t, out). */
+NT_API nt_status nt_abs(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_neg(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_exp(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_log(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_sqrt(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_tanh(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_sigmoid(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_relu(nt_tensor *t, nt_tensor **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NTENSOR_POINTWISE_H */
