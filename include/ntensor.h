@@ -22,6 +22,7 @@
 #include "ntensor/index.h"
 #include "ntensor/linalg.h"
 #include "ntensor/memory.h"
+#include "ntensor/call.h"
 #include "ntensor/names.h"
 #include "ntensor/pointwise.h"
 #include "ntensor/print.h"

@@ -149,7 +149,27 @@ NT_API bool nt_tensor_shares_storage(const nt_tensor *a, const nt_tensor *b);
 /* The storage's version counter, bumped by every in-place write. */
 NT_API uint64_t nt_tensor_version(const nt_tensor *t);
 
-/* Resolves a dim argument: a wrapped index in [-ndim, ndim) becomes [0, ndim). */
+/* A dim argument: an index (negative counts from the end, as in PyTorch) or a name, given
+ * as nt_dim_name(name). Every function that takes a dim takes either, and resolves it with
+ * PyTorch's texts ("Dimension out of range (expected to be in range of [-2, 1], but got
+ * 2)", "Name 'X' not found in Tensor['N', 'C']."). A name is encoded in the lowest 2^32
+ * values of int64_t, far below any index. */
+typedef int64_t nt_dim;
+#define NT_DIM_NAME_BASE INT64_MIN
+static inline nt_dim nt_dim_name(nt_name name) {
+    return NT_DIM_NAME_BASE + (nt_dim)name;
+}
+static inline bool nt_dim_is_name(nt_dim d) {
+    return d < NT_DIM_NAME_BASE + ((int64_t)1 << 32);
+}
+static inline nt_name nt_dim_to_name(nt_dim d) {
+    return (nt_name)(d - NT_DIM_NAME_BASE);
+}
+
+/* Resolves a dim argument of t into [0, ndim): a wrapped index, or a name's position (a
+ * None name: "Please look up dimensions by name, got: name = None."). */
+NT_API nt_status nt_tensor_dim(const nt_tensor *t, nt_dim dim, int64_t *out);
+/* The same for an index alone: a wrapped index in [-ndim, ndim) becomes [0, ndim). */
 NT_API nt_status nt_tensor_wrap_dim(const nt_tensor *t, int64_t dim, int64_t *out);
 /* Resolves a name to its dim index ("Name 'X' not found in Tensor['N', 'C']."). */
 NT_API nt_status nt_tensor_dim_of(const nt_tensor *t, nt_name name, int64_t *out);

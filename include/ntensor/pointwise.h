@@ -7,6 +7,7 @@
 #ifndef NTENSOR_POINTWISE_H
 #define NTENSOR_POINTWISE_H
 
+#include "ntensor/call.h"
 #include "ntensor/core.h"
 
 #ifdef __cplusplus
@@ -125,54 +126,17 @@ NT_API nt_status nt_allclose(nt_tensor *a, nt_tensor *b, double rtol, double ato
  * functions, any dtype for logical_not; an unnamed out takes the input's names, a named one
  * must have exactly them. In place, self's dtype must hold the result ("result type Float
  * can't be cast to the desired output type Long"). See docs/decisions_ops_unary.md. */
-typedef enum nt_unary_op { /* append-only */
-                           NT_UNARY_ABS,
-                           NT_UNARY_ACOS,
-                           NT_UNARY_ASIN,
-                           NT_UNARY_ATAN,
-                           NT_UNARY_CEIL,
-                           NT_UNARY_FLOOR,
-                           NT_UNARY_ROUND, /* half to even */
-                           NT_UNARY_TRUNC,
-                           NT_UNARY_FRAC,
-                           NT_UNARY_COS,
-                           NT_UNARY_COSH,
-                           NT_UNARY_SIN,
-                           NT_UNARY_SINH,
-                           NT_UNARY_TAN,
-                           NT_UNARY_TANH,
-                           NT_UNARY_EXP,
-                           NT_UNARY_EXPM1,
-                           NT_UNARY_LOG,
-                           NT_UNARY_LOG2,
-                           NT_UNARY_LOG10,
-                           NT_UNARY_LOG1P,
-                           NT_UNARY_SQRT,
-                           NT_UNARY_RSQRT,
-                           NT_UNARY_RECIPROCAL,
-                           NT_UNARY_NEG, /* also torch.negative */
-                           NT_UNARY_SIGN,
-                           NT_UNARY_SIGMOID,
-                           NT_UNARY_ERF,
-                           NT_UNARY_ERFC,
-                           NT_UNARY_ERFINV,
-                           NT_UNARY_DIGAMMA,
-                           NT_UNARY_BITWISE_NOT,
-                           NT_UNARY_LOGICAL_NOT,
-                           NT_UNARY_RELU, /* nn.functional.relu: max(x, 0), NaN kept */
-                           NT_UNARY_OP_COUNT
-} nt_unary_op;
+/* The unary ops are NT_OP_ABS ... NT_OP_RELU of ntensor/call.h (round: half to even; neg is
+ * also torch.negative; relu is nn.functional.relu, max(x, 0) with NaN kept). */
 
-/* PyTorch's name of the op ("abs", "bitwise_not", ...); NULL for an invalid op. */
-NT_API const char *nt_unary_op_name(nt_unary_op op);
 /* The general form: writes into `out` when given (out=), into t when `inplace`, else into a
  * new tensor; *result (may be NULL) receives the tensor written, a new reference. */
-NT_API nt_status nt_unary_ex(nt_unary_op op, nt_tensor *t, nt_tensor *out, bool inplace,
+NT_API nt_status nt_unary_ex(nt_op op, nt_tensor *t, nt_tensor *out, bool inplace,
                              nt_tensor **result);
 /* op(t) as a new tensor; in place (t = op(t)); into out. */
-NT_API nt_status nt_unary(nt_unary_op op, nt_tensor *t, nt_tensor **out);
-NT_API nt_status nt_unary_(nt_unary_op op, nt_tensor *t);
-NT_API nt_status nt_unary_out(nt_unary_op op, nt_tensor *t, nt_tensor *out);
+NT_API nt_status nt_unary(nt_op op, nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_unary_(nt_op op, nt_tensor *t);
+NT_API nt_status nt_unary_out(nt_op op, nt_tensor *t, nt_tensor *out);
 /* torch.round(t, decimals=d): rint(t * 10^d) / 10^d (d < 0: rint(t / 10^-d) * 10^-d) in
  * t's type, floating dtypes only, d = 0 included ("\"round_cpu\" not implemented for 'Int'");
  * forms as nt_unary_ex. */
@@ -181,7 +145,7 @@ NT_API nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *ou
 /* torch.positive: t itself (a new reference); bool fails ("The `+` operator, on a bool
  * tensor is not supported."). */
 NT_API nt_status nt_positive(nt_tensor *t, nt_tensor **out);
-/* Shorthands for nt_unary(NT_UNARY_..., t, out). */
+/* Shorthands for nt_unary(NT_OP_..., t, out). */
 NT_API nt_status nt_abs(nt_tensor *t, nt_tensor **out);
 NT_API nt_status nt_neg(nt_tensor *t, nt_tensor **out);
 NT_API nt_status nt_exp(nt_tensor *t, nt_tensor **out);

@@ -11,7 +11,7 @@
 #include "p2_util.h"
 
 /* nt_unary_ex with the GIL released for large work. */
-static nt_status call_unary(nt_unary_op op, nt_tensor *t, nt_tensor *out, bool inplace,
+static nt_status call_unary(nt_op op, nt_tensor *t, nt_tensor *out, bool inplace,
                             nt_tensor **result) {
     nt_status st;
     if (nt_tensor_numel(t) >= NT_PY_NOGIL_NUMEL) {
@@ -23,13 +23,13 @@ static nt_status call_unary(nt_unary_op op, nt_tensor *t, nt_tensor *out, bool i
     return st;
 }
 
-static PyObject *method_op(PyObject *self, nt_unary_op op) {
+static PyObject *method_op(PyObject *self, nt_op op) {
     nt_tensor *r = NULL;
     nt_status st = call_unary(op, nt_py_tensor(self), NULL, false, &r);
     return nt_py_result(st, r);
 }
 
-static PyObject *method_op_(PyObject *self, nt_unary_op op) {
+static PyObject *method_op_(PyObject *self, nt_op op) {
     nt_status st = call_unary(op, nt_py_tensor(self), NULL, true, NULL);
     if (st != NT_OK) return nt_py_raise(st);
     Py_INCREF(self);
@@ -65,7 +65,7 @@ static int out_tensor(const char *fname, PyObject *o, nt_tensor **out) {
 }
 
 /* torch.f(input, *, out=None): returns the out object itself when given. */
-static PyObject *function_op(const char *fname, nt_unary_op op, PyObject *const *args,
+static PyObject *function_op(const char *fname, nt_op op, PyObject *const *args,
                              Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const kwlist[] = {"input", "out", NULL};
     PyObject *v[2];
@@ -83,7 +83,7 @@ static PyObject *function_op(const char *fname, nt_unary_op op, PyObject *const 
 }
 
 /* torch.f_(input): in place, returns input. */
-static PyObject *function_op_(const char *fname, nt_unary_op op, PyObject *const *args,
+static PyObject *function_op_(const char *fname, nt_op op, PyObject *const *args,
                               Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const kwlist[] = {"input", NULL};
     PyObject *v[1];
@@ -100,39 +100,39 @@ static PyObject *function_op_(const char *fname, nt_unary_op op, PyObject *const
  * (with out=) and, where PyTorch has one, torch.f_. round and relu have their own argument
  * lists and are written out below. */
 #define OPS(X)                                                                                     \
-    X(abs, NT_UNARY_ABS, 1)                                                                        \
-    X(acos, NT_UNARY_ACOS, 1)                                                                      \
-    X(asin, NT_UNARY_ASIN, 1)                                                                      \
-    X(atan, NT_UNARY_ATAN, 1)                                                                      \
-    X(ceil, NT_UNARY_CEIL, 1)                                                                      \
-    X(floor, NT_UNARY_FLOOR, 1)                                                                    \
-    X(trunc, NT_UNARY_TRUNC, 1)                                                                    \
-    X(frac, NT_UNARY_FRAC, 1)                                                                      \
-    X(cos, NT_UNARY_COS, 1)                                                                        \
-    X(cosh, NT_UNARY_COSH, 1)                                                                      \
-    X(sin, NT_UNARY_SIN, 1)                                                                        \
-    X(sinh, NT_UNARY_SINH, 1)                                                                      \
-    X(tan, NT_UNARY_TAN, 1)                                                                        \
-    X(tanh, NT_UNARY_TANH, 1)                                                                      \
-    X(exp, NT_UNARY_EXP, 1)                                                                        \
-    X(expm1, NT_UNARY_EXPM1, 1)                                                                    \
-    X(log, NT_UNARY_LOG, 1)                                                                        \
-    X(log2, NT_UNARY_LOG2, 1)                                                                      \
-    X(log10, NT_UNARY_LOG10, 1)                                                                    \
-    X(log1p, NT_UNARY_LOG1P, 1)                                                                    \
-    X(sqrt, NT_UNARY_SQRT, 1)                                                                      \
-    X(rsqrt, NT_UNARY_RSQRT, 1)                                                                    \
-    X(reciprocal, NT_UNARY_RECIPROCAL, 1)                                                          \
-    X(neg, NT_UNARY_NEG, 1)                                                                        \
-    X(negative, NT_UNARY_NEG, 1)                                                                   \
-    X(sign, NT_UNARY_SIGN, 0)                                                                      \
-    X(sigmoid, NT_UNARY_SIGMOID, 1)                                                                \
-    X(erf, NT_UNARY_ERF, 1)                                                                        \
-    X(erfc, NT_UNARY_ERFC, 1)                                                                      \
-    X(erfinv, NT_UNARY_ERFINV, 0)                                                                  \
-    X(digamma, NT_UNARY_DIGAMMA, 0)                                                                \
-    X(bitwise_not, NT_UNARY_BITWISE_NOT, 0)                                                        \
-    X(logical_not, NT_UNARY_LOGICAL_NOT, 0)
+    X(abs, NT_OP_ABS, 1)                                                                        \
+    X(acos, NT_OP_ACOS, 1)                                                                      \
+    X(asin, NT_OP_ASIN, 1)                                                                      \
+    X(atan, NT_OP_ATAN, 1)                                                                      \
+    X(ceil, NT_OP_CEIL, 1)                                                                      \
+    X(floor, NT_OP_FLOOR, 1)                                                                    \
+    X(trunc, NT_OP_TRUNC, 1)                                                                    \
+    X(frac, NT_OP_FRAC, 1)                                                                      \
+    X(cos, NT_OP_COS, 1)                                                                        \
+    X(cosh, NT_OP_COSH, 1)                                                                      \
+    X(sin, NT_OP_SIN, 1)                                                                        \
+    X(sinh, NT_OP_SINH, 1)                                                                      \
+    X(tan, NT_OP_TAN, 1)                                                                        \
+    X(tanh, NT_OP_TANH, 1)                                                                      \
+    X(exp, NT_OP_EXP, 1)                                                                        \
+    X(expm1, NT_OP_EXPM1, 1)                                                                    \
+    X(log, NT_OP_LOG, 1)                                                                        \
+    X(log2, NT_OP_LOG2, 1)                                                                      \
+    X(log10, NT_OP_LOG10, 1)                                                                    \
+    X(log1p, NT_OP_LOG1P, 1)                                                                    \
+    X(sqrt, NT_OP_SQRT, 1)                                                                      \
+    X(rsqrt, NT_OP_RSQRT, 1)                                                                    \
+    X(reciprocal, NT_OP_RECIPROCAL, 1)                                                          \
+    X(neg, NT_OP_NEG, 1)                                                                        \
+    X(negative, NT_OP_NEG, 1)                                                                   \
+    X(sign, NT_OP_SIGN, 0)                                                                      \
+    X(sigmoid, NT_OP_SIGMOID, 1)                                                                \
+    X(erf, NT_OP_ERF, 1)                                                                        \
+    X(erfc, NT_OP_ERFC, 1)                                                                      \
+    X(erfinv, NT_OP_ERFINV, 0)                                                                  \
+    X(digamma, NT_OP_DIGAMMA, 0)                                                                \
+    X(bitwise_not, NT_OP_BITWISE_NOT, 0)                                                        \
+    X(logical_not, NT_OP_LOGICAL_NOT, 0)
 
 #define STAMP(name, OP, F)                                                                         \
     static PyObject *m_##name(PyObject *self, PyObject *unused) {                                  \
@@ -169,7 +169,7 @@ static int parse_decimals(const char *fname, PyObject *o, int64_t *decimals) {
  * PyTorch's round.decimals overload (floating dtypes only). */
 static nt_status call_round(nt_tensor *t, PyObject *given, int64_t decimals, nt_tensor *out,
                             bool inplace, nt_tensor **result) {
-    if (!given) return call_unary(NT_UNARY_ROUND, t, out, inplace, result);
+    if (!given) return call_unary(NT_OP_ROUND, t, out, inplace, result);
     nt_status st;
     if (nt_tensor_numel(t) >= NT_PY_NOGIL_NUMEL) {
         Py_BEGIN_ALLOW_THREADS st = nt_round_decimals(t, decimals, out, inplace, result);
@@ -277,10 +277,10 @@ static PyObject *f_round_(PyObject *module, PyObject *const *args, Py_ssize_t na
 /* ---- relu, positive ---- */
 
 static PyObject *m_relu(PyObject *self, PyObject *unused) {
-    return method_op(self, NT_UNARY_RELU);
+    return method_op(self, NT_OP_RELU);
 }
 static PyObject *m_relu_(PyObject *self, PyObject *unused) {
-    return method_op_(self, NT_UNARY_RELU);
+    return method_op_(self, NT_OP_RELU);
 }
 
 /* torch.relu(input, inplace=False): nn.functional.relu's signature (PyTorch's torch.relu
@@ -295,12 +295,12 @@ static PyObject *f_relu(PyObject *module, PyObject *const *args, Py_ssize_t narg
         return NULL;
     int inplace = v[1] ? PyObject_IsTrue(v[1]) : 0;
     if (inplace < 0) return NULL;
-    return inplace ? method_op_(v[0], NT_UNARY_RELU) : method_op(v[0], NT_UNARY_RELU);
+    return inplace ? method_op_(v[0], NT_OP_RELU) : method_op(v[0], NT_OP_RELU);
 }
 
 static PyObject *f_relu_(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                          PyObject *kwnames) {
-    return function_op_("relu_", NT_UNARY_RELU, args, nargs, kwnames);
+    return function_op_("relu_", NT_OP_RELU, args, nargs, kwnames);
 }
 
 /* positive returns its input itself. */
@@ -331,13 +331,13 @@ static PyObject *f_positive(PyObject *module, PyObject *const *args, Py_ssize_t 
 /* ---- number slots ---- */
 
 static PyObject *nb_negative(PyObject *self) {
-    return method_op(self, NT_UNARY_NEG);
+    return method_op(self, NT_OP_NEG);
 }
 static PyObject *nb_positive(PyObject *self) {
     return positive_of(self);
 }
 static PyObject *nb_absolute(PyObject *self) {
-    return method_op(self, NT_UNARY_ABS);
+    return method_op(self, NT_OP_ABS);
 }
 static PyObject *nb_invert(PyObject *self) {
     if (nt_dtype_is_floating(nt_tensor_dtype(nt_py_tensor(self)))) {
@@ -346,7 +346,7 @@ static PyObject *nb_invert(PyObject *self) {
                         "tensors");
         return NULL;
     }
-    return method_op(self, NT_UNARY_BITWISE_NOT);
+    return method_op(self, NT_OP_BITWISE_NOT);
 }
 
 int nt_py_unary_prepare(PyTypeObject *tensor_type) {

@@ -270,6 +270,15 @@ nt_status nt_tensor_wrap_dim(const nt_tensor *t, int64_t dim, int64_t *out) {
     return nt_wrap_dim(dim, t->ndim, out);
 }
 
+nt_status nt_tensor_dim(const nt_tensor *t, nt_dim dim, int64_t *out) {
+    if (!nt_dim_is_name(dim)) return nt_wrap_dim(dim, t->ndim, out);
+    nt_name name = nt_dim_to_name(dim);
+    if (name == NT_NAME_NONE)
+        return nt_fail(NT_ERR_RUNTIME, "Please look up dimensions by name, got: name = None.");
+    NT_TRY(nt_names_check_known(&name, 1));
+    return nt_tensor_dim_of(t, name, out);
+}
+
 nt_status nt_tensor_dim_of(const nt_tensor *t, nt_name name, int64_t *out) {
     for (int i = 0; name != NT_NAME_NONE && t->names && i < t->ndim; i++) {
         if (t->names[i] == name) {

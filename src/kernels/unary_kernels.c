@@ -1,6 +1,6 @@
 /*
  * unary_kernels.c — the scalar functions and 2-D loops of the pointwise unary ops, and
- * their op table (see unary_kernels.h).
+ * their loops by op id and dtype (see unary_kernels.h).
  *
  * Three kinds of loops, each stamped by one macro:
  *  - integer and bool loops: a static inline scalar function stamped by loops.h's
@@ -358,7 +358,7 @@ NT_LOOP_UNARY(logical_not_loop_NT_BFLOAT16, nt_bool, nt_bfloat16, NT_LD_BF16, NT
 MAP_LOOP(logical_not, NT_FLOAT32, float, nt_bool, NOT_PLAIN)
 MAP_LOOP(logical_not, NT_FLOAT64, double, nt_bool, NOT_PLAIN)
 
-/* ------------------------------------------------------------------ the op table */
+/* ------------------------------------------------------------------ the loops by op */
 
 /* Designators for the loops table of one op. */
 #define L_INTS(op)                                                                                 \
@@ -369,116 +369,49 @@ MAP_LOOP(logical_not, NT_FLOAT64, double, nt_bool, NOT_PLAIN)
     [NT_BFLOAT16] = op##_loop_bf16, [NT_FLOAT32] = op##_loop_f32, [NT_FLOAT64] = op##_loop_f64
 #define L_HALF(op) [NT_FLOAT16] = op##_loop_f16
 
-#define NEG_BOOL_TEXT                                                                              \
-    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "         \
-    "invert a mask, use the `~` or `logical_not()` operator instead."
+/* A floating function: bfloat16, float32 and float64 (integers promote in the ops layer). */
+#define FLOATING(E, op) [E] = {L_FLOATS(op)}
 
-/* A floating function: integers promote, bfloat16/float32/float64 supported. */
-#define FLOATING(E, op, kernel)                                                                    \
-    [E] = {#op, kernel, NULL, NT_NAME_RULE_KEEP, NT_UNARY_FLOATING, {L_FLOATS(op)}}
-
-const nt_unary_def nt_unary_defs[NT_UNARY_TABLE_SIZE] = {
-    [NT_UNARY_ABS] = {"abs",
-                      "abs_cpu",
-                      NULL,
-                      NT_NAME_RULE_KEEP,
-                      NT_UNARY_SAME,
-                      {L_INTS(abs), L_FLOATS(abs), L_HALF(abs)}},
-    FLOATING(NT_UNARY_ACOS, acos, "acos_vml_cpu"),
-    FLOATING(NT_UNARY_ASIN, asin, "asin_vml_cpu"),
-    FLOATING(NT_UNARY_ATAN, atan, "atan_vml_cpu"),
-    [NT_UNARY_CEIL] = {"ceil",
-                       "ceil_vml_cpu",
-                       NULL,
-                       NT_NAME_RULE_KEEP,
-                       NT_UNARY_SAME,
-                       {L_INTS(copy), L_FLOATS(ceil)}},
-    [NT_UNARY_FLOOR] = {"floor",
-                        "floor_vml_cpu",
-                        NULL,
-                        NT_NAME_RULE_KEEP,
-                        NT_UNARY_SAME,
-                        {L_INTS(copy), L_FLOATS(floor)}},
-    [NT_UNARY_ROUND] = {"round",
-                        "round_vml_cpu",
-                        NULL,
-                        NT_NAME_RULE_KEEP,
-                        NT_UNARY_SAME,
-                        {L_INTS(copy), L_FLOATS(round)}},
-    [NT_UNARY_TRUNC] = {"trunc",
-                        "trunc_vml_cpu",
-                        NULL,
-                        NT_NAME_RULE_KEEP,
-                        NT_UNARY_SAME,
-                        {L_INTS(copy), L_FLOATS(trunc)}},
-    [NT_UNARY_FRAC] = {"frac",
-                       "frac_cpu",
-                       NULL,
-                       NT_NAME_RULE_KEEP,
-                       NT_UNARY_SAME,
-                       {L_FLOATS(frac), L_HALF(frac)}},
-    FLOATING(NT_UNARY_COS, cos, "cos_vml_cpu"),
-    FLOATING(NT_UNARY_COSH, cosh, "cosh_cpu"),
-    FLOATING(NT_UNARY_SIN, sin, "sin_vml_cpu"),
-    FLOATING(NT_UNARY_SINH, sinh, "sinh_cpu"),
-    FLOATING(NT_UNARY_TAN, tan, "tan_vml_cpu"),
-    FLOATING(NT_UNARY_TANH, tanh, "tanh_vml_cpu"),
-    FLOATING(NT_UNARY_EXP, exp, "exp_vml_cpu"),
-    FLOATING(NT_UNARY_EXPM1, expm1, "expm1_vml_cpu"),
-    FLOATING(NT_UNARY_LOG, log, "log_vml_cpu"),
-    FLOATING(NT_UNARY_LOG2, log2, "log2_vml_cpu"),
-    FLOATING(NT_UNARY_LOG10, log10, "log10_vml_cpu"),
-    FLOATING(NT_UNARY_LOG1P, log1p, "log1p_vml_cpu"),
-    FLOATING(NT_UNARY_SQRT, sqrt, "sqrt_vml_cpu"),
-    FLOATING(NT_UNARY_RSQRT, rsqrt, "rsqrt_cpu"),
-    [NT_UNARY_RECIPROCAL] = {"reciprocal",
-                             "reciprocal_cpu",
-                             NULL,
-                             NT_NAME_RULE_KEEP,
-                             NT_UNARY_FLOATING,
-                             {L_FLOATS(reciprocal), L_HALF(reciprocal)}},
-    [NT_UNARY_NEG] = {"neg",
-                      "neg_cpu",
-                      NEG_BOOL_TEXT,
-                      NT_NAME_RULE_KEEP,
-                      NT_UNARY_SAME,
-                      {L_INTS(neg), L_FLOATS(neg), L_HALF(neg)}},
-    [NT_UNARY_SIGN] = {"sign",
-                       "sign_cpu",
-                       NULL,
-                       NT_NAME_RULE_KEEP,
-                       NT_UNARY_SAME,
-                       {[NT_BOOL] = sign_loop_NT_BOOL, L_INTS(sign), L_FLOATS(sign), L_HALF(sign)}},
-    FLOATING(NT_UNARY_SIGMOID, sigmoid, "sigmoid_cpu"),
-    FLOATING(NT_UNARY_ERF, erf, "erf_vml_cpu"),
-    FLOATING(NT_UNARY_ERFC, erfc, "erfc_vml_cpu"),
-    FLOATING(NT_UNARY_ERFINV, erfinv, "erfinv_vml_cpu"),
-    FLOATING(NT_UNARY_DIGAMMA, digamma, "digamma"),
-    [NT_UNARY_BITWISE_NOT] = {"bitwise_not",
-                              "bitwise_not_cpu",
-                              NULL,
-                              NT_NAME_RULE_KEEP,
-                              NT_UNARY_SAME,
-                              {[NT_BOOL] = bitwise_not_loop_NT_BOOL, L_INTS(bitwise_not)}},
-    [NT_UNARY_LOGICAL_NOT] = {"logical_not",
-                              "logical_not_cpu",
-                              NULL,
-                              NT_NAME_RULE_KEEP,
-                              NT_UNARY_TO_BOOL,
-                              {[NT_BOOL] = logical_not_loop_NT_BOOL,
-                               L_INTS(logical_not),
-                               [NT_FLOAT16] = logical_not_loop_NT_FLOAT16,
-                               [NT_BFLOAT16] = logical_not_loop_NT_BFLOAT16,
-                               [NT_FLOAT32] = logical_not_loop_NT_FLOAT32,
-                               [NT_FLOAT64] = logical_not_loop_NT_FLOAT64}},
-    [NT_UNARY_RELU] = {"relu",
-                       "clamp_min_cpu",
-                       "Boolean inputs not supported for relu",
-                       NT_NAME_RULE_KEEP,
-                       NT_UNARY_SAME,
-                       {L_INTS(relu), L_FLOATS(relu)}},
-    [NT_UNARY_ROUND_DECIMALS] =
-        {"round", "round_cpu", NULL, NT_NAME_RULE_KEEP, NT_UNARY_SAME, {L_FLOATS(round_decimals)}},
-    [NT_UNARY_ROUND_DECIMALS0] =
-        {"round", "round_vml_cpu", NULL, NT_NAME_RULE_KEEP, NT_UNARY_SAME, {L_FLOATS(round)}},
+const nt_loop2d nt_unary_loops[NT_OP_COUNT][NT_DTYPE_COUNT] = {
+    [NT_OP_ABS] = {L_INTS(abs), L_FLOATS(abs), L_HALF(abs)},
+    FLOATING(NT_OP_ACOS, acos),
+    FLOATING(NT_OP_ASIN, asin),
+    FLOATING(NT_OP_ATAN, atan),
+    [NT_OP_CEIL] = {L_INTS(copy), L_FLOATS(ceil)},
+    [NT_OP_FLOOR] = {L_INTS(copy), L_FLOATS(floor)},
+    [NT_OP_ROUND] = {L_INTS(copy), L_FLOATS(round)},
+    [NT_OP_TRUNC] = {L_INTS(copy), L_FLOATS(trunc)},
+    [NT_OP_FRAC] = {L_FLOATS(frac), L_HALF(frac)},
+    FLOATING(NT_OP_COS, cos),
+    FLOATING(NT_OP_COSH, cosh),
+    FLOATING(NT_OP_SIN, sin),
+    FLOATING(NT_OP_SINH, sinh),
+    FLOATING(NT_OP_TAN, tan),
+    FLOATING(NT_OP_TANH, tanh),
+    FLOATING(NT_OP_EXP, exp),
+    FLOATING(NT_OP_EXPM1, expm1),
+    FLOATING(NT_OP_LOG, log),
+    FLOATING(NT_OP_LOG2, log2),
+    FLOATING(NT_OP_LOG10, log10),
+    FLOATING(NT_OP_LOG1P, log1p),
+    FLOATING(NT_OP_SQRT, sqrt),
+    FLOATING(NT_OP_RSQRT, rsqrt),
+    [NT_OP_RECIPROCAL] = {L_FLOATS(reciprocal), L_HALF(reciprocal)},
+    [NT_OP_NEG] = {L_INTS(neg), L_FLOATS(neg), L_HALF(neg)},
+    [NT_OP_SIGN] = {[NT_BOOL] = sign_loop_NT_BOOL, L_INTS(sign), L_FLOATS(sign), L_HALF(sign)},
+    FLOATING(NT_OP_SIGMOID, sigmoid),
+    FLOATING(NT_OP_ERF, erf),
+    FLOATING(NT_OP_ERFC, erfc),
+    FLOATING(NT_OP_ERFINV, erfinv),
+    FLOATING(NT_OP_DIGAMMA, digamma),
+    [NT_OP_BITWISE_NOT] = {[NT_BOOL] = bitwise_not_loop_NT_BOOL, L_INTS(bitwise_not)},
+    [NT_OP_LOGICAL_NOT] = {[NT_BOOL] = logical_not_loop_NT_BOOL, L_INTS(logical_not),
+                           [NT_FLOAT16] = logical_not_loop_NT_FLOAT16,
+                           [NT_BFLOAT16] = logical_not_loop_NT_BFLOAT16,
+                           [NT_FLOAT32] = logical_not_loop_NT_FLOAT32,
+                           [NT_FLOAT64] = logical_not_loop_NT_FLOAT64},
+    [NT_OP_RELU] = {L_INTS(relu), L_FLOATS(relu)},
+    FLOATING(NT_OP_ROUND_DECIMALS, round_decimals),
 };
+
+const nt_loop2d nt_round_decimals0_loops[NT_DTYPE_COUNT] = {L_FLOATS(round)};

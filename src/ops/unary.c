@@ -3,8 +3,9 @@
  *
  * Every op goes through run(): validate (PyTorch's checks in PyTorch's order: overlap of
  * the written tensor, names, shape, dtypes, then the kernel's dtype) -> pick the compute
- * dtype -> allocate the result (empty_like: a dense input's layout is kept, as PyTorch's
- * memory_format=preserve does) -> nt_iter -> the op table's loop (kernels/unary_kernels.c).
+ * dtype by the op's dtype rule (op table) -> allocate the result (empty_like: a dense
+ * input's layout is kept, as PyTorch's memory_format=preserve does) -> nt_iter -> the op's
+ * loop (kernels/unary_kernels.c). Public calls reach it through the dispatcher.
  * An input of another dtype than the compute dtype is converted first, and an out= tensor
  * of another dtype than the result's receives a converted copy: both are rare (integer
  * inputs of floating functions, out= of a wider type) and keep the loops single-typed.
@@ -16,15 +17,11 @@
 #include "core/parallel.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "dispatch/dispatch.h"
 #include "iter/iter.h"
 #include "kernels/unary_kernels.h"
 #include "names/infer.h"
 #include "names/names.h"
-
-const char *nt_unary_op_name(nt_unary_op op) {
-    if ((int)op < 0 || op >= NT_UNARY_OP_COUNT) return NULL;
-    return nt_unary_defs[op].name;
-}
 
 static bool same_shape(const nt_tensor *a, const nt_tensor *b) {
     if (a->ndim != b->ndim) return false;
@@ -34,7 +31,7 @@ static bool same_shape(const nt_tensor *a, const nt_tensor *b) {
 }
 
 /* The checks on a written tensor (out=, or self in place), in PyTorch's order. */
-static nt_status check_out(const nt_unary_def *def, const nt_tensor *t, nt_tensor *out,
+static nt_status check_out(const nt_op_row *row, const nt_tensor *t, nt_tensor *out,
                            nt_dtype compute) {
     NT_TRY(nt_check_no_internal_overlap(out));
     if (out != t) NT_TRY(nt_check_no_partial_overlap(out, t));
@@ -46,39 +43,37 @@ static nt_status check_out(const nt_unary_def *def, const nt_tensor *t, nt_tenso
         return nt_fail(NT_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
                        have, want);
     }
-    switch (def->kind) {
-    case NT_UNARY_SAME:
+    switch (row->dtypes) {
+    case NT_DT_SAME:
         if (out->dtype != t->dtype)
             return nt_fail(NT_ERR_RUNTIME, "Found dtype %s but expected %s",
                            nt_dtype_torch_name(out->dtype), nt_dtype_torch_name(t->dtype));
         break;
-    case NT_UNARY_FLOATING:
+    case NT_DT_FLOAT:
         if (nt_dtype_table[out->dtype].kind != NT_KIND_FLOAT)
             return nt_fail(NT_ERR_RUNTIME,
                            "result type %s can't be cast to the desired output type %s",
                            nt_dtype_torch_name(compute), nt_dtype_torch_name(out->dtype));
         break;
-    case NT_UNARY_TO_BOOL:
+    default:
         break;
     }
     return NT_OK;
 }
 
-/* Runs row `op` of the table on t into out (NULL: a new tensor); ctx goes to the loop. */
-static nt_status run(int op, nt_tensor *t, nt_tensor *out, const void *ctx, nt_tensor **result) {
-    const nt_unary_def *def = &nt_unary_defs[op];
-    if (!t) return nt_fail_null_tensor(def->name, "input");
-    if (t->dtype == NT_BOOL && def->bool_error)
-        return nt_fail(NT_ERR_RUNTIME, "%s", def->bool_error);
-
+/* Runs `loops` (by compute dtype) of op row `row` on t into out (NULL: a new tensor); ctx
+ * goes to the loop. */
+static nt_status run(const nt_op_row *row, const nt_loop2d *loops, nt_tensor *t, nt_tensor *out,
+                     const void *ctx, nt_tensor **result) {
+    if (!t) return nt_fail_null_tensor(row->name, "input");
     nt_dtype compute = t->dtype;
-    if (def->kind == NT_UNARY_FLOATING && nt_dtype_table[compute].kind != NT_KIND_FLOAT)
+    if (row->dtypes == NT_DT_FLOAT && nt_dtype_table[compute].kind != NT_KIND_FLOAT)
         compute = nt_default_dtype();
-    const nt_dtype rdtype = def->kind == NT_UNARY_TO_BOOL ? NT_BOOL : compute;
-    if (out) NT_TRY(check_out(def, t, out, compute));
-    const nt_loop2d loop = def->loops[compute];
+    const nt_dtype rdtype = row->dtypes == NT_DT_BOOL ? NT_BOOL : compute;
+    if (out) NT_TRY(check_out(row, t, out, compute));
+    const nt_loop2d loop = loops[compute];
     if (!loop)
-        return nt_fail(NT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", def->kernel,
+        return nt_fail(NT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", row->kernel,
                        nt_dtype_torch_name(compute));
 
     nt_status st = NT_OK;
@@ -109,12 +104,10 @@ static nt_status run(int op, nt_tensor *t, nt_tensor *out, const void *ctx, nt_t
         if (dst != out) NT_CHECK(st, nt_copy_(out, dst));
         nt_storage_bump_version(out->storage);
         if (!out->names && t->names) NT_CHECK(st, nt_tensor_set_names(out, t->names));
-        if (result) *result = nt_tensor_retain(out);
+        *result = nt_tensor_retain(out);
     } else {
-        if (result) {
-            *result = fresh;
-            fresh = NULL;
-        }
+        *result = fresh;
+        fresh = NULL;
     }
 fail:
     nt_tensor_release(converted);
@@ -122,73 +115,139 @@ fail:
     return st;
 }
 
-nt_status nt_unary_ex(nt_unary_op op, nt_tensor *t, nt_tensor *out, bool inplace,
-                      nt_tensor **result) {
-    if ((int)op < 0 || op >= NT_UNARY_OP_COUNT)
-        return nt_fail(NT_ERR_VALUE, "nt_unary_ex(): invalid op %d", (int)op);
-    if (inplace) {
-        if (out && out != t)
-            return nt_fail(NT_ERR_VALUE, "%s_(): an in-place op takes no out tensor",
-                           nt_unary_defs[op].name);
-        if (!t)
-            return nt_fail(NT_ERR_TYPE, "%s_(): argument 'self' must be Tensor, not NULL",
-                           nt_unary_defs[op].name);
-        out = t;
+/* The tensor a call writes: self in place, the out= tensor, or none. */
+static nt_tensor *written(const nt_call *c) {
+    return c->inplace ? c->args[0].v.t : c->out[0];
+}
+
+nt_status nt_impl_unary(nt_call *c) {
+    const nt_op_row *row = nt_op_row_of(c->op);
+    return run(row, nt_unary_loops[c->op], nt_call_tensor(c, 0), written(c), NULL, &c->result[0]);
+}
+
+nt_status nt_impl_round_decimals(nt_call *c) {
+    const nt_op_row *row = nt_op_row_of(c->op);
+    int64_t decimals = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0;
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (decimals == 0) {
+        /* round's own kernel name and loops, without its integer shortcut */
+        nt_op_row r0 = *row;
+        r0.kernel = "round_vml_cpu";
+        return run(&r0, nt_round_decimals0_loops, t, written(c), NULL, &c->result[0]);
     }
-    return run((int)op, t, out, NULL, result);
-}
-
-nt_status nt_unary(nt_unary_op op, nt_tensor *t, nt_tensor **out) {
-    if (!out) return nt_fail(NT_ERR_VALUE, "nt_unary(): the output pointer is NULL");
-    return nt_unary_ex(op, t, NULL, false, out);
-}
-
-nt_status nt_unary_(nt_unary_op op, nt_tensor *t) {
-    return nt_unary_ex(op, t, NULL, true, NULL);
-}
-
-nt_status nt_unary_out(nt_unary_op op, nt_tensor *t, nt_tensor *out) {
-    if (!out)
-        return nt_fail_null_tensor(nt_unary_op_name(op) ? nt_unary_op_name(op) : "unary", "out");
-    return nt_unary_ex(op, t, out, false, NULL);
-}
-
-nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
-                            nt_tensor **result) {
-    if (inplace) {
-        if (out && out != t)
-            return nt_fail(NT_ERR_VALUE, "round_(): an in-place op takes no out tensor");
-        if (!t) return nt_fail_null_tensor("round_", "self");
-        out = t;
-    }
-    if (decimals == 0) return run(NT_UNARY_ROUND_DECIMALS0, t, out, NULL, result);
     /* PyTorch: 10^|decimals| as a double, converted to the element type. */
     nt_round_ctx ctx;
     ctx.negative = decimals < 0;
     ctx.scale64 = pow(10.0, fabs((double)decimals)); /* -INT64_MIN would overflow */
     ctx.scale32 = (float)ctx.scale64;
     ctx.scale_bf16 = nt_bf16_to_f32(nt_f32_to_bf16(ctx.scale32));
-    return run(NT_UNARY_ROUND_DECIMALS, t, out, &ctx, result);
+    return run(row, nt_unary_loops[c->op], t, written(c), &ctx, &c->result[0]);
+}
+
+nt_status nt_impl_positive(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("positive", "input");
+    if (t->dtype == NT_BOOL)
+        return nt_fail(NT_ERR_RUNTIME, "The `+` operator, on a bool tensor is not supported.");
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+nt_status nt_check_neg(const nt_call *c) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    if (t && t->dtype == NT_BOOL)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                       "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    return NT_OK;
+}
+
+nt_status nt_check_relu(const nt_call *c) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    if (t && t->dtype == NT_BOOL)
+        return nt_fail(NT_ERR_RUNTIME, "Boolean inputs not supported for relu");
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ the public functions */
+
+static bool is_unary(nt_op op) {
+    return (unsigned)op < NT_OP_COUNT && nt_op_rows[op].impl == nt_impl_unary;
+}
+
+nt_status nt_unary_ex(nt_op op, nt_tensor *t, nt_tensor *out, bool inplace, nt_tensor **result) {
+    if (!is_unary(op)) return nt_fail(NT_ERR_VALUE, "nt_unary_ex(): invalid op %d", (int)op);
+    const char *name = nt_op_rows[op].name;
+    if (!t) return nt_fail_null_tensor(name, inplace ? "self" : "input");
+    if (inplace && out && out != t)
+        return nt_fail(NT_ERR_VALUE, "%s_(): an in-place op takes no out tensor", name);
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = inplace;
+    c.out[0] = inplace ? NULL : out;
+    c.args[0] = nt_arg_tensor(t);
+    nt_status st = nt_dispatch(&c);
+    if (st != NT_OK) return st;
+    if (result)
+        *result = c.result[0];
+    else
+        nt_tensor_release(c.result[0]);
+    return NT_OK;
+}
+
+nt_status nt_unary(nt_op op, nt_tensor *t, nt_tensor **out) {
+    if (!out) return nt_fail(NT_ERR_VALUE, "nt_unary(): the output pointer is NULL");
+    return nt_unary_ex(op, t, NULL, false, out);
+}
+
+nt_status nt_unary_(nt_op op, nt_tensor *t) {
+    return nt_unary_ex(op, t, NULL, true, NULL);
+}
+
+nt_status nt_unary_out(nt_op op, nt_tensor *t, nt_tensor *out) {
+    if (!out) return nt_fail_null_tensor(is_unary(op) ? nt_op_rows[op].name : "unary", "out");
+    return nt_unary_ex(op, t, out, false, NULL);
+}
+
+nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
+                            nt_tensor **result) {
+    if (!t) return nt_fail_null_tensor(inplace ? "round_" : "round", inplace ? "self" : "input");
+    if (inplace && out && out != t)
+        return nt_fail(NT_ERR_VALUE, "round_(): an in-place op takes no out tensor");
+    nt_call c;
+    nt_call_init(&c, NT_OP_ROUND_DECIMALS);
+    c.inplace = inplace;
+    c.out[0] = inplace ? NULL : out;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(decimals);
+    nt_status st = nt_dispatch(&c);
+    if (st != NT_OK) return st;
+    if (result)
+        *result = c.result[0];
+    else
+        nt_tensor_release(c.result[0]);
+    return NT_OK;
 }
 
 nt_status nt_positive(nt_tensor *t, nt_tensor **out) {
-    if (!t) return nt_fail_null_tensor("positive", "input");
     if (!out) return nt_fail(NT_ERR_VALUE, "positive(): the output pointer is NULL");
-    if (t->dtype == NT_BOOL)
-        return nt_fail(NT_ERR_RUNTIME, "The `+` operator, on a bool tensor is not supported.");
-    *out = nt_tensor_retain(t);
-    return NT_OK;
+    nt_call c;
+    nt_call_init(&c, NT_OP_POSITIVE);
+    c.args[0] = nt_arg_tensor(t);
+    nt_status st = nt_dispatch(&c);
+    if (st == NT_OK) *out = c.result[0];
+    return st;
 }
 
 #define SHORTHAND(fn, OP)                                                                          \
     nt_status nt_##fn(nt_tensor *t, nt_tensor **out) {                                             \
         return nt_unary(OP, t, out);                                                               \
     }
-SHORTHAND(abs, NT_UNARY_ABS)
-SHORTHAND(neg, NT_UNARY_NEG)
-SHORTHAND(exp, NT_UNARY_EXP)
-SHORTHAND(log, NT_UNARY_LOG)
-SHORTHAND(sqrt, NT_UNARY_SQRT)
-SHORTHAND(tanh, NT_UNARY_TANH)
-SHORTHAND(sigmoid, NT_UNARY_SIGMOID)
-SHORTHAND(relu, NT_UNARY_RELU)
+SHORTHAND(abs, NT_OP_ABS)
+SHORTHAND(neg, NT_OP_NEG)
+SHORTHAND(exp, NT_OP_EXP)
+SHORTHAND(log, NT_OP_LOG)
+SHORTHAND(sqrt, NT_OP_SQRT)
+SHORTHAND(tanh, NT_OP_TANH)
+SHORTHAND(sigmoid, NT_OP_SIGMOID)
+SHORTHAND(relu, NT_OP_RELU)

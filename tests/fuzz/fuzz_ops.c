@@ -202,7 +202,7 @@ static void op_binary(state *s, fz_input *in) {
 }
 
 static void op_unary(state *s, fz_input *in) {
-    nt_unary_op op = (nt_unary_op)(fz_u8(in) % (NT_UNARY_OP_COUNT + 1));
+    nt_op op = (nt_op)(fz_u8(in) % (NT_OP_COUNT + 1));
     nt_tensor *t = pick(s, in), *out = fz_u8(in) % 4 == 0 ? pick(s, in) : NULL, *r = NULL;
     bool inplace = fz_u8(in) % 4 == 0;
     if (!t) return;

@@ -1,0 +1,257 @@
+/*
+ * ntensor/call.h — every operator by number: the op list, what the library knows about each
+ * op, and one generic entry point that calls any op from a call record.
+ *
+ * Every public operator function (nt_abs, nt_sum, ...) fills an nt_call and passes it to
+ * nt_call_op, the one dispatcher: language bindings (the Python module is one) call ops the
+ * same way, from the op's schema alone. A schema is PyTorch's notation for the op's C-level
+ * arguments, the slots of nt_call.args in order, e.g.
+ *
+ *     sum(Tensor self, Dim[]? dim=None, bool keepdim=False, ScalarType? dtype=None) -> Tensor
+ *
+ * and an op's Python signatures are PyTorch 1.13's own (nt_op_python), whose parameters map
+ * to the slots by name ("input" is "self"). Part of the public C API; include <ntensor.h>.
+ */
+#ifndef NTENSOR_CALL_H
+#define NTENSOR_CALL_H
+
+#include "ntensor/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The ops, one id each, in the order of ntensor/ops.def (append-only: ids never change). */
+typedef enum nt_op {
+#define NT_OP(id, ...) NT_OP_##id,
+#include "ntensor/ops.def"
+#undef NT_OP
+    NT_OP_COUNT
+} nt_op;
+
+/* What kind of value an argument slot holds (the schema's type). */
+typedef enum nt_arg_kind {
+    NT_ARG_NONE = 0, /* not given, or None: the op's default */
+    NT_ARG_TENSOR,   /* Tensor */
+    NT_ARG_SCALAR,   /* Scalar: a Python-like number */
+    NT_ARG_INT,      /* int */
+    NT_ARG_FLOAT,    /* float */
+    NT_ARG_BOOL,     /* bool */
+    NT_ARG_DTYPE,    /* ScalarType */
+    NT_ARG_DIM,      /* Dim: an index or a name (nt_dim) */
+    NT_ARG_DIMS,     /* Dim[]: a list of them */
+    NT_ARG_INTS,     /* int[]: sizes, strides */
+    NT_ARG_NAMES,    /* Dimname[]: names, with at most one Ellipsis (`ellipsis`, else -1) */
+    NT_ARG_TENSORS,  /* Tensor[] */
+    NT_ARG_STR,      /* str */
+} nt_arg_kind;
+
+/* One argument. Lists are borrowed: the caller keeps them alive during the call. */
+typedef struct nt_arg {
+    nt_arg_kind kind;
+    int32_t n;        /* the length of a list */
+    int32_t ellipsis; /* NAMES: the index of the Ellipsis among the n entries, or -1 */
+    union {
+        nt_tensor *t;
+        nt_scalar s;
+        int64_t i;
+        double f;
+        bool b;
+        nt_dtype dtype;
+        nt_dim dim;
+        const nt_dim *dims;
+        const int64_t *ints;
+        const nt_name *names;
+        nt_tensor *const *tensors;
+        const char *str;
+    } v;
+} nt_arg;
+
+#define NT_CALL_MAX_ARGS 12
+
+/* A call of one op. Fill op, args (every slot of the schema, in order: NT_ARG_NONE takes the
+ * schema's default), out (out= tensors, or NULL) and inplace (the op's in-place form, self
+ * written: only for ops with NT_OPF_INPLACE); nt_call_op fills the results. */
+typedef struct nt_call {
+    nt_op op;
+    bool inplace;
+    nt_tensor *out[2];
+    nt_arg args[NT_CALL_MAX_ARGS];
+    /* results, by the schema's return type: Tensor -> result[0]; (Tensor, Tensor) ->
+     * result[0..1]; Tensor[] -> list/nlist (release with nt_tensors_release); bool and
+     * Scalar -> value. Tensors are new references (the out= or in-place tensor itself, a new
+     * reference, for those forms). */
+    nt_tensor *result[2];
+    nt_tensor **list;
+    int64_t nlist;
+    nt_scalar value;
+} nt_call;
+
+/* Calls c->op. On failure nothing is returned (and nt_last_error() says why). */
+NT_API nt_status nt_call_op(nt_call *c);
+
+/* Argument constructors. */
+static inline nt_arg nt_arg_none(void) {
+    nt_arg a;
+    a.kind = NT_ARG_NONE;
+    a.n = 0;
+    a.ellipsis = -1;
+    a.v.i = 0;
+    return a;
+}
+static inline nt_arg nt_arg_tensor(nt_tensor *t) {
+    nt_arg a = nt_arg_none();
+    a.kind = t ? NT_ARG_TENSOR : NT_ARG_NONE;
+    a.v.t = t;
+    return a;
+}
+static inline nt_arg nt_arg_scalar(nt_scalar s) {
+    nt_arg a = nt_arg_none();
+    a.kind = NT_ARG_SCALAR;
+    a.v.s = s;
+    return a;
+}
+static inline nt_arg nt_arg_int(int64_t i) {
+    nt_arg a = nt_arg_none();
+    a.kind = NT_ARG_INT;
+    a.v.i = i;
+    return a;
+}
+static inline nt_arg nt_arg_float(double f) {
+    nt_arg a = nt_arg_none();
+    a.kind = NT_ARG_FLOAT;
+    a.v.f = f;
+    return a;
+}
+static inline nt_arg nt_arg_bool(bool b) {
+    nt_arg a = nt_arg_none();
+    a.kind = NT_ARG_BOOL;
+    a.v.b = b;
+    return a;
+}
+/* dtype -1 is "none" (the op's default). */
+static inline nt_arg nt_arg_dtype(int dtype) {
+    nt_arg a = nt_arg_none();
+    if (dtype >= 0) {
+        a.kind = NT_ARG_DTYPE;
+        a.v.dtype = (nt_dtype)dtype;
+    }
+    return a;
+}
+static inline nt_arg nt_arg_dim(nt_dim d) {
+    nt_arg a = nt_arg_none();
+    a.kind = NT_ARG_DIM;
+    a.v.dim = d;
+    return a;
+}
+static inline nt_arg nt_arg_dims(int n, const nt_dim *dims) {
+    nt_arg a = nt_arg_none();
+    a.kind = NT_ARG_DIMS;
+    a.n = n;
+    a.v.dims = dims;
+    return a;
+}
+static inline nt_arg nt_arg_ints(int n, const int64_t *ints) {
+    nt_arg a = nt_arg_none();
+    a.kind = NT_ARG_INTS;
+    a.n = n;
+    a.v.ints = ints;
+    return a;
+}
+static inline nt_arg nt_arg_names(int n, const nt_name *names, int ellipsis) {
+    nt_arg a = nt_arg_none();
+    a.kind = NT_ARG_NAMES;
+    a.n = n;
+    a.ellipsis = ellipsis;
+    a.v.names = names;
+    return a;
+}
+static inline nt_arg nt_arg_tensors(int n, nt_tensor *const *tensors) {
+    nt_arg a = nt_arg_none();
+    a.kind = NT_ARG_TENSORS;
+    a.n = n;
+    a.v.tensors = tensors;
+    return a;
+}
+static inline nt_arg nt_arg_str(const char *s) {
+    nt_arg a = nt_arg_none();
+    a.kind = s ? NT_ARG_STR : NT_ARG_NONE;
+    a.v.str = s;
+    return a;
+}
+
+/* ------------------------------------------------------------------ what each op is */
+
+/* Flags of an op (nt_op_flags). */
+enum {
+    NT_OPF_FUNCTION = 1u << 0, /* a module function: torch.name(input, ...) */
+    NT_OPF_METHOD = 1u << 1,   /* a Tensor method: t.name(...) */
+    NT_OPF_INPLACE = 1u << 2,  /* an in-place form: t.name_(...) */
+    NT_OPF_OUT = 1u << 3,      /* an out= form */
+    NT_OPF_NO_GRAD = 1u << 4,  /* not differentiable (integer or boolean results, random) */
+};
+
+/* The kinds of op (nt_op_kind), which say how an op treats its tensor arguments. */
+typedef enum nt_op_kind {
+    NT_OPK_POINTWISE, /* elementwise over broadcast inputs */
+    NT_OPK_REDUCE,    /* removes (or keeps as size one) the dims it reduces */
+    NT_OPK_SCAN,      /* along one dim, shape kept */
+    NT_OPK_CONTRACT,  /* matrix products */
+    NT_OPK_VIEW,      /* a view of its input: new sizes, strides and names, no data */
+    NT_OPK_INDEX,     /* gathers or scatters by indices or masks */
+    NT_OPK_JOIN,      /* joins or splits tensors */
+    NT_OPK_FACTORY,   /* makes a tensor from sizes and values */
+    NT_OPK_RANDOM,    /* draws random numbers */
+    NT_OPK_NAMES,     /* changes names only */
+    NT_OPK_OTHER,
+} nt_op_kind;
+
+/* ------------------------------------------------------------------ signatures */
+
+/* One parameter of a schema or Python signature, "Type[N]? name=default". */
+typedef struct nt_param {
+    char name[32];
+    char type[32];     /* as written, without [N] and '?': "Tensor", "int[]", "Dimname", ... */
+    int size;          /* N of "IntArrayRef[N]" (a single value broadcasts), else 0 */
+    bool allow_none;   /* "Type?", or a default of None */
+    bool optional;     /* has a default */
+    bool keyword_only; /* after "*" */
+    char default_text[32];
+} nt_param;
+
+#define NT_SIG_MAX_PARAMS 16
+
+/* A parsed signature: "name(params) -> returns", with PyTorch's "|deprecated" and "|hidden"
+ * suffixes. */
+typedef struct nt_sig {
+    char name[48];
+    int nparams;
+    nt_param params[NT_SIG_MAX_PARAMS];
+    char returns[64]; /* "" when the text has no "->" */
+    bool deprecated, hidden;
+} nt_sig;
+
+/* Parses `len` bytes of signature text (NT_ERR_VALUE with the reason when malformed). */
+NT_API nt_status nt_sig_parse(const char *text, size_t len, nt_sig *out);
+
+/* The argument kind a schema type takes ("Operand": a tensor or a number, as a binary op's
+ * other operand), or -1 for an unknown type. */
+NT_API int nt_sig_kind_of(const char *type);
+
+/* ------------------------------------------------------------------ op facts */
+
+/* The op's name ("add"); NULL for an invalid op. */
+NT_API const char *nt_op_name(nt_op op);
+/* Its schema (see the top of this file). */
+NT_API const char *nt_op_schema(nt_op op);
+/* Its Python signatures, PyTorch 1.13's, one per line; each begins with the op's Python
+ * name and, for module functions, takes the tensor first ("sum(Tensor input, *, ScalarType?
+ * dtype=None)"); a Tensor method takes the same without that first parameter. */
+NT_API const char *nt_op_python(nt_op op);
+NT_API unsigned nt_op_flags(nt_op op);
+NT_API nt_op_kind nt_op_kind_of(nt_op op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NTENSOR_CALL_H */

@@ -1,0 +1,97 @@
+/*
+ * dispatch.c — nt_call_op, the public generic entry of the dispatcher (dispatch.h): the
+ * record is checked against the op's schema (a binding gets a clear error, never a crash,
+ * for a malformed call), then dispatched like any other call.
+ */
+#include "dispatch.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "core/status.h"
+
+/* What a slot of an op's schema accepts, parsed once from the op table. */
+typedef struct slot_info {
+    int8_t kind;     /* nt_arg_kind, -1: an "Operand" (tensor or scalar) */
+    bool allow_none; /* "Type?" or a default */
+} slot_info;
+
+typedef struct schema_info {
+    int nslots;
+    slot_info slots[NT_CALL_MAX_ARGS];
+    bool ok; /* the schema parsed */
+} schema_info;
+
+static schema_info schemas[NT_OP_COUNT];
+static pthread_once_t schemas_once = PTHREAD_ONCE_INIT;
+
+static void parse_schemas(void) {
+    for (int op = 0; op < NT_OP_COUNT; op++) {
+        const char *text = nt_op_rows[op].schema;
+        nt_sig sig;
+        schema_info *si = &schemas[op];
+        if (!text || nt_sig_parse(text, strlen(text), &sig) != NT_OK ||
+            sig.nparams > NT_CALL_MAX_ARGS)
+            continue;
+        si->nslots = sig.nparams;
+        si->ok = true;
+        for (int i = 0; i < sig.nparams; i++) {
+            bool operand = strcmp(sig.params[i].type, "Operand") == 0;
+            int kind = nt_sig_kind_of(sig.params[i].type);
+            if (kind < 0) si->ok = false;
+            si->slots[i].kind = (int8_t)(operand ? -1 : kind);
+            si->slots[i].allow_none = sig.params[i].allow_none || sig.params[i].optional;
+        }
+    }
+    nt_clear_error();
+}
+
+static const char *kind_name(int kind) {
+    static const char *const names[] = {
+        [NT_ARG_NONE] = "nothing",          [NT_ARG_TENSOR] = "a tensor",
+        [NT_ARG_SCALAR] = "a number",       [NT_ARG_INT] = "an int",
+        [NT_ARG_FLOAT] = "a float",         [NT_ARG_BOOL] = "a bool",
+        [NT_ARG_DTYPE] = "a dtype",         [NT_ARG_DIM] = "a dim",
+        [NT_ARG_DIMS] = "a list of dims",   [NT_ARG_INTS] = "a list of ints",
+        [NT_ARG_NAMES] = "a list of names", [NT_ARG_TENSORS] = "a list of tensors",
+        [NT_ARG_STR] = "a string",
+    };
+    return kind < 0 ? "a tensor or a number" : names[kind];
+}
+
+nt_status nt_call_op(nt_call *c) {
+    if (!c) return nt_fail(NT_ERR_VALUE, "nt_call_op(): NULL call");
+    if ((unsigned)c->op >= NT_OP_COUNT)
+        return nt_fail(NT_ERR_VALUE, "nt_call_op(): invalid op %d", (int)c->op);
+    pthread_once(&schemas_once, parse_schemas);
+    const nt_op_row *row = nt_op_row_of(c->op);
+    const schema_info *si = &schemas[c->op];
+    if (!si->ok) return nt_fail(NT_ERR_RUNTIME, "%s: the op's schema does not parse", row->name);
+    unsigned flags = row->flags | row->extra_flags;
+    if (c->inplace && !(flags & NT_OPF_INPLACE))
+        return nt_fail(NT_ERR_VALUE, "%s has no in-place form", row->name);
+    if ((c->out[0] || c->out[1]) && !(flags & NT_OPF_OUT))
+        return nt_fail(NT_ERR_VALUE, "%s has no out= form", row->name);
+    if (c->inplace && (c->out[0] || c->out[1]))
+        return nt_fail(NT_ERR_VALUE, "%s_(): an in-place op takes no out tensor", row->name);
+    for (int i = 0; i < si->nslots; i++) {
+        const nt_arg *a = &c->args[i];
+        int want = si->slots[i].kind;
+        bool fits = (a->kind == NT_ARG_NONE && si->slots[i].allow_none) || (int)a->kind == want ||
+                    (want < 0 && (a->kind == NT_ARG_TENSOR || a->kind == NT_ARG_SCALAR));
+        if (!fits)
+            return nt_fail(NT_ERR_TYPE, "%s(): argument %d must be %s, not %s", row->name, i,
+                           kind_name(want), kind_name((int)a->kind));
+        if (a->kind == NT_ARG_TENSOR && !a->v.t)
+            return nt_fail(NT_ERR_TYPE, "%s(): argument %d is a NULL tensor", row->name, i);
+        if ((a->kind == NT_ARG_DIMS || a->kind == NT_ARG_INTS || a->kind == NT_ARG_NAMES ||
+             a->kind == NT_ARG_TENSORS) &&
+            (a->n < 0 || (a->n > 0 && !a->v.ints)))
+            return nt_fail(NT_ERR_VALUE, "%s(): argument %d: a list of %d entries at NULL",
+                           row->name, i, (int)a->n);
+    }
+    c->result[0] = c->result[1] = NULL;
+    c->list = NULL;
+    c->nlist = 0;
+    return nt_dispatch(c);
+}

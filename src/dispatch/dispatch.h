@@ -1,0 +1,42 @@
+/*
+ * dispatch.h — the one dispatcher every public op goes through (above layer L4).
+ *
+ * A public operator function (nt_abs, nt_sum, ...) fills an nt_call (ntensor/call.h) and
+ * calls nt_dispatch, which runs the op's check and its family's function from the op table
+ * (ops/op_table.h). This is the one place where first-class-dim batching and autograd
+ * recording attach: with neither in use the path is a table load, an optional check and one
+ * indirect call. nt_call_op, the public entry for generic callers (language bindings),
+ * first validates the record against the op's schema.
+ */
+#ifndef NT_DISPATCH_DISPATCH_H
+#define NT_DISPATCH_DISPATCH_H
+
+#include "ops/op_table.h"
+
+/* Runs a well-formed call (every slot of the op's schema filled with its kind or
+ * NT_ARG_NONE); the typed public functions build such records. */
+static inline nt_status nt_dispatch(nt_call *c) {
+    const nt_op_row *row = nt_op_row_of(c->op);
+    if (row->check) {
+        nt_status st = row->check(c);
+        if (st != NT_OK) return st;
+    }
+    return row->impl(c);
+}
+
+/* A call record with its results cleared, for op `op`. */
+static inline void nt_call_init(nt_call *c, nt_op op) {
+    c->op = op;
+    c->inplace = false;
+    c->out[0] = c->out[1] = NULL;
+    c->result[0] = c->result[1] = NULL;
+    c->list = NULL;
+    c->nlist = 0;
+}
+
+/* Slot i of c, or NULL when it was not given. */
+static inline nt_tensor *nt_call_tensor(const nt_call *c, int i) {
+    return c->args[i].kind == NT_ARG_TENSOR ? c->args[i].v.t : NULL;
+}
+
+#endif

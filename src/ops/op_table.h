@@ -1,0 +1,63 @@
+/*
+ * op_table.h — the op table (layer L4): what the library knows about each op, one row per
+ * op, from the op list include/ntensor/ops.def, and the functions the rows name.
+ *
+ * A row says what an op is (name, kind, arity, name rule, dtype rule, flags, PyTorch's
+ * kernel name for its "not implemented" errors), how it is called (its schema: the slots
+ * of nt_call.args; its Python signatures, from which the Python module is generated) and
+ * who runs it: `impl`, the function of the op's family that reads the call record, and an
+ * optional `check` run first. Layers key their own tables by the op's id: kernels by op and
+ * dtype in src/kernels, the Python binding by the schema.
+ */
+#ifndef NT_OPS_OP_TABLE_H
+#define NT_OPS_OP_TABLE_H
+
+#include <stdint.h>
+
+#include "names/infer.h"
+#include "ntensor.h"
+#include "ntensor/call.h"
+
+/* How an op's result dtype follows from its inputs'. */
+typedef enum nt_dtype_rule {
+    NT_DT_SAME,    /* the input's dtype; an out= tensor must have exactly that dtype */
+    NT_DT_FLOAT,   /* integers and bool compute in the default float dtype; an out= tensor
+                      may be any floating dtype (the result is cast to it) */
+    NT_DT_BOOL,    /* a bool result; an out= tensor may have any dtype */
+    NT_DT_PROMOTE, /* PyTorch's result_type of the inputs */
+} nt_dtype_rule;
+
+typedef nt_status (*nt_op_impl)(nt_call *c);
+typedef nt_status (*nt_op_check)(const nt_call *c);
+
+typedef struct nt_op_row {
+    const char *name;
+    const char *schema;
+    const char *python;
+    nt_op_kind kind;
+    uint8_t arity;
+    nt_name_rule names;
+    nt_dtype_rule dtypes;
+    unsigned flags, extra_flags;
+    const char *kernel;
+    nt_op_impl impl;
+    nt_op_check check;
+} nt_op_row;
+
+extern const nt_op_row nt_op_rows[NT_OP_COUNT];
+
+/* The op's row; the caller has checked that op is valid. */
+static inline const nt_op_row *nt_op_row_of(nt_op op) {
+    return &nt_op_rows[op];
+}
+
+/* ---- the functions the rows name, by family ---- */
+
+/* unary.c */
+nt_status nt_impl_unary(nt_call *c);
+nt_status nt_impl_round_decimals(nt_call *c);
+nt_status nt_impl_positive(nt_call *c);
+nt_status nt_check_neg(const nt_call *c);
+nt_status nt_check_relu(const nt_call *c);
+
+#endif
