@@ -144,6 +144,11 @@ NT_API void *nt_tensor_data(const nt_tensor *t);
 /* The names, one per dim, or NULL when the tensor has no named dim. */
 NT_API const nt_name *nt_tensor_names(const nt_tensor *t);
 NT_API bool nt_tensor_has_names(const nt_tensor *t);
+/* A language binding's object for the tensor (the Python module keeps its wrapper here, so
+ * that one tensor is one Python object): NULL until set, never read by the library. The
+ * binding clears it before its object goes away. */
+NT_API void *nt_tensor_handle(const nt_tensor *t);
+NT_API void nt_tensor_set_handle(nt_tensor *t, void *handle);
 /* True when both tensors view the same storage. */
 NT_API bool nt_tensor_shares_storage(const nt_tensor *a, const nt_tensor *b);
 /* The storage's version counter, bumped by every in-place write. */

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "p1_util.h"
 #include "pyntensor.h"
 
 static PyObject *name_ids;      /* dict: str -> int id */
@@ -261,6 +262,39 @@ int nt_py_scalar_from_object(PyObject *o, nt_scalar *out) {
     *out = nt_scalar_float(PyFloat_AS_DOUBLE(f));
     Py_DECREF(f);
     return 0;
+}
+
+int nt_py_number(PyObject *o, nt_scalar *out) {
+    if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o))
+        return nt_py_scalar_from_object(o, out);
+    if (nt_py_is_tensor(o)) {
+        nt_status st = nt_item(nt_py_tensor(o), out);
+        return st == NT_OK ? 0 : nt_py_raise_int(st);
+    }
+    PyObject *generic = nt_py_numpy_generic_type();
+    if (generic && PyObject_IsInstance(o, generic) == 1) {
+        nt_dtype d;
+        if (nt_py_numpy_dtype_of(o, &d) < 0) return -1;
+        if (d == NT_BOOL) {
+            int truth = PyObject_IsTrue(o);
+            if (truth < 0) return -1;
+            *out = nt_scalar_bool(truth);
+            return 0;
+        }
+        if (!nt_dtype_is_floating(d)) {
+            int64_t v;
+            if (nt_py_int64_from_object(o, &v, "value") < 0) return -1;
+            *out = nt_scalar_int(v);
+            return 0;
+        }
+        double f = PyFloat_AsDouble(o);
+        if (f == -1.0 && PyErr_Occurred()) return -1;
+        *out = nt_scalar_float(f);
+        return 0;
+    }
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "expected a number, but got %s", Py_TYPE(o)->tp_name);
+    return -1;
 }
 
 PyObject *nt_py_scalar_to_object(nt_scalar s) {

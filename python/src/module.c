@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "bindings.h"
 #include "pyntensor.h"
 
 static PyObject *py_is_tensor(PyObject *module, PyObject *o) {
@@ -118,7 +119,7 @@ const nt_py_family nt_py_families[] = {
     {"random", nt_py_tensor_random_methods, nt_py_module_random_functions, NULL, nt_py_random_init},
     {"reduce", nt_py_tensor_reduce_methods, nt_py_module_reduce_functions, NULL, nt_py_reduce_init},
     {"linalg", nt_py_tensor_linalg_methods, nt_py_module_linalg_functions, nt_py_linalg_prepare, NULL},
-    {"unary", nt_py_tensor_unary_methods, nt_py_module_unary_functions, nt_py_unary_prepare, NULL},
+    {"operators", NULL, NULL, nt_py_operators_prepare, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -137,7 +138,7 @@ PyMODINIT_FUNC PyInit__C(void) {
         return m;
     }
     if (nt_py_names_init(m) < 0 || nt_py_dtypes_init(m) < 0 || nt_py_size_init(m) < 0 ||
-        nt_py_tensor_type_init(m) < 0)
+        nt_py_bindings_init(m) < 0 || nt_py_tensor_type_init(m) < 0)
         goto fail;
     for (const nt_py_family *f = nt_py_families; f->name; f++) {
         if (f->module_functions && PyModule_AddFunctions(m, f->module_functions) < 0) goto fail;

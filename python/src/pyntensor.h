@@ -119,6 +119,9 @@ int nt_py_sizes_from_args(PyObject *const *args, Py_ssize_t nargs, int64_t *size
                           const char *fname);
 /* Converts a Python bool/int/float into an nt_scalar; 0 or -1 (TypeError). */
 int nt_py_scalar_from_object(PyObject *o, nt_scalar *out);
+/* PyTorch's Number: a bool, int or float, a NumPy scalar, or a one-element tensor (its
+ * item); the one meaning of a number argument everywhere. 0 or -1 (TypeError). */
+int nt_py_number(PyObject *o, nt_scalar *out);
 /* Converts a scalar into a Python bool/int/float. */
 PyObject *nt_py_scalar_to_object(nt_scalar s);
 
@@ -169,9 +172,7 @@ int nt_py_reduce_init(PyObject *module);             /* ops_reduce.c */
 extern PyMethodDef nt_py_tensor_linalg_methods[];    /* ops_linalg.c */
 extern PyMethodDef nt_py_module_linalg_functions[];  /* ops_linalg.c */
 int nt_py_linalg_prepare(PyTypeObject *type);        /* ops_linalg.c */
-extern PyMethodDef nt_py_tensor_unary_methods[];     /* ops_unary.c */
-extern PyMethodDef nt_py_module_unary_functions[];   /* ops_unary.c */
-int nt_py_unary_prepare(PyTypeObject *tensor_type);   /* ops_unary.c */
+int nt_py_operators_prepare(PyTypeObject *tensor_type); /* operators.c */
 
 /* Initialisation hooks of the files that need one. */
 int nt_py_tensor_type_init(PyObject *module);

@@ -7,21 +7,32 @@
  */
 #include <stddef.h>
 
+#include "bindings.h"
 #include "pyntensor.h"
 
+/* One tensor is one Python object: the wrapper is kept in the tensor's handle while it
+ * lives, and a tensor that comes back from C (t.positive(), an in-place op) gets it again. */
 PyObject *nt_py_wrap(nt_tensor *t) {
+    PyObject *existing = nt_tensor_handle(t);
+    if (existing) {
+        Py_INCREF(existing);
+        nt_tensor_release(t);
+        return existing;
+    }
     NtTensorObject *self = (NtTensorObject *)NtTensor_Type.tp_alloc(&NtTensor_Type, 0);
     if (!self) {
         nt_tensor_release(t);
         return NULL;
     }
     self->t = t;
+    nt_tensor_set_handle(t, self);
     return (PyObject *)self;
 }
 
 static void tensor_dealloc(PyObject *obj) {
     NtTensorObject *self = (NtTensorObject *)obj;
     if (self->weakrefs) PyObject_ClearWeakRefs(obj);
+    if (self->t && nt_tensor_handle(self->t) == obj) nt_tensor_set_handle(self->t, NULL);
     nt_tensor_release(self->t);
     Py_TYPE(obj)->tp_free(obj);
 }
@@ -226,10 +237,11 @@ PyTypeObject NtTensor_Type = {
     .tp_iter = tensor_iter,
 };
 
-/* Joins the method tables of every family into the type's one table, lets the families set
- * their slots, and readies the type. */
+/* Joins the methods generated from the op table and the method tables of every family into
+ * the type's one table, lets the families set their slots, and readies the type. */
 int nt_py_tensor_type_init(PyObject *module) {
     size_t total = 0;
+    for (PyMethodDef *m = nt_py_bindings_methods(); m && m->ml_name; m++) total++;
     for (const nt_py_family *f = nt_py_families; f->name; f++)
         for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++) total++;
     PyMethodDef *all = PyMem_Calloc(total + 1, sizeof *all); /* lives as long as the type */
@@ -238,6 +250,7 @@ int nt_py_tensor_type_init(PyObject *module) {
         return -1;
     }
     size_t k = 0;
+    for (PyMethodDef *m = nt_py_bindings_methods(); m && m->ml_name; m++) all[k++] = *m;
     for (const nt_py_family *f = nt_py_families; f->name; f++)
         for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++) all[k++] = *m;
     NtTensor_Type.tp_methods = all;

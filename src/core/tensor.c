@@ -131,7 +131,7 @@ static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int n
     t->offset = offset;
     t->dtype = dtype;
     t->ndim = ndim;
-    t->py_object = NULL;
+    t->handle = NULL;
     t->sizes = t->dims;
     t->strides = t->dims + ndim;
 }
@@ -258,6 +258,8 @@ bool nt_tensor_is_contiguous(const nt_tensor *t) { return t->is_contiguous; }
 void *nt_tensor_data(const nt_tensor *t) { return nt_tensor_bytes(t); }
 const nt_name *nt_tensor_names(const nt_tensor *t) { return t->names; }
 bool nt_tensor_has_names(const nt_tensor *t) { return t->names != NULL; }
+void *nt_tensor_handle(const nt_tensor *t) { return t->handle; }
+void nt_tensor_set_handle(nt_tensor *t, void *handle) { t->handle = handle; }
 uint64_t nt_tensor_version(const nt_tensor *t) {
     return atomic_load_explicit(&t->storage->version, memory_order_relaxed);
 }

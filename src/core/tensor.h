@@ -27,7 +27,7 @@ struct nt_tensor {
     bool is_contiguous;
     nt_name *names;  /* NULL when unnamed, else name_slots */
     nt_name *name_slots; /* room for the ndim the tensor was made with, in this allocation */
-    void *py_object; /* borrowed back-pointer to the Python wrapper, if any */
+    void *handle;    /* a binding's object for the tensor (the Python wrapper), borrowed */
     int64_t *sizes;  /* = dims */
     int64_t *strides; /* = dims + ndim */
     int64_t dims[];

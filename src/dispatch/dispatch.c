@@ -6,6 +6,7 @@
 #include "dispatch.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "core/status.h"
@@ -24,6 +25,7 @@ typedef struct schema_info {
 
 static schema_info schemas[NT_OP_COUNT];
 static pthread_once_t schemas_once = PTHREAD_ONCE_INIT;
+static _Atomic bool schemas_ready;
 
 static void parse_schemas(void) {
     for (int op = 0; op < NT_OP_COUNT; op++) {
@@ -44,6 +46,7 @@ static void parse_schemas(void) {
         }
     }
     nt_clear_error();
+    atomic_store_explicit(&schemas_ready, true, memory_order_release);
 }
 
 static const char *kind_name(int kind) {
@@ -63,7 +66,8 @@ nt_status nt_call_op(nt_call *c) {
     if (!c) return nt_fail(NT_ERR_VALUE, "nt_call_op(): NULL call");
     if ((unsigned)c->op >= NT_OP_COUNT)
         return nt_fail(NT_ERR_VALUE, "nt_call_op(): invalid op %d", (int)c->op);
-    pthread_once(&schemas_once, parse_schemas);
+    if (!atomic_load_explicit(&schemas_ready, memory_order_acquire))
+        pthread_once(&schemas_once, parse_schemas);
     const nt_op_row *row = nt_op_row_of(c->op);
     const schema_info *si = &schemas[c->op];
     if (!si->ok) return nt_fail(NT_ERR_RUNTIME, "%s: the op's schema does not parse", row->name);

@@ -309,15 +309,15 @@ def test_round_decimals(dtype, decimals):
 def test_relu_functional_signature(dtype):
     t = sample(dtype, (3, 5), seed=8).refine_names("N", "C")
     x = from_torch(t)
-    compare("relu", lambda: nt.relu(x, inplace=False),
+    compare("relu", lambda: nt.nn.functional.relu(x, inplace=False),
             lambda: torch.nn.functional.relu(t, inplace=False), t)
     t2, x2 = t.clone(), x.clone()
     expected, err = torch_call(lambda: torch.nn.functional.relu(t2, True))
     if err is not None:
-        assert_same_error(lambda: nt.relu(x2, True),
+        assert_same_error(lambda: nt.nn.functional.relu(x2, True),
                           lambda: torch.nn.functional.relu(t.clone(), True))
         return
-    assert nt.relu(x2, True) is x2
+    assert nt.nn.functional.relu(x2, True) is x2
     assert_same(x2, t2)
 
 

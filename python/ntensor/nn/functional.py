@@ -1,10 +1,17 @@
 """ntensor.nn.functional: the functions the named-tensor API reference lists for
 torch.nn.functional — relu, softmax, log_softmax, tanh, sigmoid and dropout.
 
-Each is the C function itself (no Python wrapper in between): the C functions accept both
-torch's and torch.nn.functional's signatures (e.g. relu(input, inplace=False),
-softmax(input, dim=None, _stacklevel=3, dtype=None), dropout(input, p=0.5, training=True,
-inplace=False))."""
-from .._C import dropout, log_softmax, relu, sigmoid, softmax, tanh  # noqa: F401
+As in PyTorch, these are thin Python over the C functions: relu(input, inplace=False) picks
+torch.relu or torch.relu_; the others are the C functions themselves, which accept
+torch.nn.functional's signatures (softmax(input, dim=None, _stacklevel=3, dtype=None),
+dropout(input, p=0.5, training=True, inplace=False))."""
+from .. import _C
+from .._C import dropout, log_softmax, sigmoid, softmax, tanh  # noqa: F401
 
 __all__ = ["relu", "softmax", "log_softmax", "tanh", "sigmoid", "dropout"]
+
+
+def relu(input, inplace=False):
+    """relu(input, inplace=False) -> Tensor: max(input, 0) elementwise, names kept; in place
+    (the input itself returned) when inplace is true."""
+    return _C.relu_(input) if inplace else _C.relu(input)

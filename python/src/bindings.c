@@ -1,0 +1,656 @@
+/*
+ * bindings.c — the module functions and Tensor methods generated from the op table: for
+ * every op (ntensor/call.h) its Python entries — torch.name(input, ...), t.name(...),
+ * t.name_(...) and out= — are made at import from the op's flags and PyTorch's Python
+ * signatures (nt_op_python). A call is parsed by signature.c, its arguments converted into
+ * an nt_call by the op's schema (nt_op_schema), run by nt_call_op (the GIL released for
+ * large work) and its results wrapped by the schema's return type.
+ *
+ * Ops that share a Python name are one entry with all their signatures, in op order
+ * (torch.max: max(), max(other), max(dim)); the in-place and out= forms return the very
+ * object written. Each op has a small C trampoline per form, stamped from ntensor/ops.def,
+ * which passes its id to the one invoke function.
+ */
+#include "bindings.h"
+
+#include <string.h>
+
+#include "p1_util.h"
+#include "signature.h"
+
+/* The forms of an op: torch.name, t.name, t.name_, torch.name_. */
+typedef enum bind_mode {
+    MODE_FUNCTION,
+    MODE_METHOD,
+    MODE_INPLACE,
+    MODE_INPLACE_FUNCTION,
+    MODE_COUNT
+} bind_mode;
+
+static const unsigned mode_flag[MODE_COUNT] = {NT_OPF_FUNCTION, NT_OPF_METHOD, NT_OPF_INPLACE,
+                                               NT_OPF_INPLACE_FUNCTION};
+
+/* How an op returns (its schema's return type): a tensor; two, as a named struct sequence
+ * ("(Tensor values, Tensor indices)": torch.return_types.<name>) or a plain tuple
+ * ("(Tensor, Tensor)"); a list; a bool; a number; nothing. */
+typedef enum ret_kind {
+    RET_TENSOR,
+    RET_PAIR,
+    RET_TUPLE,
+    RET_LIST,
+    RET_BOOL,
+    RET_SCALAR,
+    RET_NONE
+} ret_kind;
+
+/* What the binding knows of an op's schema. */
+typedef struct op_info {
+    int nslots;
+    nt_arg defaults[NT_CALL_MAX_ARGS]; /* the slots' values when a call gives none */
+    int slot_kind[NT_CALL_MAX_ARGS];   /* nt_arg_kind, -1 for Operand */
+    ret_kind ret;
+    PyTypeObject *pair_type; /* RET_PAIR: torch.return_types.<name> */
+} op_info;
+
+/* One Python entry: a name in one mode and every signature it accepts. */
+typedef struct group {
+    char name[48];
+    bind_mode mode;
+    int nsigs;
+    py_sig *sigs[16];
+} group;
+
+static op_info infos[NT_OP_COUNT];
+static group *groups[NT_OP_COUNT][MODE_COUNT];
+
+/* ------------------------------------------------------------------ schemas */
+
+/* A slot's default, from the schema's default text. */
+static nt_arg slot_default(const nt_param *p, int kind) {
+    const char *d = p->default_text;
+    if (!p->optional || strcmp(d, "None") == 0) return nt_arg_none();
+    switch (kind) {
+    case NT_ARG_BOOL:
+        return nt_arg_bool(strcmp(d, "True") == 0);
+    case NT_ARG_INT:
+        return nt_arg_int(strtoll(d, NULL, 10));
+    case NT_ARG_DIM:
+        return nt_arg_dim(strtoll(d, NULL, 10));
+    case NT_ARG_FLOAT:
+        return nt_arg_float(strtod(d, NULL));
+    case NT_ARG_SCALAR: {
+        char *end;
+        long long v = strtoll(d, &end, 10);
+        return nt_arg_scalar(*end == '\0' ? nt_scalar_int(v) : nt_scalar_float(strtod(d, NULL)));
+    }
+    case -1: { /* an Operand: a number */
+        char *end;
+        long long v = strtoll(d, &end, 10);
+        return nt_arg_scalar(*end == '\0' ? nt_scalar_int(v) : nt_scalar_float(strtod(d, NULL)));
+    }
+    default:
+        return nt_arg_none();
+    }
+}
+
+static ret_kind return_kind(const char *r) {
+    if (!r[0] || strncmp(r, "Tensor", 6) == 0)
+        return strcmp(r, "Tensor[]") == 0 ? RET_LIST : RET_TENSOR;
+    if (r[0] == '(') { /* named fields ("(Tensor values, ...") make a struct sequence */
+        const char *comma = strchr(r, ',');
+        return comma && memchr(r, ' ', (size_t)(comma - r)) ? RET_PAIR : RET_TUPLE;
+    }
+    if (strcmp(r, "bool") == 0) return RET_BOOL;
+    if (strcmp(r, "Scalar") == 0) return RET_SCALAR;
+    if (strcmp(r, "None") == 0) return RET_NONE;
+    return RET_TENSOR;
+}
+
+static PyStructSequence_Field pair_fields[] = {
+    {"values", "the values"}, {"indices", "their indices along the dim"}, {NULL, NULL}};
+
+/* PyTorch's repr: "torch.return_types.max(\nvalues=tensor(...),\nindices=tensor(...))". */
+static PyObject *pair_repr(PyObject *self) {
+    return PyUnicode_FromFormat("%s(\nvalues=%R,\nindices=%R)", Py_TYPE(self)->tp_name,
+                                PyStructSequence_GET_ITEM(self, 0),
+                                PyStructSequence_GET_ITEM(self, 1));
+}
+
+/* torch.return_types.<name>, made once per name and kept in `types` (a dict). */
+static PyTypeObject *pair_type(const char *name, PyObject *types) {
+    PyObject *existing = PyDict_GetItemString(types, name);
+    if (existing) return (PyTypeObject *)existing;
+    char *qualname = PyMem_Malloc(80);
+    if (!qualname) return (PyTypeObject *)PyErr_NoMemory();
+    snprintf(qualname, 80, "torch.return_types.%s", name); /* lives as long as the type */
+    PyStructSequence_Desc desc = {qualname, NULL, pair_fields, 2};
+    PyTypeObject *type = PyStructSequence_NewType(&desc);
+    if (!type) return NULL;
+    type->tp_repr = pair_repr;
+    if (PyDict_SetItemString(types, name, (PyObject *)type) < 0) {
+        Py_DECREF(type);
+        return NULL;
+    }
+    Py_DECREF(type); /* the dict holds it for the life of the module */
+    return type;
+}
+
+static int init_info(nt_op op, PyObject *return_types, nt_sig *schema) {
+    const char *text = nt_op_schema(op);
+    if (nt_sig_parse(text, strlen(text), schema) != NT_OK) {
+        PyErr_Format(PyExc_RuntimeError, "ntensor: op %s: %s", nt_op_name(op), nt_last_error());
+        return -1;
+    }
+    op_info *info = &infos[op];
+    info->nslots = schema->nparams;
+    for (int i = 0; i < schema->nparams; i++) {
+        const nt_param *p = &schema->params[i];
+        int kind = strcmp(p->type, "Operand") == 0 ? -1 : nt_sig_kind_of(p->type);
+        info->slot_kind[i] = kind;
+        info->defaults[i] = slot_default(p, kind);
+    }
+    info->ret = return_kind(schema->returns);
+    if (info->ret == RET_PAIR && !(info->pair_type = pair_type(schema->name, return_types)))
+        return -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ groups */
+
+/* The group of `name` in `mode`, made on first use (the first op of a name owns it). */
+static group *group_for(const char *name, bind_mode mode, group **all, int *ngroups) {
+    for (int i = 0; i < *ngroups; i++)
+        if (all[i]->mode == mode && strcmp(all[i]->name, name) == 0) return all[i];
+    group *g = PyMem_Calloc(1, sizeof *g);
+    if (!g) return (group *)PyErr_NoMemory();
+    snprintf(g->name, sizeof g->name, "%s", name);
+    g->mode = mode;
+    all[(*ngroups)++] = g;
+    return g;
+}
+
+/* Adds the op's Python signatures to the group of each form it has. */
+static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
+    unsigned flags = nt_op_flags(op);
+    const char *py = nt_op_python(op);
+    for (const char *line = py; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *paren = memchr(line, '(', len);
+        char name[48];
+        snprintf(name, sizeof name, "%.*s", paren ? (int)(paren - line) : 0, line);
+        for (int m = 0; m < MODE_COUNT; m++) {
+            if (!(flags & mode_flag[m])) continue;
+            bool inplace = m == MODE_INPLACE || m == MODE_INPLACE_FUNCTION;
+            char gname[48];
+            snprintf(gname, sizeof gname, inplace ? "%s_" : "%s", name);
+            group *g = group_for(gname, (bind_mode)m, all, ngroups);
+            if (!g) return -1;
+            if (g->nsigs == 16) {
+                PyErr_Format(PyExc_RuntimeError, "ntensor: too many overloads of %s", gname);
+                return -1;
+            }
+            py_sig *sig = PyMem_Calloc(1, sizeof *sig);
+            if (!sig) return PyErr_NoMemory(), -1;
+            /* a method is the function's signature without its tensor, an in-place form
+             * has no out=; a method-only op's signature is written as the method's */
+            unsigned form = 0;
+            if ((m == MODE_METHOD || m == MODE_INPLACE) && (flags & NT_OPF_FUNCTION))
+                form |= SIG_SELF;
+            if (m != MODE_FUNCTION) form |= SIG_NO_OUT;
+            if (py_sig_init(sig, line, len, form, gname, op, schema) < 0) return -1;
+            g->sigs[g->nsigs++] = sig;
+            groups[op][m] = g;
+        }
+        line = end ? end + 1 : line + len;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ converting arguments */
+
+/* Storage for the lists of one call. */
+typedef struct call_lists {
+    nt_dim dims[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
+    nt_name names[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
+    nt_tensor **tensors[NT_SIG_MAX_PARAMS];
+} call_lists;
+
+static int bad_list_item(const py_sig *sig, const py_param *p, PyObject *item) {
+    PyErr_Format(PyExc_TypeError, "%s(): argument '%U' must be %s, not %s", sig->name, p->name,
+                 py_type_name(p->type), Py_TYPE(item)->tp_name);
+    return -1;
+}
+
+/* An int list (a sequence, or one int for IntArrayRef[N]) into dims[] as indices. */
+static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n) {
+    if (!PyTuple_Check(o) && !PyList_Check(o)) {
+        int64_t v;
+        if (nt_py_int64_from_object(o, &v, PyUnicode_AsUTF8(p->name)) < 0) return -1;
+        for (*n = 0; *n < (p->size > 0 ? p->size : 1); (*n)++)
+            out[*n] = v;
+        return 0;
+    }
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(o);
+    if (len > NT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): too many dims (%zd)", sig->name, len);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(o, i);
+        if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item) ||
+            nt_py_is_tensor(item))
+            return bad_list_item(sig, p, o);
+        if (nt_py_int64_from_object(item, &out[i], PyUnicode_AsUTF8(p->name)) < 0) return -1;
+    }
+    *n = (int)len;
+    return 0;
+}
+
+/* A name list (a sequence, or one name for DimnameList[1]). */
+static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
+    if (!PyTuple_Check(o) && !PyList_Check(o)) {
+        *n = 1;
+        return nt_py_name_from_object(o, &out[0]);
+    }
+    return nt_py_names_from_sequence(o, out, n, NULL);
+}
+
+static void release_lists(call_lists *l) {
+    if (!l) return;
+    for (int i = 0; i < NT_SIG_MAX_PARAMS; i++)
+        PyMem_Free(l->tensors[i]);
+    PyMem_Free(l);
+}
+
+/* The list storage of a call, made on first use (most calls take no list). */
+static call_lists *lists_of(call_lists **l) {
+    if (!*l) {
+        *l = PyMem_Malloc(sizeof **l);
+        if (!*l) return (call_lists *)PyErr_NoMemory();
+        memset((*l)->tensors, 0, sizeof(*l)->tensors);
+    }
+    return *l;
+}
+
+/* One bound value `o` (NULL: absent or None) of parameter p into slot kind `kind`. */
+static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists **lp, nt_arg *a) {
+    const py_param *p = &sig->params[i];
+    call_lists *l = NULL;
+    bool list = p->type == PT_INT_LIST || p->type == PT_SYM_INT_LIST || p->type == PT_DIMNAME ||
+                p->type == PT_DIMNAME_LIST || p->type == PT_TENSOR_LIST;
+    if (list && (o || p->def.n) && !(l = lists_of(lp))) return -1;
+    if (!o) {
+        const py_default *d = &p->def;
+        *a = nt_arg_none();
+        if (!d->given || d->none) return 0;
+        switch (p->type) {
+        case PT_INT64:
+        case PT_SYM_INT:
+            *a = kind == NT_ARG_DIM ? nt_arg_dim(d->i) : nt_arg_int(d->i);
+            return 0;
+        case PT_BOOL:
+            *a = nt_arg_bool(d->i != 0);
+            return 0;
+        case PT_DOUBLE:
+            *a = kind == NT_ARG_SCALAR ? nt_arg_scalar(nt_scalar_float(d->f)) : nt_arg_float(d->f);
+            return 0;
+        case PT_SCALAR:
+            *a = nt_arg_scalar(d->s);
+            return 0;
+        case PT_INT_LIST:
+        case PT_SYM_INT_LIST:
+            for (int k = 0; k < d->n; k++)
+                l->dims[i][k] = d->ints[k];
+            *a = kind == NT_ARG_DIMS ? nt_arg_dims(d->n, l->dims[i])
+                                     : nt_arg_ints(d->n, (const int64_t *)l->dims[i]);
+            return 0;
+        case PT_SCALARTYPE:
+            *a = nt_arg_dtype(d->dtype);
+            return 0;
+        case PT_STRING:
+            *a = nt_arg_str(d->str);
+            return 0;
+        default:
+            return 0;
+        }
+    }
+    switch (p->type) {
+    case PT_TENSOR:
+        if (nt_py_is_tensor(o)) {
+            *a = nt_arg_tensor(nt_py_tensor(o));
+            return 0;
+        }
+        /* a Python number where a Tensor goes (add(x, 2)) */
+        a->kind = NT_ARG_SCALAR;
+        return nt_py_number(o, &a->v.s);
+    case PT_SCALAR:
+    case PT_DOUBLE:
+        if (kind == NT_ARG_FLOAT) {
+            double f = PyFloat_AsDouble(o);
+            if (f == -1.0 && PyErr_Occurred()) return -1;
+            *a = nt_arg_float(f);
+            return 0;
+        }
+        *a = nt_arg_scalar(nt_scalar_int(0));
+        return nt_py_number(o, &a->v.s);
+    case PT_INT64:
+    case PT_SYM_INT: {
+        int64_t v;
+        if (nt_py_is_tensor(o)) {
+            nt_scalar s;
+            nt_status st = nt_item(nt_py_tensor(o), &s);
+            if (st != NT_OK) return nt_py_raise_int(st);
+            v = s.v.i;
+        } else if (nt_py_int64_from_object(o, &v, PyUnicode_AsUTF8(p->name)) < 0) {
+            return -1;
+        }
+        *a = kind == NT_ARG_DIM ? nt_arg_dim(v) : nt_arg_int(v);
+        return 0;
+    }
+    case PT_BOOL:
+        *a = nt_arg_bool(o == Py_True);
+        return 0;
+    case PT_INT_LIST:
+    case PT_SYM_INT_LIST: {
+        int n;
+        if (int_list(sig, p, o, (int64_t *)l->dims[i], &n) < 0) return -1;
+        *a = kind == NT_ARG_DIMS ? nt_arg_dims(n, l->dims[i])
+                                 : nt_arg_ints(n, (const int64_t *)l->dims[i]);
+        return 0;
+    }
+    case PT_DIMNAME: {
+        nt_name name;
+        if (nt_py_name_from_object(o, &name) < 0) return -1;
+        if (kind == NT_ARG_NAMES) {
+            l->names[i][0] = name;
+            *a = nt_arg_names(1, l->names[i], -1);
+        } else {
+            *a = nt_arg_dim(nt_dim_name(name));
+        }
+        return 0;
+    }
+    case PT_DIMNAME_LIST: {
+        int n;
+        if (name_list(p, o, l->names[i], &n) < 0) return -1;
+        if (kind == NT_ARG_NAMES) {
+            *a = nt_arg_names(n, l->names[i], -1);
+            return 0;
+        }
+        for (int k = 0; k < n; k++)
+            l->dims[i][k] = nt_dim_name(l->names[i][k]);
+        *a = kind == NT_ARG_DIM && n == 1 ? nt_arg_dim(l->dims[i][0]) : nt_arg_dims(n, l->dims[i]);
+        return 0;
+    }
+    case PT_TENSOR_LIST: {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        l->tensors[i] = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(nt_tensor *));
+        if (!l->tensors[i]) return PyErr_NoMemory(), -1;
+        for (Py_ssize_t k = 0; k < n; k++)
+            l->tensors[i][k] = nt_py_tensor(PySequence_Fast_GET_ITEM(o, k));
+        *a = nt_arg_tensors((int)n, l->tensors[i]);
+        return 0;
+    }
+    case PT_SCALARTYPE: {
+        nt_dtype d;
+        if (nt_py_dtype_from_object(o, NT_FLOAT32, &d) < 0) return -1;
+        *a = nt_arg_dtype((int)d);
+        return 0;
+    }
+    case PT_STRING:
+        *a = nt_arg_str(PyUnicode_AsUTF8(o));
+        return a->v.str ? 0 : -1;
+    case PT_DEVICE:
+        *a = nt_arg_none();
+        return nt_py_check_device(o);
+    default:
+        *a = nt_arg_none();
+        return 0;
+    }
+}
+
+/* ------------------------------------------------------------------ calling */
+
+static bool large(const nt_call *c, int nslots) {
+    for (int i = 0; i < nslots; i++)
+        if (c->args[i].kind == NT_ARG_TENSOR && nt_tensor_numel(c->args[i].v.t) > NT_PY_NOGIL_NUMEL)
+            return true;
+    return false;
+}
+
+/* The Python result of a call that succeeded. */
+static PyObject *wrap_results(nt_call *c, const op_info *info, PyObject *self, PyObject *out) {
+    if (self || out) { /* in place or out=: the object written */
+        PyObject *obj = self ? self : out;
+        for (int k = 0; k < 2; k++)
+            nt_tensor_release(c->result[k]);
+        Py_INCREF(obj);
+        return obj;
+    }
+    switch (info->ret) {
+    case RET_PAIR: {
+        PyObject *r = PyStructSequence_New(info->pair_type);
+        PyObject *v = nt_py_wrap(c->result[0]), *ix = nt_py_wrap(c->result[1]);
+        if (!r || !v || !ix) {
+            Py_XDECREF(r);
+            Py_XDECREF(v);
+            Py_XDECREF(ix);
+            return NULL;
+        }
+        PyStructSequence_SET_ITEM(r, 0, v);
+        PyStructSequence_SET_ITEM(r, 1, ix);
+        return r;
+    }
+    case RET_TUPLE: {
+        PyObject *a = nt_py_wrap(c->result[0]), *b = nt_py_wrap(c->result[1]);
+        PyObject *r = a && b ? PyTuple_Pack(2, a, b) : NULL;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        return r;
+    }
+    case RET_LIST: {
+        PyObject *tuple = PyTuple_New(c->nlist);
+        for (int64_t k = 0; k < c->nlist; k++) {
+            PyObject *item = tuple ? nt_py_wrap(c->list[k]) : NULL;
+            if (!item) {
+                for (int64_t j = k + 1; j < c->nlist; j++)
+                    nt_tensor_release(c->list[j]);
+                Py_CLEAR(tuple);
+                break;
+            }
+            PyTuple_SET_ITEM(tuple, k, item);
+        }
+        if (!tuple)
+            for (int64_t j = 0; j < c->nlist; j++)
+                nt_tensor_release(c->list[j]);
+        nt_free(c->list);
+        return tuple;
+    }
+    case RET_BOOL:
+        return PyBool_FromLong(c->value.v.b);
+    case RET_SCALAR:
+        return nt_py_scalar_to_object(c->value);
+    case RET_NONE:
+        Py_RETURN_NONE;
+    default:
+        return nt_py_wrap(c->result[0]);
+    }
+}
+
+static PyObject *invoke(nt_op op, bind_mode mode, PyObject *self, PyObject *const *args,
+                        Py_ssize_t nargs, PyObject *kwnames) {
+    if (!groups[op][mode]) { /* the entry of another op of this name owns the group */
+        PyErr_Format(PyExc_SystemError, "ntensor: %s has no such form", nt_op_name(op));
+        return NULL;
+    }
+    const group *g = groups[op][mode];
+    PyObject *vals[NT_SIG_MAX_PARAMS], *owned = NULL;
+    int which = 0;
+    /* t.abs(): one signature without parameters and nothing given, nothing to match */
+    if (nargs || kwnames || g->nsigs != 1 || g->sigs[0]->nparams)
+        which =
+            py_sigs_bind((py_sig *const *)g->sigs, g->nsigs, args, nargs, kwnames, vals, &owned);
+    if (which < 0) return NULL;
+    const py_sig *sig = g->sigs[which];
+    const op_info *info = &infos[sig->op];
+    nt_call c;
+    call_lists *lists = NULL;
+    c.op = sig->op;
+    c.inplace = mode == MODE_INPLACE || mode == MODE_INPLACE_FUNCTION;
+    c.out[0] = c.out[1] = NULL;
+    memcpy(c.args, info->defaults, (size_t)info->nslots * sizeof c.args[0]);
+    if (self) c.args[sig->self_slot >= 0 ? sig->self_slot : 0] = nt_arg_tensor(nt_py_tensor(self));
+    PyObject *out_obj = NULL;
+    PyObject *result = NULL;
+    for (int i = 0; i < sig->nparams; i++) {
+        const py_param *p = &sig->params[i];
+        if (i == sig->out_param) {
+            if (!vals[i]) continue;
+            if (p->type == PT_TENSOR_LIST) {
+                for (Py_ssize_t k = 0; k < 2 && k < PySequence_Fast_GET_SIZE(vals[i]); k++)
+                    c.out[k] = nt_py_tensor(PySequence_Fast_GET_ITEM(vals[i], k));
+            } else {
+                c.out[0] = nt_py_tensor(vals[i]);
+            }
+            out_obj = vals[i];
+            continue;
+        }
+        nt_arg a;
+        int kind = p->slot >= 0 ? info->slot_kind[p->slot] : NT_ARG_NONE;
+        if (convert(sig, i, vals[i], kind, &lists, &a) < 0) goto done;
+        if (p->slot >= 0) c.args[p->slot] = a;
+        /* torch.name_(input): the input is the object written */
+        if (mode == MODE_INPLACE_FUNCTION && !self && a.kind == NT_ARG_TENSOR && p->slot == 0)
+            self = vals[i];
+    }
+    nt_status st;
+    if (large(&c, info->nslots)) {
+        Py_BEGIN_ALLOW_THREADS st = nt_call_op(&c);
+        Py_END_ALLOW_THREADS
+    } else {
+        st = nt_call_op(&c);
+    }
+    if (st != NT_OK) {
+        nt_py_raise(st);
+        goto done;
+    }
+    result = wrap_results(&c, info, c.inplace ? self : NULL, out_obj);
+done:
+    release_lists(lists);
+    Py_XDECREF(owned);
+    return result;
+}
+
+/* ------------------------------------------------------------------ trampolines */
+
+/* Three entry points per op, one per form, each passing its op's id to invoke. */
+#define NT_OP(id, ...)                                                                             \
+    static PyObject *fn_##id(PyObject *m, PyObject *const *a, Py_ssize_t n, PyObject *k) {         \
+        (void)m;                                                                                   \
+        return invoke(NT_OP_##id, MODE_FUNCTION, NULL, a, n, k);                                   \
+    }                                                                                              \
+    static PyObject *me_##id(PyObject *s, PyObject *const *a, Py_ssize_t n, PyObject *k) {         \
+        return invoke(NT_OP_##id, MODE_METHOD, s, a, n, k);                                        \
+    }                                                                                              \
+    static PyObject *ip_##id(PyObject *s, PyObject *const *a, Py_ssize_t n, PyObject *k) {         \
+        return invoke(NT_OP_##id, MODE_INPLACE, s, a, n, k);                                       \
+    }                                                                                              \
+    static PyObject *ipf_##id(PyObject *m, PyObject *const *a, Py_ssize_t n, PyObject *k) {        \
+        (void)m;                                                                                   \
+        return invoke(NT_OP_##id, MODE_INPLACE_FUNCTION, NULL, a, n, k);                           \
+    }                                                                                              \
+    static PyObject *me0_##id(PyObject *s, PyObject *unused) {                                     \
+        (void)unused;                                                                              \
+        return invoke(NT_OP_##id, MODE_METHOD, s, NULL, 0, NULL);                                  \
+    }                                                                                              \
+    static PyObject *ip0_##id(PyObject *s, PyObject *unused) {                                     \
+        (void)unused;                                                                              \
+        return invoke(NT_OP_##id, MODE_INPLACE, s, NULL, 0, NULL);                                 \
+    }
+#include "ntensor/ops.def"
+#undef NT_OP
+
+typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+typedef PyObject *(*noargs_fn)(PyObject *, PyObject *);
+
+static const fastcall_fn fastcall_fns[NT_OP_COUNT][MODE_COUNT] = {
+#define NT_OP(id, ...) [NT_OP_##id] = {fn_##id, me_##id, ip_##id, ipf_##id},
+#include "ntensor/ops.def"
+#undef NT_OP
+};
+
+static const noargs_fn noargs_fns[NT_OP_COUNT][MODE_COUNT] = {
+#define NT_OP(id, ...) [NT_OP_##id] = {NULL, me0_##id, ip0_##id, NULL},
+#include "ntensor/ops.def"
+#undef NT_OP
+};
+
+/* ------------------------------------------------------------------ the tables */
+
+static PyMethodDef *method_table, *function_table;
+
+/* A method with one signature of no parameters takes none, like PyTorch's METH_NOARGS
+ * methods ("Tensor.abs() takes no arguments (1 given)"). */
+static bool takes_nothing(const group *g) {
+    return (g->mode == MODE_METHOD || g->mode == MODE_INPLACE) && g->nsigs == 1 &&
+           g->sigs[0]->nparams == 0;
+}
+
+static bool is_function(const group *g) {
+    return g->mode == MODE_FUNCTION || g->mode == MODE_INPLACE_FUNCTION;
+}
+
+int nt_py_bindings_init(PyObject *module) {
+    PyObject *return_types = PyDict_New();
+    if (!return_types) return -1;
+    group **all = PyMem_Calloc((size_t)NT_OP_COUNT * MODE_COUNT, sizeof *all);
+    nt_sig *schema = PyMem_Malloc(sizeof *schema);
+    int ngroups = 0, rc = -1;
+    if (!all || !schema) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int op = 0; op < NT_OP_COUNT; op++)
+        if (init_info((nt_op)op, return_types, schema) < 0 ||
+            add_op((nt_op)op, schema, all, &ngroups) < 0)
+            goto done;
+    int nmethods = 0, nfunctions = 0;
+    for (int i = 0; i < ngroups; i++)
+        *(is_function(all[i]) ? &nfunctions : &nmethods) += 1;
+    method_table = PyMem_Calloc((size_t)nmethods + 1, sizeof *method_table);
+    function_table = PyMem_Calloc((size_t)nfunctions + 1, sizeof *function_table);
+    if (!method_table || !function_table) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int im = 0, jf = 0;
+    for (int i = 0; i < ngroups; i++) {
+        group *g = all[i];
+        nt_op owner = g->sigs[0]->op;
+        PyMethodDef def = {g->name, NULL, 0, NULL};
+        if (takes_nothing(g)) {
+            def.ml_meth = (PyCFunction)(void (*)(void))noargs_fns[owner][g->mode];
+            def.ml_flags = METH_NOARGS;
+        } else {
+            def.ml_meth = (PyCFunction)(void (*)(void))fastcall_fns[owner][g->mode];
+            def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
+        }
+        if (is_function(g))
+            function_table[jf++] = def;
+        else
+            method_table[im++] = def;
+    }
+    if (PyModule_AddFunctions(module, function_table) < 0) goto done;
+    if (PyModule_AddObject(module, "_return_types", return_types) < 0) goto done;
+    return_types = NULL;
+    rc = 0;
+done:
+    Py_XDECREF(return_types);
+    PyMem_Free(all);
+    PyMem_Free(schema);
+    return rc;
+}
+
+PyMethodDef *nt_py_bindings_methods(void) {
+    return method_table;
+}

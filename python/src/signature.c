@@ -1,0 +1,812 @@
+/*
+ * signature.c — PyTorch's Python argument parser (see signature.h): signatures parsed once,
+ * calls matched against them, and every argument error raised here, with PyTorch 1.13's
+ * texts. The algorithm is FunctionSignature::parse and PythonArgParser::raw_parse of
+ * python_arg_parser.cpp; the "invalid combination" text is format_invalid_args of
+ * invalid_arguments.cpp.
+ */
+#include "signature.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "p1_util.h"
+
+/* ------------------------------------------------------------------ types */
+
+static const struct {
+    const char *text;
+    py_type type;
+} type_map[] = {
+    {"Tensor", PT_TENSOR},
+    {"Scalar", PT_SCALAR},
+    {"int64_t", PT_INT64},
+    {"SymInt", PT_SYM_INT},
+    {"double", PT_DOUBLE},
+    {"bool", PT_BOOL},
+    {"IntArrayRef", PT_INT_LIST},
+    {"SymIntArrayRef", PT_SYM_INT_LIST},
+    {"ArrayRef<double>", PT_FLOAT_LIST},
+    {"TensorList", PT_TENSOR_LIST},
+    {"c10::List<c10::optional<Tensor>>", PT_TENSOR_LIST},
+    {"ScalarType", PT_SCALARTYPE},
+    {"Layout", PT_LAYOUT},
+    {"Device", PT_DEVICE},
+    {"Generator", PT_GENERATOR},
+    {"MemoryFormat", PT_MEMORY_FORMAT},
+    {"std::string", PT_STRING},
+    {"c10::string_view", PT_STRING},
+    {"Dimname", PT_DIMNAME},
+    {"DimnameList", PT_DIMNAME_LIST},
+    {"PyObject*", PT_PYOBJECT},
+    {"ScalarList", PT_SCALAR_LIST},
+};
+
+const char *py_type_name(py_type t) {
+    switch (t) {
+    case PT_TENSOR:
+        return "Tensor";
+    case PT_SCALAR:
+        return "Number";
+    case PT_INT64:
+    case PT_SYM_INT:
+        return "int";
+    case PT_DOUBLE:
+        return "float";
+    case PT_BOOL:
+        return "bool";
+    case PT_INT_LIST:
+        return "tuple of ints";
+    case PT_SYM_INT_LIST:
+        return "tuple of SymInts";
+    case PT_FLOAT_LIST:
+        return "tuple of floats";
+    case PT_TENSOR_LIST:
+        return "tuple of Tensors";
+    case PT_SCALARTYPE:
+        return "torch.dtype";
+    case PT_LAYOUT:
+        return "torch.layout";
+    case PT_DEVICE:
+        return "torch.device";
+    case PT_GENERATOR:
+        return "torch.Generator";
+    case PT_MEMORY_FORMAT:
+        return "torch.memory_format";
+    case PT_STRING:
+        return "str";
+    case PT_DIMNAME:
+        return "name";
+    case PT_DIMNAME_LIST:
+        return "tuple of names";
+    case PT_PYOBJECT:
+        return "object";
+    case PT_SCALAR_LIST:
+        return "tuple of Scalars";
+    }
+    return "object";
+}
+
+/* The functions whose Tensor parameters take Python numbers too (PyTorch's list). */
+static bool numbers_as_tensors(const char *name) {
+    static const char *const allowed[] = {
+        "add",      "add_",         "div",           "div_",         "divide", "divide_",
+        "mul",      "mul_",         "multiply",      "multiply_",    "sub",    "sub_",
+        "subtract", "subtract_",    "true_divide",   "true_divide_", "to",     "_to_copy",
+        "copy_",    "floor_divide", "floor_divide_",
+    };
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
+        if (strcmp(allowed[i], name) == 0) return true;
+    return false;
+}
+
+/* ------------------------------------------------------------------ what an object is */
+
+static bool is_tensor(PyObject *o) {
+    return nt_py_is_tensor(o);
+}
+
+static bool is_numpy_scalar(PyObject *o) {
+    if (PyLong_Check(o) || PyFloat_Check(o) || PyBool_Check(o)) return false;
+    PyObject *generic = nt_py_numpy_generic_type();
+    if (!generic || PyObject_IsInstance(o, generic) != 1) {
+        PyErr_Clear();
+        return false;
+    }
+    nt_dtype d;
+    if (nt_py_numpy_dtype_of(o, &d) < 0) {
+        PyErr_Clear();
+        return false;
+    }
+    return true;
+}
+
+static bool is_numpy_int(PyObject *o) {
+    if (!is_numpy_scalar(o)) return false;
+    nt_dtype d;
+    if (nt_py_numpy_dtype_of(o, &d) < 0) {
+        PyErr_Clear();
+        return false;
+    }
+    return d != NT_BOOL && !nt_dtype_is_floating(d);
+}
+
+/* THPUtils_checkLong: an int (not a bool), or a NumPy integer. */
+static bool check_long(PyObject *o) {
+    if (PyLong_Check(o)) return !PyBool_Check(o);
+    return is_numpy_int(o);
+}
+
+/* THPUtils_checkIndex: an int, or anything with __index__ (not a bool). */
+static bool check_index(PyObject *o) {
+    if (PyBool_Check(o)) return false;
+    if (check_long(o)) return true;
+    if (is_tensor(o) || !PyIndex_Check(o)) return false;
+    PyObject *index = PyNumber_Index(o);
+    if (!index) {
+        PyErr_Clear();
+        return false;
+    }
+    Py_DECREF(index);
+    return true;
+}
+
+/* THPUtils_checkDouble: a float, an int, or a NumPy scalar. */
+static bool check_double(PyObject *o) {
+    return PyFloat_Check(o) || PyLong_Check(o) || is_numpy_scalar(o);
+}
+
+/* THPUtils_checkScalar. */
+static bool check_scalar(PyObject *o) {
+    return PyFloat_Check(o) || PyLong_Check(o) || PyComplex_Check(o) || is_numpy_scalar(o);
+}
+
+static bool check_dimname(PyObject *o) {
+    return o == Py_None || PyUnicode_Check(o);
+}
+
+static bool check_dimname_list(PyObject *o) {
+    bool tuple = PyTuple_Check(o);
+    if (!tuple && !PyList_Check(o)) return false;
+    Py_ssize_t n = tuple ? PyTuple_GET_SIZE(o) : PyList_GET_SIZE(o);
+    if (n == 0) return true;
+    return check_dimname(tuple ? PyTuple_GET_ITEM(o, 0) : PyList_GET_ITEM(o, 0));
+}
+
+/* is_int_list: a tuple or list whose first item is an int (empty: yes), or, with a size,
+ * one int. */
+static bool check_int_list(PyObject *o, int size) {
+    if (PyTuple_Check(o) || PyList_Check(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        return n == 0 || check_index(PySequence_Fast_GET_ITEM(o, 0));
+    }
+    return size > 0 && check_long(o);
+}
+
+static bool check_tensor_list(PyObject *o) {
+    bool tuple = PyTuple_Check(o);
+    if (!tuple && !PyList_Check(o)) return false;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!is_tensor(PySequence_Fast_GET_ITEM(o, i))) return false;
+    return true;
+}
+
+static bool check_float_list(PyObject *o) {
+    bool tuple = PyTuple_Check(o);
+    if (!tuple && !PyList_Check(o)) return false;
+    if (PySequence_Fast_GET_SIZE(o) == 0) return true;
+    PyObject *first = PySequence_Fast_GET_ITEM(o, 0);
+    return check_double(first) || PyComplex_Check(first);
+}
+
+/* FunctionParameter::check: whether `o` fits the parameter. */
+static bool param_check(const py_param *p, PyObject *o) {
+    switch (p->type) {
+    case PT_TENSOR:
+        if (is_tensor(o)) return true;
+        return p->numbers_as_tensors && check_scalar(o);
+    case PT_SCALAR: /* PyTorch's SCALAR case falls through to COMPLEX and DOUBLE */
+        if (check_scalar(o) || PyComplex_Check(o)) return true;
+        return check_double(o) || (is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
+    case PT_DOUBLE:
+        return check_double(o) || (is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
+    case PT_INT64:
+    case PT_SYM_INT:
+        if (check_long(o)) return true;
+        if (p->type == PT_SYM_INT && check_index(o)) return true;
+        if (is_tensor(o)) {
+            nt_tensor *t = nt_py_tensor(o);
+            nt_dtype d = nt_tensor_dtype(t);
+            return nt_tensor_ndim(t) == 0 && d != NT_BOOL && !nt_dtype_is_floating(d);
+        }
+        return false;
+    case PT_DIMNAME:
+        return check_dimname(o);
+    case PT_DIMNAME_LIST:
+        return check_dimname_list(o) || (p->size == 1 && check_dimname(o));
+    case PT_TENSOR_LIST:
+        return check_tensor_list(o);
+    case PT_INT_LIST:
+    case PT_SYM_INT_LIST:
+        return check_int_list(o, p->size);
+    case PT_FLOAT_LIST:
+        return check_float_list(o);
+    case PT_GENERATOR:
+        return false; /* no Generator objects yet */
+    case PT_BOOL:
+        return PyBool_Check(o);
+    case PT_PYOBJECT:
+        return true;
+    case PT_SCALARTYPE:
+        return PyObject_TypeCheck(o, &NtDtype_Type) || o == (PyObject *)&PyFloat_Type ||
+               o == (PyObject *)&PyLong_Type || o == (PyObject *)&PyBool_Type;
+    case PT_LAYOUT:
+        return false; /* no layout objects yet */
+    case PT_MEMORY_FORMAT:
+        return false;
+    case PT_DEVICE:
+        return check_long(o) || PyUnicode_Check(o) || PyObject_TypeCheck(o, &NtDevice_Type);
+    case PT_STRING:
+        return PyUnicode_Check(o);
+    case PT_SCALAR_LIST: {
+        if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); i++)
+            if (!check_scalar(PySequence_Fast_GET_ITEM(o, i))) return false;
+        return true;
+    }
+    }
+    return false;
+}
+
+/* The name PyTorch prints for an argument's type: its type's tp_name ("Tensor" for ours,
+ * whose tp_name carries the module). */
+static const char *type_name(PyObject *o) {
+    return Py_TYPE(o) == &NtTensor_Type ? "Tensor" : Py_TYPE(o)->tp_name;
+}
+
+/* ------------------------------------------------------------------ parsing signatures */
+
+static int parse_default(py_param *p, const char *text) {
+    py_default *d = &p->def;
+    d->given = true;
+    d->dtype = -1;
+    if (strcmp(text, "None") == 0) {
+        d->none = true;
+        p->allow_none = true;
+        return 0;
+    }
+    switch (p->type) {
+    case PT_INT64:
+    case PT_SYM_INT:
+        d->i = strtoll(text, NULL, 10);
+        return 0;
+    case PT_BOOL:
+        d->i = strcmp(text, "True") == 0 || strcmp(text, "true") == 0;
+        return 0;
+    case PT_DOUBLE:
+        d->f = strtod(text, NULL);
+        return 0;
+    case PT_SCALAR: {
+        char *end;
+        long long v = strtoll(text, &end, 0);
+        d->s = *end == '\0' && end != text ? nt_scalar_int(v) : nt_scalar_float(strtod(text, NULL));
+        return 0;
+    }
+    case PT_INT_LIST:
+    case PT_SYM_INT_LIST:
+        if (text[0] == '{') {
+            const char *q = text + 1;
+            while (*q && *q != '}' && d->n < 8) {
+                char *end;
+                d->ints[d->n++] = strtoll(q, &end, 10);
+                q = *end == ',' ? end + 1 : end;
+            }
+        } else {
+            int64_t v = strtoll(text, NULL, 10);
+            for (d->n = 0; d->n < p->size && d->n < 8; d->n++)
+                d->ints[d->n] = v;
+        }
+        return 0;
+    case PT_SCALARTYPE:
+        if (strcmp(text, "torch.int64") == 0) d->dtype = NT_INT64;
+        return 0;
+    case PT_STRING: {
+        size_t n = strlen(text);
+        if (n >= 2 && (text[0] == '"' || text[0] == '\'')) {
+            text++;
+            n -= 2;
+        }
+        if (n >= sizeof d->str) n = sizeof d->str - 1;
+        memcpy(d->str, text, n);
+        d->str[n] = '\0';
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+static PyObject *intern(const char *s) {
+    return PyUnicode_InternFromString(s);
+}
+
+/* NumPy's names for a parameter (python_arg_parser.cpp's numpy_compatibility_arg_names). */
+static int set_numpy_names(py_param *p, const char *name) {
+    static const struct {
+        const char *name, *alias[3];
+    } map[] = {
+        {"dim", {"axis", NULL, NULL}},
+        {"keepdim", {"keepdims", NULL, NULL}},
+        {"input", {"x", "a", "x1"}},
+        {"other", {"x2", NULL, NULL}},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        if (strcmp(map[i].name, name) != 0) continue;
+        for (int k = 0; k < 3 && map[i].alias[k]; k++)
+            if (!(p->np_names[k] = intern(map[i].alias[k]))) return -1;
+    }
+    return 0;
+}
+
+/* The schema slot named `name` ("input" and "self" are one name), or -1. */
+static int find_slot(const nt_sig *schema, const char *name) {
+    if (!schema) return -1;
+    bool self_like = strcmp(name, "input") == 0 || strcmp(name, "self") == 0;
+    for (int i = 0; i < schema->nparams; i++) {
+        const char *s = schema->params[i].name;
+        if (strcmp(s, name) == 0) return i;
+        if (self_like && (strcmp(s, "input") == 0 || strcmp(s, "self") == 0)) return i;
+    }
+    return -1;
+}
+
+/* FunctionSignature::toString: "(Tensor input, *, torch.dtype dtype)". */
+static PyObject *sig_text(const py_sig *sig) {
+    char buf[1024];
+    size_t len = 0;
+    bool kw = false;
+    len += (size_t)snprintf(buf + len, sizeof buf - len, "(");
+    for (int i = 0; i < sig->nparams && len < sizeof buf; i++) {
+        const py_param *p = &sig->params[i];
+        if (i) len += (size_t)snprintf(buf + len, sizeof buf - len, ", ");
+        if (p->keyword_only && !kw) {
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "*, ");
+            kw = true;
+        }
+        if (len < sizeof buf)
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s", py_type_name(p->type),
+                                    PyUnicode_AsUTF8(p->name));
+    }
+    if (len < sizeof buf) snprintf(buf + len, sizeof buf - len, ")");
+    return PyUnicode_FromString(buf);
+}
+
+int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const char *name,
+                nt_op op, const nt_sig *schema) {
+    bool method = form & SIG_SELF;
+    nt_sig parsed;
+    if (nt_sig_parse(text, len, &parsed) != NT_OK) {
+        PyErr_Format(PyExc_RuntimeError, "ntensor: bad Python signature: %s", nt_last_error());
+        return -1;
+    }
+    memset(sig, 0, sizeof *sig);
+    snprintf(sig->name, sizeof sig->name, "%s", name ? name : parsed.name);
+    sig->op = op;
+    sig->deprecated = parsed.deprecated;
+    sig->hidden = parsed.hidden;
+    sig->out_param = -1;
+    sig->self_slot = -1;
+    bool allow_numbers = numbers_as_tensors(sig->name);
+    int first = 0;
+    if (method && parsed.nparams > 0 && strcmp(parsed.params[0].type, "Tensor") == 0 &&
+        (strcmp(parsed.params[0].name, "input") == 0 ||
+         strcmp(parsed.params[0].name, "self") == 0)) {
+        sig->self_slot = find_slot(schema, parsed.params[0].name);
+        first = 1;
+    }
+    for (int i = first; i < parsed.nparams; i++) {
+        const nt_param *q = &parsed.params[i];
+        if ((form & SIG_NO_OUT) && strcmp(q->name, "out") == 0) continue;
+        py_param *p = &sig->params[sig->nparams];
+        size_t t = 0;
+        for (; t < sizeof type_map / sizeof type_map[0]; t++)
+            if (strcmp(type_map[t].text, q->type) == 0) break;
+        if (t == sizeof type_map / sizeof type_map[0]) {
+            PyErr_Format(PyExc_RuntimeError, "ntensor: unknown type %s in %.*s", q->type, (int)len,
+                         text);
+            return -1;
+        }
+        p->type = type_map[t].type;
+        p->size = q->size;
+        p->allow_none = q->allow_none;
+        p->keyword_only = q->keyword_only;
+        p->numbers_as_tensors = allow_numbers;
+        p->def.dtype = -1;
+        if (!(p->name = intern(q->name)) || set_numpy_names(p, q->name) < 0) return -1;
+        if (q->optional) {
+            p->optional = true;
+            if (parse_default(p, q->default_text) < 0) return -1;
+        }
+        p->slot = find_slot(schema, q->name);
+        if (strcmp(q->name, "out") == 0) sig->out_param = sig->nparams;
+        if (!p->optional) sig->min_args++;
+        if (!p->keyword_only) sig->max_pos_args++;
+        sig->nparams++;
+    }
+    sig->text = sig_text(sig);
+    return sig->text ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------ errors */
+
+static void extra_args(const py_sig *sig, Py_ssize_t nargs) {
+    if (sig->min_args != sig->max_pos_args)
+        PyErr_Format(PyExc_TypeError,
+                     "%s() takes from %d to %d positional arguments but %zd were given", sig->name,
+                     sig->min_args, sig->max_pos_args, nargs);
+    else
+        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given",
+                     sig->name, sig->max_pos_args, sig->max_pos_args == 1 ? "" : "s", nargs,
+                     nargs == 1 ? "was" : "were");
+}
+
+/* PyTorch 1.13's text, with its plural the wrong way round ("missing 1 required positional
+ * arguments"). */
+static void missing_args(const py_sig *sig, int idx) {
+    char list[512] = "";
+    size_t len = 0;
+    int missing = 0;
+    for (int i = idx; i < sig->nparams && len < sizeof list; i++) {
+        if (sig->params[i].optional) continue;
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s\"%s\"", missing ? ", " : "",
+                                PyUnicode_AsUTF8(sig->params[i].name));
+        missing++;
+    }
+    PyErr_Format(PyExc_TypeError, "%s() missing %d required positional argument%s: %s", sig->name,
+                 missing, missing == 1 ? "s" : "", list);
+}
+
+static int find_param(const py_sig *sig, PyObject *key) {
+    for (int i = 0; i < sig->nparams; i++) {
+        int eq = PyObject_RichCompareBool(key, sig->params[i].name, Py_EQ);
+        if (eq < 0) return -2;
+        if (eq) return i;
+    }
+    return -1;
+}
+
+static void extra_kwargs(const py_sig *sig, PyObject *kwnames, Py_ssize_t nargs) {
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int idx = find_param(sig, key);
+        if (idx == -2) return;
+        if (idx < 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", sig->name,
+                         key);
+            return;
+        }
+        if (idx < nargs) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%U'", sig->name,
+                         key);
+            return;
+        }
+    }
+    PyErr_SetString(PyExc_TypeError, "invalid keyword arguments");
+}
+
+/* ------------------------------------------------------------------ matching one signature */
+
+/* The value of keyword `name` (or one of its NumPy names) among the call's keywords. */
+static PyObject *keyword(const py_param *p, PyObject *const *kwvals, PyObject *kwnames) {
+    if (!kwnames) return NULL;
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+    for (int alias = -1; alias < 3; alias++) {
+        PyObject *want = alias < 0 ? p->name : p->np_names[alias];
+        if (!want) break;
+        for (Py_ssize_t k = 0; k < nkw; k++) /* interned: identity first */
+            if (PyTuple_GET_ITEM(kwnames, k) == want) return kwvals[k];
+        for (Py_ssize_t k = 0; k < nkw; k++)
+            if (PyUnicode_Compare(PyTuple_GET_ITEM(kwnames, k), want) == 0) return kwvals[k];
+    }
+    return NULL;
+}
+
+/* FunctionSignature::parse. vals[i] receives the object of parameter i (NULL: absent or
+ * None); a varargs int list is passed as the tuple of all positional arguments. Returns 1
+ * (match), 0 (no match, nothing raised) or -1 (raised, when `raise`). */
+static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                PyObject **vals, PyObject **varargs, bool raise) {
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *const *kwvals = args + nargs;
+    Py_ssize_t remaining = nkw, pos = 0;
+    bool varargs_ok =
+        sig->max_pos_args == 1 && sig->nparams > 0 &&
+        (sig->params[0].type == PT_INT_LIST || sig->params[0].type == PT_SYM_INT_LIST);
+    if (nargs > sig->max_pos_args && !varargs_ok) {
+        if (raise) extra_args(sig, nargs);
+        return raise ? -1 : 0;
+    }
+    for (int i = 0; i < sig->nparams; i++) {
+        const py_param *p = &sig->params[i];
+        PyObject *obj = NULL;
+        bool is_kw = false;
+        if (pos < nargs) {
+            if (p->keyword_only) {
+                if (raise) extra_args(sig, nargs);
+                return raise ? -1 : 0;
+            }
+            obj = args[pos];
+        } else if (nkw) {
+            obj = keyword(p, kwvals, kwnames);
+            is_kw = true;
+        }
+        if ((!obj && p->optional) || (obj == Py_None && p->allow_none)) {
+            vals[i] = NULL;
+        } else if (!obj) {
+            if (raise) missing_args(sig, i);
+            return raise ? -1 : 0;
+        } else if (param_check(p, obj)) {
+            vals[i] = obj;
+        } else if (varargs_ok && pos == 0 && !is_kw && check_index(obj)) {
+            /* permute(1, 2, 3) is permute((1, 2, 3)): every positional argument */
+            PyObject *tuple = PyTuple_New(nargs);
+            if (!tuple) return -1;
+            for (Py_ssize_t k = 0; k < nargs; k++) {
+                Py_INCREF(args[k]);
+                PyTuple_SET_ITEM(tuple, k, args[k]);
+            }
+            Py_XSETREF(*varargs, tuple);
+            vals[i] = tuple;
+            pos = nargs;
+            continue;
+        } else {
+            if (raise) {
+                if (is_kw)
+                    PyErr_Format(PyExc_TypeError, "%s(): argument '%U' must be %s, not %s",
+                                 sig->name, p->name, py_type_name(p->type), type_name(obj));
+                else
+                    PyErr_Format(PyExc_TypeError,
+                                 "%s(): argument '%U' (position %zd) must be %s, not %s", sig->name,
+                                 p->name, pos + 1, py_type_name(p->type), type_name(obj));
+            }
+            return raise ? -1 : 0;
+        }
+        if (!is_kw)
+            pos++;
+        else if (obj)
+            remaining--;
+    }
+    if (remaining > 0) {
+        if (raise) extra_kwargs(sig, kwnames, nargs);
+        return raise ? -1 : 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ invalid combinations */
+
+/* invalid_arguments.cpp's matching of an argument against a type name: the argument's
+ * tp_name must be the name (int and long for int; float, int and long for float). A
+ * "tuple of ..." never matches. */
+static bool type_matches(const char *type, PyObject *o) {
+    const char *have = type_name(o);
+    if (strcmp(type, "float") == 0)
+        return strcmp(have, "float") == 0 || strcmp(have, "int") == 0 || strcmp(have, "long") == 0;
+    if (strcmp(type, "int") == 0) return strcmp(have, "int") == 0 || strcmp(have, "long") == 0;
+    return strcmp(type, have) == 0;
+}
+
+typedef struct text_buf {
+    char s[4096];
+    size_t n;
+} text_buf;
+
+static void put(text_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text_buf *b, const char *fmt, ...) {
+    if (b->n >= sizeof b->s) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+    va_end(ap);
+    if (w > 0) b->n += (size_t)w;
+    if (b->n > sizeof b->s) b->n = sizeof b->s;
+}
+
+/* One argument's description: "int", "tuple of (int, str)", "list of [int]". */
+static void put_arg(text_buf *b, PyObject *o) {
+    bool tuple = PyTuple_Check(o);
+    if (!tuple && !PyList_Check(o)) {
+        put(b, "%s", type_name(o));
+        return;
+    }
+    put(b, "%s of %s", type_name(o), tuple ? "(" : "[");
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    for (Py_ssize_t i = 0; i < n; i++)
+        put(b, "%s%s", i ? ", " : "", type_name(PySequence_Fast_GET_ITEM(o, i)));
+    put(b, "%s", tuple ? (n == 1 ? ",)" : ")") : "]");
+}
+
+/* _argDesc: "(int, str, dim=float)", keywords in the call's order. */
+static void put_args(text_buf *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    put(b, "(");
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        put(b, "%s%s", i ? ", " : "", type_name(args[i]));
+    for (Py_ssize_t k = 0; k < nkw; k++)
+        put(b, "%s%s=%s", nargs || k ? ", " : "", PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k)),
+            type_name(args[nargs + k]));
+    put(b, ")");
+}
+
+/* invalid_arguments.cpp parses each signature's text back into arguments, and takes the
+ * "*" that marks keyword-only parameters for an argument of its own (named "*"): an
+ * option's arguments are its parameters with that marker among them. */
+typedef struct option_arg {
+    const char *name, *type;
+} option_arg;
+
+static int option_args(const py_sig *sig, option_arg *out) {
+    int n = 0;
+    bool star = false;
+    for (int i = 0; i < sig->nparams; i++) {
+        if (sig->params[i].keyword_only && !star) {
+            out[n++] = (option_arg){"*", "*"};
+            star = true;
+        }
+        out[n++] =
+            (option_arg){PyUnicode_AsUTF8(sig->params[i].name), py_type_name(sig->params[i].type)};
+    }
+    return n;
+}
+
+/* Whether the call's argument count fits the option (_argcountMatch; its allowance for an
+ * absent out= applies only to texts marked with '#', which toString never writes). */
+static bool count_matches(const py_sig *sig, Py_ssize_t nargs, PyObject *kwnames) {
+    option_arg opt[2 * NT_SIG_MAX_PARAMS];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    return nargs + nkw == option_args(sig, opt);
+}
+
+/* _formattedArgDesc: the arguments with the ones the option rejects between '!'. The
+ * argument at position i is checked against the option's argument i, and a keyword at
+ * position i is looked up by that argument's name. */
+static void put_marked(text_buf *b, const py_sig *sig, PyObject *const *args, Py_ssize_t nargs,
+                       PyObject *kwnames) {
+    option_arg opt[2 * NT_SIG_MAX_PARAMS];
+    int nopt = option_args(sig, opt);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    put(b, "(");
+    for (Py_ssize_t i = 0; i < nargs + nkw; i++) {
+        const option_arg *a = i < nopt ? &opt[i] : NULL;
+        PyObject *o = i < nargs ? args[i] : NULL;
+        for (Py_ssize_t k = 0; !o && a && k < nkw; k++)
+            if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), a->name) == 0)
+                o = args[nargs + k];
+        if (!o) o = args[i]; /* PyTorch's lookup would fail here; show the argument given */
+        bool ok = a && type_matches(a->type, o);
+        put(b, "%s%s", i ? ", " : "", ok ? "" : "!");
+        if (i >= nargs && a) put(b, "%s=", a->name);
+        put_arg(b, o);
+        put(b, "%s", ok ? "" : "!");
+    }
+    put(b, ")");
+}
+
+/* _tryMatchKwargs: the call's keywords the option has no argument for among its last nkw
+ * ones. Writes them joined by ", " and returns how many. */
+static int put_unmatched_kwargs(text_buf *b, const py_sig *sig, PyObject *kwnames) {
+    option_arg opt[2 * NT_SIG_MAX_PARAMS];
+    int nopt = option_args(sig, opt);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    Py_ssize_t start = nopt - nkw;
+    if (start < 0) start = 0;
+    int count = 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        bool found = false;
+        for (Py_ssize_t i = start; i < nopt; i++)
+            if (PyUnicode_CompareWithASCIIString(key, opt[i].name) == 0) found = true;
+        if (!found) put(b, "%s%s", count++ ? ", " : "", PyUnicode_AsUTF8(key));
+    }
+    return count;
+}
+
+/* format_invalid_args over the visible signatures. */
+static void invalid_combination(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames) {
+    text_buf *b = PyMem_Malloc(sizeof *b);
+    if (!b) {
+        PyErr_NoMemory();
+        return;
+    }
+    b->n = 0;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    const py_sig *visible[64];
+    int nv = 0;
+    for (int i = 0; i < n && nv < 64; i++)
+        if (!sigs[i]->hidden) visible[nv++] = sigs[i];
+    put(b, "%s() received an invalid combination of arguments - ", sigs[0]->name);
+    if (nv == 1) {
+        const py_sig *sig = visible[0];
+        text_buf kw = {.n = 0};
+        if (nkw && put_unmatched_kwargs(&kw, sig, kwnames) > 0) {
+            put(b, "got unrecognized keyword arguments: %s", kw.s);
+        } else {
+            put(b, "got ");
+            if (count_matches(sig, nargs, kwnames))
+                put_marked(b, sig, args, nargs, kwnames);
+            else
+                put_args(b, args, nargs, kwnames);
+            put(b, ", but expected %s", PyUnicode_AsUTF8(sig->text));
+        }
+    } else {
+        put(b, "got ");
+        put_args(b, args, nargs, kwnames);
+        put(b, ", but expected one of:\n");
+        for (int i = 0; i < nv; i++) {
+            const py_sig *sig = visible[i];
+            put(b, " * %s\n", PyUnicode_AsUTF8(sig->text));
+            if (!count_matches(sig, nargs, kwnames)) continue;
+            text_buf kw = {.n = 0};
+            if (nkw && put_unmatched_kwargs(&kw, sig, kwnames) > 0) {
+                put(b, "      didn't match because some of the keywords were incorrect: %s\n",
+                    kw.s);
+            } else {
+                put(b, "      didn't match because some of the arguments have invalid types: ");
+                put_marked(b, sig, args, nargs, kwnames);
+                put(b, "\n");
+            }
+        }
+    }
+    PyErr_SetString(PyExc_TypeError, b->s);
+    PyMem_Free(b);
+}
+
+/* ------------------------------------------------------------------ matching overloads */
+
+int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t nargs,
+                 PyObject *kwnames, PyObject **vals, PyObject **owned) {
+    PyObject *varargs = NULL;
+    int rc;
+    *owned = NULL;
+    if (n == 1) {
+        rc = bind(sigs[0], args, nargs, kwnames, vals, &varargs, true);
+        if (rc == 1) {
+            *owned = varargs;
+            return 0;
+        }
+        Py_XDECREF(varargs);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        rc = bind(sigs[i], args, nargs, kwnames, vals, &varargs, false);
+        if (rc < 0) {
+            Py_XDECREF(varargs);
+            return -1;
+        }
+        if (rc == 1) {
+            *owned = varargs;
+            return i;
+        }
+    }
+    Py_XDECREF(varargs);
+    /* PythonArgParser::print_error: the one plausible overload raises its own error */
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0, total = nargs + nkw;
+    int plausible = -1, count = 0;
+    for (int i = 0; i < n; i++)
+        if (total >= sigs[i]->min_args && total <= sigs[i]->nparams && !sigs[i]->hidden) {
+            plausible = i;
+            count++;
+        }
+    if (count == 1) {
+        varargs = NULL;
+        rc = bind(sigs[plausible], args, nargs, kwnames, vals, &varargs, true);
+        Py_XDECREF(varargs);
+        if (rc < 0) return -1;
+    }
+    invalid_combination(sigs, n, args, nargs, kwnames);
+    return -1;
+}
