@@ -97,11 +97,6 @@ NT_API void nt_tensors_release(nt_tensor **tensors, int64_t count);
 NT_API nt_status nt_resize_(nt_tensor *t, int ndim, const int64_t *sizes);
 /* resize_ to template's shape; then template's names as for an out= tensor. */
 NT_API nt_status nt_resize_as_(nt_tensor *t, const nt_tensor *the_template);
-/* resize_ that may need a new tensor object: a tensor's dims live in its own allocation,
- * so nt_resize_ fails (NT_ERR_NOT_IMPLEMENTED) for more dims than t has; these return t
- * itself (a new reference) when done in place, else a new tensor over t's resized storage. */
-NT_API nt_status nt_resize(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
-NT_API nt_status nt_resize_as(nt_tensor *t, const nt_tensor *the_template, nt_tensor **out);
 
 #ifdef __cplusplus
 }

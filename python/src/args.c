@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "p1_util.h"
+#include "interop.h"
 #include "pyntensor.h"
 
 static PyObject *name_ids;      /* dict: str -> int id */

@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-#include "p1_util.h"
+#include "interop.h"
 #include "signature.h"
 
 /* The forms of an op: torch.name, t.name, t.name_, torch.name_. */
@@ -535,6 +535,7 @@ static PyObject *invoke(nt_op op, bind_mode mode, PyObject *self, PyObject *cons
         goto done;
     }
     result = wrap_results(&c, info, c.inplace ? self : NULL, out_obj);
+    if (result && nt_py_warn_pending() < 0) Py_CLEAR(result);
 done:
     release_lists(lists);
     Py_XDECREF(owned);

@@ -6,7 +6,7 @@
  *
  * A conversion to the tensor's own dtype returns the same Python object, as in PyTorch.
  */
-#include "p1_util.h"
+#include "interop.h"
 
 #include "core/scalar.h" /* nt_load_scalar: one element of any dtype */
 

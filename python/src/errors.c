@@ -21,3 +21,8 @@ int nt_py_raise_int(nt_status st) {
     nt_py_raise(st);
     return -1;
 }
+
+int nt_py_warn_pending(void) {
+    const char *w = nt_take_warning();
+    return w ? PyErr_WarnEx(PyExc_UserWarning, w, 1) : 0;
+}

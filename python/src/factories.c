@@ -7,7 +7,7 @@
  * PyTorch does: the shape from the first element of each level, the dtype from every
  * element (promoted), then one checked store per element.
  */
-#include "p1_util.h"
+#include "interop.h"
 #include "ops_random.h"
 
 #include "core/scalar.h" /* nt_store_scalar: one element of any dtype */

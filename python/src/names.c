@@ -7,7 +7,7 @@
  * form of unflatten. They are done here in C with the same results and the same error
  * texts, including the odd ones (a list slice for the Ellipsis, a zip for namedshapes).
  */
-#include "p2_util.h"
+#include "arglists.h"
 
 /* ---- rename, rename_ ---- */
 
@@ -16,9 +16,9 @@ static int names_from_map(const char *api, nt_tensor *t, PyObject *const *values
                           nt_name *out) {
     int ndim = nt_tensor_ndim(t);
     const nt_name *cur = nt_tensor_names(t);
-    p2_name_item items[NT_MAX_DIMS];
+    nt_py_name_item items[NT_MAX_DIMS];
     for (int i = 0; i < ndim; i++)
-        items[i] = (p2_name_item){NULL, cur ? cur[i] : NT_NAME_NONE};
+        items[i] = (nt_py_name_item){NULL, cur ? cur[i] : NT_NAME_NONE};
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);
         nt_name id;
@@ -38,9 +38,9 @@ static int names_from_map(const char *api, nt_tensor *t, PyObject *const *values
             Py_XDECREF(names);
             return -1;
         }
-        items[dim] = (p2_name_item){values[k], 0};
+        items[dim] = (nt_py_name_item){values[k], 0};
     }
-    return p2_convert_names(api, "names", "tuple", items, ndim, out);
+    return nt_py_convert_names(api, "names", "tuple", items, ndim, out);
 }
 
 /* rename(*names) / rename(**rename_map) / rename(None); writes the new names (NULL: drop
@@ -65,13 +65,13 @@ static int rename_args(const char *api, nt_tensor *t, PyObject *const *args, Py_
         *names_out = NULL;
         return 0;
     }
-    int ellipsis = p2_find_ellipsis(api, args, nargs);
+    int ellipsis = nt_py_find_ellipsis(api, args, nargs);
     if (ellipsis == -2) return -1;
-    p2_name_item items[2 * NT_MAX_DIMS];
-    int count = p2_expand_ellipsis(t, args, nargs, ellipsis, items);
-    if (count < 0 || p2_convert_names(api, "names", "tuple", items, count, buf) < 0) return -1;
+    nt_py_name_item items[2 * NT_MAX_DIMS];
+    int count = nt_py_expand_ellipsis(t, args, nargs, ellipsis, items);
+    if (count < 0 || nt_py_convert_names(api, "names", "tuple", items, count, buf) < 0) return -1;
     if (count != ndim) {
-        PyObject *list = p2_names_list(buf, count);
+        PyObject *list = nt_py_names_list(buf, count);
         if (list) nt_py_set_names_count_error(count, ndim, list);
         Py_XDECREF(list);
         return -1;
@@ -87,7 +87,7 @@ static PyObject *tensor_rename(PyObject *self, PyObject *const *args, Py_ssize_t
     nt_name buf[2 * NT_MAX_DIMS];
     const nt_name *names;
     if (rename_args("rename", t, args, nargs, kwnames, buf, &names) < 0) return NULL;
-    return p2_result(nt_rename(t, names, &out), &out);
+    return nt_py_result_of(nt_rename(t, names, &out), &out);
 }
 
 /* rename_(*names, **rename_map): renames in place and returns self. */
@@ -108,20 +108,20 @@ static PyObject *tensor_rename_(PyObject *self, PyObject *const *args, Py_ssize_
 /* refine_names(*names): names may hold one Ellipsis, expanded here as PyTorch does. */
 static PyObject *tensor_refine_names(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     nt_tensor *t = nt_py_tensor(self), *out;
-    int ellipsis = p2_find_ellipsis("refine_names", args, nargs);
+    int ellipsis = nt_py_find_ellipsis("refine_names", args, nargs);
     if (ellipsis == -2) return NULL;
-    p2_name_item items[2 * NT_MAX_DIMS];
+    nt_py_name_item items[2 * NT_MAX_DIMS];
     nt_name names[2 * NT_MAX_DIMS];
-    int count = p2_expand_ellipsis(t, args, nargs, ellipsis, items);
-    if (count < 0 || p2_convert_names("refine_names", "names", "tuple", items, count, names) < 0)
+    int count = nt_py_expand_ellipsis(t, args, nargs, ellipsis, items);
+    if (count < 0 || nt_py_convert_names("refine_names", "names", "tuple", items, count, names) < 0)
         return NULL;
-    return p2_result(nt_refine_names(t, count, names, -1, &out), &out);
+    return nt_py_result_of(nt_refine_names(t, count, names, -1, &out), &out);
 }
 
 /* align_to(*names): one Ellipsis stands for the dims not mentioned, in their order. */
 static PyObject *tensor_align_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     nt_tensor *t = nt_py_tensor(self), *out;
-    int ellipsis = p2_find_ellipsis("align_to", args, nargs);
+    int ellipsis = nt_py_find_ellipsis("align_to", args, nargs);
     if (ellipsis == -2) return NULL;
     if (nargs > NT_MAX_DIMS) {
         PyErr_Format(PyExc_RuntimeError, "align_to: too many names: %zd (at most %d)", nargs,
@@ -129,39 +129,39 @@ static PyObject *tensor_align_to(PyObject *self, PyObject *const *args, Py_ssize
         return NULL;
     }
     /* PyTorch checks the names without the Ellipsis (a list then, a tuple otherwise) */
-    p2_name_item items[NT_MAX_DIMS];
+    nt_py_name_item items[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
     int n = 0;
     for (Py_ssize_t i = 0; i < nargs; i++)
-        if (i != ellipsis) items[n++] = (p2_name_item){args[i], 0};
+        if (i != ellipsis) items[n++] = (nt_py_name_item){args[i], 0};
     nt_name converted[NT_MAX_DIMS];
-    if (p2_convert_names("align_to", ellipsis >= 0 ? "order" : "names",
+    if (nt_py_convert_names("align_to", ellipsis >= 0 ? "order" : "names",
                          ellipsis >= 0 ? "list" : "tuple", items, n, converted) < 0)
         return NULL;
     /* the C API takes the Ellipsis as a placeholder entry at its position */
     for (int i = 0, j = 0; i < (int)nargs; i++)
         names[i] = i == ellipsis ? NT_NAME_NONE : converted[j++];
-    return p2_result(nt_align_to(t, (int)nargs, names, ellipsis, &out), &out);
+    return nt_py_result_of(nt_align_to(t, (int)nargs, names, ellipsis, &out), &out);
 }
 
 static PyObject *tensor_align_as(PyObject *self, PyObject *other) {
     if (!nt_py_is_tensor(other)) {
         PyErr_Format(PyExc_TypeError,
                      "align_as(): argument 'other' (position 1) must be Tensor, not %s",
-                     p2_type_name(other));
+                     nt_py_type_name(other));
         return NULL;
     }
     nt_tensor *out;
-    return p2_result(nt_align_as(nt_py_tensor(self), nt_py_tensor(other), &out), &out);
+    return nt_py_result_of(nt_align_as(nt_py_tensor(self), nt_py_tensor(other), &out), &out);
 }
 
 /* ---- flatten ---- */
 
-static const p2_signature flatten_sigs[] = {
-    {3, 3, {{P2_INT, "start_dim"}, {P2_INT, "end_dim"}, {P2_NAME, "out_dim"}}},
-    {2, 0, {{P2_INT, "start_dim"}, {P2_INT, "end_dim"}}},
-    {3, 3, {{P2_NAME, "start_dim"}, {P2_NAME, "end_dim"}, {P2_NAME, "out_dim"}}},
-    {2, 2, {{P2_NAMES, "dims"}, {P2_NAME, "out_dim"}}},
+static const nt_py_signature flatten_sigs[] = {
+    {3, 3, {{NT_PY_ARG_INT, "start_dim"}, {NT_PY_ARG_INT, "end_dim"}, {NT_PY_ARG_NAME, "out_dim"}}},
+    {2, 0, {{NT_PY_ARG_INT, "start_dim"}, {NT_PY_ARG_INT, "end_dim"}}},
+    {3, 3, {{NT_PY_ARG_NAME, "start_dim"}, {NT_PY_ARG_NAME, "end_dim"}, {NT_PY_ARG_NAME, "out_dim"}}},
+    {2, 2, {{NT_PY_ARG_NAMES, "dims"}, {NT_PY_ARG_NAME, "out_dim"}}},
 };
 
 /* A start/end dim argument: an int (left for the C API to wrap) or a name (resolved). */
@@ -172,7 +172,7 @@ static int flatten_dim(nt_tensor *t, PyObject *o, int64_t *out) {
 
 /* flatten(start_dim=0, end_dim=-1), flatten(start_dim, end_dim, out_dim) with dims as
  * indices or names, flatten(dims, out_dim) with a list of names. */
-PyObject *p2_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+PyObject *nt_py_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                             PyObject *kwnames) {
     static const char *const kwlist[] = {"start_dim", "end_dim", "out_dim", "dims", NULL};
     nt_tensor *t = nt_py_tensor(self), *out;
@@ -180,7 +180,7 @@ PyObject *p2_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (nt_py_parse_args("flatten", args, nargs, kwnames, kwlist, 3, v) < 0) {
         if (nargs > 3 && PyErr_ExceptionMatches(PyExc_TypeError)) {
             PyErr_Clear();
-            return p2_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
+            return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
         }
         return NULL;
     }
@@ -194,14 +194,14 @@ PyObject *p2_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t na
         } else if (nargs == 1 && !v[2] && !kwnames) {
             PyErr_Format(PyExc_TypeError,
                          "flatten(): argument 'start_dim' (position 1) must be int, not %s",
-                         p2_type_name(dims));
+                         nt_py_type_name(dims));
             return NULL;
         }
     }
     if (dims) {
         if (v[0] || v[1] || nargs > 2 || !v[2] || !(v[2] == Py_None || PyUnicode_Check(v[2])) ||
             !(PyList_Check(dims) || PyTuple_Check(dims)))
-            return p2_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
+            return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
         Py_ssize_t n = PySequence_Fast_GET_SIZE(dims);
         if (n > NT_MAX_DIMS) {
             PyErr_SetString(PyExc_RuntimeError, "flatten: too many dims");
@@ -209,40 +209,40 @@ PyObject *p2_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t na
         }
         if (n > 0 && !(PySequence_Fast_GET_ITEM(dims, 0) == Py_None ||
                        PyUnicode_Check(PySequence_Fast_GET_ITEM(dims, 0))))
-            return p2_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
-        p2_name_item items[NT_MAX_DIMS];
+            return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
+        nt_py_name_item items[NT_MAX_DIMS];
         nt_name names[NT_MAX_DIMS], out_name;
         for (Py_ssize_t i = 0; i < n; i++)
-            items[i] = (p2_name_item){PySequence_Fast_GET_ITEM(dims, i), 0};
-        if (p2_convert_names("flatten", "dims", Py_TYPE(dims)->tp_name, items, (int)n, names) < 0 ||
+            items[i] = (nt_py_name_item){PySequence_Fast_GET_ITEM(dims, i), 0};
+        if (nt_py_convert_names("flatten", "dims", Py_TYPE(dims)->tp_name, items, (int)n, names) < 0 ||
             nt_py_name_from_object(v[2], &out_name) < 0)
             return NULL;
-        return p2_result(nt_flatten_names(t, (int)n, names, out_name, &out), &out);
+        return nt_py_result_of(nt_flatten_names(t, (int)n, names, out_name, &out), &out);
     }
     /* flatten(start_dim, end_dim[, out_dim]) */
     for (int i = 0; i < 2; i++)
-        if (v[i] && !p2_is_int(v[i]) && !PyUnicode_Check(v[i])) {
+        if (v[i] && !nt_py_is_int(v[i]) && !PyUnicode_Check(v[i])) {
             if (nargs == 1 && !kwnames) {
                 PyErr_Format(PyExc_TypeError,
                              "flatten(): argument 'start_dim' (position 1) must be int, not %s",
-                             p2_type_name(v[i]));
+                             nt_py_type_name(v[i]));
                 return NULL;
             }
-            return p2_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
+            return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
         }
     if (v[2] && v[2] != Py_None && !PyUnicode_Check(v[2]))
-        return p2_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
+        return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
     if (!v[2] && ((v[0] && PyUnicode_Check(v[0])) || (v[1] && PyUnicode_Check(v[1]))) &&
         !(v[0] && v[1]))
-        return p2_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
+        return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
     int64_t start = 0, end = -1;
     if ((v[0] && flatten_dim(t, v[0], &start) < 0) || (v[1] && flatten_dim(t, v[1], &end) < 0))
         return NULL;
     if (!v[2]) /* the merged dim is unnamed; one dim alone is the tensor itself */
-        return p2_result_self(self, nt_flatten_dims(t, start, end, &out), &out);
+        return nt_py_result_self(self, nt_flatten_dims(t, start, end, &out), &out);
     nt_name out_name;
     if (nt_py_name_from_object(v[2], &out_name) < 0) return NULL;
-    return p2_result(nt_flatten(t, start, end, out_name, &out), &out);
+    return nt_py_result_of(nt_flatten(t, start, end, out_name, &out), &out);
 }
 
 /* ---- unflatten ---- */
@@ -308,7 +308,7 @@ static int is_ordered_dict(PyObject *o) {
 }
 
 /* unflatten(dim, sizes): sizes are ints (a -1 is inferred) or a namedshape. */
-PyObject *p2_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+PyObject *nt_py_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames) {
     static const char *const kwlist[] = {"dim", "sizes", NULL};
     nt_tensor *t = nt_py_tensor(self), *out;
@@ -338,9 +338,9 @@ PyObject *p2_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t 
     PyObject *result = NULL;
     int64_t dim, sizes[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
-    if (!p2_is_int(v[0]) && !PyUnicode_Check(v[0])) {
+    if (!nt_py_is_int(v[0]) && !PyUnicode_Check(v[0])) {
         PyErr_Format(PyExc_TypeError, "unflatten(): argument 'dim' (position 1) must be %s, not %s",
-                     named ? "name" : "int", p2_type_name(v[0]));
+                     named ? "name" : "int", nt_py_type_name(v[0]));
         goto done;
     }
     if (!named && PyUnicode_Check(v[0])) { /* a name needs a namedshape, as in PyTorch */
@@ -351,26 +351,26 @@ PyObject *p2_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (!PyTuple_Check(sizes_obj) && !PyList_Check(sizes_obj)) {
         PyErr_Format(PyExc_TypeError,
                      "unflatten(): argument 'sizes' (position 2) must be tuple of ints, not %s",
-                     p2_type_name(sizes_obj));
+                     nt_py_type_name(sizes_obj));
         goto done;
     }
-    int count = p2_int_list("unflatten", "sizes", 2, "ints", &sizes_obj, 1, sizes);
+    int count = nt_py_int_list("unflatten", "sizes", 2, "ints", &sizes_obj, 1, sizes);
     if (count < 0) goto done;
     if (names_obj) {
         Py_ssize_t n = PyTuple_GET_SIZE(names_obj);
-        p2_name_item items[NT_MAX_DIMS];
+        nt_py_name_item items[NT_MAX_DIMS];
         for (Py_ssize_t i = 0; i < n; i++)
-            items[i] = (p2_name_item){PyTuple_GET_ITEM(names_obj, i), 0};
+            items[i] = (nt_py_name_item){PyTuple_GET_ITEM(names_obj, i), 0};
         if (n > 0 && !(PyTuple_GET_ITEM(names_obj, 0) == Py_None ||
                        PyUnicode_Check(PyTuple_GET_ITEM(names_obj, 0)))) {
             PyErr_SetString(PyExc_TypeError, "unflatten(): argument 'names' (position 3) must "
                                              "be tuple of names, not tuple");
             goto done;
         }
-        if (p2_convert_names("unflatten", "names", "tuple", items, (int)n, names) < 0) goto done;
+        if (nt_py_convert_names("unflatten", "names", "tuple", items, (int)n, names) < 0) goto done;
     }
     if (nt_py_dim_from_object(t, v[0], &dim) < 0) goto done;
-    result = p2_result(nt_unflatten(t, dim, count, sizes, names_obj ? names : NULL, &out), &out);
+    result = nt_py_result_of(nt_unflatten(t, dim, count, sizes, names_obj ? names : NULL, &out), &out);
 done:
     if (names_obj) {
         Py_DECREF(names_obj);
@@ -391,10 +391,10 @@ PyMethodDef nt_py_tensor_names_methods[] = {
      "align_to(*names): permutes dims into this order, adding size-one dims for new names."},
     {"align_as", tensor_align_as, METH_O,
      "align_as(other): align_to(*other.names): permutes and adds dims to match other."},
-    {"flatten", FASTCALL_KW(p2_tensor_flatten),
+    {"flatten", FASTCALL_KW(nt_py_tensor_flatten),
      "flatten(start_dim=0, end_dim=-1[, out_dim]) or flatten(dims, out_dim): merges "
      "consecutive dims into one."},
-    {"unflatten", FASTCALL_KW(p2_tensor_unflatten),
+    {"unflatten", FASTCALL_KW(nt_py_tensor_unflatten),
      "unflatten(dim, sizes): splits a dim into sizes or a namedshape ((name, size), ...)."},
     {NULL, NULL, 0, NULL},
 };

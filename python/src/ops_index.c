@@ -13,7 +13,7 @@
  */
 #include "ops_index.h"
 
-#include "p2_util.h"
+#include "arglists.h"
 
 static const char *const legacy_names[NT_DTYPE_COUNT] = {
     [NT_BOOL] = "torch.BoolTensor",       [NT_UINT8] = "torch.ByteTensor",
@@ -215,7 +215,7 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
         st = single ? nt_index_get1(x, &t.idx[0], &out) : nt_index_get(x, t.count, t.idx, &out);
     }
     tuple_free(&t);
-    return p2_result(st, &out);
+    return nt_py_result_of(st, &out);
 }
 
 static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
@@ -343,7 +343,7 @@ static int value_arg(const char *fname, PyObject *o, nt_scalar *s, nt_tensor **t
                  "some of the arguments have invalid types: (Tensor, !%s!)\n * (Tensor mask, "
                  "Number value)\n      didn't match because some of the arguments have invalid "
                  "types: (Tensor, !%s!)\n",
-                 fname, p2_type_name(o), p2_type_name(o), p2_type_name(o));
+                 fname, nt_py_type_name(o), nt_py_type_name(o), nt_py_type_name(o));
     return -1;
 }
 
@@ -355,7 +355,7 @@ static int tensor_arg(const char *fname, const char *arg, int pos, PyObject *o, 
     }
     if (!nt_py_is_tensor(o)) {
         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be Tensor, not %s",
-                     fname, arg, pos, p2_type_name(o));
+                     fname, arg, pos, nt_py_type_name(o));
         return -1;
     }
     *out = nt_py_tensor(o);
@@ -388,7 +388,7 @@ static PyObject *index_fill_common(PyObject *self, PyObject *const *args, Py_ssi
         return self;
     }
     st = vt ? nt_index_fill_tensor(t, dim, index, vt, &out) : nt_index_fill(t, dim, index, s, &out);
-    return p2_result(st, &out);
+    return nt_py_result_of(st, &out);
 }
 
 static PyObject *tensor_index_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -449,7 +449,7 @@ static PyObject *tensor_masked_select(PyObject *self, PyObject *const *args, Py_
     nt_tensor *mask, *out = NULL;
     if (tensor_arg("masked_select", "mask", 1, v[0], &mask) < 0) return NULL;
     nt_status st = nt_masked_select(nt_py_tensor(self), mask, &out);
-    return p2_result(st, &out);
+    return nt_py_result_of(st, &out);
 }
 
 /* ------------------------------------------------------------------ split, chunk, unbind */
@@ -459,12 +459,12 @@ static PyObject *tensor_split(PyObject *self, PyObject *const *args, Py_ssize_t 
     static const char *const kwlist[] = {"split_size", "dim", NULL};
     PyObject *v[2];
     if (nt_py_parse_args("split", args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args("split", 1, (const char *const[]){"split_size"});
+    if (!v[0]) return nt_py_missing_args("split", 1, (const char *const[]){"split_size"});
     nt_tensor *t = nt_py_tensor(self), **list = NULL;
     int64_t dim, count = 0;
     if (raw_dim_arg(t, v[1], &dim) < 0) return NULL;
     nt_status st;
-    if (p2_is_int(v[0])) {
+    if (nt_py_is_int(v[0])) {
         int64_t size;
         if (nt_py_int64_from_object(v[0], &size, "split_size") < 0) return NULL;
         st = nt_split(t, size, dim, &list, &count);
@@ -474,7 +474,7 @@ static PyObject *tensor_split(PyObject *self, PyObject *const *args, Py_ssize_t 
             PyErr_Format(PyExc_TypeError,
                          "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple "
                          "of ints, not %s",
-                         p2_type_name(v[0]));
+                         nt_py_type_name(v[0]));
             return NULL;
         }
         Py_ssize_t n = PySequence_Fast_GET_SIZE(v[0]);
@@ -484,11 +484,11 @@ static PyObject *tensor_split(PyObject *self, PyObject *const *args, Py_ssize_t 
         }
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *item = PySequence_Fast_GET_ITEM(v[0], i);
-            if (!p2_is_int(item)) {
+            if (!nt_py_is_int(item)) {
                 PyErr_Format(PyExc_TypeError,
                              "split_with_sizes(): argument 'split_sizes' must be tuple of ints, "
                              "but found element of type %s at pos %zd",
-                             p2_type_name(item), i + 1);
+                             nt_py_type_name(item), i + 1);
                 return NULL;
             }
             if (nt_py_int64_from_object(item, &sizes[i], "split_sizes") < 0) return NULL;
@@ -503,12 +503,12 @@ static PyObject *tensor_split_with_sizes(PyObject *self, PyObject *const *args, 
     static const char *const kwlist[] = {"split_sizes", "dim", NULL};
     PyObject *v[2];
     if (nt_py_parse_args("split_with_sizes", args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args("split_with_sizes", 1, (const char *const[]){"split_sizes"});
-    if (p2_is_int(v[0]) || (!PyTuple_Check(v[0]) && !PyList_Check(v[0]))) {
+    if (!v[0]) return nt_py_missing_args("split_with_sizes", 1, (const char *const[]){"split_sizes"});
+    if (nt_py_is_int(v[0]) || (!PyTuple_Check(v[0]) && !PyList_Check(v[0]))) {
         PyErr_Format(PyExc_TypeError,
                      "split_with_sizes(): argument 'split_sizes' (position 1) must be tuple of "
                      "ints, not %s",
-                     p2_type_name(v[0]));
+                     nt_py_type_name(v[0]));
         return NULL;
     }
     return tensor_split(self, v, v[1] ? 2 : 1, NULL);
@@ -519,7 +519,7 @@ static PyObject *tensor_chunk(PyObject *self, PyObject *const *args, Py_ssize_t 
     static const char *const kwlist[] = {"chunks", "dim", NULL};
     PyObject *v[2];
     if (nt_py_parse_args("chunk", args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args("chunk", 1, (const char *const[]){"chunks"});
+    if (!v[0]) return nt_py_missing_args("chunk", 1, (const char *const[]){"chunks"});
     nt_tensor *t = nt_py_tensor(self), **list = NULL;
     int64_t chunks, dim, count = 0;
     if (nt_py_int64_from_object(v[0], &chunks, "chunks") < 0 || raw_dim_arg(t, v[1], &dim) < 0)
@@ -542,20 +542,6 @@ static PyObject *tensor_unbind(PyObject *self, PyObject *const *args, Py_ssize_t
 
 /* ------------------------------------------------------------------ resize_ */
 
-/* Puts `r` (from nt_resize) into self when it is a new tensor object. */
-static PyObject *adopt(PyObject *self, nt_tensor *r) {
-    NtTensorObject *obj = (NtTensorObject *)self;
-    if (r != obj->t) {
-        nt_tensor *old = obj->t;
-        obj->t = r;
-        nt_tensor_release(old);
-    } else {
-        nt_tensor_release(r);
-    }
-    Py_INCREF(self);
-    return self;
-}
-
 static PyObject *tensor_resize_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames) {
     PyObject *size_kw = NULL;
@@ -576,15 +562,15 @@ static PyObject *tensor_resize_(PyObject *self, PyObject *const *args, Py_ssize_
             }
         }
     }
-    if (nargs == 0 && !size_kw) return p2_missing_args("resize_", 1, (const char *const[]){"size"});
+    if (nargs == 0 && !size_kw) return nt_py_missing_args("resize_", 1, (const char *const[]){"size"});
     int64_t sizes[NT_MAX_DIMS];
-    int n = size_kw ? p2_int_list("resize_", "size", 1, "SymInts", &size_kw, 1, sizes)
-                    : p2_int_list("resize_", "size", 1, "SymInts", args, nargs, sizes);
+    int n = size_kw ? nt_py_int_list("resize_", "size", 1, "SymInts", &size_kw, 1, sizes)
+                    : nt_py_int_list("resize_", "size", 1, "SymInts", args, nargs, sizes);
     if (n < 0) return NULL;
-    nt_tensor *r = NULL;
-    nt_status st = nt_resize(nt_py_tensor(self), n, sizes, &r);
+    nt_status st = nt_resize_(nt_py_tensor(self), n, sizes);
     if (st != NT_OK) return nt_py_raise(st);
-    return adopt(self, r);
+    Py_INCREF(self);
+    return self;
 }
 
 static PyObject *tensor_resize_as_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -592,11 +578,12 @@ static PyObject *tensor_resize_as_(PyObject *self, PyObject *const *args, Py_ssi
     static const char *const kwlist[] = {"the_template", "memory_format", NULL};
     PyObject *v[2];
     if (nt_py_parse_args("resize_as_", args, nargs, kwnames, kwlist, 1, v) < 0) return NULL;
-    nt_tensor *tmpl, *r = NULL;
+    nt_tensor *tmpl;
     if (tensor_arg("resize_as_", "the_template", 1, v[0], &tmpl) < 0) return NULL;
-    nt_status st = nt_resize_as(nt_py_tensor(self), tmpl, &r);
+    nt_status st = nt_resize_as_(nt_py_tensor(self), tmpl);
     if (st != NT_OK) return nt_py_raise(st);
-    return adopt(self, r);
+    Py_INCREF(self);
+    return self;
 }
 
 /* ------------------------------------------------------------------ cat, stack */
@@ -606,7 +593,7 @@ static int tensor_list(const char *fname, PyObject *o, nt_tensor ***out, int *co
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
         PyErr_Format(PyExc_TypeError,
                      "%s(): argument 'tensors' (position 1) must be tuple of Tensors, not %s",
-                     fname, p2_type_name(o));
+                     fname, nt_py_type_name(o));
         return -1;
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
@@ -619,7 +606,7 @@ static int tensor_list(const char *fname, PyObject *o, nt_tensor ***out, int *co
         PyObject *item = PySequence_Fast_GET_ITEM(o, i);
         if (!nt_py_is_tensor(item)) {
             PyErr_Format(PyExc_TypeError, "expected Tensor as element %zd in argument 0, but got %s",
-                         i, p2_type_name(item));
+                         i, nt_py_type_name(item));
             PyMem_Free(list);
             return -1;
         }
@@ -635,13 +622,13 @@ static PyObject *join_common(const char *fname, PyObject *const *args, Py_ssize_
     static const char *const kwlist[] = {"tensors", "dim", "out", NULL};
     PyObject *v[3];
     if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args(fname, 1, (const char *const[]){"tensors"});
+    if (!v[0]) return nt_py_missing_args(fname, 1, (const char *const[]){"tensors"});
     nt_tensor **list, *out = NULL, *result = NULL;
     int count;
     if (v[2] == Py_None) v[2] = NULL;
     if (v[2] && !nt_py_is_tensor(v[2])) {
         PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname,
-                     p2_type_name(v[2]));
+                     nt_py_type_name(v[2]));
         return NULL;
     }
     if (v[2]) out = nt_py_tensor(v[2]);
@@ -671,8 +658,10 @@ static PyObject *join_common(const char *fname, PyObject *const *args, Py_ssize_
     Py_END_ALLOW_THREADS;
     PyMem_Free(list);
     if (st != NT_OK) return nt_py_raise(st);
-    if (out) return adopt(v[2], result);
-    return nt_py_wrap(result);
+    if (!out) return nt_py_wrap(result);
+    nt_tensor_release(result); /* out itself */
+    Py_INCREF(v[2]);
+    return v[2];
 }
 
 static PyObject *py_cat(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -689,7 +678,7 @@ static PyObject *py_stack(PyObject *m, PyObject *const *args, Py_ssize_t nargs, 
 #define AS_FUNCTION(NAME, METHOD)                                                                  \
     static PyObject *py_##NAME(PyObject *m, PyObject *const *args, Py_ssize_t nargs,               \
                                PyObject *kwnames) {                                                \
-        return p2_call_as_function(#NAME, METHOD, args, nargs, kwnames);                           \
+        return nt_py_call_as_function(#NAME, METHOD, args, nargs, kwnames);                           \
     }
 AS_FUNCTION(split, tensor_split)
 AS_FUNCTION(chunk, tensor_chunk)

@@ -9,7 +9,7 @@
  * released around products that are not tiny.
  */
 #include "ops_linalg.h"
-#include "p2_util.h"
+#include "arglists.h"
 
 #include <stdbool.h>
 
@@ -37,10 +37,10 @@ static int tensor_arg(const char *fname, PyObject *o, const char *name, int posi
     }
     if (by_keyword)
         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be Tensor, not %s", fname, name,
-                     p2_type_name(o));
+                     nt_py_type_name(o));
     else
         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be Tensor, not %s",
-                     fname, name, position, p2_type_name(o));
+                     fname, name, position, nt_py_type_name(o));
     return -1;
 }
 
@@ -59,7 +59,7 @@ static int number_arg(const char *fname, PyObject *o, const char *name, nt_scala
         return -1;
     }
     PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be Number, not %s", fname, name,
-                 p2_type_name(o));
+                 nt_py_type_name(o));
     return -1;
 }
 
@@ -74,11 +74,11 @@ static PyObject *invalid_combination(const char *fname, PyObject *const *args, P
         const char *sep = i ? ", " : "";
         if (i < nargs)
             len +=
-                (size_t)snprintf(got + len, sizeof got - len, "%s%s", sep, p2_type_name(args[i]));
+                (size_t)snprintf(got + len, sizeof got - len, "%s%s", sep, nt_py_type_name(args[i]));
         else
             len += (size_t)snprintf(got + len, sizeof got - len, "%s%s=%s", sep,
                                     PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i - nargs)),
-                                    p2_type_name(args[i]));
+                                    nt_py_type_name(args[i]));
     }
     PyErr_Format(PyExc_TypeError,
                  "%s() received an invalid combination of arguments - got (%s), but expected (%s)",
@@ -120,9 +120,9 @@ static PyObject *run_product(const product *p, PyObject *self, PyObject *const *
         const char *const kwlist[] = {p->other, NULL};
         /* PyTorch's parser reports a missing argument before an unknown keyword */
         if (nargs < 1 && !given_by_keyword(kwnames, p->other))
-            return p2_missing_args(p->name, 1, (const char *const[]){p->other});
+            return nt_py_missing_args(p->name, 1, (const char *const[]){p->other});
         if (nt_py_parse_args(p->name, args, nargs, kwnames, kwlist, 1, v) < 0) return NULL;
-        if (!v[0]) return p2_missing_args(p->name, 1, (const char *const[]){p->other});
+        if (!v[0]) return nt_py_missing_args(p->name, 1, (const char *const[]){p->other});
         a = nt_py_tensor(self);
         if (tensor_arg(p->name, v[0], p->other, 1, given_by_keyword(kwnames, p->other), &b) < 0)
             return NULL;
@@ -135,7 +135,7 @@ static PyObject *run_product(const product *p, PyObject *self, PyObject *const *
             int n = 0;
             if (!have_input) missing[n++] = "input";
             if (!have_other) missing[n++] = p->other;
-            return p2_missing_args(p->name, n, missing);
+            return nt_py_missing_args(p->name, n, missing);
         }
         if (nt_py_parse_args(p->name, args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
         if (!v[0] || !v[1]) {
@@ -143,7 +143,7 @@ static PyObject *run_product(const product *p, PyObject *self, PyObject *const *
             int n = 0;
             if (!v[0]) missing[n++] = "input";
             if (!v[1]) missing[n++] = p->other;
-            return p2_missing_args(p->name, n, missing);
+            return nt_py_missing_args(p->name, n, missing);
         }
         if (tensor_arg(p->name, v[0], "input", 1, given_by_keyword(kwnames, "input"), &a) < 0 ||
             tensor_arg(p->name, v[1], p->other, 2, given_by_keyword(kwnames, p->other), &b) < 0)
@@ -160,7 +160,7 @@ static PyObject *run_product(const product *p, PyObject *self, PyObject *const *
     }
     nt_status st;
     LINALG_CALL(work_of(a, b), st, p->fn(a, b, &r));
-    return p2_result(st, &r);
+    return nt_py_result_of(st, &r);
 }
 
 #define PRODUCT_WRAPPERS(NAME, P)                                                                  \
@@ -259,7 +259,7 @@ static PyObject *run_fused(const fused *f, PyObject *self, bool inplace, PyObjec
         return v[5];
     }
     LINALG_CALL(work, st, f->fn(bias, m1, m2, beta, alpha, &r));
-    return p2_result(st, &r);
+    return nt_py_result_of(st, &r);
 }
 
 static PyObject *tensor_addmm(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -309,7 +309,7 @@ static PyObject *nb_matmul(PyObject *a, PyObject *b) {
     nt_tensor *x = nt_py_tensor(a), *y = nt_py_tensor(b), *r;
     nt_status st;
     LINALG_CALL(work_of(x, y), st, nt_matmul(x, y, &r));
-    return p2_result(st, &r);
+    return nt_py_result_of(st, &r);
 }
 
 /* PyTorch has no in-place matmul: `x @= y` binds x to a new tensor. The in-place slot does

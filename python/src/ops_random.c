@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "ops_random.h"
-#include "p1_util.h"
-#include "p2_util.h"
+#include "interop.h"
+#include "arglists.h"
 
 #include "core/status.h"  /* nt_fail: the saved name error */
 #include "iter/iter.h"     /* nt_iter_build: copy_'s shape errors come before its name error */
@@ -52,14 +52,14 @@ static PyObject *format_got(PyObject *const *args, Py_ssize_t nargs, PyObject *k
     PyObject *parts = PyList_New(0);
     if (!parts) return NULL;
     for (Py_ssize_t i = 0; i < nargs; i++) {
-        PyObject *s = PyUnicode_FromString(p2_type_name(args[i]));
+        PyObject *s = PyUnicode_FromString(nt_py_type_name(args[i]));
         if (!s || PyList_Append(parts, s) < 0) goto fail;
         Py_DECREF(s);
     }
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *v = args[nargs + k];
-        const char *tn = Py_TYPE(v) == &NtDtype_Type ? "torch.dtype" : p2_type_name(v);
+        const char *tn = Py_TYPE(v) == &NtDtype_Type ? "torch.dtype" : nt_py_type_name(v);
         PyObject *s = PyUnicode_FromFormat("%U=%s", PyTuple_GET_ITEM(kwnames, k), tn);
         if (!s || PyList_Append(parts, s) < 0) goto fail;
         Py_DECREF(s);
@@ -115,10 +115,10 @@ static int float_arg(PyObject *o, const char *fname, const char *arg, int pos, d
     }
     if (pos > 0)
         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be float, not %s",
-                     fname, arg, pos, p2_type_name(o));
+                     fname, arg, pos, nt_py_type_name(o));
     else
         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be float, not %s", fname, arg,
-                     p2_type_name(o));
+                     nt_py_type_name(o));
     return -1;
 }
 
@@ -126,7 +126,7 @@ static int float_arg(PyObject *o, const char *fname, const char *arg, int pos, d
 static int check_generator(PyObject *o, const char *fname) {
     if (!o || o == Py_None) return 0;
     PyErr_Format(PyExc_TypeError, "%s(): argument 'generator' must be torch.Generator, not %s",
-                 fname, p2_type_name(o));
+                 fname, nt_py_type_name(o));
     return -1;
 }
 
@@ -184,7 +184,7 @@ static PyObject *fill_one(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyObject *v[2];
     double a;
     if (parse(fname, args, nargs, kwnames, kwlist, required, 1, v) < 0) return NULL;
-    if (required && !v[0]) return p2_missing_args(fname, 1, (const char *const[]){an});
+    if (required && !v[0]) return nt_py_missing_args(fname, 1, (const char *const[]){an});
     if (float_arg(v[0], fname, an, position(0, nargs), da, &a) < 0 ||
         check_generator(v[1], fname) < 0)
         return NULL;
@@ -284,7 +284,7 @@ static PyObject *py_bernoulli(PyObject *m, PyObject *const *args, Py_ssize_t nar
     if (!v[0]) return invalid_combination("bernoulli", args, nargs, kwnames, BERNOULLI_SIGS);
     if (!nt_py_is_tensor(v[0])) {
         PyErr_Format(PyExc_TypeError, "bernoulli(): argument 'input' (position 1) must be Tensor, "
-                     "not %s", p2_type_name(v[0]));
+                     "not %s", nt_py_type_name(v[0]));
         return NULL;
     }
     if ((v[1] && !is_p_number(v[1])) || (v[1] && v[3]) ||
@@ -306,7 +306,7 @@ static int random_int(PyObject *o, int64_t *out) {
     if (nt_py_is_tensor(o)) {
         nt_tensor *t = nt_py_tensor(o);
         if (nt_tensor_numel(t) != 1 || nt_dtype_is_floating(nt_tensor_dtype(t))) return 0;
-    } else if (!p2_is_int(o)) {
+    } else if (!nt_py_is_int(o)) {
         return 0;
     }
     nt_scalar s;
@@ -405,7 +405,7 @@ PyObject *nt_py_normal_tensor_forms(PyObject *const *args, Py_ssize_t nargs, PyO
         PyErr_Clear();
         return invalid_combination("normal", args, nargs, kwnames, NORMAL_SIGS);
     }
-    if (!v[0]) return p2_missing_args("normal", 1, (const char *const[]){"mean"});
+    if (!v[0]) return nt_py_missing_args("normal", 1, (const char *const[]){"mean"});
     int mean_t = nt_py_is_tensor(v[0]), std_t = v[1] && nt_py_is_tensor(v[1]);
     double mean = 0.0, std = 1.0;
     if ((!mean_t && !is_number(v[0])) || (v[1] && !std_t && !is_number(v[1])) ||
@@ -448,10 +448,10 @@ static PyObject *dropout_impl(PyObject *const *args, Py_ssize_t nargs, PyObject 
         }
         v[2] = v[4];
     }
-    if (!v[0]) return p2_missing_args(fname, 1, (const char *const[]){"input"});
+    if (!v[0]) return nt_py_missing_args(fname, 1, (const char *const[]){"input"});
     if (!nt_py_is_tensor(v[0])) {
         PyErr_Format(PyExc_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s",
-                     fname, p2_type_name(v[0]));
+                     fname, nt_py_type_name(v[0]));
         return NULL;
     }
     /* p: F.dropout's Python check `p < 0.0 or p > 1.0` and its message */
@@ -475,7 +475,7 @@ static PyObject *dropout_impl(PyObject *const *args, Py_ssize_t nargs, PyObject 
     if (v[2]) {
         if (!PyBool_Check(v[2])) {
             PyErr_Format(PyExc_TypeError, "dropout(): argument 'train' (position 3) must be bool, "
-                         "not %s", p2_type_name(v[2]));
+                         "not %s", nt_py_type_name(v[2]));
             return NULL;
         }
         train = v[2] == Py_True;
@@ -492,7 +492,7 @@ static PyObject *dropout_impl(PyObject *const *args, Py_ssize_t nargs, PyObject 
         return self_result(v[0], st);
     }
     NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_dropout(t, p, train, &r));
-    return p2_result_self(v[0], st, &r);
+    return nt_py_result_self(v[0], st, &r);
 }
 
 static PyObject *py_dropout(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
@@ -526,10 +526,10 @@ static PyObject *tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     if (parse("copy_", args, nargs, kwnames, kwlist, 1, 2, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args("copy_", 1, (const char *const[]){"other"});
+    if (!v[0]) return nt_py_missing_args("copy_", 1, (const char *const[]){"other"});
     if (v[1] && !PyBool_Check(v[1])) {
         PyErr_Format(PyExc_TypeError, "copy_(): argument 'non_blocking'%s must be bool, not %s",
-                     nargs >= 2 ? " (position 2)" : "", p2_type_name(v[1]));
+                     nargs >= 2 ? " (position 2)" : "", nt_py_type_name(v[1]));
         return NULL;
     }
     nt_tensor *dst = nt_py_tensor(self), *src = NULL, *owned = NULL;
@@ -545,7 +545,7 @@ static PyObject *tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t 
         src = owned;
     } else {
         PyErr_Format(PyExc_TypeError, "copy_(): argument 'other' (position 1) must be Tensor, "
-                     "not %s", p2_type_name(v[0]));
+                     "not %s", nt_py_type_name(v[0]));
         return NULL;
     }
     nt_name buf[NT_MAX_DIMS];
@@ -605,7 +605,7 @@ static PyObject *tensor_fill_(PyObject *self, PyObject *const *args, Py_ssize_t 
     } else if (is_number(v[0])) {
         if (nt_py_scalar_from_object(v[0], &s) < 0) return NULL;
     } else {
-        const char *tn = p2_type_name(v[0]);
+        const char *tn = nt_py_type_name(v[0]);
         PyErr_Format(PyExc_TypeError,
                      "fill_() received an invalid combination of arguments - got (%s), but "
                      "expected one of:\n * (Tensor value)\n      didn't match because some of the "
@@ -642,7 +642,7 @@ static PyObject *tensor_requires_grad_(PyObject *self, PyObject *const *args, Py
     if (v[0] && !PyBool_Check(v[0])) {
         PyErr_Format(PyExc_TypeError,
                      "requires_grad_(): argument 'requires_grad'%s must be bool, not %s",
-                     nargs ? " (position 1)" : "", p2_type_name(v[0]));
+                     nargs ? " (position 1)" : "", nt_py_type_name(v[0]));
         return NULL;
     }
     nt_tensor *t = nt_py_tensor(self);
@@ -694,7 +694,7 @@ static int set_grad(PyObject *self, PyObject *value, void *closure) {
     if (!nt_py_is_tensor(value)) {
         PyErr_Format(PyExc_TypeError,
                      "assigned grad expected to be a Tensor or None but got grad of type%s",
-                     p2_type_name(value));
+                     nt_py_type_name(value));
         return -1;
     }
     nt_tensor *t = nt_py_tensor(self), *g = nt_py_tensor(value);
@@ -743,10 +743,10 @@ static PyObject *input_arg(const char *fname, PyObject *const *args, Py_ssize_t 
     static const char *const kwlist[] = {"input", NULL};
     PyObject *v[1];
     if (parse(fname, args, nargs, kwnames, kwlist, 1, 1, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args(fname, 1, (const char *const[]){"input"});
+    if (!v[0]) return nt_py_missing_args(fname, 1, (const char *const[]){"input"});
     if (!nt_py_is_tensor(v[0])) {
         PyErr_Format(PyExc_TypeError, "%s(): argument 'input'%s must be Tensor, not %s", fname,
-                     nargs ? " (position 1)" : "", p2_type_name(v[0]));
+                     nargs ? " (position 1)" : "", nt_py_type_name(v[0]));
         return NULL;
     }
     return v[0];

@@ -14,7 +14,7 @@
  */
 #include "ops_reduce.h"
 
-#include "p2_util.h"
+#include "arglists.h"
 
 #define FASTCALL_KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
@@ -22,7 +22,7 @@
 
 static int bad_type(const char *fname, const char *arg, const char *want, PyObject *o) {
     PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", fname, arg, want,
-                 p2_type_name(o));
+                 nt_py_type_name(o));
     return -1;
 }
 
@@ -39,7 +39,7 @@ static int one_dim(const char *fname, nt_tensor *t, PyObject *o, int64_t *out) {
         PyErr_SetString(PyExc_RuntimeError, "Please look up dimensions by name, got: name = None.");
         return -1;
     }
-    if (!p2_is_int(o)) return bad_type(fname, "dim", "int or str", o);
+    if (!nt_py_is_int(o)) return bad_type(fname, "dim", "int or str", o);
     return nt_py_int64_from_object(o, out, "dim");
 }
 
@@ -98,7 +98,7 @@ static int get_int(const char *fname, const char *arg, PyObject *o, int64_t fall
         *out = fallback;
         return 0;
     }
-    if (!p2_is_int(o)) return bad_type(fname, arg, "int", o);
+    if (!nt_py_is_int(o)) return bad_type(fname, arg, "int", o);
     return nt_py_int64_from_object(o, out, arg);
 }
 
@@ -368,7 +368,7 @@ static PyObject *tensor_logsumexp(PyObject *self, PyObject *const *args, Py_ssiz
     static const char *const kwlist[] = {"dim", "keepdim", "out", NULL};
     PyObject *v[3];
     if (nt_py_parse_args("logsumexp", args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args("logsumexp", 1, (const char *const[]){"dim"});
+    if (!v[0]) return nt_py_missing_args("logsumexp", 1, (const char *const[]){"dim"});
     nt_tensor *t = nt_py_tensor(self);
     int64_t dims[NT_MAX_DIMS];
     int count;
@@ -554,7 +554,7 @@ static PyObject *tensor_kthvalue(PyObject *self, PyObject *const *args, Py_ssize
     static const char *const kwlist[] = {"k", "dim", "keepdim", NULL};
     PyObject *v[3];
     if (nt_py_parse_args("kthvalue", args, nargs, kwnames, kwlist, 3, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args("kthvalue", 1, (const char *const[]){"k"});
+    if (!v[0]) return nt_py_missing_args("kthvalue", 1, (const char *const[]){"k"});
     nt_tensor *t = nt_py_tensor(self), *r = NULL, *idx = NULL;
     int64_t k, dim = -1;
     bool keepdim;
@@ -572,7 +572,7 @@ static PyObject *tensor_topk(PyObject *self, PyObject *const *args, Py_ssize_t n
     static const char *const kwlist[] = {"k", "dim", "largest", "sorted", NULL};
     PyObject *v[4];
     if (nt_py_parse_args("topk", args, nargs, kwnames, kwlist, 4, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args("topk", 1, (const char *const[]){"k"});
+    if (!v[0]) return nt_py_missing_args("topk", 1, (const char *const[]){"k"});
     nt_tensor *t = nt_py_tensor(self), *r = NULL, *idx = NULL;
     int64_t k, dim = -1;
     bool largest, sorted;
@@ -592,7 +592,7 @@ static PyObject *scan_method(const char *fname, bool prod, PyObject *self, PyObj
     static const char *const kwlist[] = {"dim", "dtype", "out", NULL};
     PyObject *v[3];
     if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 1, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args(fname, 1, (const char *const[]){"dim"});
+    if (!v[0]) return nt_py_missing_args(fname, 1, (const char *const[]){"dim"});
     nt_tensor *t = nt_py_tensor(self), *r = NULL, *out = NULL;
     int64_t dim;
     int dtype;
@@ -632,7 +632,7 @@ static PyObject *softmax_method(const char *fname, bool log_out, PyObject *self,
     static const char *const kwlist[] = {"dim", "dtype", NULL};
     PyObject *v[2];
     if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args(fname, 1, (const char *const[]){"dim"});
+    if (!v[0]) return nt_py_missing_args(fname, 1, (const char *const[]){"dim"});
     nt_tensor *t = nt_py_tensor(self);
     int64_t dim;
     int dtype;
@@ -655,7 +655,7 @@ static PyObject *functional_softmax(const char *fname, bool log_out, PyObject *c
     static const char *const kwlist[] = {"input", "dim", "_stacklevel", "dtype", NULL};
     PyObject *v[4];
     if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 4, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args(fname, 1, (const char *const[]){"input"});
+    if (!v[0]) return nt_py_missing_args(fname, 1, (const char *const[]){"input"});
     if (!nt_py_is_tensor(v[0])) return bad_type(fname, "input", "Tensor", v[0]), NULL;
     nt_tensor *t = nt_py_tensor(v[0]);
     int64_t dim;
@@ -718,7 +718,7 @@ PyMethodDef nt_py_tensor_reduce_methods[] = {
 #define AS_FUNCTION(name)                                                                          \
     static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,               \
                                PyObject *kwnames) {                                                \
-        return p2_call_as_function(#name, tensor_##name, args, nargs, kwnames);                    \
+        return nt_py_call_as_function(#name, tensor_##name, args, nargs, kwnames);                    \
     }
 AS_FUNCTION(sum)
 AS_FUNCTION(mean)

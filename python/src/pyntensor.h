@@ -35,6 +35,9 @@ PyObject *nt_py_wrap(nt_tensor *t);
 /* Converts a failed nt_status into the Python exception PyTorch raises for it; returns
  * NULL so callers can `return nt_py_raise(st);`. */
 PyObject *nt_py_raise(nt_status st);
+/* Raises the warning a successful call left (nt_take_warning) as a UserWarning; -1 when the
+ * warning filters turned it into an exception. */
+int nt_py_warn_pending(void);
 /* The same for functions returning int (-1). */
 int nt_py_raise_int(nt_status st);
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p1_util.h"
+#include "interop.h"
 
 /* ------------------------------------------------------------------ types */
 

@@ -5,10 +5,10 @@
  *
  * Every dim argument accepts an index or a name. Arguments are parsed directly (no generic
  * matcher on the hot path); a call that fits no form fails with PyTorch's parser text,
- * rebuilt by p2_util.c. Copies (contiguous, clone, a reshape that cannot be a view) run
+ * rebuilt by arglists.c. Copies (contiguous, clone, a reshape that cannot be a view) run
  * without the GIL when they are large.
  */
-#include "p2_util.h"
+#include "arglists.h"
 
 /* A dim argument: an int (wrapped) or a name (resolved). None is PyTorch's "look up by
  * name" error. Returns 0 or -1. */
@@ -21,7 +21,7 @@ static int view_dim(nt_tensor *t, PyObject *o, int64_t *out) {
 }
 
 static int is_dim(PyObject *o) {
-    return p2_is_int(o) || PyUnicode_Check(o);
+    return nt_py_is_int(o) || PyUnicode_Check(o);
 }
 
 /* An int argument that may also come as a one-element integral Tensor. */
@@ -42,7 +42,7 @@ static int int_or_tensor(PyObject *o, int64_t *out) {
 }
 
 static int is_int_or_tensor(PyObject *o) {
-    return p2_is_int(o) || (nt_py_is_tensor(o) && nt_tensor_numel(nt_py_tensor(o)) == 1);
+    return nt_py_is_int(o) || (nt_py_is_tensor(o) && nt_tensor_numel(nt_py_tensor(o)) == 1);
 }
 
 static PyObject *positional_only(const char *fname, Py_ssize_t nargs, PyObject *kwnames,
@@ -60,9 +60,9 @@ static PyObject *positional_only(const char *fname, Py_ssize_t nargs, PyObject *
 
 /* ---- transpose, t, permute ---- */
 
-static const p2_signature transpose_sigs[] = {
-    {2, 2, {{P2_INT, "dim0"}, {P2_INT, "dim1"}}},
-    {2, 2, {{P2_NAME, "dim0"}, {P2_NAME, "dim1"}}},
+static const nt_py_signature transpose_sigs[] = {
+    {2, 2, {{NT_PY_ARG_INT, "dim0"}, {NT_PY_ARG_INT, "dim1"}}},
+    {2, 2, {{NT_PY_ARG_NAME, "dim0"}, {NT_PY_ARG_NAME, "dim1"}}},
 };
 
 static PyObject *tensor_transpose(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -74,17 +74,17 @@ static PyObject *tensor_transpose(PyObject *self, PyObject *const *args, Py_ssiz
         (v[0] == Py_None && !PyUnicode_Check(v[1])) ||
         (v[1] == Py_None && !PyUnicode_Check(v[0]))) {
         PyErr_Clear();
-        return p2_invalid_combination("transpose", args, nargs, kwnames, transpose_sigs, 2);
+        return nt_py_invalid_combination("transpose", args, nargs, kwnames, transpose_sigs, 2);
     }
     nt_tensor *t = nt_py_tensor(self), *out;
     int64_t d0, d1;
     if (view_dim(t, v[0], &d0) < 0 || view_dim(t, v[1], &d1) < 0) return NULL;
-    return p2_result(nt_transpose(t, d0, d1, &out), &out);
+    return nt_py_result_of(nt_transpose(t, d0, d1, &out), &out);
 }
 
 static PyObject *tensor_t(PyObject *self, PyObject *unused) {
     nt_tensor *out;
-    return p2_result(nt_t(nt_py_tensor(self), &out), &out);
+    return nt_py_result_of(nt_t(nt_py_tensor(self), &out), &out);
 }
 
 /* permute(*dims) or permute(dims): ints (wrapped by the C API, which checks the count
@@ -108,7 +108,7 @@ static PyObject *tensor_permute(PyObject *self, PyObject *const *args, Py_ssize_
         items = &container;
         n = 1;
     }
-    if (n == 0) return p2_missing_args("permute", 1, (const char *const[]){"dims"});
+    if (n == 0) return nt_py_missing_args("permute", 1, (const char *const[]){"dims"});
     if (n == 1 && (PyTuple_Check(items[0]) || PyList_Check(items[0]))) {
         container = items[0];
         n = PySequence_Fast_GET_SIZE(container);
@@ -124,22 +124,22 @@ static PyObject *tensor_permute(PyObject *self, PyObject *const *args, Py_ssize_
             if (view_dim(t, items[i], &dims[i]) < 0) return NULL;
             continue;
         }
-        if (!p2_is_int(items[i])) {
+        if (!nt_py_is_int(items[i])) {
             if (i == 0)
                 PyErr_Format(PyExc_TypeError,
                              "permute(): argument 'dims' (position 1) must be tuple of ints, not "
                              "%s",
-                             p2_type_name(container));
+                             nt_py_type_name(container));
             else
                 PyErr_Format(PyExc_TypeError,
                              "permute(): argument 'dims' must be tuple of ints, but found element "
                              "of type %s at pos %zd",
-                             p2_type_name(items[i]), i + 1);
+                             nt_py_type_name(items[i]), i + 1);
             return NULL;
         }
         if (nt_py_int64_from_object(items[i], &dims[i], "dims") < 0) return NULL;
     }
-    return p2_result(nt_permute(t, (int)n, dims, &out), &out);
+    return nt_py_result_of(nt_permute(t, (int)n, dims, &out), &out);
 }
 
 /* ---- expand, expand_as ---- */
@@ -157,32 +157,32 @@ static PyObject *tensor_expand(PyObject *self, PyObject *const *args, Py_ssize_t
         }
         size_kw = v[0];
     }
-    if (nargs == 0 && !size_kw) return p2_missing_args("expand", 1, (const char *const[]){"size"});
+    if (nargs == 0 && !size_kw) return nt_py_missing_args("expand", 1, (const char *const[]){"size"});
     int64_t sizes[NT_MAX_DIMS];
-    int n = size_kw ? p2_int_list("expand", "size", 1, "SymInts", &size_kw, 1, sizes)
-                    : p2_int_list("expand", "size", 1, "SymInts", args, nargs, sizes);
+    int n = size_kw ? nt_py_int_list("expand", "size", 1, "SymInts", &size_kw, 1, sizes)
+                    : nt_py_int_list("expand", "size", 1, "SymInts", args, nargs, sizes);
     if (n < 0) return NULL;
     nt_tensor *out;
-    return p2_result(nt_expand(nt_py_tensor(self), n, sizes, &out), &out);
+    return nt_py_result_of(nt_expand(nt_py_tensor(self), n, sizes, &out), &out);
 }
 
 static PyObject *tensor_expand_as(PyObject *self, PyObject *other) {
     if (!nt_py_is_tensor(other)) {
         PyErr_Format(PyExc_TypeError,
                      "expand_as(): argument 'other' (position 1) must be Tensor, not %s",
-                     p2_type_name(other));
+                     nt_py_type_name(other));
         return NULL;
     }
     nt_tensor *out;
-    return p2_result(nt_expand_as(nt_py_tensor(self), nt_py_tensor(other), &out), &out);
+    return nt_py_result_of(nt_expand_as(nt_py_tensor(self), nt_py_tensor(other), &out), &out);
 }
 
 /* ---- squeeze, unsqueeze ---- */
 
-static const p2_signature squeeze_sigs[] = {
-    {0, 0, {{P2_INT, ""}}},
-    {1, 1, {{P2_INT, "dim"}}},
-    {1, 1, {{P2_NAME, "dim"}}},
+static const nt_py_signature squeeze_sigs[] = {
+    {0, 0, {{NT_PY_ARG_INT, ""}}},
+    {1, 1, {{NT_PY_ARG_INT, "dim"}}},
+    {1, 1, {{NT_PY_ARG_NAME, "dim"}}},
 };
 
 static PyObject *tensor_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -192,13 +192,13 @@ static PyObject *tensor_squeeze(PyObject *self, PyObject *const *args, Py_ssize_
     if (nt_py_parse_args("squeeze", args, nargs, kwnames, kwlist, 1, v) < 0 ||
         (v[0] && v[0] != Py_None && !is_dim(v[0]))) {
         PyErr_Clear();
-        return p2_invalid_combination("squeeze", args, nargs, kwnames, squeeze_sigs, 3);
+        return nt_py_invalid_combination("squeeze", args, nargs, kwnames, squeeze_sigs, 3);
     }
     nt_tensor *t = nt_py_tensor(self), *out;
-    if (!v[0]) return p2_result(nt_squeeze(t, &out), &out);
+    if (!v[0]) return nt_py_result_of(nt_squeeze(t, &out), &out);
     int64_t dim;
     if (view_dim(t, v[0], &dim) < 0) return NULL;
-    return p2_result(nt_squeeze_dim(t, dim, &out), &out);
+    return nt_py_result_of(nt_squeeze_dim(t, dim, &out), &out);
 }
 
 static PyObject *tensor_unsqueeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -206,24 +206,24 @@ static PyObject *tensor_unsqueeze(PyObject *self, PyObject *const *args, Py_ssiz
     static const char *const kwlist[] = {"dim", NULL};
     PyObject *v[1];
     if (nt_py_parse_args("unsqueeze", args, nargs, kwnames, kwlist, 1, v) < 0) return NULL;
-    if (!v[0]) return p2_missing_args("unsqueeze", 1, (const char *const[]){"dim"});
-    if (!p2_is_int(v[0])) {
+    if (!v[0]) return nt_py_missing_args("unsqueeze", 1, (const char *const[]){"dim"});
+    if (!nt_py_is_int(v[0])) {
         PyErr_Format(PyExc_TypeError,
                      "unsqueeze(): argument 'dim' (position 1) must be int, not %s",
-                     p2_type_name(v[0]));
+                     nt_py_type_name(v[0]));
         return NULL;
     }
     int64_t dim;
     if (nt_py_int64_from_object(v[0], &dim, "dim") < 0) return NULL;
     nt_tensor *out;
-    return p2_result(nt_unsqueeze(nt_py_tensor(self), dim, &out), &out);
+    return nt_py_result_of(nt_unsqueeze(nt_py_tensor(self), dim, &out), &out);
 }
 
 /* ---- select, narrow ---- */
 
-static const p2_signature select_sigs[] = {
-    {2, 2, {{P2_INT, "dim"}, {P2_INT, "index"}}},
-    {2, 2, {{P2_NAME, "dim"}, {P2_INT, "index"}}},
+static const nt_py_signature select_sigs[] = {
+    {2, 2, {{NT_PY_ARG_INT, "dim"}, {NT_PY_ARG_INT, "index"}}},
+    {2, 2, {{NT_PY_ARG_NAME, "dim"}, {NT_PY_ARG_INT, "index"}}},
 };
 
 static PyObject *tensor_select(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -233,17 +233,17 @@ static PyObject *tensor_select(PyObject *self, PyObject *const *args, Py_ssize_t
     if (nt_py_parse_args("select", args, nargs, kwnames, kwlist, 2, v) < 0 || !v[0] || !v[1] ||
         !(is_dim(v[0]) || v[0] == Py_None) || !is_int_or_tensor(v[1])) {
         PyErr_Clear();
-        return p2_invalid_combination("select", args, nargs, kwnames, select_sigs, 2);
+        return nt_py_invalid_combination("select", args, nargs, kwnames, select_sigs, 2);
     }
     nt_tensor *t = nt_py_tensor(self), *out;
     int64_t dim, index;
     if (view_dim(t, v[0], &dim) < 0 || int_or_tensor(v[1], &index) < 0) return NULL;
-    return p2_result(nt_select(t, dim, index, &out), &out);
+    return nt_py_result_of(nt_select(t, dim, index, &out), &out);
 }
 
-static const p2_signature narrow_sigs[] = {
-    {3, 3, {{P2_INT, "dim"}, {P2_TENSOR, "start"}, {P2_INT, "length"}}},
-    {3, 3, {{P2_INT, "dim"}, {P2_INT, "start"}, {P2_INT, "length"}}},
+static const nt_py_signature narrow_sigs[] = {
+    {3, 3, {{NT_PY_ARG_INT, "dim"}, {NT_PY_ARG_TENSOR, "start"}, {NT_PY_ARG_INT, "length"}}},
+    {3, 3, {{NT_PY_ARG_INT, "dim"}, {NT_PY_ARG_INT, "start"}, {NT_PY_ARG_INT, "length"}}},
 };
 
 static PyObject *tensor_narrow(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -252,9 +252,9 @@ static PyObject *tensor_narrow(PyObject *self, PyObject *const *args, Py_ssize_t
     PyObject *v[3];
     if (nt_py_parse_args("narrow", args, nargs, kwnames, kwlist, 3, v) < 0 || !v[0] || !v[1] ||
         !v[2] || !(is_dim(v[0]) || v[0] == Py_None) || !is_int_or_tensor(v[1]) ||
-        !p2_is_int(v[2])) {
+        !nt_py_is_int(v[2])) {
         PyErr_Clear();
-        return p2_invalid_combination("narrow", args, nargs, kwnames, narrow_sigs, 2);
+        return nt_py_invalid_combination("narrow", args, nargs, kwnames, narrow_sigs, 2);
     }
     nt_tensor *t = nt_py_tensor(self), *out;
     int64_t dim, start, length;
@@ -265,14 +265,14 @@ static PyObject *tensor_narrow(PyObject *self, PyObject *const *args, Py_ssize_t
     if (view_dim(t, v[0], &dim) < 0 || int_or_tensor(v[1], &start) < 0 ||
         nt_py_int64_from_object(v[2], &length, "length") < 0)
         return NULL;
-    return p2_result(nt_narrow(t, dim, start, length, &out), &out);
+    return nt_py_result_of(nt_narrow(t, dim, start, length, &out), &out);
 }
 
 /* ---- view, reshape, as_strided ---- */
 
-static const p2_signature view_sigs[] = {
-    {1, 1, {{P2_DTYPE, "dtype"}}},
-    {1, 1, {{P2_SYMINTS, "size"}}},
+static const nt_py_signature view_sigs[] = {
+    {1, 1, {{NT_PY_ARG_DTYPE, "dtype"}}},
+    {1, 1, {{NT_PY_ARG_SYMINTS, "size"}}},
 };
 
 static PyObject *tensor_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -284,7 +284,7 @@ static PyObject *tensor_view(PyObject *self, PyObject *const *args, Py_ssize_t n
         static const char *const kwlist[] = {"size", NULL};
         if (nargs > 0 || nt_py_parse_args("view", args, 0, kwnames, kwlist, 0, &size_kw) < 0) {
             PyErr_Clear();
-            return p2_invalid_combination("view", args, nargs, kwnames, view_sigs, 2);
+            return nt_py_invalid_combination("view", args, nargs, kwnames, view_sigs, 2);
         }
         items = &size_kw;
         n = 1;
@@ -302,12 +302,12 @@ static PyObject *tensor_view(PyObject *self, PyObject *const *args, Py_ssize_t n
     int64_t sizes[NT_MAX_DIMS];
     int ok = (n > 0 || nargs > 0 || size_kw) && n <= NT_MAX_DIMS;
     for (Py_ssize_t i = 0; ok && i < n; i++)
-        ok = p2_is_int(items[i]);
-    if (!ok) return p2_invalid_combination("view", args, nargs, kwnames, view_sigs, 2);
+        ok = nt_py_is_int(items[i]);
+    if (!ok) return nt_py_invalid_combination("view", args, nargs, kwnames, view_sigs, 2);
     for (Py_ssize_t i = 0; i < n; i++)
         if (nt_py_int64_from_object(items[i], &sizes[i], "size") < 0) return NULL;
     nt_tensor *out;
-    return p2_result(nt_view(nt_py_tensor(self), (int)n, sizes, &out), &out);
+    return nt_py_result_of(nt_view(nt_py_tensor(self), (int)n, sizes, &out), &out);
 }
 
 static PyObject *tensor_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -322,17 +322,17 @@ static PyObject *tensor_reshape(PyObject *self, PyObject *const *args, Py_ssize_
         }
     }
     if (nargs == 0 && !shape_kw)
-        return p2_missing_args("reshape", 1, (const char *const[]){"shape"});
+        return nt_py_missing_args("reshape", 1, (const char *const[]){"shape"});
     int64_t sizes[NT_MAX_DIMS];
     PyObject *const *src = shape_kw ? &shape_kw : args;
     Py_ssize_t nsrc = shape_kw ? 1 : nargs;
-    if (nsrc == 1 && !p2_is_int(src[0]) && !PyTuple_Check(src[0]) && !PyList_Check(src[0])) {
+    if (nsrc == 1 && !nt_py_is_int(src[0]) && !PyTuple_Check(src[0]) && !PyList_Check(src[0])) {
         PyErr_Format(PyExc_TypeError,
                      "reshape(): argument 'shape' (position 1) must be tuple of SymInts, not %s",
-                     p2_type_name(src[0]));
+                     nt_py_type_name(src[0]));
         return NULL;
     }
-    int n = p2_int_list("reshape", "shape", 1, "SymInts", src, nsrc, sizes);
+    int n = nt_py_int_list("reshape", "shape", 1, "SymInts", src, nsrc, sizes);
     if (n < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self), *out;
     nt_status st;
@@ -342,7 +342,7 @@ static PyObject *tensor_reshape(PyObject *self, PyObject *const *args, Py_ssize_
     } else {
         st = nt_reshape(t, n, sizes, &out);
     }
-    return p2_result(st, &out);
+    return nt_py_result_of(st, &out);
 }
 
 /* A size/stride argument of as_strided: a list or tuple of ints. */
@@ -350,10 +350,10 @@ static int strided_list(PyObject *o, const char *arg, int position, int64_t *out
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
         PyErr_Format(PyExc_TypeError,
                      "as_strided(): argument '%s' (position %d) must be tuple of SymInts, not %s",
-                     arg, position, p2_type_name(o));
+                     arg, position, nt_py_type_name(o));
         return -1;
     }
-    return p2_int_list("as_strided", arg, position, "SymInts", &o, 1, out);
+    return nt_py_int_list("as_strided", arg, position, "SymInts", &o, 1, out);
 }
 
 static PyObject *tensor_as_strided(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -362,9 +362,9 @@ static PyObject *tensor_as_strided(PyObject *self, PyObject *const *args, Py_ssi
     PyObject *v[3];
     if (nt_py_parse_args("as_strided", args, nargs, kwnames, kwlist, 3, v) < 0) return NULL;
     if (!v[0] && !v[1])
-        return p2_missing_args("as_strided", 2, (const char *const[]){"size", "stride"});
+        return nt_py_missing_args("as_strided", 2, (const char *const[]){"size", "stride"});
     if (!v[0] || !v[1])
-        return p2_missing_args("as_strided", 1, (const char *const[]){v[0] ? "stride" : "size"});
+        return nt_py_missing_args("as_strided", 1, (const char *const[]){v[0] ? "stride" : "size"});
     nt_tensor *t = nt_py_tensor(self), *out;
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS], offset = nt_tensor_offset(t);
     int n = strided_list(v[0], "size", 1, sizes);
@@ -372,11 +372,11 @@ static PyObject *tensor_as_strided(PyObject *self, PyObject *const *args, Py_ssi
     int m = strided_list(v[1], "stride", 2, strides);
     if (m < 0) return NULL;
     if (v[2] && v[2] != Py_None) {
-        if (!p2_is_int(v[2])) {
+        if (!nt_py_is_int(v[2])) {
             PyErr_Format(PyExc_TypeError,
                          "as_strided(): argument 'storage_offset' (position 3) must be SymInt, "
                          "not %s",
-                         p2_type_name(v[2]));
+                         nt_py_type_name(v[2]));
             return NULL;
         }
         if (nt_py_int64_from_object(v[2], &offset, "storage_offset") < 0) return NULL;
@@ -385,7 +385,7 @@ static PyObject *tensor_as_strided(PyObject *self, PyObject *const *args, Py_ssi
         PyErr_SetString(PyExc_RuntimeError, "mismatch in length of strides and shape");
         return NULL;
     }
-    return p2_result(nt_as_strided(t, n, sizes, strides, offset, &out), &out);
+    return nt_py_result_of(nt_as_strided(t, n, sizes, strides, offset, &out), &out);
 }
 
 /* ---- contiguous, clone ---- */
@@ -405,7 +405,7 @@ static PyObject *tensor_contiguous(PyObject *self, PyObject *const *args, Py_ssi
     } else {
         st = nt_contiguous(t, &out);
     }
-    return p2_result(st, &out);
+    return nt_py_result_of(st, &out);
 }
 
 static PyObject *tensor_clone(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -419,7 +419,7 @@ static PyObject *tensor_clone(PyObject *self, PyObject *const *args, Py_ssize_t 
     } else {
         st = nt_clone(t, &out);
     }
-    return p2_result(st, &out);
+    return nt_py_result_of(st, &out);
 }
 
 #define FASTCALL_KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
@@ -466,7 +466,7 @@ static PyObject *method_t(PyObject *self, PyObject *const *args, Py_ssize_t narg
 #define MODULE_FUNCTION(name, method)                                                              \
     static PyObject *py_##name(PyObject *module, PyObject *const *args, Py_ssize_t nargs,          \
                                PyObject *kwnames) {                                                \
-        return p2_call_as_function(#name, method, args, nargs, kwnames);                           \
+        return nt_py_call_as_function(#name, method, args, nargs, kwnames);                           \
     }
 
 MODULE_FUNCTION(transpose, tensor_transpose)
@@ -477,8 +477,8 @@ MODULE_FUNCTION(unsqueeze, tensor_unsqueeze)
 MODULE_FUNCTION(select, tensor_select)
 MODULE_FUNCTION(narrow, tensor_narrow)
 MODULE_FUNCTION(reshape, tensor_reshape)
-MODULE_FUNCTION(flatten, p2_tensor_flatten)
-MODULE_FUNCTION(unflatten, p2_tensor_unflatten)
+MODULE_FUNCTION(flatten, nt_py_tensor_flatten)
+MODULE_FUNCTION(unflatten, nt_py_tensor_unflatten)
 MODULE_FUNCTION(clone, tensor_clone)
 
 PyMethodDef nt_py_module_view_functions[] = {

@@ -1,9 +1,11 @@
 /*
- * status.c — the thread-local error message behind nt_last_error().
+ * status.c — the thread-local error message behind nt_last_error(), and the warning behind
+ * nt_take_warning().
  */
 #include "status.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 static _Thread_local char error_text[1024];
@@ -33,4 +35,21 @@ nt_status nt_last_status(void) { return error_status; }
 void nt_clear_error(void) {
     error_text[0] = '\0';
     error_status = NT_OK;
+}
+
+static _Thread_local char warning_text[1024];
+static _Thread_local bool warning_pending;
+
+void nt_warn(const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(warning_text, sizeof warning_text, fmt, args);
+    va_end(args);
+    warning_pending = true;
+}
+
+const char *nt_take_warning(void) {
+    if (!warning_pending) return NULL;
+    warning_pending = false;
+    return warning_text;
 }

@@ -132,6 +132,7 @@ static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int n
     t->dtype = dtype;
     t->ndim = ndim;
     t->handle = NULL;
+    t->grown = NULL;
     t->sizes = t->dims;
     t->strides = t->dims + ndim;
 }
@@ -245,7 +246,21 @@ void nt_tensor_release(nt_tensor *t) {
     if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
     bool storage_holds_block = t->storage->block == t; /* see nt_tensor_alloc */
     nt_storage_release(t->storage);
+    free(t->grown);
     if (!storage_holds_block) nt_small_free(t);
+}
+
+nt_status nt_tensor_reserve_dims(nt_tensor *t, int ndim) {
+    int capacity = t->grown ? NT_MAX_DIMS : (int)((int64_t *)t->name_slots - t->dims) / 2;
+    if (ndim <= capacity) return NT_OK;
+    int64_t *grown = malloc(NT_MAX_DIMS * (2 * sizeof(int64_t) + sizeof(nt_name)));
+    if (!grown) return nt_fail(NT_ERR_MEMORY, "out of memory");
+    nt_name *slots = (nt_name *)(grown + 2 * NT_MAX_DIMS);
+    if (t->names) memcpy(slots, t->names, (size_t)t->ndim * sizeof *slots);
+    t->name_slots = slots;
+    if (t->names) t->names = slots;
+    t->grown = grown;
+    return NT_OK;
 }
 
 int nt_tensor_ndim(const nt_tensor *t) { return t->ndim; }

@@ -28,6 +28,8 @@ struct nt_tensor {
     nt_name *names;  /* NULL when unnamed, else name_slots */
     nt_name *name_slots; /* room for the ndim the tensor was made with, in this allocation */
     void *handle;    /* a binding's object for the tensor (the Python wrapper), borrowed */
+    int64_t *grown;  /* NULL, or the dims of a tensor resized past the ndim it was made with:
+                        NT_MAX_DIMS sizes, strides and names in one allocation it owns */
     int64_t *sizes;  /* = dims */
     int64_t *strides; /* = dims + ndim */
     int64_t dims[];
@@ -48,6 +50,9 @@ nt_status nt_tensor_view_of(const nt_tensor *t, int ndim, const int64_t *sizes,
                             const int64_t *strides, int64_t offset, const nt_name *names,
                             nt_tensor **out);
 
+/* Gives t room for `ndim` dims (resize_ past the dims it was made with), keeping its names;
+ * sizes and strides are then the caller's to set. */
+nt_status nt_tensor_reserve_dims(nt_tensor *t, int ndim);
 /* Checks that ndim is in [0, NT_MAX_DIMS] and every size is non-negative, and computes the
  * element count without overflow. */
 nt_status nt_shape_check(int ndim, const int64_t *sizes, int64_t *numel);

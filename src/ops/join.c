@@ -133,7 +133,8 @@ static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, i
                                "unsupported operation: the input tensors cannot refer to any of "
                                "the output memory locations. Found overlap in input tensor %d",
                                i);
-        NT_TRY(nt_resize(out, ndim, sizes, &r));
+        NT_TRY(nt_resize_(out, ndim, sizes));
+        r = nt_tensor_retain(out);
         if (names && !r->names) NT_CHECK(st, nt_tensor_set_names(r, names));
     } else {
         NT_TRY(nt_tensor_alloc(dtype, ndim, sizes, names, &r));

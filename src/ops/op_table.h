@@ -60,4 +60,28 @@ nt_status nt_impl_positive(nt_call *c);
 nt_status nt_check_neg(const nt_call *c);
 nt_status nt_check_relu(const nt_call *c);
 
+/* binary.c, where.c, clamp.c: pointwise binary and ternary */
+
+/* end */
+
+/* reduce*.c, scan.c, softmax.c, sort: reductions and scans */
+
+/* end */
+
+/* view.c, copy.c, names: views, names, copies */
+
+/* end */
+
+/* index.c, mask.c, join.c, resize.c: indexing, masks, joins */
+
+/* end */
+
+/* linalg_*.c, pool.c: matrix products and pooling */
+
+/* end */
+
+/* factory.c, random*.c, convert: factories, random, conversions */
+
+/* end */
+
 #endif

@@ -7,9 +7,8 @@
  * as PyTorch's views see their resized storage. A named tensor only accepts its own shape.
  *
  * A tensor's sizes and strides live in its own allocation, sized for the dims it was
- * made with, so a resize to more dims than the tensor has cannot happen in place: nt_resize
- * then returns a new tensor object over the same (grown) storage, which the Python layer
- * puts in place of the old one inside the same Python object; nt_resize_ refuses it.
+ * made with; a resize to more dims moves them to one of NT_MAX_DIMS (nt_tensor_reserve_dims),
+ * so the tensor object stays the same (an out= tensor is resized in place).
  */
 #include <inttypes.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "index.h"
+#include "out.h"
 #include "names/infer.h"
 #include "names/names.h"
 
@@ -69,52 +69,28 @@ static nt_status prepare(nt_tensor *t, int ndim, const int64_t *sizes, bool *sam
     return nt_storage_grow(s, need);
 }
 
-static void set_geometry(nt_tensor *t, int ndim, const int64_t *sizes, int64_t numel) {
-    t->sizes = t->dims;
-    t->strides = t->dims + ndim;
+static nt_status set_geometry(nt_tensor *t, int ndim, const int64_t *sizes, int64_t numel) {
+    NT_TRY(nt_tensor_reserve_dims(t, ndim));
+    t->sizes = t->grown ? t->grown : t->dims;
+    t->strides = t->grown ? t->grown + NT_MAX_DIMS : t->dims + ndim;
     memmove(t->sizes, sizes, (size_t)ndim * sizeof *sizes);
     nt_contiguous_strides(ndim, t->sizes, t->strides);
     t->ndim = ndim;
     t->numel = numel;
     t->is_contiguous = true;
+    return NT_OK;
 }
 
 nt_status nt_resize_(nt_tensor *t, int ndim, const int64_t *sizes) {
     bool same = false;
     int64_t numel = 0;
-    if (t && ndim > t->ndim)
-        return nt_fail(NT_ERR_NOT_IMPLEMENTED,
-                       "resize_: in place the C API only resizes to at most the tensor's %d "
-                       "dims; use nt_resize for more",
-                       t->ndim);
     int64_t copy[NT_MAX_DIMS];
     if (ndim > 0 && sizes && ndim <= NT_MAX_DIMS) {
         memcpy(copy, sizes, (size_t)ndim * sizeof *copy);
         sizes = copy;
     }
     NT_TRY(prepare(t, ndim, sizes, &same, &numel));
-    if (!same) set_geometry(t, ndim, sizes, numel);
-    return NT_OK;
-}
-
-nt_status nt_resize(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out) {
-    if (!out) return nt_fail(NT_ERR_VALUE, "resize(): the output pointer is NULL");
-    bool same = false;
-    int64_t numel = 0;
-    int64_t copy[NT_MAX_DIMS];
-    if (ndim > 0 && sizes && ndim <= NT_MAX_DIMS) {
-        memcpy(copy, sizes, (size_t)ndim * sizeof *copy);
-        sizes = copy;
-    }
-    NT_TRY(prepare(t, ndim, sizes, &same, &numel));
-    if (!same && ndim <= t->ndim) set_geometry(t, ndim, sizes, numel);
-    if (same || ndim <= t->ndim) {
-        *out = nt_tensor_retain(t);
-        return NT_OK;
-    }
-    int64_t strides[NT_MAX_DIMS];
-    nt_contiguous_strides(ndim, sizes, strides);
-    return nt_index_restride(t, ndim, sizes, strides, t->offset, NULL, out);
+    return same ? NT_OK : set_geometry(t, ndim, sizes, numel);
 }
 
 /* resize to the template's shape, then its names as for an out= tensor */
@@ -130,15 +106,22 @@ nt_status nt_resize_as_(nt_tensor *t, const nt_tensor *the_template) {
     return names_as(t, the_template);
 }
 
-nt_status nt_resize_as(nt_tensor *t, const nt_tensor *the_template, nt_tensor **out) {
-    if (!the_template) return nt_fail(NT_ERR_TYPE, "resize_as_(): the template is NULL");
-    nt_tensor *r = NULL;
-    NT_TRY(nt_resize(t, the_template->ndim, the_template->sizes, &r));
-    nt_status st = names_as(r, the_template);
-    if (st != NT_OK) {
-        nt_tensor_release(r);
-        return st;
-    }
-    *out = r;
+nt_status nt_out_resize(nt_tensor *out, int ndim, const int64_t *sizes) {
+    bool same = ndim == out->ndim;
+    for (int i = 0; same && i < ndim; i++)
+        same = sizes[i] == out->sizes[i];
+    if (same) return NT_OK;
+    char have[256], want[256];
+    bool had_elements = out->numel > 0;
+    nt_ints_repr(out->sizes, out->ndim, have, sizeof have);
+    nt_ints_repr(sizes, ndim, want, sizeof want);
+    NT_TRY(nt_resize_(out, ndim, sizes));
+    if (had_elements)
+        nt_warn("An output with one or more elements was resized since it had shape %s, which "
+                "does not match the required output shape %s. This behavior is deprecated, and "
+                "in a future PyTorch release outputs will not be resized unless they have zero "
+                "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to "
+                "zero elements with t.resize_(0).",
+                have, want);
     return NT_OK;
 }

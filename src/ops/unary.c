@@ -22,27 +22,14 @@
 #include "kernels/unary_kernels.h"
 #include "names/infer.h"
 #include "names/names.h"
+#include "ops/out.h"
 
-static bool same_shape(const nt_tensor *a, const nt_tensor *b) {
-    if (a->ndim != b->ndim) return false;
-    for (int d = 0; d < a->ndim; d++)
-        if (a->sizes[d] != b->sizes[d]) return false;
-    return true;
-}
-
-/* The checks on a written tensor (out=, or self in place), in PyTorch's order. */
+/* The checks on a written tensor (out=, or self in place), in PyTorch's order; an out= of
+ * another shape is resized (out.h). */
 static nt_status check_out(const nt_op_row *row, const nt_tensor *t, nt_tensor *out,
                            nt_dtype compute) {
     NT_TRY(nt_check_no_internal_overlap(out));
     if (out != t) NT_TRY(nt_check_no_partial_overlap(out, t));
-    NT_TRY(nt_names_check_out(out->names, out->ndim, t->names, t->ndim));
-    if (!same_shape(out, t)) {
-        char have[256], want[256];
-        nt_ints_repr(out->sizes, out->ndim, have, sizeof have);
-        nt_ints_repr(t->sizes, t->ndim, want, sizeof want);
-        return nt_fail(NT_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
-                       have, want);
-    }
     switch (row->dtypes) {
     case NT_DT_SAME:
         if (out->dtype != t->dtype)
@@ -58,7 +45,8 @@ static nt_status check_out(const nt_op_row *row, const nt_tensor *t, nt_tensor *
     default:
         break;
     }
-    return NT_OK;
+    if (out != t) NT_TRY(nt_out_resize(out, t->ndim, t->sizes));
+    return nt_names_check_out(out->names, out->ndim, t->names, t->ndim);
 }
 
 /* Runs `loops` (by compute dtype) of op row `row` on t into out (NULL: a new tensor); ctx

@@ -1,22 +1,22 @@
 /*
- * p2_util.h — argument helpers shared by the names methods (names.c) and the views
+ * arglists.h — argument helpers shared by the names methods (names.c) and the views
  * (views.c): name lists with one Ellipsis, int/name lists, and the texts of PyTorch's
  * argument-parser errors ("received an invalid combination of arguments", "missing 1
  * required positional arguments"), so that a bad call fails as it does in PyTorch 1.13.
  */
-#ifndef NT_PY_P2_UTIL_H
-#define NT_PY_P2_UTIL_H
+#ifndef NT_PY_ARGLISTS_H
+#define NT_PY_ARGLISTS_H
 
 #include "pyntensor.h"
 
-/* Wraps the result of a C call made as p2_result(nt_f(..., &out), &out). (Not
+/* Wraps the result of a C call made as nt_py_result_of(nt_f(..., &out), &out). (Not
  * nt_py_result(nt_f(..., &out), out): C leaves the order in which arguments are evaluated
  * open, so `out` may be read before the call has set it.) When the C call hands back the
  * tensor of `self` itself, `self` is returned, as PyTorch returns the same object. */
-static inline PyObject *p2_result(nt_status st, nt_tensor **out) {
+static inline PyObject *nt_py_result_of(nt_status st, nt_tensor **out) {
     return st == NT_OK ? nt_py_wrap(*out) : nt_py_raise(st);
 }
-static inline PyObject *p2_result_self(PyObject *self, nt_status st, nt_tensor **out) {
+static inline PyObject *nt_py_result_self(PyObject *self, nt_status st, nt_tensor **out) {
     if (st != NT_OK) return nt_py_raise(st);
     if (*out == nt_py_tensor(self)) {
         nt_tensor_release(*out);
@@ -28,91 +28,91 @@ static inline PyObject *p2_result_self(PyObject *self, nt_status st, nt_tensor *
 
 /* ---- PyTorch's argument-parser messages ---- */
 
-typedef enum p2_param_type {
-    P2_INT,     /* "int": a Python int (not bool) or an object with __index__ */
-    P2_NAME,    /* "name": a str */
-    P2_NAMES,   /* "tuple of names": a list/tuple whose first item is a str or None */
-    P2_TENSOR,  /* "Tensor" */
-    P2_DTYPE,   /* "torch.dtype" */
-    P2_SYMINTS, /* "tuple of SymInts": a list/tuple of ints */
-} p2_param_type;
+typedef enum nt_py_param_type {
+    NT_PY_ARG_INT,     /* "int": a Python int (not bool) or an object with __index__ */
+    NT_PY_ARG_NAME,    /* "name": a str */
+    NT_PY_ARG_NAMES,   /* "tuple of names": a list/tuple whose first item is a str or None */
+    NT_PY_ARG_TENSOR,  /* "Tensor" */
+    NT_PY_ARG_DTYPE,   /* "torch.dtype" */
+    NT_PY_ARG_SYMINTS, /* "tuple of SymInts": a list/tuple of ints */
+} nt_py_param_type;
 
-typedef struct p2_param {
-    p2_param_type type;
+typedef struct nt_py_param {
+    nt_py_param_type type;
     const char *name;
-} p2_param;
+} nt_py_param;
 
 /* One overload of a PyTorch signature: its parameters and how many are required. */
-typedef struct p2_signature {
+typedef struct nt_py_signature {
     int nparams;
     int min_args;
-    p2_param params[4];
-} p2_signature;
+    nt_py_param params[4];
+} nt_py_signature;
 
 /* Raises PyTorch's TypeError "f() received an invalid combination of arguments - got
  * (int, float), but expected one of: ..." for the given call. Returns NULL. */
-PyObject *p2_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                                 PyObject *kwnames, const p2_signature *sigs, int nsigs);
+PyObject *nt_py_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                                 PyObject *kwnames, const nt_py_signature *sigs, int nsigs);
 
 /* Raises 'f() missing 1 required positional arguments: "dims"'. Returns NULL. */
-PyObject *p2_missing_args(const char *fname, int n, const char *const *names);
+PyObject *nt_py_missing_args(const char *fname, int n, const char *const *names);
 
 /* The type name PyTorch prints for an argument ("int", "Tensor", "NoneType"). */
-const char *p2_type_name(PyObject *o);
+const char *nt_py_type_name(PyObject *o);
 
 /* True for an int argument as PyTorch's parser takes one (bool excluded). */
-int p2_is_int(PyObject *o);
+int nt_py_is_int(PyObject *o);
 
 /* ---- name lists ---- */
 
 /* The index of the one Ellipsis (Ellipsis or "...") among items, -1 if there is none;
  * -2 with PyTorch's RuntimeError ("f: More than one Ellipsis ('...') found in names
  * (...)") if there are several. */
-int p2_find_ellipsis(const char *fname, PyObject *const *items, Py_ssize_t n);
+int nt_py_find_ellipsis(const char *fname, PyObject *const *items, Py_ssize_t n);
 
 /* An entry of a name list after Ellipsis expansion: either a Python object still to be
  * converted, or a name taken from the tensor. */
-typedef struct p2_name_item {
+typedef struct nt_py_name_item {
     PyObject *obj; /* borrowed; NULL when `name` came from the tensor */
     nt_name name;
-} p2_name_item;
+} nt_py_name_item;
 
 /* Expands the Ellipsis at `ellipsis` (-1: none) of items[0..n) with t's names the way
  * PyTorch's Python code does (a list slice, with its semantics for odd lengths). Writes
  * at most NT_MAX_DIMS * 2 entries into out; returns the count or -1 with an error set. */
-int p2_expand_ellipsis(const nt_tensor *t, PyObject *const *items, Py_ssize_t n, int ellipsis,
-                       p2_name_item *out);
+int nt_py_expand_ellipsis(const nt_tensor *t, PyObject *const *items, Py_ssize_t n, int ellipsis,
+                       nt_py_name_item *out);
 
 /* Converts entries to names as PyTorch's parser converts a "tuple of names" argument: a
  * first entry that is neither str nor None is "f(): argument 'arg' (position 1) must be
  * tuple of names, not <container>"; a later one "expected None or string for Dimname but
  * got int". Returns 0 or -1. */
-int p2_convert_names(const char *fname, const char *arg, const char *container,
-                     const p2_name_item *items, int n, nt_name *out);
+int nt_py_convert_names(const char *fname, const char *arg, const char *container,
+                     const nt_py_name_item *items, int n, nt_name *out);
 
 /* A Python list of the names (for messages). */
-PyObject *p2_names_list(const nt_name *names, int n);
+PyObject *nt_py_names_list(const nt_name *names, int n);
 
 /* Reads a list of ints given as varargs or as one list/tuple/Size, the way PyTorch reads a
  * "tuple of SymInts"/"tuple of ints" argument, with its TypeErrors. `what` is "SymInts" or
  * "ints", `arg` the parameter name and `position` its (1-based) position. Returns the count or -1.
  */
-int p2_int_list(const char *fname, const char *arg, int position, const char *what,
+int nt_py_int_list(const char *fname, const char *arg, int position, const char *what,
                 PyObject *const *args, Py_ssize_t nargs, int64_t *out);
 
 /* ---- module-level functions ---- */
 
 /* Calls the Tensor method `method` for torch.f(input, *args, **kwargs): the tensor comes
  * first by position or as the keyword `input`. */
-typedef PyObject *(*p2_method)(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+typedef PyObject *(*nt_py_method)(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames);
-PyObject *p2_call_as_function(const char *fname, p2_method method, PyObject *const *args,
+PyObject *nt_py_call_as_function(const char *fname, nt_py_method method, PyObject *const *args,
                               Py_ssize_t nargs, PyObject *kwnames);
 
 /* Tensor.flatten and Tensor.unflatten (names.c), also torch.flatten/torch.unflatten. */
-PyObject *p2_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+PyObject *nt_py_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                             PyObject *kwnames);
-PyObject *p2_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+PyObject *nt_py_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames);
 
 /* The module functions views.c contributes (torch.transpose, torch.t, ...). */

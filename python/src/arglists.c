@@ -1,6 +1,6 @@
 /*
- * p2_util.c — argument helpers of names.c and views.c: name lists with an Ellipsis, int
- * lists, and PyTorch's argument-parser error texts (see p2_util.h).
+ * arglists.c — argument helpers of names.c and views.c: name lists with an Ellipsis, int
+ * lists, and PyTorch's argument-parser error texts (see arglists.h).
  *
  * PyTorch parses Tensor methods with a generic signature matcher; when no overload fits,
  * its TypeError lists the overloads and, for those whose argument count fits, why they
@@ -9,14 +9,14 @@
  */
 #include <string.h>
 
-#include "p2_util.h"
+#include "arglists.h"
 
-const char *p2_type_name(PyObject *o) {
+const char *nt_py_type_name(PyObject *o) {
     if (nt_py_is_tensor(o)) return "Tensor";
     return Py_TYPE(o)->tp_name;
 }
 
-int p2_is_int(PyObject *o) {
+int nt_py_is_int(PyObject *o) {
     if (PyLong_CheckExact(o)) return 1;
     if (PyBool_Check(o) || PyFloat_Check(o)) return 0;
     return PyLong_Check(o) || (PyIndex_Check(o) && !nt_py_is_tensor(o));
@@ -28,30 +28,30 @@ static int is_name_or_none(PyObject *o) {
 
 /* Whether PyTorch's message marks `o` as fitting a parameter of this type. Its message
  * never counts a str or list as fitting a name or a list of names, so neither do we. */
-static int param_accepts(p2_param_type type, PyObject *o) {
+static int param_accepts(nt_py_param_type type, PyObject *o) {
     switch (type) {
-    case P2_INT:
-        return p2_is_int(o);
-    case P2_NAME:
+    case NT_PY_ARG_INT:
+        return nt_py_is_int(o);
+    case NT_PY_ARG_NAME:
         return 0;
-    case P2_NAMES:
+    case NT_PY_ARG_NAMES:
         return 0;
-    case P2_TENSOR:
+    case NT_PY_ARG_TENSOR:
         return nt_py_is_tensor(o);
-    case P2_DTYPE:
+    case NT_PY_ARG_DTYPE:
         return PyObject_TypeCheck(o, &NtDtype_Type);
-    case P2_SYMINTS:
+    case NT_PY_ARG_SYMINTS:
         if (!PyList_Check(o) && !PyTuple_Check(o)) return 0;
         for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); i++)
-            if (!p2_is_int(PySequence_Fast_GET_ITEM(o, i))) return 0;
+            if (!nt_py_is_int(PySequence_Fast_GET_ITEM(o, i))) return 0;
         return 1;
     }
     return 0;
 }
 
 static const char *const param_type_text[] = {
-    [P2_INT] = "int",       [P2_NAME] = "name",         [P2_NAMES] = "tuple of names",
-    [P2_TENSOR] = "Tensor", [P2_DTYPE] = "torch.dtype", [P2_SYMINTS] = "tuple of SymInts",
+    [NT_PY_ARG_INT] = "int",       [NT_PY_ARG_NAME] = "name",         [NT_PY_ARG_NAMES] = "tuple of names",
+    [NT_PY_ARG_TENSOR] = "Tensor", [NT_PY_ARG_DTYPE] = "torch.dtype", [NT_PY_ARG_SYMINTS] = "tuple of SymInts",
 };
 
 /* Appends `text` to the list of parts; returns 0 or -1. */
@@ -69,13 +69,13 @@ static int add_str(PyObject *parts, const char *text) {
 /* "(int, !float!, k=str)": the arguments' types, marked with ! where `sig` (if given)
  * rejects them. Keywords come in the signature's order when marking, as PyTorch does. */
 static int add_arg_types(PyObject *parts, PyObject *const *args, Py_ssize_t nargs,
-                         PyObject *kwnames, const p2_signature *sig) {
+                         PyObject *kwnames, const nt_py_signature *sig) {
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     if (add_str(parts, "(") < 0) return -1;
     for (Py_ssize_t i = 0; i < nargs; i++) {
         int bad = sig && (i >= sig->nparams || !param_accepts(sig->params[i].type, args[i]));
         if (add(parts, PyUnicode_FromFormat("%s%s%s%s", i ? ", " : "", bad ? "!" : "",
-                                            p2_type_name(args[i]), bad ? "!" : "")) < 0)
+                                            nt_py_type_name(args[i]), bad ? "!" : "")) < 0)
             return -1;
     }
     int order[8];
@@ -100,13 +100,13 @@ static int add_arg_types(PyObject *parts, PyObject *const *args, Py_ssize_t narg
                     bad = !param_accepts(sig->params[p].type, value);
         if (add(parts,
                 PyUnicode_FromFormat("%s%s%U=%s%s%s", nargs ? ", " : "", bad ? "!" : "", key,
-                                     p2_type_name(value), bad ? "!" : "", nargs ? "" : ", ")) < 0)
+                                     nt_py_type_name(value), bad ? "!" : "", nargs ? "" : ", ")) < 0)
             return -1;
     }
     return add_str(parts, ")");
 }
 
-static int add_signature(PyObject *parts, const p2_signature *sig) {
+static int add_signature(PyObject *parts, const nt_py_signature *sig) {
     if (add_str(parts, " * (") < 0) return -1;
     for (int p = 0; p < sig->nparams; p++)
         if (add(parts,
@@ -117,7 +117,7 @@ static int add_signature(PyObject *parts, const p2_signature *sig) {
 }
 
 /* The keywords of the call that `sig` has no free parameter for. */
-static PyObject *bad_keywords(const p2_signature *sig, Py_ssize_t nargs, PyObject *kwnames) {
+static PyObject *bad_keywords(const nt_py_signature *sig, Py_ssize_t nargs, PyObject *kwnames) {
     PyObject *bad = PyList_New(0);
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; bad && k < nkw; k++) {
@@ -130,8 +130,8 @@ static PyObject *bad_keywords(const p2_signature *sig, Py_ssize_t nargs, PyObjec
     return bad;
 }
 
-PyObject *p2_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                                 PyObject *kwnames, const p2_signature *sigs, int nsigs) {
+PyObject *nt_py_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                                 PyObject *kwnames, const nt_py_signature *sigs, int nsigs) {
     PyObject *parts = PyList_New(0);
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     if (!parts) return NULL;
@@ -141,7 +141,7 @@ PyObject *p2_invalid_combination(const char *fname, PyObject *const *args, Py_ss
         add_str(parts, ", but expected one of:\n") < 0)
         goto fail;
     for (int s = 0; s < nsigs; s++) {
-        const p2_signature *sig = &sigs[s];
+        const nt_py_signature *sig = &sigs[s];
         if (add_signature(parts, sig) < 0) goto fail;
         Py_ssize_t got = nargs + nkw;
         /* PyTorch explains a mismatch when the count fits (an empty signature: one arg) */
@@ -181,7 +181,7 @@ fail:
     return NULL;
 }
 
-PyObject *p2_missing_args(const char *fname, int n, const char *const *names) {
+PyObject *nt_py_missing_args(const char *fname, int n, const char *const *names) {
     char list[256] = "";
     size_t len = 0;
     for (int i = 0; i < n && len < sizeof list; i++)
@@ -198,7 +198,7 @@ static int is_ellipsis(PyObject *o) {
     return PyUnicode_Check(o) && PyUnicode_CompareWithASCIIString(o, "...") == 0;
 }
 
-int p2_find_ellipsis(const char *fname, PyObject *const *items, Py_ssize_t n) {
+int nt_py_find_ellipsis(const char *fname, PyObject *const *items, Py_ssize_t n) {
     int found = -1;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (!is_ellipsis(items[i])) continue;
@@ -222,8 +222,8 @@ int p2_find_ellipsis(const char *fname, PyObject *const *items, Py_ssize_t n) {
     return found;
 }
 
-int p2_expand_ellipsis(const nt_tensor *t, PyObject *const *items, Py_ssize_t n, int ellipsis,
-                       p2_name_item *out) {
+int nt_py_expand_ellipsis(const nt_tensor *t, PyObject *const *items, Py_ssize_t n, int ellipsis,
+                       nt_py_name_item *out) {
     if (n > NT_MAX_DIMS) {
         PyErr_Format(PyExc_RuntimeError, "too many names: %zd (at most %d)", n, NT_MAX_DIMS);
         return -1;
@@ -231,7 +231,7 @@ int p2_expand_ellipsis(const nt_tensor *t, PyObject *const *items, Py_ssize_t n,
     int count = 0;
     if (ellipsis < 0) {
         for (Py_ssize_t i = 0; i < n; i++)
-            out[count++] = (p2_name_item){items[i], 0};
+            out[count++] = (nt_py_name_item){items[i], 0};
         return count;
     }
     /* tensor_names[ellipsis : len - post], a Python slice */
@@ -241,16 +241,16 @@ int p2_expand_ellipsis(const nt_tensor *t, PyObject *const *items, Py_ssize_t n,
     if (end < 0) end += len;
     if (end < 0) end = 0;
     for (int i = 0; i < ellipsis; i++)
-        out[count++] = (p2_name_item){items[i], 0};
+        out[count++] = (nt_py_name_item){items[i], 0};
     for (int64_t i = start; i < end; i++)
-        out[count++] = (p2_name_item){NULL, names ? names[i] : NT_NAME_NONE};
+        out[count++] = (nt_py_name_item){NULL, names ? names[i] : NT_NAME_NONE};
     for (Py_ssize_t i = ellipsis + 1; i < n; i++)
-        out[count++] = (p2_name_item){items[i], 0};
+        out[count++] = (nt_py_name_item){items[i], 0};
     return count;
 }
 
-int p2_convert_names(const char *fname, const char *arg, const char *container,
-                     const p2_name_item *items, int n, nt_name *out) {
+int nt_py_convert_names(const char *fname, const char *arg, const char *container,
+                     const nt_py_name_item *items, int n, nt_name *out) {
     if (n > 0 && items[0].obj && !is_name_or_none(items[0].obj)) {
         PyErr_Format(PyExc_TypeError,
                      "%s(): argument '%s' (position 1) must be tuple of names, not %s", fname, arg,
@@ -266,7 +266,7 @@ int p2_convert_names(const char *fname, const char *arg, const char *container,
     return 0;
 }
 
-PyObject *p2_names_list(const nt_name *names, int n) {
+PyObject *nt_py_names_list(const nt_name *names, int n) {
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
         PyObject *item = nt_py_name_object(names[i]);
@@ -280,7 +280,7 @@ PyObject *p2_names_list(const nt_name *names, int n) {
 
 /* ---- int lists ---- */
 
-int p2_int_list(const char *fname, const char *arg, int position, const char *what,
+int nt_py_int_list(const char *fname, const char *arg, int position, const char *what,
                 PyObject *const *args, Py_ssize_t nargs, int64_t *out) {
     PyObject *const *items = args;
     Py_ssize_t n = nargs;
@@ -295,16 +295,16 @@ int p2_int_list(const char *fname, const char *arg, int position, const char *wh
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (!p2_is_int(items[i])) {
+        if (!nt_py_is_int(items[i])) {
             if (i == 0)
                 PyErr_Format(PyExc_TypeError,
                              "%s(): argument '%s' (position %d) must be tuple of %s, not %s", fname,
-                             arg, position, what, p2_type_name(container));
+                             arg, position, what, nt_py_type_name(container));
             else
                 PyErr_Format(PyExc_TypeError,
                              "%s(): argument '%s' must be tuple of %s, but found element of "
                              "type %s at pos %zd",
-                             fname, arg, what, p2_type_name(items[i]), i + 1);
+                             fname, arg, what, nt_py_type_name(items[i]), i + 1);
             return -1;
         }
         if (nt_py_int64_from_object(items[i], &out[i], arg) < 0) return -1;
@@ -314,13 +314,13 @@ int p2_int_list(const char *fname, const char *arg, int position, const char *wh
 
 /* ---- module-level functions ---- */
 
-PyObject *p2_call_as_function(const char *fname, p2_method method, PyObject *const *args,
+PyObject *nt_py_call_as_function(const char *fname, nt_py_method method, PyObject *const *args,
                               Py_ssize_t nargs, PyObject *kwnames) {
     if (nargs > 0) {
         if (!nt_py_is_tensor(args[0])) {
             PyErr_Format(PyExc_TypeError,
                          "%s(): argument 'input' (position 1) must be Tensor, not %s", fname,
-                         p2_type_name(args[0]));
+                         nt_py_type_name(args[0]));
             return NULL;
         }
         return method(args[0], args + 1, nargs - 1, kwnames);
@@ -329,11 +329,11 @@ PyObject *p2_call_as_function(const char *fname, p2_method method, PyObject *con
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0, at = -1;
     for (Py_ssize_t k = 0; k < nkw && at < 0; k++)
         if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "input") == 0) at = k;
-    if (at < 0) return p2_missing_args(fname, 1, (const char *const[]){"input"});
+    if (at < 0) return nt_py_missing_args(fname, 1, (const char *const[]){"input"});
     PyObject *self = args[at];
     if (!nt_py_is_tensor(self)) {
         PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname,
-                     p2_type_name(self));
+                     nt_py_type_name(self));
         return NULL;
     }
     PyObject *rest[16];

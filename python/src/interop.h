@@ -1,14 +1,14 @@
 /*
- * p1_util.h — helpers shared by factories.c and convert.c: the device type, NumPy and
+ * interop.h — helpers shared by factories.c and convert.c: the device type, NumPy and
  * buffer-protocol exchange, PyTorch-style argument checks, and the Tensor attributes that
  * have no autograd behind them yet (device, is_cuda, requires_grad, ...).
  */
-#ifndef NT_P1_UTIL_H
-#define NT_P1_UTIL_H
+#ifndef NT_PY_INTEROP_H
+#define NT_PY_INTEROP_H
 
 #include "pyntensor.h"
 
-/* ---- ntensor.device (p1_device.c) ---- */
+/* ---- ntensor.device (device.c) ---- */
 
 extern PyTypeObject NtDevice_Type;
 /* The one cpu device object (a borrowed reference). */
@@ -21,7 +21,7 @@ int nt_py_check_device(PyObject *o);
 int nt_py_is_device_like(PyObject *o);
 int nt_py_device_init(PyObject *module);
 
-/* ---- NumPy and the buffer protocol (p1_numpy.c) ---- */
+/* ---- NumPy and the buffer protocol (numpy_buffer.c) ---- */
 
 /* numpy.ndarray and numpy.generic, or NULL when NumPy cannot be imported (no error set). */
 PyObject *nt_py_numpy_ndarray_type(void);
@@ -36,7 +36,7 @@ int nt_py_tensor_from_buffer(PyObject *obj, nt_tensor **out);
 /* The buffer protocol of Tensor (format, shape, strides in bytes, writable). */
 extern PyBufferProcs nt_py_tensor_buffer_procs;
 
-/* ---- argument checks (p1_args.c) ---- */
+/* ---- argument checks (factory_args.c) ---- */
 
 /* Reads a Number argument like PyTorch's parser: bool, int, float, a NumPy scalar or a
  * one-element tensor. `pos` is its 1-based position, or 0 when it came by keyword. */

@@ -1,5 +1,5 @@
 /*
- * p1_device.c — ntensor.device, the small object that `tensor.device` returns and that
+ * device.c — ntensor.device, the small object that `tensor.device` returns and that
  * device= arguments accept. ntensor runs on the CPU only; the other device types exist so
  * that code written for PyTorch parses, and fail the way a CPU-only PyTorch fails.
  *
@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "p1_util.h"
+#include "interop.h"
 
 typedef struct {
     PyObject_HEAD PyObject *type; /* str */

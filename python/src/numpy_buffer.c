@@ -1,5 +1,5 @@
 /*
- * p1_numpy.c — zero-copy exchange with NumPy through the buffer protocol, both ways.
+ * numpy_buffer.c — zero-copy exchange with NumPy through the buffer protocol, both ways.
  *
  * In: a buffer (a NumPy array) becomes a tensor over the same memory with
  * nt_from_external; the Py_buffer is kept until the storage's last view goes away and then
@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "p1_util.h"
+#include "interop.h"
 
 #define SUPPORTED_TYPES                                                                            \
     "The only supported types are: float64, float32, float16, complex64, complex128, int64, "      \

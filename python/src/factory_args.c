@@ -1,9 +1,9 @@
 /*
- * p1_args.c — argument readers for the factories, with PyTorch's error texts: Number
+ * factory_args.c — argument readers for the factories, with PyTorch's error texts: Number
  * arguments (fill_value, start/end/step, mean/std), names=, and the autograd-related flags
  * that ntensor cannot honour yet.
  */
-#include "p1_util.h"
+#include "interop.h"
 
 int nt_py_number_arg(PyObject *o, const char *fname, const char *argname, int pos, nt_scalar *out) {
     if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o) ||

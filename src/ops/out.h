@@ -1,0 +1,19 @@
+/*
+ * out.h — the rules every op applies to an out= tensor, in one place.
+ *
+ * PyTorch resizes an out= tensor of another shape than the result's: an unnamed one is
+ * resized (with a deprecation warning when it had elements), a named one refuses ("Cannot
+ * resize named tensor with resize_ or resize_as_ ..."). Its names then follow
+ * nt_names_check_out (names/infer.h) and its dtype the op's dtype rule.
+ */
+#ifndef NT_OPS_OUT_H
+#define NT_OPS_OUT_H
+
+#include "ntensor.h"
+
+/* Gives `out` the result's shape as PyTorch's resize_output does: nothing when it has it,
+ * else resize_ (contiguous strides, storage grown) with PyTorch's warning (nt_warn) when
+ * out had elements; the named-tensor error when out is named. */
+nt_status nt_out_resize(nt_tensor *out, int ndim, const int64_t *sizes);
+
+#endif
