@@ -1,0 +1,92 @@
+/*
+ * test_op_table.c — walks every row of the op table (include/ntensor/ops.def): each op has
+ * a name, a kind, a function that runs it, a schema and Python signatures that parse, flags
+ * that agree with its signatures, and a loop for at least one dtype where its family keeps
+ * loops by op id.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/unary_kernels.h"
+#include "nt_test.h"
+#include "ops/op_table.h"
+
+static bool has_loop(const nt_loop2d *loops) {
+    for (int d = 0; d < NT_DTYPE_COUNT; d++)
+        if (loops[d]) return true;
+    return false;
+}
+
+/* Every row is filled in: name, kind, impl, a schema that parses within the call record. */
+static void test_every_row_is_complete(void) {
+    for (int op = 0; op < NT_OP_COUNT; op++) {
+        const nt_op_row *row = &nt_op_rows[op];
+        EXPECT(row->name && row->name[0]);
+        EXPECT(strcmp(nt_op_name((nt_op)op), row->name) == 0);
+        EXPECT(row->impl != NULL);
+        EXPECT((unsigned)row->kind <= NT_OPK_OTHER);
+        nt_sig sig;
+        EXPECT(row->schema && nt_sig_parse(row->schema, strlen(row->schema), &sig) == NT_OK);
+        if (!row->schema) continue;
+        EXPECT(sig.nparams <= NT_CALL_MAX_ARGS);
+        EXPECT(strcmp(sig.name, row->name) == 0);
+        for (int i = 0; i < sig.nparams; i++)
+            EXPECT(strcmp(sig.params[i].type, "Operand") == 0 ||
+                   nt_sig_kind_of(sig.params[i].type) >= 0);
+        if (nt_last_status() != NT_OK) fprintf(stderr, "  op %s: %s\n", row->name, nt_last_error());
+    }
+}
+
+/* The Python signatures parse; an op with out= has an out parameter in its function form;
+ * an in-place module function implies the in-place method. */
+static void test_python_signatures_agree_with_flags(void) {
+    for (int op = 0; op < NT_OP_COUNT; op++) {
+        const nt_op_row *row = &nt_op_rows[op];
+        unsigned flags = row->flags | row->extra_flags;
+        if (flags & NT_OPF_INPLACE_FUNCTION) EXPECT(flags & NT_OPF_INPLACE);
+        if (!(flags & (NT_OPF_FUNCTION | NT_OPF_METHOD))) continue;
+        const char *py = nt_op_python((nt_op)op);
+        EXPECT(py[0] != '\0');
+        bool any_out = false;
+        for (const char *line = py; *line;) {
+            const char *end = strchr(line, '\n');
+            size_t len = end ? (size_t)(end - line) : strlen(line);
+            nt_sig sig;
+            nt_status st = nt_sig_parse(line, len, &sig);
+            EXPECT(st == NT_OK);
+            if (st != NT_OK) fprintf(stderr, "  op %s: %.*s\n", row->name, (int)len, line);
+            for (int i = 0; st == NT_OK && i < sig.nparams; i++)
+                any_out |= strcmp(sig.params[i].name, "out") == 0;
+            line = end ? end + 1 : line + len;
+        }
+        if (flags & NT_OPF_OUT) EXPECT(any_out);
+    }
+}
+
+/* Ops of a family that keeps loops by op id have a loop for at least one dtype. */
+static void test_every_pointwise_op_has_a_loop(void) {
+    for (int op = 0; op < NT_OP_COUNT; op++)
+        if (nt_op_rows[op].impl == nt_impl_unary) {
+            EXPECT(has_loop(nt_unary_loops[op]));
+            if (!has_loop(nt_unary_loops[op])) fprintf(stderr, "  op %s\n", nt_op_rows[op].name);
+        }
+}
+
+/* The public queries refuse ids outside the list. */
+static void test_queries_refuse_invalid_ids(void) {
+    EXPECT(nt_op_name((nt_op)NT_OP_COUNT) == NULL);
+    EXPECT(nt_op_name((nt_op)-1) == NULL);
+    EXPECT(nt_op_flags((nt_op)NT_OP_COUNT) == 0);
+    nt_call c;
+    memset(&c, 0, sizeof c);
+    c.op = (nt_op)NT_OP_COUNT;
+    EXPECT_ERR(nt_call_op(&c), NT_ERR_VALUE, "invalid op");
+}
+
+int main(void) {
+    NT_RUN(test_every_row_is_complete);
+    NT_RUN(test_python_signatures_agree_with_flags);
+    NT_RUN(test_every_pointwise_op_has_a_loop);
+    NT_RUN(test_queries_refuse_invalid_ids);
+    return nt_test_summary();
+}
