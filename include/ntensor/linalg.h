@@ -17,9 +17,11 @@ extern "C" {
  * (OpenBLAS), the integer dtypes and bfloat16 through our own loops (bool and float16 fail
  * as in PyTorch: "\"addmm_impl_cpu_\" not implemented for 'Half'"). Names contract away
  * dims (mm: (a[-2], b[-1]); matmul: batch dims unified); dot's result is unnamed. The _out
- * forms write into `out`, which must already have the result's shape (it is not resized)
- * and the result's dtype; an unnamed out takes the computed names, a named one must match
- * them (checked only when some input is named, except bmm, as PyTorch does). */
+ * forms write into `out`, which must have the result's dtype; an out of another shape is
+ * resized as PyTorch resizes it (with its deprecation warning, nt_take_warning, when it had
+ * elements; a named one refuses); an unnamed out takes the computed names, a named one must
+ * match them (checked only when some input is named, except bmm, as PyTorch does). Every
+ * function here fills a call record (ntensor/call.h: NT_OP_MM, ...) for the dispatcher. */
 NT_API nt_status nt_mm(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);
 NT_API nt_status nt_mm_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
 /* Matrix (n x m) times vector (m). */
