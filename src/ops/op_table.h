@@ -84,6 +84,9 @@ nt_status nt_impl_bmm(nt_call *c);
 nt_status nt_impl_matmul(nt_call *c);
 nt_status nt_impl_addmm(nt_call *c);
 nt_status nt_impl_addmv(nt_call *c);
+nt_status nt_impl_max_pool(nt_call *c);
+nt_status nt_impl_cdist(nt_call *c);
+nt_status nt_impl_pdist(nt_call *c);
 
 /* end */
 
