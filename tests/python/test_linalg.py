@@ -433,7 +433,8 @@ def test_out_dtype_checked_where_pytorch_checks_it():
                  "m.matmul(v3, b2, out=o)", "m.mv(a2, v3, out=o)", "m.bmm(a3, b3, out=o)"]:
         outs = {}
         for m in (torch, nt):
-            a2, b2, v3, a3, b3 = m.ones(2, 3), m.ones(3, 4), m.ones(3), m.ones(5, 2, 3), m.ones(5, 3, 4)
+            a2, b2, v3 = m.ones(2, 3), m.ones(3, 4), m.ones(3)
+            a3, b3 = m.ones(5, 2, 3), m.ones(5, 3, 4)
             o = outs[m] = m.zeros(3, dtype=m.float64)
             with pytest.raises(RuntimeError) as e:
                 eval(expr)
@@ -729,3 +730,25 @@ def test_matmul_random_names_and_broadcast(case, dtype):
         return
     got = nt.matmul(N(a), N(b))
     check(got, torch.matmul, a, b)
+
+
+def test_deprecated_overloads_and_scalar_arguments():
+    """PyTorch's deprecated addmm/addmv overloads (beta, and alpha, first) and Number
+    arguments given as tensors, as PyTorch's parser takes them."""
+    calls = ["m.addmm(2, c, a, b)", "m.addmm(2, c, 3, a, b)", "c.addmm(2, a, b)",
+             "c.addmm(2, 3, a, b)", "c.clone().addmm_(2, 3, a, b)", "m.addmv(2, w, a, v)",
+             "m.addmv(2, w, 0.5, a, v)", "w.addmv(2, a, v)", "w.clone().addmv_(2, 3, a, v)",
+             "m.addmv_(2, w.clone(), a, v)", "m.addmm(c, a, b, beta=m.tensor(2.0), alpha=3)",
+             "m.addmm(c, a, b, beta=m.tensor([2.0]))", "m.addmm(2, c, a, b, out=c.clone())",
+             "m.addmm(c, a, b, 2)", "c.addmm(a, b, 2, 3)"]
+    for call in calls:
+        res = {}
+        for m in (torch, nt):
+            a, b = m.ones(2, 3), m.ones(3, 4)
+            c, v, w = m.ones(2, 4) * 0.5, m.ones(3), m.ones(2)
+            try:
+                r = eval(call)
+                res[m] = ("ok", tuple(r.shape), r.sum().item())
+            except Exception as e:  # noqa: BLE001 - compared with PyTorch's
+                res[m] = (type(e).__name__, str(e))
+        assert res[nt] == res[torch], (call, res)

@@ -229,7 +229,8 @@ def test_cdist_strided_inputs_and_defaults():
 
 def test_cdist_names():
     a, b = torch.randn(2, 3, 4), torch.randn(2, 5, 4)
-    for na, nb in [(("N", "P", "M"), None), (None, ("N", "R", "M")), (("N", "P", "M"), ("N", "R", "M")),
+    for na, nb in [(("N", "P", "M"), None), (None, ("N", "R", "M")),
+                   (("N", "P", "M"), ("N", "R", "M")),
                    ((None, "P", "M"), ("N", None, "M"))]:
         ta = a.refine_names(*na) if na else a
         tb = b.refine_names(*nb) if nb else b
@@ -247,11 +248,13 @@ def test_cdist_errors():
     x = torch.randn(3, 4, 5)
     cases = [
         lambda m, c: m.cdist(c(x[0, 0]), c(x[0])), lambda m, c: m.cdist(c(x[0]), c(x[0, 0])),
-        lambda m, c: m.cdist(c(x[0]), c(x[0, :, :3])), lambda m, c: m.cdist(c(x[0].long()), c(x[0])),
+        lambda m, c: m.cdist(c(x[0]), c(x[0, :, :3])),
+        lambda m, c: m.cdist(c(x[0].long()), c(x[0])),
         lambda m, c: m.cdist(c(x[0]), c(x[0].int())), lambda m, c: m.cdist(c(x[0].bool()), c(x[0])),
         lambda m, c: m.cdist(c(x[0].half()), c(x[0].half())),
         lambda m, c: m.cdist(c(x[0].bfloat16()), c(x[0].bfloat16())),
-        lambda m, c: m.cdist(c(x[0]), c(x[0].double())), lambda m, c: m.cdist(c(x[0]), c(x[0]), p=-1),
+        lambda m, c: m.cdist(c(x[0]), c(x[0].double())),
+        lambda m, c: m.cdist(c(x[0]), c(x[0]), p=-1),
         lambda m, c: m.cdist(c(x[0]), c(x[0]), compute_mode="x"),
         lambda m, c: m._C.cdist(c(x[0]), c(x[0]), 2, 3) if m is nt
         else m._C._VariableFunctions.cdist(c(x[0]), c(x[0]), 2, 3),
