@@ -399,14 +399,20 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
     sig->out_param = -1;
     sig->self_slot = -1;
     bool allow_numbers = numbers_as_tensors(sig->name);
-    int first = 0;
-    if (method && parsed.nparams > 0 && strcmp(parsed.params[0].type, "Tensor") == 0 &&
-        (strcmp(parsed.params[0].name, "input") == 0 ||
-         strcmp(parsed.params[0].name, "self") == 0)) {
-        sig->self_slot = find_slot(schema, parsed.params[0].name);
-        first = 1;
-    }
-    for (int i = first; i < parsed.nparams; i++) {
+    /* a method drops the function's tensor `input`: first, or after beta in PyTorch's
+     * deprecated overloads ("addmm(Scalar beta, Tensor input, Tensor mat1, ...)") */
+    int self_param = -1;
+    for (int i = 0; method && i < parsed.nparams && i < 2; i++)
+        if ((i == 0 || strcmp(parsed.params[0].type, "Scalar") == 0) &&
+            strcmp(parsed.params[i].type, "Tensor") == 0 &&
+            (strcmp(parsed.params[i].name, "input") == 0 ||
+             strcmp(parsed.params[i].name, "self") == 0)) {
+            sig->self_slot = find_slot(schema, parsed.params[i].name);
+            self_param = i;
+            break;
+        }
+    for (int i = 0; i < parsed.nparams; i++) {
+        if (i == self_param) continue;
         const nt_param *q = &parsed.params[i];
         if ((form & SIG_NO_OUT) && strcmp(q->name, "out") == 0) continue;
         py_param *p = &sig->params[sig->nparams];

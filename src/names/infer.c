@@ -315,6 +315,63 @@ nt_status nt_names_matmul_slow(const nt_name *a, int a_ndim, const nt_name *b, i
     return NT_OK;
 }
 
+/* TensorNames::checkUnique's text: "['N' 'C' 'H' 'H']" (names separated by spaces). */
+COLD static nt_status duplicate_propagated(const char *op, const tensor_name *all, int n, int i,
+                                           int j) {
+    char l[LIST_CAP], r[LIST_CAP], lo[LIST_CAP];
+    tensor_name_repr(&all[i], l, sizeof l);
+    tensor_name_repr(&all[j], r, sizeof r);
+    size_t len = 0;
+    lo[0] = '\0';
+    for (int k = 0; k < n && len + 1 < sizeof lo; k++) {
+        char one[64];
+        name_repr(all[k].name, one, sizeof one);
+        int w = snprintf(lo + len, sizeof lo - len, "%s%s", k ? " " : "", one);
+        len += w > 0 ? (size_t)w : 0;
+    }
+    return nt_fail(NT_ERR_RUNTIME,
+                   "%s: Attempted to propagate dims %s and %s to the output, but that would "
+                   "create a tensor with duplicate names [%s]. Please rename your inputs with "
+                   "Tensor.rename to prevent this.",
+                   op, l, r, lo);
+}
+
+nt_status nt_names_cdist_slow(const nt_name *a, int a_ndim, const nt_name *b, int b_ndim,
+                              nt_name *out, int *out_ndim) {
+    /* the batch dims unified from the right as matmul's (with cdist's texts), keeping the
+     * TensorName that wins for the messages; then x1[-2] and x2[-2] */
+    tensor_name batch[NT_MAX_DIMS + 2], other[NT_MAX_DIMS];
+    int na = num_batch_dims(a_ndim), nb = num_batch_dims(b_ndim);
+    for (int i = 0; i < na; i++)
+        batch[i] = (tensor_name){name_at(a, i), a, a_ndim, i};
+    for (int i = 0; i < nb; i++)
+        other[i] = (tensor_name){name_at(b, i), b, b_ndim, i};
+    int n = na > nb ? na : nb;
+    if (na < nb) {
+        int pad = nb - na;
+        memmove(batch + pad, batch, (size_t)na * sizeof *batch);
+        memcpy(batch, other, (size_t)pad * sizeof *batch);
+    }
+    for (int i = n - (na < nb ? na : nb); i < n; i++) {
+        const tensor_name *o = &other[i - (n - nb)];
+        nt_name u;
+        NT_TRY(tensor_name_unify("cdist", &batch[i], o, &u));
+        if (u != batch[i].name) batch[i] = *o;
+    }
+    batch[n++] = (tensor_name){name_at(a, a_ndim - 2), a, a_ndim, -2};
+    batch[n++] = (tensor_name){name_at(b, b_ndim - 2), b, b_ndim, -2};
+    for (int i = 0; i < n; i++) {
+        if (batch[i].name == NT_NAME_NONE) continue;
+        for (int j = i + 1; j < n; j++)
+            if (batch[j].name == batch[i].name)
+                return duplicate_propagated("cdist", batch, n, i, j);
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = batch[i].name;
+    *out_ndim = n;
+    return NT_OK;
+}
+
 nt_status nt_names_addmm_slow(const nt_name *bias, int bias_ndim, const nt_name *a, int a_ndim,
                               const nt_name *b, int b_ndim, nt_name *out, int *out_ndim) {
     nt_name product[NT_MAX_DIMS];

@@ -126,6 +126,13 @@ static inline nt_status nt_names_matmul(const nt_name *a, int a_ndim, const nt_n
     return nt_names_matmul_slow(a, a_ndim, b, b_ndim, out, out_ndim);
 }
 
+/* PyTorch's compute_cdist_outnames for cdist(x1, x2) (both at least 2-d; run when either is
+ * named): the batch dims unified from the right with "cdist: ..." texts, then x1[-2] and
+ * x2[-2]; every non-None name must then be unique ("cdist: Attempted to propagate dims
+ * ..."). out gets max(batch dims) + 2 names. */
+nt_status nt_names_cdist_slow(const nt_name *a, int a_ndim, const nt_name *b, int b_ndim,
+                              nt_name *out, int *out_ndim);
+
 /* addmm(bias, a, b) and addmv(bias, mat, vec) (and their in-place forms): the matmul
  * names of (a, b), then unified ("broadcast") with the bias names, the product's first. */
 nt_status nt_names_addmm_slow(const nt_name *bias, int bias_ndim, const nt_name *a, int a_ndim,

@@ -21,8 +21,10 @@
  * of many small ones), and the rest goes through bmm with the batch dims broadcast (stride
  * 0, never materialised unless BLAS needs a copy).
  *
- * Deliberate differences from PyTorch (docs/decisions_ops_linalg.md): an out= tensor must
- * already have the result's shape (PyTorch resizes it); results are always contiguous.
+ * An out= tensor of another shape is resized as PyTorch resizes it (ops/out.h), at the point
+ * of PyTorch's path where it does (after the dtype check for the structured kernels, before
+ * it in dot and matmul's batched paths). Deliberate difference from PyTorch
+ * (docs/decisions_ops_linalg.md): results are always contiguous.
  */
 #ifndef NT_OPS_LINALG_H
 #define NT_OPS_LINALG_H
@@ -32,7 +34,9 @@
 
 #include "core/scalar.h"
 #include "core/tensor.h"
+#include "dispatch/dispatch.h"
 #include "kernels/gemm.h"
+#include "ops/out.h"
 
 /* A matrix as the kernels see it: element pointer, sizes and element strides; in a batch of
  * matrices, bs elements from one to the next. */
@@ -55,9 +59,6 @@ nt_status nt_la_check_same(nt_dtype expected, nt_dtype found);
 
 /* "Expected out tensor to have dtype float, but got double". */
 nt_status nt_la_check_out_dtype(const nt_tensor *out, nt_dtype expected);
-
-/* ntensor does not resize out= tensors (PyTorch does): the shape must be the result's. */
-nt_status nt_la_check_out_shape(const nt_tensor *out, int ndim, const int64_t *sizes);
 
 /* The structured-kernel check of an in-place call (shape, then dtype). */
 nt_status nt_la_check_inplace(const nt_tensor *self, int ndim, const int64_t *sizes,
@@ -123,5 +124,51 @@ nt_status nt_la_dot_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
  * PyTorch's bmm_out_or_baddbmm_ (its small kernel below 400 multiply-adds per matrix,
  * else one GEMM per batch). Validation is the caller's. */
 nt_status nt_la_bmm_compute(nt_tensor *dst, const nt_tensor *a, const nt_tensor *b);
+
+/* ---- the public functions: a call record through the dispatcher ---- */
+
+/* Runs c and hands back its tensor: into *result, or released when result is NULL (the
+ * out= and in-place forms, whose result is the written tensor). */
+static inline nt_status nt_la_run(nt_call *c, nt_tensor **result) {
+    nt_status st = nt_dispatch(c);
+    if (st != NT_OK) return st;
+    if (result)
+        *result = c->result[0];
+    else
+        nt_tensor_release(c->result[0]);
+    return NT_OK;
+}
+
+/* op(a, b) [into out]. */
+static inline nt_status nt_la_product(nt_op op, const nt_tensor *a, const nt_tensor *b,
+                                      nt_tensor *out, nt_tensor **result) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensor((nt_tensor *)a);
+    c.args[1] = nt_arg_tensor((nt_tensor *)b);
+    return nt_la_run(&c, result);
+}
+
+/* op(self, m1, m2, beta=, alpha=) [into out, or in place]. */
+static inline nt_status nt_la_addproduct(nt_op op, nt_tensor *self, const nt_tensor *m1,
+                                         const nt_tensor *m2, nt_scalar beta, nt_scalar alpha,
+                                         nt_tensor *out, bool inplace, nt_tensor **result) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = inplace;
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensor(self);
+    c.args[1] = nt_arg_tensor((nt_tensor *)m1);
+    c.args[2] = nt_arg_tensor((nt_tensor *)m2);
+    c.args[3] = nt_arg_scalar(beta);
+    c.args[4] = nt_arg_scalar(alpha);
+    return nt_la_run(&c, result);
+}
+
+/* Slot i of c as a scalar: beta= and alpha= default to 1. */
+static inline nt_scalar nt_la_scalar_arg(const nt_call *c, int i) {
+    return c->args[i].kind == NT_ARG_SCALAR ? c->args[i].v.s : nt_scalar_int(1);
+}
 
 #endif

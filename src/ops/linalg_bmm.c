@@ -59,8 +59,8 @@ static nt_status bmm_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out
     NT_TRY(bmm_check(a, b));
     int64_t shape[3] = {a->sizes[0], a->sizes[1], b->sizes[2]};
     if (out) {
-        NT_TRY(nt_la_check_out_shape(out, 3, shape));
         NT_TRY(nt_la_check_out_dtype(out, b->dtype));
+        NT_TRY(nt_out_resize(out, 3, shape));
     }
     /* compute_bmm_outnames: inference runs when the out tensor is named too, so a named
      * out is checked even against unnamed inputs. */
@@ -92,18 +92,24 @@ fail:
     return st;
 }
 
+/* ------------------------------------------------------------------ the row's function */
+
+nt_status nt_impl_bmm(nt_call *c) {
+    return bmm_impl(c->args[0].v.t, c->args[1].v.t, c->out[0], &c->result[0]);
+}
+
 /* ------------------------------------------------------------------ public API */
 
 nt_status nt_bmm(const nt_tensor *a, const nt_tensor *b, nt_tensor **out) {
     NT_REQUIRE("bmm", a, "self");
     NT_REQUIRE("bmm", b, "mat2");
     NT_REQUIRE("bmm", out, "out");
-    return bmm_impl(a, b, NULL, out);
+    return nt_la_product(NT_OP_BMM, a, b, NULL, out);
 }
 
 nt_status nt_bmm_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b) {
     NT_REQUIRE("bmm", a, "self");
     NT_REQUIRE("bmm", b, "mat2");
     NT_REQUIRE("bmm", out, "out");
-    return bmm_impl(a, b, out, NULL);
+    return nt_la_product(NT_OP_BMM, a, b, out, NULL);
 }

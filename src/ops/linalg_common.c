@@ -56,18 +56,6 @@ static bool same_shape(const nt_tensor *t, int ndim, const int64_t *sizes) {
     return true;
 }
 
-/* ntensor does not resize out= tensors (PyTorch does): the shape must be the result's. */
-nt_status nt_la_check_out_shape(const nt_tensor *out, int ndim, const int64_t *sizes) {
-    if (same_shape(out, ndim, sizes)) return NT_OK;
-    char have[256], want[256];
-    nt_ints_repr(out->sizes, out->ndim, have, sizeof have);
-    nt_ints_repr(sizes, ndim, want, sizeof want);
-    return nt_fail(NT_ERR_RUNTIME,
-                   "out= tensor has shape %s but the result has shape %s (ntensor does not "
-                   "resize out= tensors)",
-                   have, want);
-}
-
 /* The structured-kernel check of an in-place call (shape, then dtype). */
 nt_status nt_la_check_inplace(const nt_tensor *self, int ndim, const int64_t *sizes,
                               nt_dtype dtype) {

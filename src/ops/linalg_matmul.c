@@ -18,6 +18,17 @@ static nt_status raw_view(const nt_tensor *t, int ndim, const int64_t *sizes,
     return nt_tensor_view_of(t, ndim, sizes, strides, t->offset, NULL, out);
 }
 
+/* squeeze_(0) of a (1, p) tensor: in place, as PyTorch squeezes an out= tensor. */
+static void squeeze0_(nt_tensor *t) {
+    if (t->ndim != 2 || t->sizes[0] != 1) return;
+    nt_name name = t->names ? t->names[1] : 0;
+    t->sizes[0] = t->sizes[1];
+    t->strides[0] = t->strides[1];
+    t->ndim = 1;
+    t->is_contiguous = t->sizes[0] <= 1 || t->strides[0] == 1;
+    if (t->names) nt_tensor_set_names_unchecked(t, &name);
+}
+
 /* PyTorch 1.13's should_fold(tensor1, dim_tensor2): a batched operand against a vector or
  * matrix becomes one mm/mv, unless it is a 3-d tensor whose matrices are transposed in
  * place (permute(0, 2, 1)), which bmm handles without a copy. */
@@ -115,12 +126,10 @@ static nt_status matmul_nonames(const nt_tensor *t1, const nt_tensor *t2, nt_ten
         int64_t s[2] = {1, t1->sizes[0]}, str[2] = {t1->sizes[0] * t1->strides[0], t1->strides[0]};
         NT_TRY(raw_view(t1, 2, s, str, &v1));
         if (out) {
-            int64_t s1[1] = {t2->sizes[1]};
-            NT_CHECK(st, nt_la_check_out_shape(out, 1, s1));
-            int64_t os[2] = {1, out->sizes[0]},
-                    ostr[2] = {out->sizes[0] * out->strides[0], out->strides[0]};
-            NT_CHECK(st, nt_tensor_view_of(out, 2, os, ostr, out->offset, NULL, &v2));
-            NT_CHECK(st, nt_la_mm_impl(v1, t2, v2, NULL));
+            /* PyTorch: mm_out(out, t1.unsqueeze(0), t2).squeeze_(0): out is resized to
+             * (1, p), then squeezed in place */
+            NT_CHECK(st, nt_la_mm_impl(v1, t2, out, NULL));
+            squeeze0_(out);
             *result = nt_tensor_retain(out);
         } else {
             NT_CHECK(st, nt_la_mm_impl(v1, t2, NULL, &r));
@@ -142,7 +151,7 @@ static nt_status matmul_nonames(const nt_tensor *t1, const nt_tensor *t2, nt_ten
         for (int i = 0; i < d1 - 1; i++)
             oshape[i] = t1->sizes[i];
         if (d2 == 2) oshape[on++] = t2->sizes[1];
-        if (out) NT_CHECK(st, nt_la_check_out_shape(out, on, oshape));
+        if (out) NT_CHECK(st, nt_out_resize(out, on, oshape)); /* before any dtype check */
         nt_tensor *dst = NULL;
         if (out && out->is_contiguous && !nt_extents_overlap(out, t1) &&
             !nt_extents_overlap(out, t2)) {
@@ -222,7 +231,7 @@ static nt_status matmul_nonames(const nt_tensor *t1, const nt_tensor *t2, nt_ten
     /* the dtype PyTorch's sub-op gives its result, and the errors of that sub-op */
     nt_dtype rdt = fold_t && d1 == 1 ? t1->dtype : t2->dtype;
     if (out) {
-        NT_TRY(nt_la_check_out_shape(out, on, oshape));
+        NT_TRY(nt_out_resize(out, on, oshape)); /* before bmm's checks, as PyTorch */
         NT_TRY(nt_la_check_out_dtype(out, rdt));
     }
     if (fold_t) {
@@ -293,21 +302,24 @@ fail:
     return st;
 }
 
+/* ------------------------------------------------------------------ the row's function */
+
+nt_status nt_impl_matmul(nt_call *c) {
+    return matmul_impl(c->args[0].v.t, c->args[1].v.t, c->out[0], &c->result[0]);
+}
+
 /* ------------------------------------------------------------------ public API */
 
 nt_status nt_matmul(const nt_tensor *a, const nt_tensor *b, nt_tensor **out) {
     NT_REQUIRE("matmul", a, "input");
     NT_REQUIRE("matmul", b, "other");
     NT_REQUIRE("matmul", out, "out");
-    return matmul_impl(a, b, NULL, out);
+    return nt_la_product(NT_OP_MATMUL, a, b, NULL, out);
 }
 
 nt_status nt_matmul_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b) {
     NT_REQUIRE("matmul", a, "input");
     NT_REQUIRE("matmul", b, "other");
     NT_REQUIRE("matmul", out, "out");
-    nt_tensor *r = NULL;
-    nt_status st = matmul_impl(a, b, out, &r);
-    nt_tensor_release(r);
-    return st;
+    return nt_la_product(NT_OP_MATMUL, a, b, out, NULL);
 }

@@ -53,7 +53,8 @@ static nt_status addmm_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
     nt_status st;
     NT_CHECK(st, nt_la_blas_operand(a, &ua, &oa));
     NT_CHECK(st, nt_la_blas_operand(b, &ub, &ob));
-    nt_la_mat ma = nt_la_mat_of(ua, 0, 1), mb = nt_la_mat_of(ub, 0, 1), mc = nt_la_mat_of(dst, 0, 1);
+    nt_la_mat ma = nt_la_mat_of(ua, 0, 1), mb = nt_la_mat_of(ub, 0, 1),
+              mc = nt_la_mat_of(dst, 0, 1);
     NT_CHECK(st, nt_la_gemm(dst->dtype, 1, &mc, &ma, &mb, &s, false));
     nt_storage_bump_version(dst->storage);
 fail:
@@ -80,8 +81,8 @@ nt_status nt_la_mm_named(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
     nt_scalar zero = nt_scalar_int(0), one = nt_scalar_int(1);
     nt_status st;
     if (out) {
-        NT_TRY(nt_la_check_out_shape(out, 2, shape));
         NT_TRY(nt_la_check_out_dtype(out, a->dtype));
+        NT_TRY(nt_out_resize(out, 2, shape));
         if (names) NT_TRY(nt_names_check_out(out->names, 2, names, 2));
         nt_tensor *dst;
         NT_TRY(nt_la_pick_dest(out, a, b, &dst));
@@ -136,8 +137,8 @@ static nt_status addmm_impl(nt_tensor *bias, const nt_tensor *a, const nt_tensor
     nt_tensor *target = inplace ? bias : out;
     if (inplace) NT_TRY(nt_la_check_inplace(bias, 2, shape, a->dtype));
     if (out) {
-        NT_TRY(nt_la_check_out_shape(out, 2, shape));
         NT_TRY(nt_la_check_out_dtype(out, a->dtype));
+        NT_TRY(nt_out_resize(out, 2, shape));
     }
     if (target && names) NT_TRY(nt_names_check_out(target->names, 2, names, 2));
     nt_tensor *expanded = NULL, *dst = NULL;
@@ -170,20 +171,33 @@ fail:
     return st;
 }
 
+/* ------------------------------------------------------------------ the rows' functions */
+
+nt_status nt_impl_mm(nt_call *c) {
+    return nt_la_mm_impl(c->args[0].v.t, c->args[1].v.t, c->out[0], &c->result[0]);
+}
+
+nt_status nt_impl_addmm(nt_call *c) {
+    nt_tensor *self = c->args[0].v.t;
+    nt_status st = addmm_impl(self, c->args[1].v.t, c->args[2].v.t, nt_la_scalar_arg(c, 3),
+                              nt_la_scalar_arg(c, 4), c->out[0], c->inplace, &c->result[0]);
+    return st;
+}
+
 /* ------------------------------------------------------------------ public API */
 
 nt_status nt_mm(const nt_tensor *a, const nt_tensor *b, nt_tensor **out) {
     NT_REQUIRE("mm", a, "self");
     NT_REQUIRE("mm", b, "mat2");
     NT_REQUIRE("mm", out, "out");
-    return nt_la_mm_impl(a, b, NULL, out);
+    return nt_la_product(NT_OP_MM, a, b, NULL, out);
 }
 
 nt_status nt_mm_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b) {
     NT_REQUIRE("mm", a, "self");
     NT_REQUIRE("mm", b, "mat2");
     NT_REQUIRE("mm", out, "out");
-    return nt_la_mm_impl(a, b, out, NULL);
+    return nt_la_product(NT_OP_MM, a, b, out, NULL);
 }
 
 nt_status nt_addmm(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2, nt_scalar beta,
@@ -192,7 +206,7 @@ nt_status nt_addmm(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2
     NT_REQUIRE("addmm", mat1, "mat1");
     NT_REQUIRE("addmm", mat2, "mat2");
     NT_REQUIRE("addmm", out, "out");
-    return addmm_impl(self, mat1, mat2, beta, alpha, NULL, false, out);
+    return nt_la_addproduct(NT_OP_ADDMM, self, mat1, mat2, beta, alpha, NULL, false, out);
 }
 
 nt_status nt_addmm_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat1,
@@ -201,7 +215,7 @@ nt_status nt_addmm_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat1,
     NT_REQUIRE("addmm", mat1, "mat1");
     NT_REQUIRE("addmm", mat2, "mat2");
     NT_REQUIRE("addmm", out, "out");
-    return addmm_impl(self, mat1, mat2, beta, alpha, out, false, NULL);
+    return nt_la_addproduct(NT_OP_ADDMM, self, mat1, mat2, beta, alpha, out, false, NULL);
 }
 
 nt_status nt_addmm_(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2, nt_scalar beta,
@@ -209,5 +223,5 @@ nt_status nt_addmm_(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat
     NT_REQUIRE("addmm_", self, "self");
     NT_REQUIRE("addmm_", mat1, "mat1");
     NT_REQUIRE("addmm_", mat2, "mat2");
-    return addmm_impl(self, mat1, mat2, beta, alpha, NULL, true, NULL);
+    return nt_la_addproduct(NT_OP_ADDMM, self, mat1, mat2, beta, alpha, NULL, true, NULL);
 }

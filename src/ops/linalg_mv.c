@@ -90,8 +90,8 @@ static nt_status addmv_impl(nt_tensor *bias, const nt_tensor *mat_, const nt_ten
     nt_tensor *target = inplace ? bias : out;
     if (inplace) NT_TRY(nt_la_check_inplace(bias, 1, shape, vec->dtype));
     if (out) {
-        NT_TRY(nt_la_check_out_shape(out, 1, shape));
         NT_TRY(nt_la_check_out_dtype(out, vec->dtype));
+        NT_TRY(nt_out_resize(out, 1, shape));
     }
     if (target && names) NT_TRY(nt_names_check_out(target->names, 1, names, 1));
     nt_tensor *expanded = NULL, *dst = NULL;
@@ -136,8 +136,8 @@ nt_status nt_la_mv_impl(const nt_tensor *mat_, const nt_tensor *vec, nt_tensor *
     nt_scalar zero = nt_scalar_int(0), one = nt_scalar_int(1);
     nt_status st;
     if (out) {
-        NT_TRY(nt_la_check_out_shape(out, 1, shape));
         NT_TRY(nt_la_check_out_dtype(out, vec->dtype));
+        NT_TRY(nt_out_resize(out, 1, shape));
         if (names) NT_TRY(nt_names_check_out(out->names, 1, names, 1));
         nt_tensor *dst;
         NT_TRY(nt_la_pick_dest(out, mat_, vec, &dst));
@@ -180,7 +180,7 @@ nt_status nt_la_dot_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
                          nt_tensor **result) {
     NT_TRY(dot_check(a, b));
     if (out) {
-        NT_TRY(nt_la_check_out_shape(out, 0, NULL));
+        NT_TRY(nt_out_resize(out, 0, NULL));
         if (out->dtype != a->dtype)
             return nt_fail(NT_ERR_RUNTIME, "result dtype %s does not match input dtype %s",
                            nt_dtype_torch_name(out->dtype), nt_dtype_torch_name(a->dtype));
@@ -199,34 +199,49 @@ nt_status nt_la_dot_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
     return st;
 }
 
+/* ------------------------------------------------------------------ the rows' functions */
+
+nt_status nt_impl_mv(nt_call *c) {
+    return nt_la_mv_impl(c->args[0].v.t, c->args[1].v.t, c->out[0], &c->result[0]);
+}
+
+nt_status nt_impl_dot(nt_call *c) {
+    return nt_la_dot_impl(c->args[0].v.t, c->args[1].v.t, c->out[0], &c->result[0]);
+}
+
+nt_status nt_impl_addmv(nt_call *c) {
+    return addmv_impl(c->args[0].v.t, c->args[1].v.t, c->args[2].v.t, nt_la_scalar_arg(c, 3),
+                      nt_la_scalar_arg(c, 4), c->out[0], c->inplace, &c->result[0]);
+}
+
 /* ------------------------------------------------------------------ public API */
 
 nt_status nt_mv(const nt_tensor *mat_, const nt_tensor *vec, nt_tensor **out) {
     NT_REQUIRE("mv", mat_, "self");
     NT_REQUIRE("mv", vec, "vec");
     NT_REQUIRE("mv", out, "out");
-    return nt_la_mv_impl(mat_, vec, NULL, out);
+    return nt_la_product(NT_OP_MV, mat_, vec, NULL, out);
 }
 
 nt_status nt_mv_out(nt_tensor *out, const nt_tensor *mat_, const nt_tensor *vec) {
     NT_REQUIRE("mv", mat_, "self");
     NT_REQUIRE("mv", vec, "vec");
     NT_REQUIRE("mv", out, "out");
-    return nt_la_mv_impl(mat_, vec, out, NULL);
+    return nt_la_product(NT_OP_MV, mat_, vec, out, NULL);
 }
 
 nt_status nt_dot(const nt_tensor *a, const nt_tensor *b, nt_tensor **out) {
     NT_REQUIRE("dot", a, "self");
     NT_REQUIRE("dot", b, "tensor");
     NT_REQUIRE("dot", out, "out");
-    return nt_la_dot_impl(a, b, NULL, out);
+    return nt_la_product(NT_OP_DOT, a, b, NULL, out);
 }
 
 nt_status nt_dot_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b) {
     NT_REQUIRE("dot", a, "self");
     NT_REQUIRE("dot", b, "tensor");
     NT_REQUIRE("dot", out, "out");
-    return nt_la_dot_impl(a, b, out, NULL);
+    return nt_la_product(NT_OP_DOT, a, b, out, NULL);
 }
 
 nt_status nt_addmv(nt_tensor *self, const nt_tensor *mat_, const nt_tensor *vec, nt_scalar beta,
@@ -235,7 +250,7 @@ nt_status nt_addmv(nt_tensor *self, const nt_tensor *mat_, const nt_tensor *vec,
     NT_REQUIRE("addmv", mat_, "mat");
     NT_REQUIRE("addmv", vec, "vec");
     NT_REQUIRE("addmv", out, "out");
-    return addmv_impl(self, mat_, vec, beta, alpha, NULL, false, out);
+    return nt_la_addproduct(NT_OP_ADDMV, self, mat_, vec, beta, alpha, NULL, false, out);
 }
 
 nt_status nt_addmv_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat_, const nt_tensor *vec,
@@ -244,7 +259,7 @@ nt_status nt_addmv_out(nt_tensor *out, nt_tensor *self, const nt_tensor *mat_, c
     NT_REQUIRE("addmv", mat_, "mat");
     NT_REQUIRE("addmv", vec, "vec");
     NT_REQUIRE("addmv", out, "out");
-    return addmv_impl(self, mat_, vec, beta, alpha, out, false, NULL);
+    return nt_la_addproduct(NT_OP_ADDMV, self, mat_, vec, beta, alpha, out, false, NULL);
 }
 
 nt_status nt_addmv_(nt_tensor *self, const nt_tensor *mat_, const nt_tensor *vec, nt_scalar beta,
@@ -252,5 +267,5 @@ nt_status nt_addmv_(nt_tensor *self, const nt_tensor *mat_, const nt_tensor *vec
     NT_REQUIRE("addmv_", self, "self");
     NT_REQUIRE("addmv_", mat_, "mat");
     NT_REQUIRE("addmv_", vec, "vec");
-    return addmv_impl(self, mat_, vec, beta, alpha, NULL, true, NULL);
+    return nt_la_addproduct(NT_OP_ADDMV, self, mat_, vec, beta, alpha, NULL, true, NULL);
 }

@@ -77,6 +77,16 @@ nt_status nt_check_relu(const nt_call *c);
 /* end */
 
 /* linalg_*.c, pool.c: matrix products and pooling */
+nt_status nt_impl_mm(nt_call *c);
+nt_status nt_impl_mv(nt_call *c);
+nt_status nt_impl_dot(nt_call *c);
+nt_status nt_impl_bmm(nt_call *c);
+nt_status nt_impl_matmul(nt_call *c);
+nt_status nt_impl_addmm(nt_call *c);
+nt_status nt_impl_addmv(nt_call *c);
+nt_status nt_impl_max_pool(nt_call *c);
+nt_status nt_impl_cdist(nt_call *c);
+nt_status nt_impl_pdist(nt_call *c);
 
 /* end */
 

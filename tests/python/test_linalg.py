@@ -387,9 +387,59 @@ def test_out_errors():
     ob = torch.zeros(1, 2, 4, dtype=torch.float64)
     assert_same_error(lambda: nt.bmm(N(a[None]), N(b[None]), out=N(ob)),
                       lambda: torch.bmm(a[None], b[None], out=ob))
-    # ntensor does not resize out= tensors (PyTorch does): a clear error instead
-    with pytest.raises(RuntimeError, match="does not resize out= tensors"):
-        nt.mm(N(a), N(b), out=nt.zeros(3, 3))
+
+
+# (call, out shape): every path of every product, with outs of the result's shape, of
+# another, and empty
+OUT_RESIZE_CASES = [
+    (e, s) for e, shapes in [
+        ("m.dot(v3, v3, out=o)", [(), (1,), (2,), (0,)]),
+        ("m.mv(a2, v3, out=o)", [(2,), (3,), (0,), (2, 2)]),
+        ("m.mm(a2, b2, out=o)", [(2, 4), (3,), (0,), (4, 2)]),
+        ("m.bmm(a3, b3, out=o)", [(5, 2, 4), (3,), (0,)]),
+        ("m.addmm(w4, a2, b2, out=o)", [(2, 4), (3,), (0,)]),
+        ("m.addmv(w2, a2, v3, out=o)", [(2,), (3,), (0,)]),
+        ("m.matmul(v3, b2, out=o)", [(4,), (1, 4), (3,), (0,), (2, 2)]),
+        ("m.matmul(a3, b2, out=o)", [(5, 2, 4), (10, 4), (3,), (0,)]),
+        ("m.matmul(a3, v3, out=o)", [(5, 2), (10,), (0,)]),
+        ("m.matmul(a3, a3.transpose(1, 2), out=o)", [(5, 2, 2), (3,), (0,)]),
+        ("m.matmul(b2.t(), b3, out=o)", [(5, 4, 4), (3,), (0,)]),
+        ("m.matmul(v3, b3, out=o)", [(5, 4), (3,), (0,)]),
+    ] for s in shapes]
+
+
+def _out_call(m, expr, shape, dtype):
+    a2, b2, v3, w2, w4 = m.ones(2, 3), m.ones(3, 4), m.ones(3), m.ones(2), m.ones(4)
+    a3, b3 = m.ones(5, 2, 3), m.ones(5, 3, 4)
+    o = m.zeros(shape, dtype=dtype)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = eval(expr)
+    texts = [str(w.message).split(" (Triggered")[0] for w in caught if "resized" in str(w.message)]
+    assert r is o
+    return tuple(o.shape), o.stride(), o.sum().item(), texts
+
+
+@pytest.mark.parametrize("expr,shape", OUT_RESIZE_CASES, ids=str)
+def test_out_resize_matches_pytorch(expr, shape):
+    """An out= of another shape is resized as PyTorch resizes it, with its warning."""
+    assert _out_call(nt, expr, shape, nt.float32) == _out_call(torch, expr, shape, torch.float32)
+
+
+def test_out_dtype_checked_where_pytorch_checks_it():
+    """A wrong dtype and a wrong shape: the structured kernels check the dtype first, dot and
+    matmul's folded path resize first (the out keeps its new shape)."""
+    for expr in ["m.dot(v3, v3, out=o)", "m.mm(a2, b2, out=o)", "m.matmul(a3, b2, out=o)",
+                 "m.matmul(v3, b2, out=o)", "m.mv(a2, v3, out=o)", "m.bmm(a3, b3, out=o)"]:
+        outs = {}
+        for m in (torch, nt):
+            a2, b2, v3 = m.ones(2, 3), m.ones(3, 4), m.ones(3)
+            a3, b3 = m.ones(5, 2, 3), m.ones(5, 3, 4)
+            o = outs[m] = m.zeros(3, dtype=m.float64)
+            with pytest.raises(RuntimeError) as e:
+                eval(expr)
+            outs[m] = (str(e.value), tuple(o.shape))
+        assert outs[nt] == outs[torch], expr
 
 
 def test_inplace_errors():
@@ -680,3 +730,25 @@ def test_matmul_random_names_and_broadcast(case, dtype):
         return
     got = nt.matmul(N(a), N(b))
     check(got, torch.matmul, a, b)
+
+
+def test_deprecated_overloads_and_scalar_arguments():
+    """PyTorch's deprecated addmm/addmv overloads (beta, and alpha, first) and Number
+    arguments given as tensors, as PyTorch's parser takes them."""
+    calls = ["m.addmm(2, c, a, b)", "m.addmm(2, c, 3, a, b)", "c.addmm(2, a, b)",
+             "c.addmm(2, 3, a, b)", "c.clone().addmm_(2, 3, a, b)", "m.addmv(2, w, a, v)",
+             "m.addmv(2, w, 0.5, a, v)", "w.addmv(2, a, v)", "w.clone().addmv_(2, 3, a, v)",
+             "m.addmv_(2, w.clone(), a, v)", "m.addmm(c, a, b, beta=m.tensor(2.0), alpha=3)",
+             "m.addmm(c, a, b, beta=m.tensor([2.0]))", "m.addmm(2, c, a, b, out=c.clone())",
+             "m.addmm(c, a, b, 2)", "c.addmm(a, b, 2, 3)"]
+    for call in calls:
+        res = {}
+        for m in (torch, nt):
+            a, b = m.ones(2, 3), m.ones(3, 4)
+            c, v, w = m.ones(2, 4) * 0.5, m.ones(3), m.ones(2)
+            try:
+                r = eval(call)
+                res[m] = ("ok", tuple(r.shape), r.sum().item())
+            except Exception as e:  # noqa: BLE001 - compared with PyTorch's
+                res[m] = (type(e).__name__, str(e))
+        assert res[nt] == res[torch], (call, res)

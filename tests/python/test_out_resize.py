@@ -13,6 +13,10 @@ from helpers import assert_same_error
 OPS = {
     "exp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.exp(x, out=out)),
     "abs": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.abs(x, out=out)),
+    "mm": (lambda m: (m.ones(2, 3), m.ones(3, 4)), lambda m, a, b, out: m.mm(a, b, out=out)),
+    "addmv": (lambda m: (m.ones(2), m.ones(2, 3), m.ones(3)),
+              lambda m, s, a, v, out: m.addmv(s, a, v, out=out)),
+    "dot": (lambda m: (m.ones(3), m.ones(3)), lambda m, a, b, out: m.dot(a, b, out=out)),
 }
 
 

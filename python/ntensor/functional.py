@@ -1,0 +1,21 @@
+"""ntensor.functional: the module functions PyTorch writes in Python (torch/functional.py)
+over its C functions; here cdist, whose compute_mode is a string in Python and an int in C."""
+from . import _C
+
+__all__ = ["cdist"]
+
+_COMPUTE_MODES = {
+    "use_mm_for_euclid_dist_if_necessary": None,
+    "use_mm_for_euclid_dist": 1,
+    "donot_use_mm_for_euclid_dist": 2,
+}
+
+
+def cdist(x1, x2, p=2., compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary') -> Tensor:
+    the p-norm distances between the rows of x1 (B..., P, M) and x2 (B..., R, M), as
+    (B..., P, R). compute_mode is PyTorch's; ntensor always computes the distances
+    directly."""
+    if compute_mode not in _COMPUTE_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    return _C.cdist(x1, x2, p, _COMPUTE_MODES[compute_mode])
