@@ -22,4 +22,8 @@ nt_status nt_index_restride(const nt_tensor *t, int ndim, const int64_t *sizes,
 /* masked_fill_ without name inference or the partial-overlap check (setitem's mask path). */
 nt_status nt_masked_fill_unchecked_(nt_tensor *t, const nt_tensor *mask, nt_scalar value);
 
+/* nt_out_resize (out.h) under PyTorch's NoNamesGuard, for the ops that resize out= that
+ * way (masked_select): a named out is resized too, its names cut to the new dims. */
+nt_status nt_out_resize_ignoring_names(nt_tensor *out, int ndim, const int64_t *sizes);
+
 #endif

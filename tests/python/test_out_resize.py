@@ -13,6 +13,8 @@ from helpers import assert_same_error
 OPS = {
     "exp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.exp(x, out=out)),
     "abs": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.abs(x, out=out)),
+    "cat": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.cat([x, x], 1, out=out)),
+    "concat": (lambda m: (m.ones(1, 3),), lambda m, x, out: m.concat([x, x], out=out)),
 }
 
 
