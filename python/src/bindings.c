@@ -434,9 +434,16 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
 /* ------------------------------------------------------------------ calling */
 
 static bool large(const nt_call *c, int nslots) {
-    for (int i = 0; i < nslots; i++)
+    for (int i = 0; i < nslots; i++) {
         if (c->args[i].kind == NT_ARG_TENSOR && nt_tensor_numel(c->args[i].v.t) > NT_PY_NOGIL_NUMEL)
             return true;
+        if (c->args[i].kind == NT_ARG_TENSORS) { /* cat, stack: the work of all of them */
+            int64_t n = 0;
+            for (int k = 0; k < c->args[i].n && n <= NT_PY_NOGIL_NUMEL; k++)
+                n += nt_tensor_numel(c->args[i].v.tensors[k]);
+            if (n > NT_PY_NOGIL_NUMEL) return true;
+        }
+    }
     return false;
 }
 

@@ -1,6 +1,6 @@
 /*
- * index.h — what the indexing files (index.c, mask.c, join.c, resize.c) share: small
- * strided helpers and PyTorch's scalar-type names for messages.
+ * index.h — what the indexing files (index.c, index_fill.c, mask.c, join.c, resize.c)
+ * share: small strided helpers and the out= resize of masked_select.
  */
 #ifndef NT_OPS_INDEX_H
 #define NT_OPS_INDEX_H
