@@ -14,7 +14,10 @@ extern "C" {
 
 /* ------------------------------------------------------------------ indexing and joining */
 /* Names: an int-indexed dim loses its name, a sliced dim keeps it, a new (None/True/False)
- * dim is unnamed, and the dims an advanced (tensor) index produces are unnamed. */
+ * dim is unnamed, and the dims an advanced (tensor) index produces are unnamed. Every dim
+ * argument below is an nt_dim: an index or a name (nt_dim_name), resolved with PyTorch's
+ * texts; the ops are rows of the op table (NT_OP_INDEX_FILL, NT_OP_CAT, ...), which
+ * nt_call_op also calls (masked_select and cat with out=, for example). */
 
 typedef enum nt_index_kind {
     NT_INDEX_INT,      /* `i`: selects (removes) the dim */
@@ -50,12 +53,12 @@ NT_API nt_status nt_index_set_scalar_(nt_tensor *t, int count, const nt_index *i
 
 /* index_fill: the entries `index` (a 0-d or 1-d int64 tensor) along `dim` set to value.
  * The _tensor forms take a 0-dim value tensor. Names are kept. */
-NT_API nt_status nt_index_fill(nt_tensor *t, int64_t dim, const nt_tensor *index, nt_scalar value,
+NT_API nt_status nt_index_fill(nt_tensor *t, nt_dim dim, const nt_tensor *index, nt_scalar value,
                                nt_tensor **out);
-NT_API nt_status nt_index_fill_(nt_tensor *t, int64_t dim, const nt_tensor *index, nt_scalar value);
-NT_API nt_status nt_index_fill_tensor(nt_tensor *t, int64_t dim, const nt_tensor *index,
+NT_API nt_status nt_index_fill_(nt_tensor *t, nt_dim dim, const nt_tensor *index, nt_scalar value);
+NT_API nt_status nt_index_fill_tensor(nt_tensor *t, nt_dim dim, const nt_tensor *index,
                                       const nt_tensor *value, nt_tensor **out);
-NT_API nt_status nt_index_fill_tensor_(nt_tensor *t, int64_t dim, const nt_tensor *index,
+NT_API nt_status nt_index_fill_tensor_(nt_tensor *t, nt_dim dim, const nt_tensor *index,
                                        const nt_tensor *value);
 
 /* masked_fill: value where `mask` (bool; broadcast) is true. The out-of-place result has the
@@ -72,23 +75,25 @@ NT_API nt_status nt_masked_fill_tensor_(nt_tensor *t, const nt_tensor *mask,
 NT_API nt_status nt_masked_select(nt_tensor *t, const nt_tensor *mask, nt_tensor **out);
 
 /* torch.cat along `dim` (dtypes promoted, names unified; legacy 1-d empty tensors skipped).
- * `out` may be NULL (a new tensor in *result) or an existing tensor that is resized and
- * written: then *result is a new reference to it, or, when out has fewer dims than the
- * result, a new tensor over out's resized storage (see nt_resize). */
-NT_API nt_status nt_cat(int count, nt_tensor *const *tensors, int64_t dim, nt_tensor *out,
+ * `out` may be NULL (a new tensor in *result) or an existing tensor, resized in place as
+ * PyTorch resizes out= tensors (a warning through nt_take_warning when it had elements; a
+ * named one of another shape refuses) and written: then *result is a new reference to it.
+ * A named dim is looked up in the first tensor. */
+NT_API nt_status nt_cat(int count, nt_tensor *const *tensors, nt_dim dim, nt_tensor *out,
                         nt_tensor **result);
-/* torch.stack: cat of the tensors each unsqueezed at `dim` (the new dim is unnamed). */
-NT_API nt_status nt_stack(int count, nt_tensor *const *tensors, int64_t dim, nt_tensor *out,
+/* torch.stack: cat of the tensors each unsqueezed at `dim` (the new dim is unnamed; by
+ * name, it goes before that dim of the first tensor). */
+NT_API nt_status nt_stack(int count, nt_tensor *const *tensors, nt_dim dim, nt_tensor *out,
                           nt_tensor **result);
 /* split / split_with_sizes / chunk / unbind: views, returned as a new array of *count
  * tensors; release them all and the array with nt_tensors_release. */
-NT_API nt_status nt_split(nt_tensor *t, int64_t split_size, int64_t dim, nt_tensor ***out,
+NT_API nt_status nt_split(nt_tensor *t, int64_t split_size, nt_dim dim, nt_tensor ***out,
                           int64_t *count);
-NT_API nt_status nt_split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, int64_t dim,
+NT_API nt_status nt_split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, nt_dim dim,
                                      nt_tensor ***out, int64_t *count);
-NT_API nt_status nt_chunk(nt_tensor *t, int64_t chunks, int64_t dim, nt_tensor ***out,
+NT_API nt_status nt_chunk(nt_tensor *t, int64_t chunks, nt_dim dim, nt_tensor ***out,
                           int64_t *count);
-NT_API nt_status nt_unbind(nt_tensor *t, int64_t dim, nt_tensor ***out, int64_t *count);
+NT_API nt_status nt_unbind(nt_tensor *t, nt_dim dim, nt_tensor ***out, int64_t *count);
 /* Releases `count` tensors and the array that holds them (NULL is allowed). */
 NT_API void nt_tensors_release(nt_tensor **tensors, int64_t count);
 

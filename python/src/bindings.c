@@ -192,10 +192,12 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
             }
             py_sig *sig = PyMem_Calloc(1, sizeof *sig);
             if (!sig) return PyErr_NoMemory(), -1;
-            /* a method is the function's signature without its tensor, an in-place form
-             * has no out=; a method-only op's signature is written as the method's */
+            /* a method is the function's signature without its tensor (an op with only
+             * torch.name_ too: resize_as_), an in-place form has no out=; a method-only
+             * op's signature is written as the method's */
             unsigned form = 0;
-            if ((m == MODE_METHOD || m == MODE_INPLACE) && (flags & NT_OPF_FUNCTION))
+            if ((m == MODE_METHOD || m == MODE_INPLACE) &&
+                (flags & (NT_OPF_FUNCTION | NT_OPF_INPLACE_FUNCTION)))
                 form |= SIG_SELF;
             if (m != MODE_FUNCTION) form |= SIG_NO_OUT;
             if (py_sig_init(sig, line, len, form, gname, op, schema) < 0) return -1;
@@ -214,16 +216,21 @@ typedef struct call_lists {
     nt_dim dims[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
     nt_name names[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
     nt_tensor **tensors[NT_SIG_MAX_PARAMS];
+    int64_t *ints[NT_SIG_MAX_PARAMS]; /* int lists longer than NT_MAX_DIMS */
 } call_lists;
 
-static int bad_list_item(const py_sig *sig, const py_param *p, PyObject *item) {
-    PyErr_Format(PyExc_TypeError, "%s(): argument '%U' must be %s, not %s", sig->name, p->name,
-                 py_type_name(p->type), Py_TYPE(item)->tp_name);
+/* PyTorch's text for a list item of the wrong type (pos counts from 1). */
+static int bad_list_item(const py_sig *sig, const py_param *p, PyObject *item, Py_ssize_t pos) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s(): argument '%U' must be %s, but found element of type %s at pos %zd",
+                 sig->name, p->name, py_type_name(p->type), Py_TYPE(item)->tp_name, pos);
     return -1;
 }
 
-/* An int list (a sequence, or one int for IntArrayRef[N]) into dims[] as indices. */
-static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n) {
+/* An int list (a sequence, or one int for IntArrayRef[N]) into dims[] as indices; a list
+ * longer than NT_MAX_DIMS (split_with_sizes' sizes) into *longer, allocated (else NULL). */
+static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n,
+                    int64_t **longer) {
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
         int64_t v;
         if (nt_py_int64_from_object(o, &v, PyUnicode_AsUTF8(p->name)) < 0) return -1;
@@ -233,14 +240,17 @@ static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *
     }
     Py_ssize_t len = PySequence_Fast_GET_SIZE(o);
     if (len > NT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "%s(): too many dims (%zd)", sig->name, len);
-        return -1;
+        if (!longer || len > INT32_MAX) {
+            PyErr_Format(PyExc_RuntimeError, "%s(): too many dims (%zd)", sig->name, len);
+            return -1;
+        }
+        if (!(*longer = out = PyMem_Malloc((size_t)len * sizeof *out))) return PyErr_NoMemory(), -1;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(o, i);
         if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item) ||
             nt_py_is_tensor(item))
-            return bad_list_item(sig, p, o);
+            return bad_list_item(sig, p, item, i + 1);
         if (nt_py_int64_from_object(item, &out[i], PyUnicode_AsUTF8(p->name)) < 0) return -1;
     }
     *n = (int)len;
@@ -258,8 +268,10 @@ static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
 
 static void release_lists(call_lists *l) {
     if (!l) return;
-    for (int i = 0; i < NT_SIG_MAX_PARAMS; i++)
+    for (int i = 0; i < NT_SIG_MAX_PARAMS; i++) {
         PyMem_Free(l->tensors[i]);
+        PyMem_Free(l->ints[i]);
+    }
     PyMem_Free(l);
 }
 
@@ -269,6 +281,7 @@ static call_lists *lists_of(call_lists **l) {
         *l = PyMem_Malloc(sizeof **l);
         if (!*l) return (call_lists *)PyErr_NoMemory();
         memset((*l)->tensors, 0, sizeof(*l)->tensors);
+        memset((*l)->ints, 0, sizeof(*l)->ints);
     }
     return *l;
 }
@@ -354,9 +367,12 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
     case PT_INT_LIST:
     case PT_SYM_INT_LIST: {
         int n;
-        if (int_list(sig, p, o, (int64_t *)l->dims[i], &n) < 0) return -1;
-        *a = kind == NT_ARG_DIMS ? nt_arg_dims(n, l->dims[i])
-                                 : nt_arg_ints(n, (const int64_t *)l->dims[i]);
+        if (int_list(sig, p, o, (int64_t *)l->dims[i], &n,
+                     kind == NT_ARG_INTS ? &l->ints[i] : NULL) < 0)
+            return -1;
+        *a = kind == NT_ARG_DIMS
+                 ? nt_arg_dims(n, l->dims[i])
+                 : nt_arg_ints(n, l->ints[i] ? l->ints[i] : (const int64_t *)l->dims[i]);
         return 0;
     }
     case PT_DIMNAME: {
@@ -398,6 +414,12 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
         return 0;
     }
     case PT_STRING:
+        if (kind == NT_ARG_DIM) { /* a str where the schema takes a Dim: a name */
+            nt_name name;
+            if (nt_py_name_from_object(o, &name) < 0) return -1;
+            *a = nt_arg_dim(nt_dim_name(name));
+            return 0;
+        }
         *a = nt_arg_str(PyUnicode_AsUTF8(o));
         return a->v.str ? 0 : -1;
     case PT_DEVICE:
@@ -412,9 +434,16 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
 /* ------------------------------------------------------------------ calling */
 
 static bool large(const nt_call *c, int nslots) {
-    for (int i = 0; i < nslots; i++)
+    for (int i = 0; i < nslots; i++) {
         if (c->args[i].kind == NT_ARG_TENSOR && nt_tensor_numel(c->args[i].v.t) > NT_PY_NOGIL_NUMEL)
             return true;
+        if (c->args[i].kind == NT_ARG_TENSORS) { /* cat, stack: the work of all of them */
+            int64_t n = 0;
+            for (int k = 0; k < c->args[i].n && n <= NT_PY_NOGIL_NUMEL; k++)
+                n += nt_tensor_numel(c->args[i].v.tensors[k]);
+            if (n > NT_PY_NOGIL_NUMEL) return true;
+        }
+    }
     return false;
 }
 

@@ -114,7 +114,7 @@ const nt_py_family nt_py_families[] = {
     {"views", nt_py_tensor_view_methods, nt_py_module_view_functions, NULL, NULL},
     {"convert", nt_py_tensor_convert_methods, NULL, NULL, nt_py_buffer_init},
     {"factories", NULL, nt_py_module_factory_functions, NULL, NULL},
-    {"index", nt_py_tensor_index_methods, nt_py_module_index_functions, nt_py_index_prepare, NULL},
+    {"index", nt_py_tensor_index_methods, NULL, nt_py_index_prepare, nt_py_index_init},
     {"binary", nt_py_tensor_binary_methods, nt_py_module_binary_functions, nt_py_binary_prepare, NULL},
     {"random", nt_py_tensor_random_methods, nt_py_module_random_functions, NULL, nt_py_random_init},
     {"reduce", nt_py_tensor_reduce_methods, nt_py_module_reduce_functions, NULL, nt_py_reduce_init},

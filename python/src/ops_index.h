@@ -1,6 +1,6 @@
 /*
- * ops_index.h — the indexing family's Python contribution (ops_index.c): Tensor methods,
- * module functions and the hook that installs __getitem__/__setitem__.
+ * ops_index.h — the indexing family's hand-written Python part (ops_index.c): the hook that
+ * installs __getitem__/__setitem__, Tensor.split and torch.split.
  */
 #ifndef NT_PY_OPS_INDEX_H
 #define NT_PY_OPS_INDEX_H

@@ -160,8 +160,8 @@ extern PyMethodDef nt_py_tensor_convert_methods[]; /* convert.c */
 extern PyMethodDef nt_py_module_factory_functions[]; /* factories.c */
 extern PyMethodDef nt_py_module_functions[];         /* module.c */
 extern PyMethodDef nt_py_tensor_index_methods[];     /* ops_index.c */
-extern PyMethodDef nt_py_module_index_functions[];   /* ops_index.c */
 int nt_py_index_prepare(PyTypeObject *type);         /* ops_index.c */
+int nt_py_index_init(PyObject *module);              /* ops_index.c */
 extern PyMethodDef nt_py_tensor_binary_methods[];    /* ops_binary.c */
 extern PyMethodDef nt_py_module_binary_functions[];  /* ops_binary.c */
 int nt_py_binary_prepare(PyTypeObject *type);        /* ops_binary.c */

@@ -505,6 +505,22 @@ static void extra_kwargs(const py_sig *sig, PyObject *kwnames, Py_ssize_t nargs)
 
 /* ------------------------------------------------------------------ matching one signature */
 
+/* PyTorch's TensorList check raises at once, whichever overload is tried: "expected Tensor
+ * as element 1 in argument 0, but got int". */
+static int tensor_list_item_error(PyObject *o, int argnum) {
+    if (!PyTuple_Check(o) && !PyList_Check(o)) return 0;
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(o); k++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(o, k);
+        if (!is_tensor(item)) {
+            PyErr_Format(PyExc_TypeError,
+                         "expected Tensor as element %zd in argument %d, but got %s", k, argnum,
+                         Py_TYPE(item)->tp_name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The value of keyword `name` (or one of its NumPy names) among the call's keywords. */
 static PyObject *keyword(const py_param *p, PyObject *const *kwvals, PyObject *kwnames) {
     if (!kwnames) return NULL;
@@ -549,6 +565,7 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
             obj = keyword(p, kwvals, kwnames);
             is_kw = true;
         }
+        if (obj && p->type == PT_TENSOR_LIST && tensor_list_item_error(obj, i) < 0) return -1;
         if ((!obj && p->optional) || (obj == Py_None && p->allow_none)) {
             vals[i] = NULL;
         } else if (!obj) {

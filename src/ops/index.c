@@ -1,6 +1,6 @@
 /*
  * index.c — t[...] and t[...] = v: PyTorch 1.13's Python indexing (applySlicing, then
- * advanced indexing through at::index / index_put_), and index_fill.
+ * advanced indexing through at::index / index_put_).
  *
  * Basic indices (ints, slices, None, Ellipsis) only change a layout `plan` (sizes, strides,
  * offset, names), so without tensor indices the result is a view. Tensor indices (and the
@@ -11,7 +11,7 @@
  * offset per broadcast position (checking bounds, serially, so the first bad index is the
  * one reported). The gather and the scatter are a 3-operand iterator run (out, source
  * restrided with stride 0 along the broadcast dims, offsets restrided with stride 0 along
- * the others) with one loop per element size, in parallel.
+ * the others) with one loop per element size (kernels/index_kernels.c), in parallel.
  *
  * Names: an int-indexed dim loses its name, a sliced dim keeps it, a new dim is unnamed,
  * the broadcast dims of advanced indexing are unnamed (PyTorch refuses named tensors for
@@ -28,6 +28,7 @@
 #include "core/status.h"
 #include "iter/iter.h"
 #include "kernels/convert.h"
+#include "kernels/index_kernels.h"
 #include "names/infer.h"
 #include "names/names.h"
 
@@ -233,11 +234,14 @@ static int64_t specified_dims(int count, const nt_index *idx) {
     for (int i = 0; i < count; i++) {
         switch (idx[i].kind) {
         case NT_INDEX_INT:
-        case NT_INDEX_SLICE: n++; break;
+        case NT_INDEX_SLICE:
+            n++;
+            break;
         case NT_INDEX_TENSOR:
             n += is_mask_dtype(idx[i].tensor->dtype) ? idx[i].tensor->ndim : 1;
             break;
-        default: break;
+        default:
+            break;
         }
     }
     return n;
@@ -258,12 +262,15 @@ static nt_status check_index_args(int count, const nt_index *idx) {
 static nt_status apply_one(plan *p, const nt_index *ix, int64_t *dim, int64_t real_dim,
                            int64_t ellipsis_dims) {
     switch (ix->kind) {
-    case NT_INDEX_INT: return plan_select(p, *dim, ix->i, real_dim);
+    case NT_INDEX_INT:
+        return plan_select(p, *dim, ix->i, real_dim);
     case NT_INDEX_SLICE:
         NT_TRY(plan_slice(p, *dim, ix->start, ix->stop, ix->step));
         (*dim)++;
         return NT_OK;
-    case NT_INDEX_ELLIPSIS: *dim += ellipsis_dims; return NT_OK;
+    case NT_INDEX_ELLIPSIS:
+        *dim += ellipsis_dims;
+        return NT_OK;
     case NT_INDEX_NONE:
         NT_TRY(plan_unsqueeze(p, *dim));
         (*dim)++;
@@ -533,47 +540,14 @@ fail:
     return st;
 }
 
-/* Gather / scatter loops per element size: operand 0 written, 1 read, 2 the offsets. */
-#define NT_INDEX_LOOPS(S, T)                                                                       \
-    static void gather_##S(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {      \
-        (void)ctx;                                                                                 \
-        for (int64_t j = 0; j < m; j++) {                                                          \
-            char *o = data[0] + j * st[3];                                                         \
-            const char *s = data[1] + j * st[4], *f = data[2] + j * st[5];                         \
-            for (int64_t i = 0; i < n; i++)                                                        \
-                *(T *)(o + i * st[0]) = *(const T *)(s + i * st[1] + *(const int64_t *)(f + i * st[2])); \
-        }                                                                                          \
-    }                                                                                              \
-    static void scatter_##S(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {     \
-        (void)ctx;                                                                                 \
-        for (int64_t j = 0; j < m; j++) {                                                          \
-            char *o = data[0] + j * st[3];                                                         \
-            const char *s = data[1] + j * st[4], *f = data[2] + j * st[5];                         \
-            for (int64_t i = 0; i < n; i++)                                                        \
-                *(T *)(o + i * st[0] + *(const int64_t *)(f + i * st[2])) = *(const T *)(s + i * st[1]); \
-        }                                                                                          \
-    }
-NT_INDEX_LOOPS(1, uint8_t)
-NT_INDEX_LOOPS(2, uint16_t)
-NT_INDEX_LOOPS(4, uint32_t)
-NT_INDEX_LOOPS(8, uint64_t)
-
-static nt_loop2d size_loop(size_t size, bool scatter) {
-    switch (size) {
-    case 1: return scatter ? scatter_1 : gather_1;
-    case 2: return scatter ? scatter_2 : gather_2;
-    case 4: return scatter ? scatter_4 : gather_4;
-    default: return scatter ? scatter_8 : gather_8;
-    }
-}
-
 /* Runs the gather (value NULL: into a new *out) or the scatter of value into p's tensor. */
 static nt_status run_advanced(const plan *p, const advanced *a, const nt_tensor *value,
                               nt_tensor **out) {
     nt_status st = NT_OK;
     nt_tensor *src = NULL, *off = NULL, *res = NULL;
-    if (!value) NT_TRY(nt_tensor_alloc(p->base->dtype, a->ndim, a->sizes,
-                                       a->named ? a->names : NULL, &res));
+    if (!value)
+        NT_TRY(
+            nt_tensor_alloc(p->base->dtype, a->ndim, a->sizes, a->named ? a->names : NULL, &res));
     if (a->numel > 0) {
         NT_CHECK(st, nt_index_restride(p->base, a->ndim, a->sizes, a->src_strides, p->offset, NULL,
                                        &src));
@@ -584,7 +558,8 @@ static nt_status run_advanced(const plan *p, const advanced *a, const nt_tensor 
         cfg.check_mem_overlap = false;
         nt_iter it;
         NT_CHECK(st, nt_iter_build(&it, 3, ops, &cfg));
-        nt_iter_run(&it, size_loop(nt_dtype_table[p->base->dtype].size, value != NULL), NULL);
+        nt_iter_run(&it, nt_index_gather_loop(nt_dtype_table[p->base->dtype].size, value != NULL),
+                    NULL);
     }
     if (out) {
         *out = res;
@@ -626,10 +601,17 @@ nt_status nt_index_get1(nt_tensor *t, const nt_index *idx, nt_tensor **out) {
     plan_init(&p, t);
     nt_status st = NT_OK;
     switch (idx->kind) {
-    case NT_INDEX_INT: st = plan_select(&p, 0, idx->i, 0); break;
-    case NT_INDEX_SLICE: st = plan_slice(&p, 0, idx->start, idx->stop, idx->step); break;
-    case NT_INDEX_NONE: st = plan_unsqueeze(&p, 0); break;
-    case NT_INDEX_ELLIPSIS: break;
+    case NT_INDEX_INT:
+        st = plan_select(&p, 0, idx->i, 0);
+        break;
+    case NT_INDEX_SLICE:
+        st = plan_slice(&p, 0, idx->start, idx->stop, idx->step);
+        break;
+    case NT_INDEX_NONE:
+        st = plan_unsqueeze(&p, 0);
+        break;
+    case NT_INDEX_ELLIPSIS:
+        break;
     default: {
         int64_t dim = 0;
         if (idx->kind == NT_INDEX_TENSOR && specified_dims(1, idx) > t->ndim) {
@@ -785,11 +767,11 @@ static nt_status index_put(plan *p, const nt_tensor *value_in) {
         st = nt_fail(NT_ERR_RUNTIME,
                      "Index put requires the source and destination dtypes match, got %s for the "
                      "destination and %s for the source.",
-                     nt_dtype_torch_name(p->base->dtype),
-                     nt_dtype_torch_name(value->dtype));
+                     nt_dtype_torch_name(p->base->dtype), nt_dtype_torch_name(value->dtype));
         goto fail;
     }
-    if (a.named || value->names) NT_CHECK(st, check_copy_names(a.named ? a.names : NULL, a.ndim, value));
+    if (a.named || value->names)
+        NT_CHECK(st, check_copy_names(a.named ? a.names : NULL, a.ndim, value));
     NT_CHECK(st, run_advanced(p, &a, value, NULL));
     nt_storage_bump_version(p->base->storage);
 fail:
@@ -814,10 +796,17 @@ nt_status nt_index_set_(nt_tensor *t, int count, const nt_index *idx, bool singl
             if (!idx->i) goto done;
             st = plan_unsqueeze(&p, 0);
             break;
-        case NT_INDEX_NONE: st = plan_unsqueeze(&p, 0); break;
-        case NT_INDEX_INT: st = plan_select(&p, 0, idx->i, 0); break;
-        case NT_INDEX_SLICE: st = plan_slice(&p, 0, idx->start, idx->stop, idx->step); break;
-        default: break;
+        case NT_INDEX_NONE:
+            st = plan_unsqueeze(&p, 0);
+            break;
+        case NT_INDEX_INT:
+            st = plan_select(&p, 0, idx->i, 0);
+            break;
+        case NT_INDEX_SLICE:
+            st = plan_slice(&p, 0, idx->start, idx->stop, idx->step);
+            break;
+        default:
+            break;
         }
     } else {
         st = apply_slicing(&p, count, idx);
@@ -845,106 +834,4 @@ nt_status nt_index_set_scalar_(nt_tensor *t, int count, const nt_index *idx, boo
     nt_status st = nt_index_set_(t, count, idx, single, v);
     nt_tensor_release(v);
     return st;
-}
-
-/* ------------------------------------------------------------------ index_fill */
-
-static nt_status index_fill_impl(nt_tensor *t, int64_t dim, const nt_tensor *index,
-                                 nt_scalar value) {
-    if (!t || !index) return nt_fail(NT_ERR_TYPE, "index_fill(): a tensor argument is NULL");
-    if (index->dtype != NT_INT64)
-        return nt_fail(NT_ERR_INDEX, "index_fill_(): Expected dtype int64 for index.");
-    if (nt_extents_overlap(t, index) &&
-        (nt_overlap_status(t, index) == NT_OVERLAP_PARTIAL ||
-         nt_overlap_status(t, index) == NT_OVERLAP_FULL))
-        return nt_fail(NT_ERR_RUNTIME,
-                       "unsupported operation: some elements of the input tensor and the "
-                       "written-to tensor refer to a single memory location. Please clone() the "
-                       "tensor before performing the operation.");
-    int nd = t->ndim ? t->ndim : 1;
-    int64_t d;
-    NT_TRY(nt_wrap_dim(dim, nd, &d));
-    if (index->ndim > 1) return nt_fail(NT_ERR_RUNTIME, "Index has to be a vector/scalar");
-    NT_TRY(nt_scalar_check_fits(value, t->dtype));
-    int64_t size = t->ndim ? t->sizes[d] : 1;
-    int64_t n = index->numel, stride = index->ndim ? index->strides[0] : 0;
-    const int64_t *iv = (const int64_t *)nt_tensor_bytes(index);
-    for (int64_t i = 0; i < n; i++) {
-        int64_t v = iv[i * stride];
-        if (v < -size || v >= size)
-            return nt_fail(NT_ERR_INDEX,
-                           "index %" PRId64 " is out of bounds for dimension %" PRId64
-                           " with size %" PRId64,
-                           v, d, size);
-    }
-    if (t->ndim == 0) {
-        if (n > 0) NT_TRY(nt_fill_(t, value));
-        return NT_OK;
-    }
-    uint64_t element = 0;
-    nt_store_scalar(&element, t->dtype, value);
-    nt_loop2d loop = nt_fill_loop(t->dtype);
-    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
-    memcpy(sizes, t->sizes, (size_t)t->ndim * sizeof *sizes);
-    memcpy(strides, t->strides, (size_t)t->ndim * sizeof *strides);
-    sizes[d] = 1;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t v = iv[i * stride];
-        if (v < 0) v += size;
-        nt_tensor *slice = NULL;
-        NT_TRY(nt_index_restride(t, t->ndim, sizes, strides,
-                                 nt_offset_moved(t->offset, v, t->strides[d]), NULL, &slice));
-        nt_iter_config cfg = nt_iter_defaults();
-        cfg.check_mem_overlap = false;
-        nt_iter it;
-        nt_status st = nt_iter_build(&it, 1, &slice, &cfg);
-        if (st == NT_OK) nt_iter_run(&it, loop, &element);
-        nt_tensor_release(slice);
-        NT_TRY(st);
-    }
-    nt_storage_bump_version(t->storage);
-    return NT_OK;
-}
-
-nt_status nt_index_fill_(nt_tensor *t, int64_t dim, const nt_tensor *index, nt_scalar value) {
-    return index_fill_impl(t, dim, index, value);
-}
-
-nt_status nt_index_fill(nt_tensor *t, int64_t dim, const nt_tensor *index, nt_scalar value,
-                        nt_tensor **out) {
-    if (!t || !out) return nt_fail(NT_ERR_VALUE, "index_fill(): NULL argument");
-    nt_tensor *r = NULL;
-    NT_TRY(nt_clone(t, &r));
-    nt_status st = index_fill_impl(r, dim, index, value);
-    if (st != NT_OK) {
-        nt_tensor_release(r);
-        return st;
-    }
-    *out = r;
-    return NT_OK;
-}
-
-static nt_status value_item(const char *op, const nt_tensor *value, nt_scalar *s) {
-    if (!value) return nt_fail(NT_ERR_TYPE, "%s(): the value tensor is NULL", op);
-    if (value->ndim != 0)
-        return nt_fail(NT_ERR_RUNTIME,
-                       "%s only supports a 0-dimensional value tensor, but got tensor with %d "
-                       "dimension(s).",
-                       op, value->ndim);
-    *s = nt_load_scalar(nt_tensor_bytes(value), value->dtype);
-    return NT_OK;
-}
-
-nt_status nt_index_fill_tensor_(nt_tensor *t, int64_t dim, const nt_tensor *index,
-                                const nt_tensor *value) {
-    nt_scalar s;
-    NT_TRY(value_item("index_fill_", value, &s));
-    return nt_index_fill_(t, dim, index, s);
-}
-
-nt_status nt_index_fill_tensor(nt_tensor *t, int64_t dim, const nt_tensor *index,
-                               const nt_tensor *value, nt_tensor **out) {
-    nt_scalar s;
-    NT_TRY(value_item("index_fill_", value, &s));
-    return nt_index_fill(t, dim, index, s, out);
 }

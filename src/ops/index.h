@@ -1,6 +1,6 @@
 /*
- * index.h — what the indexing files (index.c, mask.c, join.c, resize.c) share: small
- * strided helpers and PyTorch's scalar-type names for messages.
+ * index.h — what the indexing files (index.c, index_fill.c, mask.c, join.c, resize.c)
+ * share: small strided helpers and the out= resize of masked_select.
  */
 #ifndef NT_OPS_INDEX_H
 #define NT_OPS_INDEX_H
@@ -21,5 +21,9 @@ nt_status nt_index_restride(const nt_tensor *t, int ndim, const int64_t *sizes,
 
 /* masked_fill_ without name inference or the partial-overlap check (setitem's mask path). */
 nt_status nt_masked_fill_unchecked_(nt_tensor *t, const nt_tensor *mask, nt_scalar value);
+
+/* nt_out_resize (out.h) under PyTorch's NoNamesGuard, for the ops that resize out= that
+ * way (masked_select): a named out is resized too, its names cut to the new dims. */
+nt_status nt_out_resize_ignoring_names(nt_tensor *out, int ndim, const int64_t *sizes);
 
 #endif

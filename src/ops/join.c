@@ -14,10 +14,12 @@
 
 #include "core/status.h"
 #include "core/tensor.h"
+#include "dispatch/dispatch.h"
 #include "index.h"
 #include "iter/iter.h"
 #include "names/infer.h"
 #include "names/names.h"
+#include "ops/out.h"
 
 void nt_tensors_release(nt_tensor **tensors, int64_t count) {
     if (!tensors) return;
@@ -73,7 +75,8 @@ static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, i
         int nd;
         NT_TRY(nt_names_unify_many(action, count, lists, ndims, names_buf, &nd, &names));
     }
-    if (count == 0) return nt_fail(NT_ERR_RUNTIME, "torch.cat(): expected a non-empty list of Tensors");
+    if (count == 0)
+        return nt_fail(NT_ERR_RUNTIME, "torch.cat(): expected a non-empty list of Tensors");
     nt_dtype dtype = ts[0]->dtype;
     for (int i = 1; i < count; i++)
         dtype = nt_promote_types(dtype, ts[i]->dtype);
@@ -116,7 +119,6 @@ static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, i
     nt_tensor *r = NULL;
     nt_status st = NT_OK;
     if (out) {
-        if (names) NT_TRY(nt_names_check_out(out->names, out->ndim, names, ndim));
         NT_TRY(nt_check_no_internal_overlap(out));
         /* out given as an input too: resizing out would resize that input, even when it
          * holds no element for the overlap checks to see (PyTorch refuses it as well). */
@@ -127,13 +129,13 @@ static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, i
                                "written-to tensor refer to a single memory location. Please "
                                "clone() the tensor before performing the operation.");
         for (int i = 0; i < count; i++)
-            if (nt_extents_overlap(out, ts[i]) &&
-                nt_overlap_status(out, ts[i]) != NT_OVERLAP_NO)
+            if (nt_extents_overlap(out, ts[i]) && nt_overlap_status(out, ts[i]) != NT_OVERLAP_NO)
                 return nt_fail(NT_ERR_RUNTIME,
                                "unsupported operation: the input tensors cannot refer to any of "
                                "the output memory locations. Found overlap in input tensor %d",
                                i);
-        NT_TRY(nt_resize_(out, ndim, sizes));
+        NT_TRY(nt_out_resize(out, ndim, sizes));
+        if (names) NT_TRY(nt_names_check_out(out->names, out->ndim, names, ndim));
         r = nt_tensor_retain(out);
         if (names && !r->names) NT_CHECK(st, nt_tensor_set_names(r, names));
     } else {
@@ -166,19 +168,36 @@ fail:
     return st;
 }
 
-nt_status nt_cat(int count, nt_tensor *const *tensors, int64_t dim, nt_tensor *out,
-                 nt_tensor **result) {
-    if (!result) return nt_fail(NT_ERR_VALUE, "cat(): the result pointer is NULL");
-    return cat_impl("cat", count, tensors, dim, out, result);
+/* A dim argument of a tensor list: a name is looked up in the first tensor. */
+static nt_status list_dim(const char *fn, int count, nt_tensor *const *ts, nt_dim dim,
+                          int64_t *out) {
+    *out = dim;
+    if (!nt_dim_is_name(dim)) return NT_OK;
+    if (count <= 0 || !ts || !ts[0])
+        return nt_fail(NT_ERR_RUNTIME, "%s(): expected a non-empty list of Tensors", fn);
+    return nt_tensor_dim(ts[0], dim, out);
 }
 
-nt_status nt_stack(int count, nt_tensor *const *tensors, int64_t dim, nt_tensor *out,
-                   nt_tensor **result) {
-    if (!result) return nt_fail(NT_ERR_VALUE, "stack(): the result pointer is NULL");
-    if (count <= 0 || !tensors) return nt_fail(NT_ERR_RUNTIME, "stack expects a non-empty TensorList");
+/* cat(tensors, dim=0, *, out=None) */
+nt_status nt_impl_cat(nt_call *c) {
+    int count = c->args[0].n;
+    nt_tensor *const *ts = c->args[0].v.tensors;
+    int64_t dim;
+    NT_TRY(list_dim("cat", count, ts, c->args[1].kind == NT_ARG_DIM ? c->args[1].v.dim : 0, &dim));
+    return cat_impl("cat", count, ts, dim, c->out[0], &c->result[0]);
+}
+
+/* stack(tensors, dim=0, *, out=None): cat of the tensors each unsqueezed at dim */
+nt_status nt_impl_stack(nt_call *c) {
+    int count = c->args[0].n;
+    nt_tensor *const *tensors = c->args[0].v.tensors;
+    if (count <= 0 || !tensors)
+        return nt_fail(NT_ERR_RUNTIME, "stack expects a non-empty TensorList");
     for (int i = 0; i < count; i++)
         if (!tensors[i]) return nt_fail(NT_ERR_TYPE, "expected Tensor as element %d, got NULL", i);
-    int64_t d;
+    int64_t dim, d;
+    NT_TRY(list_dim("stack", count, tensors, c->args[1].kind == NT_ARG_DIM ? c->args[1].v.dim : 0,
+                    &dim));
     NT_TRY(nt_wrap_dim(dim, tensors[0]->ndim + 1, &d));
     for (int i = 1; i < count; i++) {
         bool same = tensors[i]->ndim == tensors[0]->ndim;
@@ -199,7 +218,7 @@ nt_status nt_stack(int count, nt_tensor *const *tensors, int64_t dim, nt_tensor 
     nt_status st = NT_OK;
     for (int i = 0; i < count && st == NT_OK; i++)
         st = nt_unsqueeze(tensors[i], d, &views[i]);
-    if (st == NT_OK) st = cat_impl("stack", count, views, d, out, result);
+    if (st == NT_OK) st = cat_impl("stack", count, views, d, c->out[0], &c->result[0]);
     for (int i = 0; i < count; i++)
         nt_tensor_release(views[i]);
     free(views);
@@ -242,10 +261,10 @@ static nt_status narrows(const char *fn, nt_tensor *t, int64_t d, int64_t n, con
     return NT_OK;
 }
 
-nt_status nt_split(nt_tensor *t, int64_t split_size, int64_t dim, nt_tensor ***out,
-                   int64_t *count) {
-    if (!t || !out || !count) return nt_fail(NT_ERR_VALUE, "split(): NULL argument");
-    if (t->ndim == 0) return nt_fail(NT_ERR_RUNTIME, "split expects at least a 1-dimensional tensor");
+static nt_status split(nt_tensor *t, int64_t split_size, int64_t dim, nt_tensor ***out,
+                       int64_t *count) {
+    if (t->ndim == 0)
+        return nt_fail(NT_ERR_RUNTIME, "split expects at least a 1-dimensional tensor");
     if (split_size < 0)
         return nt_fail(NT_ERR_RUNTIME,
                        "split expects split_size be non-negative, but got split_size=%" PRId64,
@@ -264,13 +283,12 @@ nt_status nt_split(nt_tensor *t, int64_t split_size, int64_t dim, nt_tensor ***o
     return narrows("split", t, d, n, NULL, split_size, last, out, count);
 }
 
-nt_status nt_split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, int64_t dim,
-                              nt_tensor ***out, int64_t *count) {
-    if (!t || !out || !count || (nsizes > 0 && !sizes))
-        return nt_fail(NT_ERR_VALUE, "split_with_sizes(): NULL argument");
+static nt_status split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, int64_t dim,
+                                  nt_tensor ***out, int64_t *count) {
     if (nsizes < 0)
         return nt_fail(NT_ERR_VALUE, "split_with_sizes(): negative number of sizes (%d)", nsizes);
-    if (t->ndim == 0) return nt_fail(NT_ERR_RUNTIME, "split expects at least a 1-dimensional tensor");
+    if (t->ndim == 0)
+        return nt_fail(NT_ERR_RUNTIME, "split expects at least a 1-dimensional tensor");
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
     char text[1024];
@@ -292,9 +310,10 @@ nt_status nt_split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, in
     return narrows("split_with_sizes", t, d, nsizes, sizes, 0, 0, out, count);
 }
 
-nt_status nt_chunk(nt_tensor *t, int64_t chunks, int64_t dim, nt_tensor ***out, int64_t *count) {
-    if (!t || !out || !count) return nt_fail(NT_ERR_VALUE, "chunk(): NULL argument");
-    if (t->ndim == 0) return nt_fail(NT_ERR_RUNTIME, "chunk expects at least a 1-dimensional tensor");
+static nt_status chunk(nt_tensor *t, int64_t chunks, int64_t dim, nt_tensor ***out,
+                       int64_t *count) {
+    if (t->ndim == 0)
+        return nt_fail(NT_ERR_RUNTIME, "chunk expects at least a 1-dimensional tensor");
     if (chunks <= 0)
         return nt_fail(NT_ERR_RUNTIME, "chunk expects `chunks` to be greater than 0, got: %" PRId64,
                        chunks);
@@ -305,14 +324,13 @@ nt_status nt_chunk(nt_tensor *t, int64_t chunks, int64_t dim, nt_tensor ***out, 
         /* as many empty chunks as asked for */
         return narrows("chunk", t, d, chunks, NULL, 0, 0, out, count);
     }
-    return nt_split(t, (size - 1) / chunks + 1, d, out, count);
+    return split(t, (size - 1) / chunks + 1, d, out, count);
 }
 
-nt_status nt_unbind(nt_tensor *t, int64_t dim, nt_tensor ***out, int64_t *count) {
-    if (!t || !out || !count) return nt_fail(NT_ERR_VALUE, "unbind(): NULL argument");
+static nt_status unbind(nt_tensor *t, int64_t dim, nt_tensor ***out, int64_t *count) {
     if (t->ndim == 0)
-        return nt_fail(NT_ERR_INDEX, "Dimension specified as %" PRId64 " but tensor has no dimensions",
-                       dim);
+        return nt_fail(NT_ERR_INDEX,
+                       "Dimension specified as %" PRId64 " but tensor has no dimensions", dim);
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
     int64_t n = t->sizes[d];
@@ -328,4 +346,107 @@ nt_status nt_unbind(nt_tensor *t, int64_t dim, nt_tensor ***out, int64_t *count)
     *out = list;
     *count = n;
     return NT_OK;
+}
+
+/* split, split(sizes), split_with_sizes, chunk, unbind: the parts into c->list. A dim by
+ * name is looked up first; an index is checked by each op in PyTorch's order. */
+nt_status nt_impl_split(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    const nt_op_row *row = nt_op_row_of(c->op);
+    if (!t) return nt_fail_null_tensor(row->name, "input");
+    int ds = c->op == NT_OP_UNBIND ? 1 : 2;
+    int64_t dim = c->args[ds].kind == NT_ARG_DIM ? c->args[ds].v.dim : 0;
+    if (nt_dim_is_name(dim)) NT_TRY(nt_tensor_dim(t, dim, &dim));
+    switch (c->op) {
+    case NT_OP_SPLIT:
+        return split(t, c->args[1].v.i, dim, &c->list, &c->nlist);
+    case NT_OP_CHUNK:
+        return chunk(t, c->args[1].v.i, dim, &c->list, &c->nlist);
+    case NT_OP_UNBIND:
+        return unbind(t, dim, &c->list, &c->nlist);
+    default:
+        if (c->args[1].n < 0)
+            return nt_fail(NT_ERR_VALUE, "split_with_sizes(): negative number of sizes (%d)",
+                           (int)c->args[1].n);
+        return split_with_sizes(t, c->args[1].n, c->args[1].v.ints, dim, &c->list, &c->nlist);
+    }
+}
+
+/* ------------------------------------------------------------------ the public functions */
+
+nt_status nt_cat(int count, nt_tensor *const *tensors, nt_dim dim, nt_tensor *out,
+                 nt_tensor **result) {
+    if (!result) return nt_fail(NT_ERR_VALUE, "cat(): the result pointer is NULL");
+    if (count < 0 || (count > 0 && !tensors))
+        return nt_fail(NT_ERR_VALUE, "cat: invalid tensor list");
+    nt_call c;
+    nt_call_init(&c, NT_OP_CAT);
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensors(count, tensors);
+    c.args[1] = nt_arg_dim(dim);
+    NT_TRY(nt_dispatch(&c));
+    *result = c.result[0];
+    return NT_OK;
+}
+
+nt_status nt_stack(int count, nt_tensor *const *tensors, nt_dim dim, nt_tensor *out,
+                   nt_tensor **result) {
+    if (!result) return nt_fail(NT_ERR_VALUE, "stack(): the result pointer is NULL");
+    nt_call c;
+    nt_call_init(&c, NT_OP_STACK);
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensors(count, tensors);
+    c.args[1] = nt_arg_dim(dim);
+    NT_TRY(nt_dispatch(&c));
+    *result = c.result[0];
+    return NT_OK;
+}
+
+/* Runs a split-family call and hands back its list. */
+static nt_status split_call(nt_call *c, nt_tensor ***out, int64_t *count) {
+    NT_TRY(nt_dispatch(c));
+    *out = c->list;
+    *count = c->nlist;
+    return NT_OK;
+}
+
+nt_status nt_split(nt_tensor *t, int64_t split_size, nt_dim dim, nt_tensor ***out, int64_t *count) {
+    if (!t || !out || !count) return nt_fail(NT_ERR_VALUE, "split(): NULL argument");
+    nt_call c;
+    nt_call_init(&c, NT_OP_SPLIT);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(split_size);
+    c.args[2] = nt_arg_dim(dim);
+    return split_call(&c, out, count);
+}
+
+nt_status nt_split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, nt_dim dim,
+                              nt_tensor ***out, int64_t *count) {
+    if (!t || !out || !count || (nsizes > 0 && !sizes))
+        return nt_fail(NT_ERR_VALUE, "split_with_sizes(): NULL argument");
+    nt_call c;
+    nt_call_init(&c, NT_OP_SPLIT_WITH_SIZES);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_ints(nsizes, sizes);
+    c.args[2] = nt_arg_dim(dim);
+    return split_call(&c, out, count);
+}
+
+nt_status nt_chunk(nt_tensor *t, int64_t chunks, nt_dim dim, nt_tensor ***out, int64_t *count) {
+    if (!t || !out || !count) return nt_fail(NT_ERR_VALUE, "chunk(): NULL argument");
+    nt_call c;
+    nt_call_init(&c, NT_OP_CHUNK);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(chunks);
+    c.args[2] = nt_arg_dim(dim);
+    return split_call(&c, out, count);
+}
+
+nt_status nt_unbind(nt_tensor *t, nt_dim dim, nt_tensor ***out, int64_t *count) {
+    if (!t || !out || !count) return nt_fail(NT_ERR_VALUE, "unbind(): NULL argument");
+    nt_call c;
+    nt_call_init(&c, NT_OP_UNBIND);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim);
+    return split_call(&c, out, count);
 }

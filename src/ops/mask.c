@@ -1,10 +1,11 @@
 /*
- * mask.c — masked_fill, masked_fill_ and masked_select (layer L4 with their own loops).
+ * mask.c — masked_fill, masked_fill_ and masked_select (layer L4; their loops are in
+ * kernels/index_kernels.c). Public calls reach them through the dispatcher.
  *
  * masked_fill is one fused pass: out = mask ? value : self, over an iterator of (out, self,
  * mask) — PyTorch clones self and then fills, two passes with a scalar loop. masked_fill_
- * changes only the elements where the mask is true (see run_fill for how it stores). Filling only moves bits, so the loops
- * exist per element size (1, 2, 4, 8 bytes), the value converted to self's dtype first.
+ * changes only the elements where the mask is true (see run_fill for how it stores). The
+ * value is converted to self's dtype first, so the loops only move bits.
  *
  * PyTorch 1.13 reads a mask of any dtype through its first byte, and for a non-bool mask
  * fails with "Mask tensor can take 0 and 1 values only" when that byte is above 1; the
@@ -17,97 +18,14 @@
 
 #include "core/scalar.h"
 #include "core/status.h"
+#include "dispatch/dispatch.h"
 #include "index.h"
 #include "iter/iter.h"
 #include "kernels/convert.h"
+#include "kernels/index_kernels.h"
 #include "names/infer.h"
 #include "names/names.h"
-
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define NT_MASK_CLONES __attribute__((noinline, target_clones("avx2", "default")))
-#else
-#define NT_MASK_CLONES
-#endif
-
-typedef struct fill_ctx {
-    uint64_t value; /* the value's bits in self's dtype */
-    bool check;     /* a non-bool mask: bytes above 1 are an error */
-    bool blend;     /* self's elements are distinct: rewrite unmasked ones with themselves */
-    _Atomic int *bad;
-} fill_ctx;
-
-#define NT_MASK_LOOPS(S, T)                                                                        \
-    NT_MASK_CLONES static void fill_contig_##S(T *restrict d, const uint8_t *restrict m, int64_t n, \
-                                               T v) {                                              \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            if (m[i]) d[i] = v;                                                                    \
-    }                                                                                              \
-    NT_MASK_CLONES static void blend_contig_##S(T *restrict d, const uint8_t *restrict m,       \
-                                                int64_t n, T v) {                                  \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            d[i] = m[i] ? v : d[i];                                                                \
-    }                                                                                              \
-    NT_MASK_CLONES static void select_contig_##S(T *restrict o, const T *restrict s,               \
-                                                 const uint8_t *restrict m, int64_t n, T v) {      \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            o[i] = m[i] ? v : s[i];                                                                \
-    }                                                                                              \
-    /* in place: operand 0 self, 1 mask */                                                         \
-    static void fill_##S(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {        \
-        const fill_ctx *c = ctx;                                                                   \
-        T v;                                                                                       \
-        memcpy(&v, &c->value, sizeof v);                                                           \
-        for (int64_t j = 0; j < m; j++) {                                                          \
-            char *d = data[0] + j * st[2];                                                         \
-            const char *k = data[1] + j * st[3];                                                   \
-            if (c->check) {                                                                        \
-                for (int64_t i = 0; i < n; i++) {                                                  \
-                    uint8_t b = *(const uint8_t *)(k + i * st[1]);                                 \
-                    if (b > 1) atomic_store_explicit(c->bad, 1, memory_order_relaxed);             \
-                    if (b) *(T *)(d + i * st[0]) = v;                                              \
-                }                                                                                  \
-            } else if (st[0] == S && st[1] == 1 && c->blend) {                                     \
-                blend_contig_##S((T *)d, (const uint8_t *)k, n, v);                                \
-            } else if (st[0] == S && st[1] == 1) {                                                 \
-                fill_contig_##S((T *)d, (const uint8_t *)k, n, v);                                 \
-            } else {                                                                               \
-                for (int64_t i = 0; i < n; i++)                                                    \
-                    if (*(const uint8_t *)(k + i * st[1])) *(T *)(d + i * st[0]) = v;              \
-            }                                                                                      \
-        }                                                                                          \
-    }                                                                                              \
-    /* out of place: operand 0 out, 1 self, 2 mask */                                              \
-    static void select_##S(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {      \
-        const fill_ctx *c = ctx;                                                                   \
-        T v;                                                                                       \
-        memcpy(&v, &c->value, sizeof v);                                                           \
-        for (int64_t j = 0; j < m; j++) {                                                          \
-            char *o = data[0] + j * st[3];                                                         \
-            const char *s = data[1] + j * st[4], *k = data[2] + j * st[5];                         \
-            if (!c->check && st[0] == S && st[1] == S && st[2] == 1) {                             \
-                select_contig_##S((T *)o, (const T *)s, (const uint8_t *)k, n, v);                 \
-                continue;                                                                          \
-            }                                                                                      \
-            for (int64_t i = 0; i < n; i++) {                                                      \
-                uint8_t b = *(const uint8_t *)(k + i * st[2]);                                     \
-                if (c->check && b > 1) atomic_store_explicit(c->bad, 1, memory_order_relaxed);     \
-                *(T *)(o + i * st[0]) = b ? v : *(const T *)(s + i * st[1]);                       \
-            }                                                                                      \
-        }                                                                                          \
-    }
-NT_MASK_LOOPS(1, uint8_t)
-NT_MASK_LOOPS(2, uint16_t)
-NT_MASK_LOOPS(4, uint32_t)
-NT_MASK_LOOPS(8, uint64_t)
-
-static nt_loop2d mask_loop(size_t size, bool inplace) {
-    switch (size) {
-    case 1: return inplace ? fill_1 : select_1;
-    case 2: return inplace ? fill_2 : select_2;
-    case 4: return inplace ? fill_4 : select_4;
-    default: return inplace ? fill_8 : select_8;
-    }
-}
+#include "ops/out.h"
 
 static nt_status mask_values_error(void) {
     return nt_fail(NT_ERR_RUNTIME, "Mask tensor can take 0 and 1 values only");
@@ -127,12 +45,12 @@ static nt_status run_fill(int nops, nt_tensor **ops, nt_dtype dtype, const nt_te
      * elements of self share memory the in-place loop writes every element of a contiguous
      * row (the unmasked ones with their own value); an expanded self gets true conditional
      * stores, so that threads writing the same address all write the fill value. */
-    fill_ctx c = {.value = 0,
-                  .check = mask->dtype != NT_BOOL,
-                  .blend = nops == 2 && nt_internal_overlap(ops[0]) == NT_OVERLAP_NO,
-                  .bad = &bad};
+    nt_mask_fill_ctx c = {.value = 0,
+                          .check = mask->dtype != NT_BOOL,
+                          .blend = nops == 2 && nt_internal_overlap(ops[0]) == NT_OVERLAP_NO,
+                          .bad = &bad};
     nt_store_scalar(&c.value, dtype, value);
-    nt_iter_run(&it, mask_loop(nt_dtype_table[dtype].size, nops == 2), &c);
+    nt_iter_run(&it, nt_mask_fill_loop(nt_dtype_table[dtype].size, nops == 2), &c);
     if (atomic_load(&bad)) return mask_values_error();
     return NT_OK;
 }
@@ -144,13 +62,12 @@ nt_status nt_masked_fill_unchecked_(nt_tensor *t, const nt_tensor *mask, nt_scal
     return NT_OK;
 }
 
-nt_status nt_masked_fill_(nt_tensor *t, const nt_tensor *mask, nt_scalar value) {
-    if (!t || !mask) return nt_fail(NT_ERR_TYPE, "masked_fill_(): a tensor argument is NULL");
+static nt_status fill_inplace(nt_tensor *t, const nt_tensor *mask, nt_scalar value) {
     nt_name names[NT_MAX_DIMS];
     int ndim;
     const nt_name *computed;
-    NT_TRY(nt_names_masked_fill_(t->names, t->ndim, mask->names, mask->ndim, names, &ndim,
-                                 &computed));
+    NT_TRY(
+        nt_names_masked_fill_(t->names, t->ndim, mask->names, mask->ndim, names, &ndim, &computed));
     if (computed) NT_TRY(nt_names_check_out(t->names, t->ndim, computed, ndim));
     NT_TRY(nt_check_no_partial_overlap(t, mask));
     NT_TRY(nt_masked_fill_unchecked_(t, mask, value));
@@ -158,14 +75,12 @@ nt_status nt_masked_fill_(nt_tensor *t, const nt_tensor *mask, nt_scalar value) 
     return NT_OK;
 }
 
-nt_status nt_masked_fill(nt_tensor *t, const nt_tensor *mask, nt_scalar value, nt_tensor **out) {
-    if (!t || !mask) return nt_fail(NT_ERR_TYPE, "masked_fill(): a tensor argument is NULL");
-    if (!out) return nt_fail(NT_ERR_VALUE, "masked_fill(): the output pointer is NULL");
+static nt_status fill_new(nt_tensor *t, const nt_tensor *mask, nt_scalar value, nt_tensor **out) {
     nt_name names[NT_MAX_DIMS];
     int ndim;
     const nt_name *computed;
-    NT_TRY(nt_names_masked_fill(t->names, t->ndim, mask->names, mask->ndim, names, &ndim,
-                                &computed));
+    NT_TRY(
+        nt_names_masked_fill(t->names, t->ndim, mask->names, mask->ndim, names, &ndim, &computed));
     /* expand_outplace(mask, self): mask is tensor a in the message */
     nt_tensor *pair[2] = {(nt_tensor *)mask, t};
     int64_t shape[NT_MAX_DIMS];
@@ -184,7 +99,6 @@ nt_status nt_masked_fill(nt_tensor *t, const nt_tensor *mask, nt_scalar value, n
 }
 
 static nt_status value_of(const nt_tensor *value, nt_scalar *s) {
-    if (!value) return nt_fail(NT_ERR_TYPE, "masked_fill(): the value tensor is NULL");
     if (value->ndim != 0)
         return nt_fail(NT_ERR_RUNTIME,
                        "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
@@ -194,17 +108,18 @@ static nt_status value_of(const nt_tensor *value, nt_scalar *s) {
     return NT_OK;
 }
 
-nt_status nt_masked_fill_tensor_(nt_tensor *t, const nt_tensor *mask, const nt_tensor *value) {
-    nt_scalar s;
-    NT_TRY(value_of(value, &s));
-    return nt_masked_fill_(t, mask, s);
-}
-
-nt_status nt_masked_fill_tensor(nt_tensor *t, const nt_tensor *mask, const nt_tensor *value,
-                                nt_tensor **out) {
-    nt_scalar s;
-    NT_TRY(value_of(value, &s));
-    return nt_masked_fill(t, mask, s, out);
+/* masked_fill(self, mask, value) and masked_fill_: value a Scalar or a 0-dim Tensor. */
+nt_status nt_impl_masked_fill(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *mask = nt_call_tensor(c, 1);
+    if (!t || !mask)
+        return nt_fail(NT_ERR_TYPE, "masked_fill%s(): a tensor argument is NULL",
+                       c->inplace ? "_" : "");
+    nt_scalar s = c->args[2].v.s;
+    if (c->args[2].kind == NT_ARG_TENSOR) NT_TRY(value_of(c->args[2].v.t, &s));
+    if (!c->inplace) return fill_new(t, mask, s, &c->result[0]);
+    NT_TRY(fill_inplace(t, mask, s));
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
 }
 
 /* ------------------------------------------------------------------ masked_select */
@@ -241,12 +156,8 @@ static void broadcast_strides(const nt_tensor *t, int nd, const int64_t *shape, 
     (void)shape;
 }
 
-nt_status nt_masked_select(nt_tensor *t, const nt_tensor *mask, nt_tensor **out) {
-    if (!t || !mask) return nt_fail(NT_ERR_TYPE, "masked_select(): a tensor argument is NULL");
-    if (!out) return nt_fail(NT_ERR_VALUE, "masked_select(): the output pointer is NULL");
-    NT_TRY(nt_names_masked_select(t->names, t->ndim, mask->names, mask->ndim));
-    if (mask->dtype != NT_BOOL && mask->dtype != NT_UINT8)
-        return nt_fail(NT_ERR_RUNTIME, "masked_select: expected BoolTensor or ByteTensor for mask");
+/* The elements of t where mask (both broadcast) is true, into a new 1-d tensor. */
+static nt_status select(nt_tensor *t, const nt_tensor *mask, nt_tensor **out) {
     nt_tensor *pair[2] = {(nt_tensor *)mask, t};
     int64_t shape[NT_MAX_DIMS], ms[NT_MAX_DIMS] = {0}, ts[NT_MAX_DIMS] = {0}, numel;
     int nd;
@@ -263,24 +174,94 @@ nt_status nt_masked_select(nt_tensor *t, const nt_tensor *mask, nt_tensor **out)
     int64_t count = 0;
     rows r = {.ndim = nd, .shape = shape};
     memset(r.idx, 0, sizeof r.idx);
-    if (numel > 0) do {
-            const char *m = mb + row_offset(&r, ms);
-            for (int64_t i = 0; i < inner; i++)
-                count += *(const uint8_t *)(m + i * mi) != 0;
-        } while (rows_next(&r));
+    if (numel > 0) do
+            count += nt_mask_count_row(mb + row_offset(&r, ms), mi, inner);
+        while (rows_next(&r));
     nt_tensor *res = NULL;
     NT_TRY(nt_tensor_alloc(t->dtype, 1, &count, NULL, &res));
     size_t esize = nt_dtype_table[t->dtype].size;
     char *o = nt_tensor_bytes(res);
     memset(r.idx, 0, sizeof r.idx);
-    if (count > 0) do {
-            const char *m = mb + row_offset(&r, ms), *s = tb + row_offset(&r, ts);
-            for (int64_t i = 0; i < inner; i++)
-                if (*(const uint8_t *)(m + i * mi)) {
-                    memcpy(o, s + i * ti, esize);
-                    o += esize;
-                }
-        } while (rows_next(&r));
+    if (count > 0) do
+            o = nt_mask_compact_row(o, tb + row_offset(&r, ts), ti, mb + row_offset(&r, ms), mi,
+                                    inner, esize);
+        while (rows_next(&r));
     *out = res;
     return NT_OK;
+}
+
+/* masked_select(self, mask, *, out=None). An out= tensor is resized as PyTorch's
+ * masked_select_out does, under its NoNamesGuard: a named out is resized too (its names cut
+ * to the result's one dim) and keeps them. */
+nt_status nt_impl_masked_select(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *mask = nt_call_tensor(c, 1), *out = c->out[0];
+    if (!t || !mask) return nt_fail(NT_ERR_TYPE, "masked_select(): a tensor argument is NULL");
+    NT_TRY(nt_names_masked_select(t->names, t->ndim, mask->names, mask->ndim));
+    if (mask->dtype != NT_BOOL && mask->dtype != NT_UINT8)
+        return nt_fail(NT_ERR_RUNTIME, "masked_select: expected BoolTensor or ByteTensor for mask");
+    if (out && out->dtype != t->dtype)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "masked_select(): self and result must have the same scalar type");
+    if (!out) return select(t, mask, &c->result[0]);
+    nt_tensor *r = NULL;
+    NT_TRY(select(t, mask, &r));
+    nt_status st = NT_OK;
+    NT_CHECK(st, nt_check_no_internal_overlap(out));
+    NT_CHECK(st, nt_out_resize_ignoring_names(out, 1, r->sizes));
+    NT_CHECK(st, nt_copy_(out, r));
+    c->result[0] = nt_tensor_retain(out);
+fail:
+    nt_tensor_release(r);
+    return st;
+}
+
+/* ------------------------------------------------------------------ the public functions */
+
+static nt_status run(nt_call *c, nt_tensor **out) {
+    NT_TRY(nt_dispatch(c));
+    if (out)
+        *out = c->result[0];
+    else
+        nt_tensor_release(c->result[0]);
+    return NT_OK;
+}
+
+static nt_status fill(nt_op op, nt_tensor *t, const nt_tensor *mask, nt_arg value, bool inplace,
+                      nt_tensor **out) {
+    if (!inplace && !out) return nt_fail(NT_ERR_VALUE, "masked_fill(): the output pointer is NULL");
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = inplace;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)mask);
+    c.args[2] = value;
+    return run(&c, out);
+}
+
+nt_status nt_masked_fill(nt_tensor *t, const nt_tensor *mask, nt_scalar value, nt_tensor **out) {
+    return fill(NT_OP_MASKED_FILL, t, mask, nt_arg_scalar(value), false, out);
+}
+
+nt_status nt_masked_fill_(nt_tensor *t, const nt_tensor *mask, nt_scalar value) {
+    return fill(NT_OP_MASKED_FILL, t, mask, nt_arg_scalar(value), true, NULL);
+}
+
+nt_status nt_masked_fill_tensor(nt_tensor *t, const nt_tensor *mask, const nt_tensor *value,
+                                nt_tensor **out) {
+    if (!value) return nt_fail(NT_ERR_TYPE, "masked_fill(): the value tensor is NULL");
+    return fill(NT_OP_MASKED_FILL_TENSOR, t, mask, nt_arg_tensor((nt_tensor *)value), false, out);
+}
+
+nt_status nt_masked_fill_tensor_(nt_tensor *t, const nt_tensor *mask, const nt_tensor *value) {
+    if (!value) return nt_fail(NT_ERR_TYPE, "masked_fill(): the value tensor is NULL");
+    return fill(NT_OP_MASKED_FILL_TENSOR, t, mask, nt_arg_tensor((nt_tensor *)value), true, NULL);
+}
+
+nt_status nt_masked_select(nt_tensor *t, const nt_tensor *mask, nt_tensor **out) {
+    if (!out) return nt_fail(NT_ERR_VALUE, "masked_select(): the output pointer is NULL");
+    nt_call c;
+    nt_call_init(&c, NT_OP_MASKED_SELECT);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)mask);
+    return run(&c, out);
 }

@@ -72,7 +72,14 @@ nt_status nt_check_relu(const nt_call *c);
 
 /* end */
 
-/* index.c, mask.c, join.c, resize.c: indexing, masks, joins */
+/* index.c, index_fill.c, mask.c, join.c, resize.c: indexing, masks, joins */
+nt_status nt_impl_index_fill(nt_call *c);
+nt_status nt_impl_masked_fill(nt_call *c);
+nt_status nt_impl_masked_select(nt_call *c);
+nt_status nt_impl_cat(nt_call *c);
+nt_status nt_impl_stack(nt_call *c);
+nt_status nt_impl_split(nt_call *c);
+nt_status nt_impl_resize(nt_call *c);
 
 /* end */
 

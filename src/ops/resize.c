@@ -9,16 +9,19 @@
  * A tensor's sizes and strides live in its own allocation, sized for the dims it was
  * made with; a resize to more dims moves them to one of NT_MAX_DIMS (nt_tensor_reserve_dims),
  * so the tensor object stays the same (an out= tensor is resized in place).
+ * Public calls reach resize_ through the dispatcher; out= tensors (out.h) and cat are
+ * resized directly.
  */
 #include <inttypes.h>
 #include <string.h>
 
 #include "core/status.h"
 #include "core/tensor.h"
+#include "dispatch/dispatch.h"
 #include "index.h"
-#include "out.h"
 #include "names/infer.h"
 #include "names/names.h"
+#include "out.h"
 
 static nt_status check_named(const nt_tensor *t, int ndim, const int64_t *sizes) {
     bool same = ndim == t->ndim;
@@ -37,8 +40,7 @@ static nt_status check_named(const nt_tensor *t, int ndim, const int64_t *sizes)
 }
 
 /* Checks the shape and grows the storage for it; *same when nothing needs to change. */
-static nt_status prepare(nt_tensor *t, int ndim, const int64_t *sizes, bool *same,
-                         int64_t *numel) {
+static nt_status prepare(nt_tensor *t, int ndim, const int64_t *sizes, bool *same, int64_t *numel) {
     if (!t) return nt_fail(NT_ERR_TYPE, "resize_(): the tensor is NULL");
     if (ndim < 0 || ndim > NT_MAX_DIMS || (ndim > 0 && !sizes))
         return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",
@@ -81,7 +83,8 @@ static nt_status set_geometry(nt_tensor *t, int ndim, const int64_t *sizes, int6
     return NT_OK;
 }
 
-nt_status nt_resize_(nt_tensor *t, int ndim, const int64_t *sizes) {
+/* resize_ without the dispatcher (out= tensors, cat). */
+static nt_status resize(nt_tensor *t, int ndim, const int64_t *sizes) {
     bool same = false;
     int64_t numel = 0;
     int64_t copy[NT_MAX_DIMS];
@@ -100,13 +103,46 @@ static nt_status names_as(nt_tensor *t, const nt_tensor *tmpl) {
     return NT_OK;
 }
 
-nt_status nt_resize_as_(nt_tensor *t, const nt_tensor *the_template) {
-    if (!the_template) return nt_fail(NT_ERR_TYPE, "resize_as_(): the template is NULL");
-    NT_TRY(nt_resize_(t, the_template->ndim, the_template->sizes));
-    return names_as(t, the_template);
+/* resize_(self, size) and resize_as_(self, the_template): self, resized, is the result. */
+nt_status nt_impl_resize(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (c->op == NT_OP_RESIZE_AS) {
+        const nt_tensor *tmpl = nt_call_tensor(c, 1);
+        if (!tmpl) return nt_fail(NT_ERR_TYPE, "resize_as_(): the template is NULL");
+        NT_TRY(resize(t, tmpl->ndim, tmpl->sizes));
+        NT_TRY(names_as(t, tmpl));
+    } else {
+        NT_TRY(resize(t, c->args[1].n, c->args[1].v.ints));
+    }
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
 }
 
-nt_status nt_out_resize(nt_tensor *out, int ndim, const int64_t *sizes) {
+nt_status nt_resize_(nt_tensor *t, int ndim, const int64_t *sizes) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_RESIZE);
+    c.inplace = true;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_ints(ndim, sizes);
+    NT_TRY(nt_dispatch(&c));
+    nt_tensor_release(c.result[0]);
+    return NT_OK;
+}
+
+nt_status nt_resize_as_(nt_tensor *t, const nt_tensor *the_template) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_RESIZE_AS);
+    c.inplace = true;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)the_template);
+    NT_TRY(nt_dispatch(&c));
+    nt_tensor_release(c.result[0]);
+    return NT_OK;
+}
+
+/* resize_output: out's shape made the result's, with PyTorch's warning when it had
+ * elements; `names` says whether a named out refuses (resize_'s named-tensor error). */
+static nt_status out_resize(nt_tensor *out, int ndim, const int64_t *sizes, bool names) {
     bool same = ndim == out->ndim;
     for (int i = 0; same && i < ndim; i++)
         same = sizes[i] == out->sizes[i];
@@ -115,7 +151,17 @@ nt_status nt_out_resize(nt_tensor *out, int ndim, const int64_t *sizes) {
     bool had_elements = out->numel > 0;
     nt_ints_repr(out->sizes, out->ndim, have, sizeof have);
     nt_ints_repr(sizes, ndim, want, sizeof want);
-    NT_TRY(nt_resize_(out, ndim, sizes));
+    if (names || !out->names) {
+        NT_TRY(resize(out, ndim, sizes));
+    } else {
+        /* PyTorch's NoNamesGuard: resized as unnamed, its names then cut or padded with
+         * None to the new dims */
+        nt_name kept[NT_MAX_DIMS] = {0};
+        memcpy(kept, out->names, (size_t)(out->ndim < ndim ? out->ndim : ndim) * sizeof *kept);
+        NT_TRY(nt_tensor_set_names(out, NULL));
+        NT_TRY(resize(out, ndim, sizes));
+        NT_TRY(nt_tensor_set_names(out, kept));
+    }
     if (had_elements)
         nt_warn("An output with one or more elements was resized since it had shape %s, which "
                 "does not match the required output shape %s. This behavior is deprecated, and "
@@ -124,4 +170,12 @@ nt_status nt_out_resize(nt_tensor *out, int ndim, const int64_t *sizes) {
                 "zero elements with t.resize_(0).",
                 have, want);
     return NT_OK;
+}
+
+nt_status nt_out_resize(nt_tensor *out, int ndim, const int64_t *sizes) {
+    return out_resize(out, ndim, sizes, true);
+}
+
+nt_status nt_out_resize_ignoring_names(nt_tensor *out, int ndim, const int64_t *sizes) {
+    return out_resize(out, ndim, sizes, false);
 }

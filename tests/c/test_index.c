@@ -5,6 +5,7 @@
  * each case), no leaks on error paths (run under ASan).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "nt_test.h"
 
@@ -105,7 +106,8 @@ static void test_basic_getitem_names_and_views(void) {
     EXPECT_ERR(nt_index_get(x, 2, ix, &r), NT_ERR_INDEX,
                "index -5 is out of bounds for dimension 1 with size 4");
     ix[0] = I(0), ix[1] = I(0), ix[2] = I(0);
-    EXPECT_ERR(nt_index_get(x, 3, ix, &r), NT_ERR_INDEX, "too many indices for tensor of dimension 2");
+    EXPECT_ERR(nt_index_get(x, 3, ix, &r), NT_ERR_INDEX,
+               "too many indices for tensor of dimension 2");
     ix[0] = SL(0, NT_SLICE_END, -1);
     EXPECT_ERR(nt_index_get1(x, ix, &r), NT_ERR_VALUE, "step must be greater than zero");
     nt_tensor_release(x);
@@ -454,6 +456,59 @@ static void test_advanced_index_past_the_dim_limit(void) {
     nt_tensor_release(x);
 }
 
+/* Every dim argument of the family takes a name too (nt_dim_name), resolved with PyTorch's
+ * texts; the ops are rows of the op table, so nt_call_op calls them as well. */
+static void test_dims_by_name_and_generic_calls(void) {
+    int64_t s[2] = {2, 3};
+    nt_tensor *a = arange_f(2, s), *named = NULL, *r = NULL;
+    nt_name n, c, q;
+    EXPECT_OK(nt_name_intern("N", &n));
+    EXPECT_OK(nt_name_intern("C", &c));
+    EXPECT_OK(nt_name_intern("Q", &q));
+    EXPECT_OK(nt_refine_names(a, 2, (nt_name[]){n, c}, -1, &named));
+    nt_tensor **parts = NULL;
+    int64_t count = 0;
+    EXPECT_OK(nt_split(named, 2, nt_dim_name(c), &parts, &count));
+    EXPECT(count == 2);
+    if (count == 2) expect_values(parts[1], 2, (int64_t[]){2, 1}, (float[]){2, 5});
+    nt_tensors_release(parts, count);
+    EXPECT_OK(nt_unbind(named, nt_dim_name(n), &parts, &count));
+    EXPECT(count == 2);
+    nt_tensors_release(parts, count);
+    EXPECT_ERR(nt_chunk(named, 2, nt_dim_name(q), &parts, &count), NT_ERR_RUNTIME,
+               "Name 'Q' not found in Tensor['N', 'C'].");
+    nt_tensor *pair[2] = {named, named};
+    EXPECT_OK(nt_cat(2, pair, nt_dim_name(c), NULL, &r)); /* torch.cat([x, x], 'C') */
+    EXPECT(nt_tensor_sizes(r)[1] == 6);
+    nt_tensor_release(r);
+    nt_tensor *idx = long_vec(1, (int64_t[]){1});
+    EXPECT_OK(nt_index_fill(named, nt_dim_name(c), idx, nt_scalar_int(-1), &r));
+    expect_values(r, 2, s, (float[]){0, -1, 2, 3, -1, 5});
+    nt_tensor_release(r);
+    /* torch.masked_select(a, [False, True, True], out=out): out resized with its warning */
+    nt_tensor *mask = bool_vec(3, (bool[]){false, true, true}), *out = NULL;
+    EXPECT_OK(nt_zeros(1, (int64_t[]){2}, NT_FLOAT32, NULL, &out));
+    nt_call call;
+    call.op = NT_OP_MASKED_SELECT;
+    call.inplace = false;
+    call.out[0] = out;
+    call.out[1] = NULL;
+    call.args[0] = nt_arg_tensor(a);
+    call.args[1] = nt_arg_tensor(mask);
+    EXPECT_OK(nt_call_op(&call));
+    EXPECT(call.result[0] == out);
+    expect_values(out, 1, (int64_t[]){4}, (float[]){1, 2, 4, 5});
+    const char *warning = nt_take_warning();
+    EXPECT(warning && strstr(warning, "had shape [2], which does not match the required output "
+                                      "shape [4]"));
+    nt_tensor_release(call.result[0]);
+    nt_tensor_release(out);
+    nt_tensor_release(mask);
+    nt_tensor_release(idx);
+    nt_tensor_release(named);
+    nt_tensor_release(a);
+}
+
 int main(void) {
     NT_RUN(test_basic_getitem_names_and_views);
     NT_RUN(test_advanced_getitem);
@@ -467,5 +522,6 @@ int main(void) {
     NT_RUN(test_splits_refuse_impossible_part_counts);
     NT_RUN(test_cat_into_one_of_its_inputs);
     NT_RUN(test_advanced_index_past_the_dim_limit);
+    NT_RUN(test_dims_by_name_and_generic_calls);
     return nt_test_summary();
 }

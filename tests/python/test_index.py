@@ -3,6 +3,8 @@ bools, integer and bool tensors, lists), index_fill, masked_fill and masked_sele
 values, shapes, dtypes, names and every error's type and text. Where PyTorch refuses named
 tensors (None and tensor indices, index_put_), our rule (docs/decisions_ops_index.md) is
 tested directly."""
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -315,6 +317,36 @@ def test_masked_select_matches_torch(expr):
 def test_masked_select_every_dtype(nd, td):
     x = (torch.arange(12).reshape(3, 4) % 3).to(td)
     both("x.masked_select(torch.tensor([True, False, False, True]))", x=x)
+
+
+def test_masked_select_out():
+    """out= as PyTorch's masked_select_out: the same dtype only, resized (with its warning
+    when it had elements), a named out resized too under PyTorch's NoNamesGuard (its names
+    cut to one dim) and returned itself."""
+    def run(lib, shape, dtype, names):
+        x = lib.arange(6.0).reshape(3, 2)
+        out = lib.zeros(*shape, dtype=dtype, names=names)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = lib.masked_select(x, x > 1.5, out=out)
+        assert r is out
+        texts = [str(w.message).split(" (Triggered internally")[0] for w in caught
+                 if "resized" in str(w.message)]
+        return out, texts
+    for shape, dtype, names in [((4,), "float32", None), ((0,), "float32", None),
+                                ((2, 3), "float32", None), ((7,), "float32", None),
+                                ((2,), "int64", None), ((3,), "float32", ("A",)),
+                                ((4,), "float32", ("A",)), ((2, 3), "float32", ("A", "B"))]:
+        try:
+            t_out, t_warn = run(torch, shape, getattr(torch, dtype), names)
+        except Exception as e:  # noqa: BLE001
+            with pytest.raises(type(e)) as info:
+                run(nt, shape, getattr(nt, dtype), names)
+            assert str(info.value) == str(e)
+            continue
+        n_out, n_warn = run(nt, shape, getattr(nt, dtype), names)
+        assert_same(n_out, t_out)
+        assert n_warn == t_warn
 
 
 # ---------------------------------------------------------------- randomised getitem

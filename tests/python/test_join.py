@@ -49,7 +49,9 @@ CAT_CASES = [
     "torch.cat([torch.arange(6.).reshape(2, 3)[:, ::2], torch.ones(2, 1).expand(2, 4)], 1)",
     "torch.cat([a, torch.ones(2, 3)])", "torch.cat([torch.ones(2, 3), a])",
     "torch.cat([a, torch.ones(0)])", "torch.cat([torch.ones(2, 3)] * 2, dim=None)",
-    "torch.concat([a, b])", "torch.cat((a, b), 0)",
+    "torch.concat([a, b])", "torch.cat((a, b), 0)", "torch.cat([a, b], 1.5)",
+    "torch.concat(torch.ones(2))", "torch.cat([torch.ones(2), 'a'])", "torch.cat()",
+    "torch.concat([torch.ones(2), torch.ones(2)], dim=None)",
     "torch.cat([a.rename('A', None), torch.ones(1, 3).rename(None, 'C')])",
 ]
 
@@ -101,7 +103,9 @@ STACK_CASES = [
     "torch.stack([torch.ones(2, 3), torch.ones(3, 3)])", "torch.stack([])",
     "torch.stack([torch.tensor(1.), torch.tensor(2)])", "torch.stack([torch.arange(6.).reshape(2, 3), torch.ones(2, 3)], -1)",
     "torch.stack([torch.arange(6.).reshape(2, 3).t(), torch.ones(3, 2, dtype=torch.int32)])",
-    "torch.stack((torch.ones(2), torch.zeros(2)), dim=0)",
+    "torch.stack((torch.ones(2), torch.zeros(2)), dim=0)", "torch.stack([torch.ones(2)], dim=None)",
+    "torch.stack([torch.ones(2)], 1.5)", "torch.stack([torch.ones(2), 1])",
+    "torch.stack([torch.ones(2)], 0, torch.ones(1))",
 ]
 
 
@@ -133,6 +137,17 @@ SPLIT_CASES = [
     "torch.ones(6).chunk(4)", "torch.ones(5).chunk(4)", "torch.ones(13).chunk(6)", "xn.chunk(2)",
     "x.unbind()", "x.unbind(1)", "torch.unbind(x, 1)", "torch.tensor(1.).unbind()", "x.unbind(2)",
     "torch.ones(0, 2).unbind()", "xn.unbind()", "xn.unbind('C')", "xn.unbind(1)",
+    # Tensor.split and torch.split are Python functions in PyTorch: their own binding, then
+    # _VF.split or _VF.split_with_sizes (whose errors name them)
+    "x.split(2.5)", "torch.split(x, 2.5)", "x.split()", "torch.split(x)", "torch.split()",
+    "x.split(2, 1.5)", "x.split([2, 3], 1.5)", "x.split(2, dim=1.5)", "x.split(True)",
+    "x.split(torch.tensor(2))", "x.split(torch.tensor([2, 3]))", "x.split(2, None)",
+    "x.split(1, 2, 3)", "x.split(2, foo=1)", "x.split(2, split_size=2)", "torch.split(1, 2)",
+    "torch.split(x, split_size_or_sections=2)", "torch.split(tensor=x, split_size_or_sections=[4, 1])",
+    "x.split(split_size=2, dim=1)", "x.chunk(2, None)", "x.chunk(2.5)", "x.unbind(1.5)",
+    "x.unbind(None)", "torch.split_with_sizes(x, [2, 3])", "x.split_with_sizes(2)",
+    "x.reshape(10).split([1] * 10)", "torch.arange(100.).split([1] * 100)",
+    "torch.arange(100.).split_with_sizes([1] * 99 + [2])",
 ]
 
 
@@ -174,6 +189,9 @@ RESIZE_CASES = [
     "u.clone().resize_(2**62, 4)", "u.clone().resize_(2, 2.0)", "u.clone().resize_('a')",
     "u.clone().resize_as_(3)", "u.clone().expand(2, 3, 2).resize_(2)", "u.clone()[1:].resize_(2)",
     "u.clone().resize_(1, 2, 1, 3)", "u.clone().resize_(size=(3, 2))",
+    "torch.resize_as_(u.clone(), torch.ones(2))", "torch.resize_as_(u.clone(), 1)",
+    "u.clone().resize_()", "u.clone().resize_(3, memory_format=None)",
+    "u.clone().resize_as_(u, memory_format=None)",
 ]
 
 

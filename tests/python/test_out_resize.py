@@ -17,6 +17,8 @@ OPS = {
     "addmv": (lambda m: (m.ones(2), m.ones(2, 3), m.ones(3)),
               lambda m, s, a, v, out: m.addmv(s, a, v, out=out)),
     "dot": (lambda m: (m.ones(3), m.ones(3)), lambda m, a, b, out: m.dot(a, b, out=out)),
+    "cat": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.cat([x, x], 1, out=out)),
+    "concat": (lambda m: (m.ones(1, 3),), lambda m, x, out: m.concat([x, x], out=out)),
 }
 
 

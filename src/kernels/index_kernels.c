@@ -1,0 +1,152 @@
+/*
+ * index_kernels.c — the indexing family's loops (see index_kernels.h): one set per element
+ * size, stamped by a small macro per job, each with its contiguous fast path.
+ */
+#include "index_kernels.h"
+
+#include <string.h>
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define NT_MASK_CLONES __attribute__((noinline, target_clones("avx2", "default")))
+#else
+#define NT_MASK_CLONES
+#endif
+
+/* ------------------------------------------------------------------ gather / scatter */
+
+#define NT_INDEX_LOOPS(S, T)                                                                       \
+    static void gather_##S(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {      \
+        (void)ctx;                                                                                 \
+        for (int64_t j = 0; j < m; j++) {                                                          \
+            char *o = data[0] + j * st[3];                                                         \
+            const char *s = data[1] + j * st[4], *f = data[2] + j * st[5];                         \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                *(T *)(o + i * st[0]) =                                                            \
+                    *(const T *)(s + i * st[1] + *(const int64_t *)(f + i * st[2]));               \
+        }                                                                                          \
+    }                                                                                              \
+    static void scatter_##S(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {     \
+        (void)ctx;                                                                                 \
+        for (int64_t j = 0; j < m; j++) {                                                          \
+            char *o = data[0] + j * st[3];                                                         \
+            const char *s = data[1] + j * st[4], *f = data[2] + j * st[5];                         \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                *(T *)(o + i * st[0] + *(const int64_t *)(f + i * st[2])) =                        \
+                    *(const T *)(s + i * st[1]);                                                   \
+        }                                                                                          \
+    }
+NT_INDEX_LOOPS(1, uint8_t)
+NT_INDEX_LOOPS(2, uint16_t)
+NT_INDEX_LOOPS(4, uint32_t)
+NT_INDEX_LOOPS(8, uint64_t)
+
+nt_loop2d nt_index_gather_loop(size_t size, bool scatter) {
+    switch (size) {
+    case 1:
+        return scatter ? scatter_1 : gather_1;
+    case 2:
+        return scatter ? scatter_2 : gather_2;
+    case 4:
+        return scatter ? scatter_4 : gather_4;
+    default:
+        return scatter ? scatter_8 : gather_8;
+    }
+}
+
+/* ------------------------------------------------------------------ masked_fill */
+
+#define NT_MASK_LOOPS(S, T)                                                                        \
+    NT_MASK_CLONES static void fill_contig_##S(T *restrict d, const uint8_t *restrict m,           \
+                                               int64_t n, T v) {                                   \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            if (m[i]) d[i] = v;                                                                    \
+    }                                                                                              \
+    NT_MASK_CLONES static void blend_contig_##S(T *restrict d, const uint8_t *restrict m,          \
+                                                int64_t n, T v) {                                  \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            d[i] = m[i] ? v : d[i];                                                                \
+    }                                                                                              \
+    NT_MASK_CLONES static void select_contig_##S(T *restrict o, const T *restrict s,               \
+                                                 const uint8_t *restrict m, int64_t n, T v) {      \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = m[i] ? v : s[i];                                                                \
+    }                                                                                              \
+    /* in place: operand 0 self, 1 mask */                                                         \
+    static void fill_##S(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {        \
+        const nt_mask_fill_ctx *c = ctx;                                                           \
+        T v;                                                                                       \
+        memcpy(&v, &c->value, sizeof v);                                                           \
+        for (int64_t j = 0; j < m; j++) {                                                          \
+            char *d = data[0] + j * st[2];                                                         \
+            const char *k = data[1] + j * st[3];                                                   \
+            if (c->check) {                                                                        \
+                for (int64_t i = 0; i < n; i++) {                                                  \
+                    uint8_t b = *(const uint8_t *)(k + i * st[1]);                                 \
+                    if (b > 1) atomic_store_explicit(c->bad, 1, memory_order_relaxed);             \
+                    if (b) *(T *)(d + i * st[0]) = v;                                              \
+                }                                                                                  \
+            } else if (st[0] == S && st[1] == 1 && c->blend) {                                     \
+                blend_contig_##S((T *)d, (const uint8_t *)k, n, v);                                \
+            } else if (st[0] == S && st[1] == 1) {                                                 \
+                fill_contig_##S((T *)d, (const uint8_t *)k, n, v);                                 \
+            } else {                                                                               \
+                for (int64_t i = 0; i < n; i++)                                                    \
+                    if (*(const uint8_t *)(k + i * st[1])) *(T *)(d + i * st[0]) = v;              \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    /* out of place: operand 0 out, 1 self, 2 mask */                                              \
+    static void select_##S(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {      \
+        const nt_mask_fill_ctx *c = ctx;                                                           \
+        T v;                                                                                       \
+        memcpy(&v, &c->value, sizeof v);                                                           \
+        for (int64_t j = 0; j < m; j++) {                                                          \
+            char *o = data[0] + j * st[3];                                                         \
+            const char *s = data[1] + j * st[4], *k = data[2] + j * st[5];                         \
+            if (!c->check && st[0] == S && st[1] == S && st[2] == 1) {                             \
+                select_contig_##S((T *)o, (const T *)s, (const uint8_t *)k, n, v);                 \
+                continue;                                                                          \
+            }                                                                                      \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                uint8_t b = *(const uint8_t *)(k + i * st[2]);                                     \
+                if (c->check && b > 1) atomic_store_explicit(c->bad, 1, memory_order_relaxed);     \
+                *(T *)(o + i * st[0]) = b ? v : *(const T *)(s + i * st[1]);                       \
+            }                                                                                      \
+        }                                                                                          \
+    }
+NT_MASK_LOOPS(1, uint8_t)
+NT_MASK_LOOPS(2, uint16_t)
+NT_MASK_LOOPS(4, uint32_t)
+NT_MASK_LOOPS(8, uint64_t)
+
+nt_loop2d nt_mask_fill_loop(size_t size, bool inplace) {
+    switch (size) {
+    case 1:
+        return inplace ? fill_1 : select_1;
+    case 2:
+        return inplace ? fill_2 : select_2;
+    case 4:
+        return inplace ? fill_4 : select_4;
+    default:
+        return inplace ? fill_8 : select_8;
+    }
+}
+
+/* ------------------------------------------------------------------ masked_select */
+
+int64_t nt_mask_count_row(const char *mask, int64_t mask_stride, int64_t n) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; i++)
+        count += *(const uint8_t *)(mask + i * mask_stride) != 0;
+    return count;
+}
+
+char *nt_mask_compact_row(char *dst, const char *src, int64_t src_stride, const char *mask,
+                          int64_t mask_stride, int64_t n, size_t elem_size) {
+    for (int64_t i = 0; i < n; i++)
+        if (*(const uint8_t *)(mask + i * mask_stride)) {
+            memcpy(dst, src + i * src_stride, elem_size);
+            dst += elem_size;
+        }
+    return dst;
+}
