@@ -29,7 +29,12 @@ static void test_every_row_is_complete(void) {
         EXPECT(row->schema && nt_sig_parse(row->schema, strlen(row->schema), &sig) == NT_OK);
         if (!row->schema) continue;
         EXPECT(sig.nparams <= NT_CALL_MAX_ARGS);
-        EXPECT(strcmp(sig.name, row->name) == 0);
+        /* an op with only an in-place form (resize_) has the in-place name in its schema */
+        size_t n = strlen(row->name);
+        bool named = strcmp(sig.name, row->name) == 0 ||
+                     (strncmp(sig.name, row->name, n) == 0 && strcmp(sig.name + n, "_") == 0);
+        EXPECT(named);
+        if (!named) fprintf(stderr, "  op %s: schema of %s\n", row->name, sig.name);
         for (int i = 0; i < sig.nparams; i++)
             EXPECT(strcmp(sig.params[i].type, "Operand") == 0 ||
                    nt_sig_kind_of(sig.params[i].type) >= 0);
