@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/tensor.h"
+#include "dispatch/dispatch.h"
 #include "kernels/reduce_kernels.h"
 
 /* '"<kernel>" not implemented for '<dtype>'', NT_ERR_RUNTIME. */
@@ -22,11 +23,26 @@ nt_status nt_red_not_implemented(const char *kernel, nt_dtype dtype);
 /* The shape of reducing `t` over the dims in `mask` (keepdim: size one instead of gone). */
 void nt_red_out_shape(const nt_tensor *t, uint64_t mask, bool keepdim, int *ndim, int64_t *sizes);
 
+/* Resolves `count` dim arguments (indices or names) of t: names to their index, indices
+ * kept as given (wrapped later, with the list's checks). */
+nt_status nt_red_dims(const nt_tensor *t, int count, const nt_dim *dims, int64_t *out);
+/* One dim argument resolved and wrapped into [0, ndim) (a 0-dim tensor takes 0 and -1). */
+nt_status nt_red_dim(const nt_tensor *t, nt_dim dim, int64_t *out);
+
+/* PyTorch's check of an out= tensor's dtype in max/min(dim) and argmax ("Expected out
+ * tensor to have dtype float, but got double instead"). */
+nt_status nt_red_check_out_dtype(const nt_tensor *out, nt_dtype want);
+
+/* Hands a dispatched call's results to a public function's out pointers (NULL: released);
+ * returns st. */
+nt_status nt_red_results(nt_status st, nt_call *c, nt_tensor **a, nt_tensor **b);
+
 /* Where an op writes a result of `dtype` and shape (ndim, sizes) with `names` (NULL:
  * unnamed): a new tensor when `into` is NULL, else `into` itself when its dtype and shape
  * match and it shares no memory with `input` (NULL: nothing to check), else a temporary
- * that nt_red_finish copies into `into`. Checks the out= rules first: a named `into` must
- * have exactly `names`; a shape other than the result's fails. */
+ * that nt_red_finish copies into `into`. Applies the out= rules first, in PyTorch's order
+ * (the caller checked dtypes): `into` is resized to the result's shape (ops/out.h), then a
+ * named `into` must have exactly `names`. */
 nt_status nt_red_prepare(nt_tensor *into, const nt_tensor *input, nt_dtype dtype, int ndim,
                          const int64_t *sizes, const nt_name *names, nt_tensor **result);
 

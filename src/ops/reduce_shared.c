@@ -9,6 +9,7 @@
 #include "iter/iter.h"
 #include "names/infer.h"
 #include "names/names.h"
+#include "ops/out.h"
 
 /* ------------------------------------------------------------------ shared helpers */
 
@@ -28,32 +29,63 @@ void nt_red_out_shape(const nt_tensor *t, uint64_t mask, bool keepdim, int *ndim
     *ndim = n;
 }
 
-static void shape_text(int ndim, const int64_t *sizes, char *buf, size_t cap) {
-    nt_ints_repr(sizes, ndim, buf, cap);
-}
-
 nt_status nt_red_prepare(nt_tensor *into, const nt_tensor *input, nt_dtype dtype, int ndim,
                          const int64_t *sizes, const nt_name *names, nt_tensor **result) {
     if (!into) return nt_tensor_alloc(dtype, ndim, sizes, names, result);
+    NT_TRY(nt_out_resize(into, ndim, sizes));
     NT_TRY(nt_names_check_out(into->names, into->ndim, names, ndim));
-    bool same = into->ndim == ndim;
-    for (int d = 0; same && d < ndim; d++)
-        same = into->sizes[d] == sizes[d];
-    if (!same) {
-        char have[256], want[256];
-        shape_text(into->ndim, into->sizes, have, sizeof have);
-        shape_text(ndim, sizes, want, sizeof want);
-        return nt_fail(NT_ERR_RUNTIME,
-                       "the out= tensor has shape %s but the result has shape %s (ntensor does "
-                       "not resize out= tensors)",
-                       have, want);
-    }
     NT_TRY(nt_check_no_internal_overlap(into));
     if (into->dtype == dtype && !(input && nt_extents_overlap(into, input))) {
         *result = nt_tensor_retain(into);
         return NT_OK;
     }
     return nt_tensor_alloc(dtype, ndim, sizes, NULL, result);
+}
+
+/* c10's name of a dtype ("float", "long int"), as PyTorch's out= dtype errors print it. */
+static const char *const cpp_names[NT_DTYPE_COUNT] = {
+    [NT_BOOL] = "bool",         [NT_UINT8] = "unsigned char",
+    [NT_INT8] = "signed char",  [NT_INT16] = "short int",
+    [NT_INT32] = "int",         [NT_INT64] = "long int",
+    [NT_FLOAT16] = "c10::Half", [NT_BFLOAT16] = "c10::BFloat16",
+    [NT_FLOAT32] = "float",     [NT_FLOAT64] = "double",
+};
+
+nt_status nt_red_check_out_dtype(const nt_tensor *out, nt_dtype want) {
+    if (out->dtype == want) return NT_OK;
+    return nt_fail(NT_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
+                   cpp_names[want], cpp_names[out->dtype]);
+}
+
+nt_status nt_red_dims(const nt_tensor *t, int count, const nt_dim *dims, int64_t *out) {
+    if (count < 0) return nt_fail(NT_ERR_VALUE, "a negative number of dims (%d)", count);
+    if (count > 0 && !dims)
+        return nt_fail(NT_ERR_VALUE, "%d dims given but the dims pointer is NULL", count);
+    if (count > NT_MAX_DIMS) return nt_fail(NT_ERR_VALUE, "too many dims (%d)", count);
+    for (int i = 0; i < count; i++) {
+        if (nt_dim_is_name(dims[i]))
+            NT_TRY(nt_tensor_dim(t, dims[i], &out[i]));
+        else
+            out[i] = dims[i];
+    }
+    return NT_OK;
+}
+
+nt_status nt_red_dim(const nt_tensor *t, nt_dim dim, int64_t *out) {
+    return nt_tensor_dim(t, dim, out);
+}
+
+nt_status nt_red_results(nt_status st, nt_call *c, nt_tensor **a, nt_tensor **b) {
+    if (st != NT_OK) return st;
+    if (a)
+        *a = c->result[0];
+    else
+        nt_tensor_release(c->result[0]);
+    if (b)
+        *b = c->result[1];
+    else
+        nt_tensor_release(c->result[1]);
+    return NT_OK;
 }
 
 nt_status nt_red_finish(nt_status st, nt_tensor *into, nt_tensor *result, const nt_name *names,

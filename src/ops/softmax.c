@@ -355,14 +355,13 @@ static void sm_task(void *ctx, int64_t b, int64_t e) {
     free(buf);
 }
 
-static nt_status softmax_impl(bool log_out, nt_tensor *t, int64_t dim, int dtype, nt_tensor **out) {
+static nt_status softmax_impl(bool log_out, nt_tensor *t, nt_dim dim, int dtype, nt_tensor **out) {
     const char *fname = log_out ? "log_softmax" : "softmax";
     if (!t) return nt_fail_null_tensor(fname, "input");
-    if (!out) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fname);
     if (dtype >= 0 && !nt_dtype_valid(dtype))
         return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
     int64_t d;
-    NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    NT_TRY(nt_red_dim(t, dim, &d));
     nt_dtype target = dtype >= 0 ? (nt_dtype)dtype : t->dtype;
     if (target != NT_FLOAT32 && target != NT_FLOAT64 && target != NT_BFLOAT16) {
         bool last = t->ndim == 0 || d == t->ndim - 1;
@@ -416,10 +415,30 @@ fail:
     return st;
 }
 
-nt_status nt_softmax(nt_tensor *t, int64_t dim, int dtype, nt_tensor **out) {
-    return softmax_impl(false, t, dim, dtype, out);
+/* ------------------------------------------------------------------ the op and its functions */
+
+/* softmax / log_softmax: (self, dim, dtype) */
+nt_status nt_impl_softmax(nt_call *c) {
+    nt_dim dim = c->args[1].kind == NT_ARG_DIM ? c->args[1].v.dim : 0;
+    int dtype = c->args[2].kind == NT_ARG_DTYPE ? (int)c->args[2].v.dtype : -1;
+    return softmax_impl(c->op == NT_OP_LOG_SOFTMAX, nt_call_tensor(c, 0), dim, dtype,
+                        &c->result[0]);
 }
 
-nt_status nt_log_softmax(nt_tensor *t, int64_t dim, int dtype, nt_tensor **out) {
-    return softmax_impl(true, t, dim, dtype, out);
+static nt_status softmax_call(nt_op op, nt_tensor *t, nt_dim dim, int dtype, nt_tensor **out) {
+    if (!out) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", nt_op_rows[op].name);
+    nt_call c;
+    nt_call_init(&c, op);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim);
+    c.args[2] = nt_arg_dtype(dtype);
+    return nt_red_results(nt_dispatch(&c), &c, out, NULL);
+}
+
+nt_status nt_softmax(nt_tensor *t, nt_dim dim, int dtype, nt_tensor **out) {
+    return softmax_call(NT_OP_SOFTMAX, t, dim, dtype, out);
+}
+
+nt_status nt_log_softmax(nt_tensor *t, nt_dim dim, int dtype, nt_tensor **out) {
+    return softmax_call(NT_OP_LOG_SOFTMAX, t, dim, dtype, out);
 }

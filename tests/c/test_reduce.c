@@ -382,11 +382,11 @@ static void test_out_names(void) {
     nt_tensor *x = small(), *o = NULL, *named = NULL;
     int64_t c = 1, two = 2;
     EXPECT_OK(nt_empty(1, &two, NT_FLOAT64, NULL, &o));
-    EXPECT_OK(nt_reduce_out(NT_REDUCE_SUM, x, 1, &c, false, -1, 0, o)); /* takes the names */
+    EXPECT_OK(nt_reduce_out(NT_OP_SUM, x, 1, &c, false, -1, 0, o)); /* takes the names */
     EXPECT(nt_tensor_names(o) && nt_tensor_names(o)[0] == N("N") && at(o, 1) == 15);
     nt_name cn = N("C");
     EXPECT_OK(nt_empty(1, &two, NT_FLOAT32, &cn, &named));
-    EXPECT_ERR(nt_reduce_out(NT_REDUCE_SUM, x, 1, &c, false, -1, 0, named), NT_ERR_RUNTIME,
+    EXPECT_ERR(nt_reduce_out(NT_OP_SUM, x, 1, &c, false, -1, 0, named), NT_ERR_RUNTIME,
                "Name mismatch: specified out tensor with names ['C'] are not the same as the "
                "computed output names ['N']. Please rename the out tensor's dims with "
                "`Tensor.rename`.");
