@@ -205,6 +205,9 @@ static nt_status reduce(const red_fact *f, nt_tensor *t, int count, const nt_dim
         NT_CHECK(st, nt_to_dtype(t, in_dtype, &converted));
         src = converted;
     }
+    /* PyTorch's logsumexp checks an out='s names before resizing it */
+    if (into && f->rule == RULE_LOGSUMEXP)
+        NT_CHECK(st, nt_names_check_out(into->names, into->ndim, names, ndim));
     NT_CHECK(st, nt_red_prepare(into, t, out_dtype, ndim, sizes, names, &result));
     nt_red_params prm = {.count = 0, .correction = correction, .take_sqrt = f->take_sqrt};
     st = nt_red_run(k, src, mask, keepdim, result, &prm);

@@ -120,6 +120,9 @@ static nt_status scan(nt_scan_kind kind, const char *kernel, nt_tensor *t, nt_di
     if (!j.k) return nt_red_not_implemented(kernel, target);
     nt_tensor *src = NULL, *result = NULL;
     nt_status st;
+    /* PyTorch's logcumsumexp checks an out='s names before resizing it */
+    if (into && kind == NT_SCAN_LOGSUMEXP)
+        NT_TRY(nt_names_check_out(into->names, into->ndim, t->names, t->ndim));
     NT_CHECK(st, nt_to_dtype(t, target, &src));
     NT_CHECK(st, nt_red_prepare(into, t, target, t->ndim, t->sizes, t->names, &result));
     if (t->numel > 0) run_scan(&j, src, d, result, NULL);

@@ -13,6 +13,13 @@ from helpers import assert_same_error
 OPS = {
     "exp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.exp(x, out=out)),
     "abs": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.abs(x, out=out)),
+    "sum": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.sum(x, 1, out=out)),
+    "mean": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.mean(x, 0, keepdim=True, out=out)),
+    "std": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.std(x, 1, out=out)),
+    "prod": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.prod(x, 1, out=out)),
+    "logsumexp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.logsumexp(x, 1, out=out)),
+    "cumsum": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.cumsum(x, 1, out=out)),
+    "logcumsumexp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.logcumsumexp(x, 1, out=out)),
 }
 
 
