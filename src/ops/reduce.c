@@ -61,9 +61,17 @@ static nt_status dims_mask(const nt_tensor *t, int count, const nt_dim *dims, ui
         *mask = t->ndim >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->ndim) - 1);
         return NT_OK;
     }
-    int64_t idx[NT_MAX_DIMS];
-    NT_TRY(nt_red_dims(t, count, dims, idx));
-    NT_TRY(nt_dim_list_mask(t->ndim, count, idx, mask));
+    bool named = false;
+    for (int i = 0; i < count && dims; i++)
+        named |= nt_dim_is_name(dims[i]);
+    if (named) { /* names resolved to indices first (the common case has none) */
+        int64_t idx[NT_MAX_DIMS];
+        NT_TRY(nt_red_dims(t, count, dims, idx));
+        NT_TRY(nt_dim_list_mask(t->ndim, count, idx, mask));
+    } else {
+        if (count < 0 || !dims) NT_TRY(nt_red_dims(t, count, dims, NULL)); /* its texts */
+        NT_TRY(nt_dim_list_mask(t->ndim, count, dims, mask));
+    }
     if (t->ndim == 0) *mask = 0; /* a 0-dim tensor reduced over dim 0 or -1 */
     return NT_OK;
 }
@@ -281,16 +289,16 @@ nt_status nt_impl_moments(nt_call *c) {
 
 /* ------------------------------------------------------------------ public reductions */
 
-static nt_status run_reduction(nt_op op, nt_tensor *t, int count, const nt_dim *dims, bool keepdim,
-                               int dtype, double correction, nt_tensor *into, nt_tensor **out) {
+static inline nt_status run_reduction(nt_op op, nt_tensor *t, int count, const nt_dim *dims,
+                                      bool keepdim, int dtype, double correction, nt_tensor *into,
+                                      nt_tensor **out) {
     if (!into && !out)
         return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", nt_op_rows[op].name);
     nt_call c;
     nt_call_init(&c, op);
     c.out[0] = into;
     c.args[SLOT_SELF] = nt_arg_tensor(t);
-    c.args[SLOT_DIM] = count > 0 ? nt_arg_dims(count, dims) : nt_arg_none();
-    if (count < 0) c.args[SLOT_DIM] = nt_arg_dims(count, dims); /* refused with its text */
+    c.args[SLOT_DIM] = count != 0 ? nt_arg_dims(count, dims) : nt_arg_none(); /* < 0: refused */
     c.args[SLOT_KEEPDIM] = nt_arg_bool(keepdim);
     const red_fact *f = &facts[op];
     if (f->rule == RULE_ACCUM || f->rule == RULE_MEAN) {
