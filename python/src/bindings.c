@@ -49,7 +49,7 @@ typedef struct op_info {
     nt_arg defaults[NT_CALL_MAX_ARGS]; /* the slots' values when a call gives none */
     int slot_kind[NT_CALL_MAX_ARGS];   /* nt_arg_kind, -1 for Operand */
     ret_kind ret;
-    PyTypeObject *pair_type; /* RET_PAIR: torch.return_types.<name> */
+    PyTypeObject *pair_type;     /* RET_PAIR: torch.return_types.<name> */
     PyTypeObject *pair_out_type; /* and of its out= form: torch.return_types.<name>_out */
 } op_info;
 

@@ -860,3 +860,15 @@ def test_pair_out_forms():
     assert_same(o, torch.argmax(t, 1, out=to))
     assert_same_error(lambda: nt.argmax(x, 1, out=nt.empty(3)),
                       lambda: torch.argmax(t, 1, out=torch.empty(3)))
+
+
+def test_extension_forms_leave_pytorchs_errors():
+    """Names where PyTorch takes none are ntensor's own signatures ("|ntensor"): PyTorch's
+    argument errors stay its own, as if the op had only PyTorch's signatures."""
+    t = torch.ones(2, 3)
+    x = from_torch(t)
+    for f in (lambda m, a: m.amax(a, 0, 1, 2, 3, 4, 5), lambda m, a: m.argmax(a, 0, 1, 2, 3),
+              lambda m, a: m.topk(a, 1, 0, 1, 2, 3, 4), lambda m, a: m.amin(a, dim=1.5),
+              lambda m, a: m.argmin(a, zzz=1), lambda m, a: m.prod(a, 1.5),
+              lambda m, a: m.all(a, 0, 1, 2), lambda m, a: m.sum(a, 1.5)):
+        assert_same_error(lambda: f(nt, x), lambda: f(torch, t))
