@@ -262,18 +262,32 @@ static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
     return nt_py_names_from_sequence(o, out, n, NULL);
 }
 
+/* The list storage of the call in progress: one kept (a call with a dim list is common:
+ * x.sum(1)); a call that finds it taken (another thread's, while that one runs without
+ * the GIL, or a call made while converting another's arguments) allocates its own. Taken
+ * and given back with the GIL held. */
+static call_lists kept_lists;
+static bool kept_lists_busy;
+
 static void release_lists(call_lists *l) {
     if (!l) return;
     for (int i = 0; i < NT_SIG_MAX_PARAMS; i++)
-        PyMem_Free(l->tensors[i]);
-    PyMem_Free(l);
+        if (l->tensors[i]) PyMem_Free(l->tensors[i]);
+    if (l == &kept_lists)
+        kept_lists_busy = false;
+    else
+        PyMem_Free(l);
 }
 
 /* The list storage of a call, made on first use (most calls take no list). */
 static call_lists *lists_of(call_lists **l) {
     if (!*l) {
-        *l = PyMem_Malloc(sizeof **l);
-        if (!*l) return (call_lists *)PyErr_NoMemory();
+        if (!kept_lists_busy) {
+            kept_lists_busy = true;
+            *l = &kept_lists;
+        } else if (!(*l = PyMem_Malloc(sizeof **l))) {
+            return (call_lists *)PyErr_NoMemory();
+        }
         memset((*l)->tensors, 0, sizeof(*l)->tensors);
     }
     return *l;
