@@ -223,13 +223,13 @@ typedef struct nt_param {
 #define NT_SIG_MAX_PARAMS 16
 
 /* A parsed signature: "name(params) -> returns", with PyTorch's "|deprecated" and "|hidden"
- * suffixes. */
+ * suffixes, and ntensor's "|ntensor" (an extension: hidden, and unseen by PyTorch's errors). */
 typedef struct nt_sig {
     char name[48];
     int nparams;
     nt_param params[NT_SIG_MAX_PARAMS];
     char returns[64]; /* "" when the text has no "->" */
-    bool deprecated, hidden;
+    bool deprecated, hidden, extension;
 } nt_sig;
 
 /* Parses `len` bytes of signature text (NT_ERR_VALUE with the reason when malformed). */

@@ -49,7 +49,8 @@ typedef struct op_info {
     nt_arg defaults[NT_CALL_MAX_ARGS]; /* the slots' values when a call gives none */
     int slot_kind[NT_CALL_MAX_ARGS];   /* nt_arg_kind, -1 for Operand */
     ret_kind ret;
-    PyTypeObject *pair_type; /* RET_PAIR: torch.return_types.<name> */
+    PyTypeObject *pair_type;     /* RET_PAIR: torch.return_types.<name> */
+    PyTypeObject *pair_out_type; /* and of its out= form: torch.return_types.<name>_out */
 } op_info;
 
 /* One Python entry: a name in one mode and every signature it accepts. */
@@ -152,6 +153,11 @@ static int init_info(nt_op op, PyObject *return_types, nt_sig *schema) {
     info->ret = return_kind(schema->returns);
     if (info->ret == RET_PAIR && !(info->pair_type = pair_type(schema->name, return_types)))
         return -1;
+    if (info->ret == RET_PAIR && (nt_op_flags(op) & NT_OPF_OUT)) {
+        char out_name[64];
+        snprintf(out_name, sizeof out_name, "%s_out", schema->name);
+        if (!(info->pair_out_type = pair_type(out_name, return_types))) return -1;
+    }
     return 0;
 }
 
@@ -266,20 +272,34 @@ static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
     return nt_py_names_from_sequence(o, out, n, NULL);
 }
 
+/* The list storage of the call in progress: one kept (a call with a dim list is common:
+ * x.sum(1)); a call that finds it taken (another thread's, while that one runs without
+ * the GIL, or a call made while converting another's arguments) allocates its own. Taken
+ * and given back with the GIL held. */
+static call_lists kept_lists;
+static bool kept_lists_busy;
+
 static void release_lists(call_lists *l) {
     if (!l) return;
     for (int i = 0; i < NT_SIG_MAX_PARAMS; i++) {
-        PyMem_Free(l->tensors[i]);
-        PyMem_Free(l->ints[i]);
+        if (l->tensors[i]) PyMem_Free(l->tensors[i]);
+        if (l->ints[i]) PyMem_Free(l->ints[i]);
     }
-    PyMem_Free(l);
+    if (l == &kept_lists)
+        kept_lists_busy = false;
+    else
+        PyMem_Free(l);
 }
 
 /* The list storage of a call, made on first use (most calls take no list). */
 static call_lists *lists_of(call_lists **l) {
     if (!*l) {
-        *l = PyMem_Malloc(sizeof **l);
-        if (!*l) return (call_lists *)PyErr_NoMemory();
+        if (!kept_lists_busy) {
+            kept_lists_busy = true;
+            *l = &kept_lists;
+        } else if (!(*l = PyMem_Malloc(sizeof **l))) {
+            return (call_lists *)PyErr_NoMemory();
+        }
         memset((*l)->tensors, 0, sizeof(*l)->tensors);
         memset((*l)->ints, 0, sizeof(*l)->ints);
     }
@@ -291,7 +311,8 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
     const py_param *p = &sig->params[i];
     call_lists *l = NULL;
     bool list = p->type == PT_INT_LIST || p->type == PT_SYM_INT_LIST || p->type == PT_DIMNAME ||
-                p->type == PT_DIMNAME_LIST || p->type == PT_TENSOR_LIST;
+                p->type == PT_DIMNAME_LIST || p->type == PT_TENSOR_LIST ||
+                (p->type == PT_INT64 && kind == NT_ARG_DIMS); /* one dim of a Dim[] slot */
     if (list && (o || p->def.n) && !(l = lists_of(lp))) return -1;
     if (!o) {
         const py_default *d = &p->def;
@@ -358,6 +379,11 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
         } else if (nt_py_int64_from_object(o, &v, PyUnicode_AsUTF8(p->name)) < 0) {
             return -1;
         }
+        if (kind == NT_ARG_DIMS) { /* prod(dim) into a Dim[] slot */
+            l->dims[i][0] = v;
+            *a = nt_arg_dims(1, l->dims[i]);
+            return 0;
+        }
         *a = kind == NT_ARG_DIM ? nt_arg_dim(v) : nt_arg_int(v);
         return 0;
     }
@@ -381,6 +407,9 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
         if (kind == NT_ARG_NAMES) {
             l->names[i][0] = name;
             *a = nt_arg_names(1, l->names[i], -1);
+        } else if (kind == NT_ARG_DIMS) { /* all('C') into a Dim[] slot */
+            l->dims[i][0] = nt_dim_name(name);
+            *a = nt_arg_dims(1, l->dims[i]);
         } else {
             *a = nt_arg_dim(nt_dim_name(name));
         }
@@ -447,8 +476,25 @@ static bool large(const nt_call *c, int nslots) {
     return false;
 }
 
+/* (values, indices) as a struct sequence of `type`. */
+static PyObject *pair_result(nt_call *c, PyTypeObject *type) {
+    PyObject *r = PyStructSequence_New(type);
+    PyObject *v = nt_py_wrap(c->result[0]), *ix = nt_py_wrap(c->result[1]);
+    if (!r || !v || !ix) {
+        Py_XDECREF(r);
+        Py_XDECREF(v);
+        Py_XDECREF(ix);
+        return NULL;
+    }
+    PyStructSequence_SET_ITEM(r, 0, v);
+    PyStructSequence_SET_ITEM(r, 1, ix);
+    return r;
+}
+
 /* The Python result of a call that succeeded. */
 static PyObject *wrap_results(nt_call *c, const op_info *info, PyObject *self, PyObject *out) {
+    if (out && info->ret == RET_PAIR) /* out=(values, indices): PyTorch's <name>_out */
+        return pair_result(c, info->pair_out_type);
     if (self || out) { /* in place or out=: the object written */
         PyObject *obj = self ? self : out;
         for (int k = 0; k < 2; k++)
@@ -457,19 +503,8 @@ static PyObject *wrap_results(nt_call *c, const op_info *info, PyObject *self, P
         return obj;
     }
     switch (info->ret) {
-    case RET_PAIR: {
-        PyObject *r = PyStructSequence_New(info->pair_type);
-        PyObject *v = nt_py_wrap(c->result[0]), *ix = nt_py_wrap(c->result[1]);
-        if (!r || !v || !ix) {
-            Py_XDECREF(r);
-            Py_XDECREF(v);
-            Py_XDECREF(ix);
-            return NULL;
-        }
-        PyStructSequence_SET_ITEM(r, 0, v);
-        PyStructSequence_SET_ITEM(r, 1, ix);
-        return r;
-    }
+    case RET_PAIR:
+        return pair_result(c, info->pair_type);
     case RET_TUPLE: {
         PyObject *a = nt_py_wrap(c->result[0]), *b = nt_py_wrap(c->result[1]);
         PyObject *r = a && b ? PyTuple_Pack(2, a, b) : NULL;

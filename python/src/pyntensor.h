@@ -169,9 +169,6 @@ int nt_py_binary_prepare(PyTypeObject *type);        /* ops_binary.c */
 extern PyMethodDef nt_py_tensor_random_methods[];    /* ops_random.c */
 extern PyMethodDef nt_py_module_random_functions[];  /* ops_random.c */
 int nt_py_random_init(PyObject *module);              /* ops_random.c */
-extern PyMethodDef nt_py_tensor_reduce_methods[];    /* ops_reduce.c */
-extern PyMethodDef nt_py_module_reduce_functions[];  /* ops_reduce.c */
-int nt_py_reduce_init(PyObject *module);             /* ops_reduce.c */
 int nt_py_linalg_prepare(PyTypeObject *type);        /* ops_linalg.c */
 int nt_py_operators_prepare(PyTypeObject *tensor_type); /* operators.c */
 

@@ -396,6 +396,7 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
     sig->op = op;
     sig->deprecated = parsed.deprecated;
     sig->hidden = parsed.hidden;
+    sig->extension = parsed.extension;
     sig->out_param = -1;
     sig->self_slot = -1;
     bool allow_numbers = numbers_as_tensors(sig->name);
@@ -816,6 +817,16 @@ int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t n
         }
     }
     Py_XDECREF(varargs);
+    /* PyTorch's only signature (the others ntensor's extensions) raises its own error */
+    int ntorch = 0, only = -1;
+    for (int i = 0; i < n; i++)
+        if (!sigs[i]->extension) ntorch++, only = i;
+    if (ntorch == 1) {
+        varargs = NULL;
+        rc = bind(sigs[only], args, nargs, kwnames, vals, &varargs, true);
+        Py_XDECREF(varargs);
+        if (rc <= 0) return -1;
+    }
     /* PythonArgParser::print_error: the one plausible overload raises its own error */
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0, total = nargs + nkw;
     int plausible = -1, count = 0;

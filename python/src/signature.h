@@ -71,7 +71,7 @@ typedef struct py_sig {
     int nparams;
     py_param params[NT_SIG_MAX_PARAMS];
     int min_args, max_pos_args;
-    bool deprecated, hidden;
+    bool deprecated, hidden, extension;
     int out_param;  /* the index of `out`, or -1 */
     int self_slot;  /* methods: the slot `self` fills (-1 for functions) */
     PyObject *text; /* "(Tensor input, *, torch.dtype dtype)": FunctionSignature::toString */

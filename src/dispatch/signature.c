@@ -101,7 +101,11 @@ nt_status nt_sig_parse(const char *text, size_t len, nt_sig *out) {
     }
     if (bar) {
         out->deprecated = end - bar == 11 && memcmp(bar, "|deprecated", 11) == 0;
-        out->hidden = out->deprecated || (end - bar == 7 && memcmp(bar, "|hidden", 7) == 0);
+        /* "|ntensor": a form of ntensor's own (names where PyTorch 1.13 takes none): hidden
+         * from PyTorch's error texts, as if the op had only PyTorch's */
+        out->extension = end - bar == 8 && memcmp(bar, "|ntensor", 8) == 0;
+        out->hidden =
+            out->deprecated || out->extension || (end - bar == 7 && memcmp(bar, "|hidden", 7) == 0);
     }
     return NT_OK;
 }

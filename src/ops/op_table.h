@@ -65,6 +65,23 @@ nt_status nt_check_relu(const nt_call *c);
 /* end */
 
 /* reduce*.c, scan.c, softmax.c, sort: reductions and scans */
+/* reduce.c */
+nt_status nt_impl_reduce(nt_call *c);
+nt_status nt_impl_moments(nt_call *c);
+nt_status nt_impl_extreme_all(nt_call *c);
+/* reduce_arg.c */
+nt_status nt_impl_extreme_other(nt_call *c);
+nt_status nt_impl_extreme_dim(nt_call *c);
+nt_status nt_impl_argextreme(nt_call *c);
+/* reduce_sort.c */
+nt_status nt_impl_median_all(nt_call *c);
+nt_status nt_impl_sorted(nt_call *c);
+nt_status nt_impl_topk(nt_call *c);
+/* scan.c */
+nt_status nt_impl_scan(nt_call *c);
+nt_status nt_impl_cumextreme(nt_call *c);
+/* softmax.c */
+nt_status nt_impl_softmax(nt_call *c);
 
 /* end */
 

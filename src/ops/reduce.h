@@ -1,10 +1,10 @@
 /*
- * reduce.h — what the reduction files share: PyTorch's "not implemented" error, the
- * output of an op with out= (checked names, shape and a temporary when needed) and the
- * plan that splits a tensor's dims into kept and reduced ones (reduce_shared.c), and the
- * engine that folds along a plan (reduce_engine.c). The ops: reduce.c (sum, mean, prod,
- * var/std, logsumexp, all/any, amax/amin), reduce_arg.c (max/min with indices,
- * argmax/argmin), reduce_sort.c (median, mode, kthvalue, topk), scan.c (cumsum, cumprod)
+ * reduce.h — what the reduction files share (reduce_shared.c): PyTorch's "not implemented"
+ * error, dim arguments resolved, the output of an op with out= (resized, names checked, a
+ * temporary when needed); the plan and the engine that folds along it are
+ * iter/reduce_engine.h's. The ops: reduce.c (sum, mean, prod, var/std, logsumexp,
+ * all/any, amax/amin), reduce_arg.c (max/min with indices, argmax/argmin), reduce_sort.c
+ * (median, mode, kthvalue, topk), scan.c (cumsum, cumprod, logcumsumexp, cummax, cummin)
  * and softmax.c.
  */
 #ifndef NT_OPS_REDUCE_H
@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "core/tensor.h"
+#include "dispatch/dispatch.h"
+#include "iter/reduce_engine.h"
 #include "kernels/reduce_kernels.h"
 
 /* '"<kernel>" not implemented for '<dtype>'', NT_ERR_RUNTIME. */
@@ -22,11 +24,37 @@ nt_status nt_red_not_implemented(const char *kernel, nt_dtype dtype);
 /* The shape of reducing `t` over the dims in `mask` (keepdim: size one instead of gone). */
 void nt_red_out_shape(const nt_tensor *t, uint64_t mask, bool keepdim, int *ndim, int64_t *sizes);
 
+/* Resolves `count` dim arguments (indices or names) of t: names to their index, indices
+ * kept as given (wrapped later, with the list's checks). */
+nt_status nt_red_dims(const nt_tensor *t, int count, const nt_dim *dims, int64_t *out);
+/* One dim argument resolved and wrapped into [0, ndim) (a 0-dim tensor takes 0 and -1). */
+nt_status nt_red_dim(const nt_tensor *t, nt_dim dim, int64_t *out);
+
+/* PyTorch's check of an out= tensor's dtype in max/min(dim) and argmax ("Expected out
+ * tensor to have dtype float, but got double instead"). */
+nt_status nt_red_check_out_dtype(const nt_tensor *out, nt_dtype want);
+
+/* Hands a dispatched call's results to a public function's out pointers (NULL: released);
+ * returns st. */
+static inline nt_status nt_red_results(nt_status st, nt_call *c, nt_tensor **a, nt_tensor **b) {
+    if (st != NT_OK) return st;
+    if (a)
+        *a = c->result[0];
+    else
+        nt_tensor_release(c->result[0]);
+    if (b)
+        *b = c->result[1];
+    else
+        nt_tensor_release(c->result[1]);
+    return NT_OK;
+}
+
 /* Where an op writes a result of `dtype` and shape (ndim, sizes) with `names` (NULL:
  * unnamed): a new tensor when `into` is NULL, else `into` itself when its dtype and shape
  * match and it shares no memory with `input` (NULL: nothing to check), else a temporary
- * that nt_red_finish copies into `into`. Checks the out= rules first: a named `into` must
- * have exactly `names`; a shape other than the result's fails. */
+ * that nt_red_finish copies into `into`. Applies the out= rules first, in PyTorch's order
+ * (the caller checked dtypes): `into` is resized to the result's shape (ops/out.h), then a
+ * named `into` must have exactly `names`. */
 nt_status nt_red_prepare(nt_tensor *into, const nt_tensor *input, nt_dtype dtype, int ndim,
                          const int64_t *sizes, const nt_name *names, nt_tensor **result);
 
@@ -36,34 +64,5 @@ nt_status nt_red_prepare(nt_tensor *into, const nt_tensor *input, nt_dtype dtype
  * (st != NT_OK), releases what prepare made. Returns st or a later failure. */
 nt_status nt_red_finish(nt_status st, nt_tensor *into, nt_tensor *result, const nt_name *names,
                         nt_tensor **out);
-
-/* The dims of `t` split into kept and reduced ones (size-one dims dropped), each group
- * sorted by the input's absolute stride and coalesced; strides in bytes. Dims of the
- * output (which has the kept dims, keepdim or not) come with their output strides in up
- * to two outputs (out2 may be NULL). Innermost first. */
-typedef struct nt_red_plan {
-    int nk, nr;
-    int64_t ks[NT_MAX_DIMS], kin[NT_MAX_DIMS], kout[NT_MAX_DIMS], kout2[NT_MAX_DIMS];
-    int64_t rs[NT_MAX_DIMS], rin[NT_MAX_DIMS];
-    int64_t nout, nred;
-    const char *in;
-    char *out, *out2;
-} nt_red_plan;
-
-void nt_red_plan_build(nt_red_plan *p, const nt_tensor *t, uint64_t mask, bool keepdim,
-                       const nt_tensor *out, const nt_tensor *out2);
-
-/* The offsets (bytes) of kept-space index `o` in the input, out and out2. */
-void nt_red_plan_offsets(const nt_red_plan *p, int64_t o, int64_t *in, int64_t *out, int64_t *out2);
-
-/* |x|, for comparing byte strides. */
-static inline int64_t nt_red_abs64(int64_t x) {
-    return x < 0 ? -x : x;
-}
-
-/* Folds `t` over the dims in `mask` into `out` (allocated with the reduction's shape and
- * dtype) with kernel k (reduce_engine.c). */
-nt_status nt_red_run(const nt_red_kernel *k, const nt_tensor *t, uint64_t mask, bool keepdim,
-                     nt_tensor *out, const nt_red_params *prm);
 
 #endif

@@ -22,6 +22,7 @@
 #include "core/scalar.h"
 #include "core/status.h"
 #include "names/infer.h"
+#include "ntensor/pointwise.h"
 #include "reduce.h"
 
 typedef struct pair_d {
@@ -180,14 +181,56 @@ static nt_status run_sort(sort_job *j, const nt_tensor *t, int64_t d, bool keepd
     return NT_OK;
 }
 
-/* The reducing ops (median, kthvalue, mode) along one dim. */
+/* The legacy type name PyTorch's median errors print ("torch.FloatTensor"). */
+static const char *const legacy_names[NT_DTYPE_COUNT] = {
+    [NT_BOOL] = "Bool",      [NT_UINT8] = "Byte",        [NT_INT8] = "Char",
+    [NT_INT16] = "Short",    [NT_INT32] = "Int",         [NT_INT64] = "Long",
+    [NT_FLOAT16] = "Half",   [NT_BFLOAT16] = "BFloat16", [NT_FLOAT32] = "Float",
+    [NT_FLOAT64] = "Double",
+};
+
+/* PyTorch's checks of out= dtypes, each op its own text. */
+static nt_status check_out_dtypes(sort_op op, const nt_tensor *t, const nt_tensor *ov,
+                                  const nt_tensor *oi) {
+    if (!ov || !oi) return NT_OK;
+    if (ov->dtype != t->dtype) {
+        switch (op) {
+        case OP_MEDIAN:
+            return nt_fail(NT_ERR_RUNTIME,
+                           "Expected tensor for 'values' to have the same type as tensor for "
+                           "argument #2 'self'; but type torch.%sTensor does not equal "
+                           "torch.%sTensor (while checking arguments for median)",
+                           legacy_names[ov->dtype], legacy_names[t->dtype]);
+        case OP_KTH:
+            return nt_fail(NT_ERR_RUNTIME, "output values must be of same type as input");
+        case OP_MODE:
+            return nt_fail(NT_ERR_RUNTIME,
+                           "expected scalar type '%s' but got '%s' for values output",
+                           nt_dtype_torch_name(t->dtype), nt_dtype_torch_name(ov->dtype));
+        default:
+            return nt_red_check_out_dtype(ov, t->dtype);
+        }
+    }
+    if (oi->dtype != NT_INT64) {
+        if (op == OP_MEDIAN)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "Expected tensor for argument #1 'indices' to have scalar type Long; "
+                           "but got torch.%sTensor instead (while checking arguments for median)",
+                           legacy_names[oi->dtype]);
+        return nt_red_check_out_dtype(oi, NT_INT64);
+    }
+    return NT_OK;
+}
+
+/* The reducing ops (median, kthvalue, mode) along one dim, into ov/oi (out=: both or
+ * neither; NULL: new tensors). */
 static nt_status reduce_sorted(const char *fname, const char *kernel, sort_op op, nt_tensor *t,
-                               int64_t k, int64_t dim, bool keepdim, nt_tensor **values,
-                               nt_tensor **indices) {
+                               int64_t k, nt_dim dim, bool keepdim, nt_tensor *ov, nt_tensor *oi,
+                               nt_tensor **values, nt_tensor **indices) {
     if (!t) return null_arg(fname);
     if (!values || !indices) return nt_fail(NT_ERR_VALUE, "%s(): NULL output pointer", fname);
     int64_t d;
-    NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    NT_TRY(nt_red_dim(t, dim, &d));
     if (kernel && (t->dtype == NT_BOOL || t->dtype == NT_FLOAT16))
         return nt_red_not_implemented(kernel, t->dtype);
     int64_t n = t->ndim ? t->sizes[d] : 1;
@@ -197,6 +240,7 @@ static nt_status reduce_sorted(const char *fname, const char *kernel, sort_op op
     if (n == 0)
         return nt_fail(NT_ERR_INDEX,
                        "%s(): Expected reduction dim %" PRId64 " to have non-zero size.", fname, d);
+    NT_TRY(check_out_dtypes(op, t, ov, oi));
     uint64_t mask = t->ndim ? (uint64_t)1 << d : 0;
     nt_name buf[NT_MAX_DIMS];
     int ndim;
@@ -205,37 +249,28 @@ static nt_status reduce_sorted(const char *fname, const char *kernel, sort_op op
     nt_red_out_shape(t, mask, keepdim, &ndim, sizes);
     nt_tensor *v = NULL, *ix = NULL;
     nt_status st;
-    NT_CHECK(st, nt_tensor_alloc(t->dtype, ndim, sizes, names, &v));
-    NT_CHECK(st, nt_tensor_alloc(NT_INT64, ndim, sizes, names, &ix));
+    NT_CHECK(st, nt_red_prepare(ov, t, t->dtype, ndim, sizes, names, &v));
+    NT_CHECK(st, nt_red_prepare(oi, t, NT_INT64, ndim, sizes, names, &ix));
     sort_job j = {.op = op, .k = k};
     NT_CHECK(st, run_sort(&j, t, d, keepdim, v, ix));
-    *values = v;
-    *indices = ix;
-    return NT_OK;
+    st = nt_red_finish(NT_OK, ov, v, names, values);
+    v = NULL;
+    if (st != NT_OK) goto fail;
+    st = nt_red_finish(NT_OK, oi, ix, names, indices);
+    ix = NULL;
+    if (st != NT_OK) {
+        nt_tensor_release(*values);
+        *values = NULL;
+    }
+    return st;
 fail:
     nt_tensor_release(v);
     nt_tensor_release(ix);
     return st;
 }
 
-nt_status nt_median_dim(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor **values,
-                        nt_tensor **indices) {
-    return reduce_sorted("median", "median_out", OP_MEDIAN, t, 0, dim, keepdim, values, indices);
-}
-
-nt_status nt_kthvalue(nt_tensor *t, int64_t k, int64_t dim, bool keepdim, nt_tensor **values,
-                      nt_tensor **indices) {
-    return reduce_sorted("kthvalue", "kthvalue_cpu", OP_KTH, t, k, dim, keepdim, values, indices);
-}
-
-nt_status nt_mode(nt_tensor *t, int64_t dim, bool keepdim, nt_tensor **values,
-                  nt_tensor **indices) {
-    return reduce_sorted("mode", NULL, OP_MODE, t, 0, dim, keepdim, values, indices);
-}
-
-nt_status nt_median_all(nt_tensor *t, nt_tensor **out) {
+static nt_status median_all(nt_tensor *t, nt_tensor **out) {
     if (!t) return null_arg("median");
-    if (!out) return nt_fail(NT_ERR_VALUE, "median(): NULL output pointer");
     if (t->dtype == NT_BOOL || t->dtype == NT_FLOAT16)
         return nt_red_not_implemented("median_cpu", t->dtype);
     nt_status st;
@@ -252,7 +287,8 @@ nt_status nt_median_all(nt_tensor *t, nt_tensor **out) {
     nt_tensor_release(flat);
     flat = v;
     v = NULL;
-    NT_CHECK(st, reduce_sorted("median", "median_cpu", OP_MEDIAN, flat, 0, 0, false, &v, &ix));
+    NT_CHECK(st, reduce_sorted("median", "median_cpu", OP_MEDIAN, flat, 0, 0, false, NULL, NULL, &v,
+                               &ix));
     nt_tensor_release(ix);
     nt_tensor_release(flat);
     *out = v;
@@ -264,31 +300,137 @@ fail:
     return st;
 }
 
-nt_status nt_topk(nt_tensor *t, int64_t k, int64_t dim, bool largest, bool sorted,
-                  nt_tensor **values, nt_tensor **indices) {
-    (void)sorted; /* results always come sorted: a valid order for sorted=False too */
+static nt_status topk(nt_tensor *t, int64_t k, nt_dim dim, bool largest, nt_tensor *ov,
+                      nt_tensor *oi, nt_tensor **values, nt_tensor **indices) {
     if (!t) return null_arg("topk");
-    if (!values || !indices) return nt_fail(NT_ERR_VALUE, "topk(): NULL output pointer");
     int64_t d;
-    NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    NT_TRY(nt_red_dim(t, dim, &d));
     if (t->dtype == NT_BOOL || t->dtype == NT_FLOAT16)
         return nt_red_not_implemented("topk_cpu", t->dtype);
     int64_t n = t->ndim ? t->sizes[d] : 1;
     if (k < 0 || k > n) return nt_fail(NT_ERR_RUNTIME, "selected index k out of range");
+    NT_TRY(check_out_dtypes(OP_TOPK, t, ov, oi));
     int64_t sizes[NT_MAX_DIMS];
     for (int i = 0; i < t->ndim; i++)
         sizes[i] = i == d ? k : t->sizes[i];
     nt_tensor *v = NULL, *ix = NULL;
     nt_status st;
-    NT_CHECK(st, nt_tensor_alloc(t->dtype, t->ndim, sizes, t->names, &v));
-    NT_CHECK(st, nt_tensor_alloc(NT_INT64, t->ndim, sizes, t->names, &ix));
+    NT_CHECK(st, nt_red_prepare(ov, t, t->dtype, t->ndim, sizes, t->names, &v));
+    NT_CHECK(st, nt_red_prepare(oi, t, NT_INT64, t->ndim, sizes, t->names, &ix));
+    /* results always come sorted: a valid order for sorted=False too */
     sort_job j = {.op = OP_TOPK, .k = t->ndim ? k : (k ? 1 : 0), .largest = largest};
     NT_CHECK(st, run_sort(&j, t, d, true, v, ix));
-    *values = v;
-    *indices = ix;
-    return NT_OK;
+    st = nt_red_finish(NT_OK, ov, v, t->names, values);
+    v = NULL;
+    if (st != NT_OK) goto fail;
+    st = nt_red_finish(NT_OK, oi, ix, t->names, indices);
+    ix = NULL;
+    if (st != NT_OK) {
+        nt_tensor_release(*values);
+        *values = NULL;
+    }
+    return st;
 fail:
     nt_tensor_release(v);
     nt_tensor_release(ix);
     return st;
+}
+
+/* ------------------------------------------------------------------ the ops (call records) */
+
+static nt_status out_pair(const nt_call *c) {
+    if ((c->out[0] || c->out[1]) && !(c->out[0] && c->out[1]))
+        return nt_fail(NT_ERR_VALUE, "%s(): out= takes two tensors", nt_op_rows[c->op].name);
+    return NT_OK;
+}
+
+static bool slot_bool(const nt_call *c, int i, bool fallback) {
+    return c->args[i].kind == NT_ARG_BOOL ? c->args[i].v.b : fallback;
+}
+
+static nt_dim slot_dim(const nt_call *c, int i) {
+    return c->args[i].kind == NT_ARG_DIM ? c->args[i].v.dim : -1;
+}
+
+nt_status nt_impl_median_all(nt_call *c) {
+    return median_all(nt_call_tensor(c, 0), &c->result[0]);
+}
+
+/* median(dim), mode: (self, dim, keepdim); kthvalue: (self, k, dim, keepdim) */
+nt_status nt_impl_sorted(nt_call *c) {
+    NT_TRY(out_pair(c));
+    nt_tensor *t = nt_call_tensor(c, 0);
+    nt_tensor **r = c->result;
+    switch (c->op) {
+    case NT_OP_KTHVALUE: {
+        int64_t k = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0;
+        return reduce_sorted("kthvalue", "kthvalue_cpu", OP_KTH, t, k, slot_dim(c, 2),
+                             slot_bool(c, 3, false), c->out[0], c->out[1], &r[0], &r[1]);
+    }
+    case NT_OP_MODE:
+        return reduce_sorted("mode", NULL, OP_MODE, t, 0, slot_dim(c, 1), slot_bool(c, 2, false),
+                             c->out[0], c->out[1], &r[0], &r[1]);
+    default:
+        return reduce_sorted("median", "median_out", OP_MEDIAN, t, 0, slot_dim(c, 1),
+                             slot_bool(c, 2, false), c->out[0], c->out[1], &r[0], &r[1]);
+    }
+}
+
+/* topk: (self, k, dim, largest, sorted) */
+nt_status nt_impl_topk(nt_call *c) {
+    NT_TRY(out_pair(c));
+    int64_t k = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0;
+    return topk(nt_call_tensor(c, 0), k, slot_dim(c, 2), slot_bool(c, 3, true), c->out[0],
+                c->out[1], &c->result[0], &c->result[1]);
+}
+
+/* ------------------------------------------------------------------ public functions */
+
+static nt_status sorted_call(nt_op op, nt_tensor *t, const int64_t *k, nt_dim dim, bool keepdim,
+                             nt_tensor **values, nt_tensor **indices) {
+    if (!values || !indices)
+        return nt_fail(NT_ERR_VALUE, "%s(): NULL output pointer", nt_op_rows[op].name);
+    nt_call c;
+    nt_call_init(&c, op);
+    int i = 0;
+    c.args[i++] = nt_arg_tensor(t);
+    if (k) c.args[i++] = nt_arg_int(*k);
+    c.args[i++] = nt_arg_dim(dim);
+    c.args[i] = nt_arg_bool(keepdim);
+    return nt_red_results(nt_dispatch(&c), &c, values, indices);
+}
+
+nt_status nt_median_dim(nt_tensor *t, nt_dim dim, bool keepdim, nt_tensor **values,
+                        nt_tensor **indices) {
+    return sorted_call(NT_OP_MEDIAN_DIM, t, NULL, dim, keepdim, values, indices);
+}
+
+nt_status nt_kthvalue(nt_tensor *t, int64_t k, nt_dim dim, bool keepdim, nt_tensor **values,
+                      nt_tensor **indices) {
+    return sorted_call(NT_OP_KTHVALUE, t, &k, dim, keepdim, values, indices);
+}
+
+nt_status nt_mode(nt_tensor *t, nt_dim dim, bool keepdim, nt_tensor **values, nt_tensor **indices) {
+    return sorted_call(NT_OP_MODE, t, NULL, dim, keepdim, values, indices);
+}
+
+nt_status nt_median_all(nt_tensor *t, nt_tensor **out) {
+    if (!out) return nt_fail(NT_ERR_VALUE, "median(): NULL output pointer");
+    nt_call c;
+    nt_call_init(&c, NT_OP_MEDIAN_ALL);
+    c.args[0] = nt_arg_tensor(t);
+    return nt_red_results(nt_dispatch(&c), &c, out, NULL);
+}
+
+nt_status nt_topk(nt_tensor *t, int64_t k, nt_dim dim, bool largest, bool sorted,
+                  nt_tensor **values, nt_tensor **indices) {
+    if (!values || !indices) return nt_fail(NT_ERR_VALUE, "topk(): NULL output pointer");
+    nt_call c;
+    nt_call_init(&c, NT_OP_TOPK);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(k);
+    c.args[2] = nt_arg_dim(dim);
+    c.args[3] = nt_arg_bool(largest);
+    c.args[4] = nt_arg_bool(sorted);
+    return nt_red_results(nt_dispatch(&c), &c, values, indices);
 }

@@ -1,14 +1,10 @@
 /*
  * softmax.c — softmax and log_softmax along a dim (layer L4), names kept.
  *
- * A row is done in three passes while it sits in cache: its maximum m, then exp(x - m)
- * (a 1-ulp vector exp: kernels/vec_exp.h for float32 with AVX2, else SLEEF's) written out
- * and summed, then a scale by 1/sum (softmax) or
- * x - m - log(sum) (log_softmax) — PyTorch's vectorised algorithm, so values agree to a
- * few ulps, and NaN and infinities give its results (a NaN or +inf in a row makes the
- * whole row NaN). float32 and float64 rows that are contiguous in input and output run
- * in place; other rows (a strided dim, bfloat16) are gathered into a float/double buffer,
- * computed there, and scattered back. Rows run in parallel.
+ * The row kernels are kernels/softmax_kernels.c's (PyTorch's three-pass algorithm).
+ * float32 and float64 rows that are contiguous in input and output run in place; other
+ * rows (a strided dim, bfloat16) are gathered into a float/double buffer, computed there,
+ * and scattered back. Rows run in parallel.
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -16,270 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <immintrin.h>
-
-#include "kernels/sleef_avx2.h"
-
-#include "core/cpu.h"
 #include "core/parallel.h"
 #include "core/scalar.h"
 #include "core/status.h"
-#include "kernels/vec_exp.h"
+#include "kernels/softmax_kernels.h"
 #include "reduce.h"
-
-#define SM_AVX2 __attribute__((target("avx2,fma")))
-
-static bool use_avx2(void) {
-    return nt_cpu()->avx2_fma;
-}
-
-/* ------------------------------------------------------------------ row kernels */
-
-/* The maximum of v's lanes, in every lane. */
-SM_AVX2 static inline __m256 hmax8(__m256 v) {
-    v = _mm256_max_ps(v, _mm256_permute2f128_ps(v, v, 1));
-    v = _mm256_max_ps(v, _mm256_shuffle_ps(v, v, 0x4e));
-    return _mm256_max_ps(v, _mm256_shuffle_ps(v, v, 0xb1));
-}
-
-/* ((l0 + l4) + (l1 + l5)) + ((l2 + l6) + (l3 + l7)) of v's lanes l, in every lane. */
-SM_AVX2 static inline __m256 hsum8(__m256 v) {
-    v = _mm256_add_ps(v, _mm256_permute2f128_ps(v, v, 1));
-    v = _mm256_add_ps(v, _mm256_shuffle_ps(v, v, 0xb1));
-    return _mm256_add_ps(v, _mm256_shuffle_ps(v, v, 0x4e));
-}
-
-/* Lanes below n set (n <= 8). */
-SM_AVX2 static inline __m256i lanes_below(int64_t n) {
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
-/* A row of 1 to 8 floats, all in one register (the rows of a small tensor): the same
- * arithmetic as row_f32_avx2's, without its loops. */
-SM_AVX2 static inline void row8_f32_avx2(const float *x, float *y, int64_t n, bool log_out) {
-    /* a full row without masks: AMD's masked store is microcoded, a dozen times slower */
-    __m256i in_row = lanes_below(n);
-    __m256 v = n == 8 ? _mm256_loadu_ps(x)
-                      : _mm256_blendv_ps(_mm256_set1_ps(-INFINITY), _mm256_maskload_ps(x, in_row),
-                                         _mm256_castsi256_ps(in_row));
-    __m256 mm = hmax8(v);
-    __m256 d = _mm256_sub_ps(v, mm);
-    __m256 e = _mm256_and_ps(nt_expf8(d), _mm256_castsi256_ps(in_row));
-    __m256 sum = hsum8(e);
-    __m256 r;
-    if (!log_out) {
-        r = _mm256_mul_ps(e, _mm256_div_ps(_mm256_set1_ps(1.0f), sum));
-    } else {
-        r = _mm256_sub_ps(d, _mm256_set1_ps(logf(_mm256_cvtss_f32(sum))));
-    }
-    if (n == 8)
-        _mm256_storeu_ps(y, r);
-    else
-        _mm256_maskstore_ps(y, in_row, r);
-}
-
-/* y = softmax(x) (or log_softmax) of n contiguous floats; y may equal x. */
-SM_AVX2 static void row_f32_avx2(const float *x, float *y, int64_t n, bool log_out) {
-    if (n <= 8) {
-        row8_f32_avx2(x, y, n, log_out);
-        return;
-    }
-    __m256 vm = _mm256_set1_ps(-INFINITY);
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        vm = _mm256_max_ps(_mm256_loadu_ps(x + i), vm);
-    float m = _mm256_cvtss_f32(hmax8(vm));
-    for (int64_t t = i; t < n; t++)
-        m = x[t] > m ? x[t] : m;
-    const __m256 mm = _mm256_set1_ps(m);
-    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
-    i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m256 e0 = nt_expf8(_mm256_sub_ps(_mm256_loadu_ps(x + i), mm));
-        __m256 e1 = nt_expf8(_mm256_sub_ps(_mm256_loadu_ps(x + i + 8), mm));
-        if (!log_out) {
-            _mm256_storeu_ps(y + i, e0);
-            _mm256_storeu_ps(y + i + 8, e1);
-        }
-        s0 = _mm256_add_ps(s0, e0);
-        s1 = _mm256_add_ps(s1, e1);
-    }
-    for (; i + 8 <= n; i += 8) {
-        __m256 e0 = nt_expf8(_mm256_sub_ps(_mm256_loadu_ps(x + i), mm));
-        if (!log_out) _mm256_storeu_ps(y + i, e0);
-        s0 = _mm256_add_ps(s0, e0);
-    }
-    if (i < n) { /* the tail through the same vector exp, padded with -inf (exp = 0) */
-        __m256i in_row = lanes_below(n - i);
-        __m256 pad = _mm256_blendv_ps(_mm256_set1_ps(-INFINITY), _mm256_maskload_ps(x + i, in_row),
-                                      _mm256_castsi256_ps(in_row));
-        __m256 e0 = _mm256_and_ps(nt_expf8(_mm256_sub_ps(pad, mm)), _mm256_castsi256_ps(in_row));
-        if (!log_out) _mm256_maskstore_ps(y + i, in_row, e0);
-        s1 = _mm256_add_ps(s1, e0);
-    }
-    float sum = _mm256_cvtss_f32(hsum8(_mm256_add_ps(s0, s1)));
-    if (!log_out) {
-        const __m256 inv = _mm256_set1_ps(1.0f / sum);
-        i = 0;
-        for (; i + 8 <= n; i += 8)
-            _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(y + i), inv));
-        for (; i < n; i++)
-            y[i] = y[i] * (1.0f / sum);
-    } else {
-        const __m256 ls = _mm256_set1_ps(logf(sum));
-        i = 0;
-        for (; i + 8 <= n; i += 8)
-            _mm256_storeu_ps(y + i, _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(x + i), mm), ls));
-        for (; i < n; i++)
-            y[i] = (x[i] - m) - logf(sum);
-    }
-}
-
-/* Transposes the 8x8 block in r0..r7 (row i becomes column i). Named registers, not an
- * array: GCC turns an array of loads into a memcpy to the stack. */
-#define TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7)                                                 \
-    do {                                                                                           \
-        __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);                   \
-        __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);                   \
-        __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);                   \
-        __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);                   \
-        __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xee);         \
-        __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xee);         \
-        __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xee);         \
-        __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xee);         \
-        r0 = _mm256_permute2f128_ps(u0, u4, 0x20), r4 = _mm256_permute2f128_ps(u0, u4, 0x31);      \
-        r1 = _mm256_permute2f128_ps(u1, u5, 0x20), r5 = _mm256_permute2f128_ps(u1, u5, 0x31);      \
-        r2 = _mm256_permute2f128_ps(u2, u6, 0x20), r6 = _mm256_permute2f128_ps(u2, u6, 0x31);      \
-        r3 = _mm256_permute2f128_ps(u3, u7, 0x20), r7 = _mm256_permute2f128_ps(u3, u7, 0x31);      \
-    } while (0)
-
-/* Eight rows of eight floats at once, transposed so that lane r holds row r: every step of
- * row8_f32_avx2 becomes a vertical one (the horizontal max and sum, in the same order,
- * and one division for eight rows) and the eight exps run side by side. */
-SM_AVX2 static void rows8x8_f32_avx2(const float *x, float *y, bool log_out) {
-    __m256 c0 = _mm256_loadu_ps(x), c1 = _mm256_loadu_ps(x + 8), c2 = _mm256_loadu_ps(x + 16),
-           c3 = _mm256_loadu_ps(x + 24), c4 = _mm256_loadu_ps(x + 32), c5 = _mm256_loadu_ps(x + 40),
-           c6 = _mm256_loadu_ps(x + 48), c7 = _mm256_loadu_ps(x + 56);
-    TRANSPOSE8(c0, c1, c2, c3, c4, c5, c6, c7); /* c_i: element i of every row */
-    const __m256 m = _mm256_max_ps(_mm256_max_ps(_mm256_max_ps(c0, c4), _mm256_max_ps(c2, c6)),
-                                   _mm256_max_ps(_mm256_max_ps(c1, c5), _mm256_max_ps(c3, c7)));
-    c0 = _mm256_sub_ps(c0, m), c1 = _mm256_sub_ps(c1, m), c2 = _mm256_sub_ps(c2, m);
-    c3 = _mm256_sub_ps(c3, m), c4 = _mm256_sub_ps(c4, m), c5 = _mm256_sub_ps(c5, m);
-    c6 = _mm256_sub_ps(c6, m), c7 = _mm256_sub_ps(c7, m);
-    __m256 e0 = nt_expf8(c0), e1 = nt_expf8(c1), e2 = nt_expf8(c2), e3 = nt_expf8(c3),
-           e4 = nt_expf8(c4), e5 = nt_expf8(c5), e6 = nt_expf8(c6), e7 = nt_expf8(c7);
-    const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(e0, e4), _mm256_add_ps(e1, e5)),
-                                     _mm256_add_ps(_mm256_add_ps(e2, e6), _mm256_add_ps(e3, e7)));
-    if (!log_out) {
-        const __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), sum);
-        e0 = _mm256_mul_ps(e0, inv), e1 = _mm256_mul_ps(e1, inv), e2 = _mm256_mul_ps(e2, inv);
-        e3 = _mm256_mul_ps(e3, inv), e4 = _mm256_mul_ps(e4, inv), e5 = _mm256_mul_ps(e5, inv);
-        e6 = _mm256_mul_ps(e6, inv), e7 = _mm256_mul_ps(e7, inv);
-    } else {
-        float s[8];
-        _mm256_storeu_ps(s, sum);
-        for (int r = 0; r < 8; r++)
-            s[r] = logf(s[r]);
-        const __m256 ls = _mm256_loadu_ps(s);
-        e0 = _mm256_sub_ps(c0, ls), e1 = _mm256_sub_ps(c1, ls), e2 = _mm256_sub_ps(c2, ls);
-        e3 = _mm256_sub_ps(c3, ls), e4 = _mm256_sub_ps(c4, ls), e5 = _mm256_sub_ps(c5, ls);
-        e6 = _mm256_sub_ps(c6, ls), e7 = _mm256_sub_ps(c7, ls);
-    }
-    TRANSPOSE8(e0, e1, e2, e3, e4, e5, e6, e7);
-    _mm256_storeu_ps(y, e0), _mm256_storeu_ps(y + 8, e1), _mm256_storeu_ps(y + 16, e2);
-    _mm256_storeu_ps(y + 24, e3), _mm256_storeu_ps(y + 32, e4), _mm256_storeu_ps(y + 40, e5);
-    _mm256_storeu_ps(y + 48, e6), _mm256_storeu_ps(y + 56, e7);
-}
-
-/* `rows` rows of n floats, row r at x + r * n and y + r * n: short rows inline, one after
- * another with nothing between them, so that the out-of-order core overlaps them. */
-SM_AVX2 static void rows_f32_avx2(const float *x, float *y, int64_t rows, int64_t n, bool log_out) {
-    if (n <= 8) {
-        int64_t r = 0;
-        if (n == 8)
-            for (; r + 8 <= rows; r += 8)
-                rows8x8_f32_avx2(x + r * n, y + r * n, log_out);
-        for (; r < rows; r++)
-            row8_f32_avx2(x + r * n, y + r * n, n, log_out);
-        return;
-    }
-    for (int64_t r = 0; r < rows; r++)
-        row_f32_avx2(x + r * n, y + r * n, n, log_out);
-}
-
-SM_AVX2 static void row_f64_avx2(const double *x, double *y, int64_t n, bool log_out) {
-    double m = -INFINITY;
-    for (int64_t i = 0; i < n; i++)
-        m = x[i] > m ? x[i] : m;
-    const __m256d mm = _mm256_set1_pd(m);
-    __m256d s0 = _mm256_setzero_pd();
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        __m256d e = Sleef_expd4_u10avx2(_mm256_sub_pd(_mm256_loadu_pd(x + i), mm));
-        if (!log_out) _mm256_storeu_pd(y + i, e);
-        s0 = _mm256_add_pd(s0, e);
-    }
-    double lanes[4];
-    _mm256_storeu_pd(lanes, s0);
-    double sum = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3]);
-    for (; i < n; i++) {
-        double e = Sleef_exp_u10(x[i] - m);
-        if (!log_out) y[i] = e;
-        sum += e;
-    }
-    if (!log_out) {
-        double inv = 1.0 / sum;
-        for (i = 0; i < n; i++)
-            y[i] *= inv;
-    } else {
-        double ls = log(sum);
-        for (i = 0; i < n; i++)
-            y[i] = (x[i] - m) - ls;
-    }
-}
-
-/* Portable forms for CPUs without AVX2 (scalar SLEEF). */
-static void row_f32_plain(const float *x, float *y, int64_t n, bool log_out) {
-    float m = -INFINITY, sum = 0;
-    for (int64_t i = 0; i < n; i++)
-        m = x[i] > m ? x[i] : m;
-    for (int64_t i = 0; i < n; i++) {
-        float e = Sleef_expf_u10(x[i] - m);
-        if (!log_out) y[i] = e;
-        sum += e;
-    }
-    for (int64_t i = 0; i < n; i++)
-        y[i] = log_out ? (x[i] - m) - logf(sum) : y[i] * (1.0f / sum);
-}
-
-static void row_f64_plain(const double *x, double *y, int64_t n, bool log_out) {
-    double m = -INFINITY, sum = 0;
-    for (int64_t i = 0; i < n; i++)
-        m = x[i] > m ? x[i] : m;
-    for (int64_t i = 0; i < n; i++) {
-        double e = Sleef_exp_u10(x[i] - m);
-        if (!log_out) y[i] = e;
-        sum += e;
-    }
-    for (int64_t i = 0; i < n; i++)
-        y[i] = log_out ? (x[i] - m) - log(sum) : y[i] * (1.0 / sum);
-}
-
-/* NaN anywhere makes the row NaN, as PyTorch's NaN-propagating maximum does. The vector
- * maximum above skips NaN, but exp(NaN - m) then puts NaN in the sum, and so everywhere. */
-static void row_f32(const float *x, float *y, int64_t n, bool log_out) {
-    if (use_avx2())
-        row_f32_avx2(x, y, n, log_out);
-    else
-        row_f32_plain(x, y, n, log_out);
-}
-
-static void row_f64(const double *x, double *y, int64_t n, bool log_out) {
-    if (use_avx2())
-        row_f64_avx2(x, y, n, log_out);
-    else
-        row_f64_plain(x, y, n, log_out);
-}
 
 /* ------------------------------------------------------------------ rows in parallel */
 
@@ -297,9 +34,9 @@ typedef struct sm_job {
 /* Rows [b, e) of a softmax over the last dim of contiguous float32 or float64 tensors. */
 static void packed_task(void *ctx, int64_t b, int64_t e) {
     const sm_job *j = ctx;
-    if (j->dtype == NT_FLOAT32 && use_avx2()) {
+    if (j->dtype == NT_FLOAT32) {
         const float *x = (const float *)j->in + b * j->n;
-        rows_f32_avx2(x, (float *)j->out + b * j->n, e - b, j->n, j->log_out);
+        nt_softmax_rows_f32(x, (float *)j->out + b * j->n, e - b, j->n, j->log_out);
         return;
     }
     size_t es = nt_dtype_table[j->dtype].size;
@@ -307,9 +44,9 @@ static void packed_task(void *ctx, int64_t b, int64_t e) {
         const char *x = j->in + (size_t)(o * j->n) * es;
         char *y = j->out + (size_t)(o * j->n) * es;
         if (j->dtype == NT_FLOAT64)
-            row_f64((const double *)x, (double *)y, j->n, j->log_out);
+            nt_softmax_row_f64((const double *)x, (double *)y, j->n, j->log_out);
         else
-            row_f32((const float *)x, (float *)y, j->n, j->log_out);
+            nt_softmax_row_f32((const float *)x, (float *)y, j->n, j->log_out);
     }
 }
 
@@ -331,23 +68,23 @@ static void sm_task(void *ctx, int64_t b, int64_t e) {
         char *y = p->out + out;
         if (j->direct) {
             if (j->dtype == NT_FLOAT64)
-                row_f64((const double *)x, (double *)y, j->n, j->log_out);
+                nt_softmax_row_f64((const double *)x, (double *)y, j->n, j->log_out);
             else
-                row_f32((const float *)x, (float *)y, j->n, j->log_out);
+                nt_softmax_row_f32((const float *)x, (float *)y, j->n, j->log_out);
             continue;
         }
         if (j->dtype == NT_FLOAT64) {
             double *d = buf;
             for (int64_t i = 0; i < j->n; i++)
                 d[i] = *(const double *)(x + i * j->is);
-            row_f64(d, d, j->n, j->log_out);
+            nt_softmax_row_f64(d, d, j->n, j->log_out);
             for (int64_t i = 0; i < j->n; i++)
                 *(double *)(y + i * j->os) = d[i];
         } else {
             float *f = buf;
             for (int64_t i = 0; i < j->n; i++)
                 f[i] = (float)nt_load_double(x + i * j->is, j->dtype);
-            row_f32(f, f, j->n, j->log_out);
+            nt_softmax_row_f32(f, f, j->n, j->log_out);
             for (int64_t i = 0; i < j->n; i++)
                 nt_store_scalar(y + i * j->os, j->dtype, nt_scalar_float(f[i]));
         }
@@ -355,14 +92,13 @@ static void sm_task(void *ctx, int64_t b, int64_t e) {
     free(buf);
 }
 
-static nt_status softmax_impl(bool log_out, nt_tensor *t, int64_t dim, int dtype, nt_tensor **out) {
+static nt_status softmax_impl(bool log_out, nt_tensor *t, nt_dim dim, int dtype, nt_tensor **out) {
     const char *fname = log_out ? "log_softmax" : "softmax";
     if (!t) return nt_fail_null_tensor(fname, "input");
-    if (!out) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fname);
     if (dtype >= 0 && !nt_dtype_valid(dtype))
         return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
     int64_t d;
-    NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    NT_TRY(nt_red_dim(t, dim, &d));
     nt_dtype target = dtype >= 0 ? (nt_dtype)dtype : t->dtype;
     if (target != NT_FLOAT32 && target != NT_FLOAT64 && target != NT_BFLOAT16) {
         bool last = t->ndim == 0 || d == t->ndim - 1;
@@ -416,10 +152,30 @@ fail:
     return st;
 }
 
-nt_status nt_softmax(nt_tensor *t, int64_t dim, int dtype, nt_tensor **out) {
-    return softmax_impl(false, t, dim, dtype, out);
+/* ------------------------------------------------------------------ the op and its functions */
+
+/* softmax / log_softmax: (self, dim, dtype) */
+nt_status nt_impl_softmax(nt_call *c) {
+    nt_dim dim = c->args[1].kind == NT_ARG_DIM ? c->args[1].v.dim : 0;
+    int dtype = c->args[2].kind == NT_ARG_DTYPE ? (int)c->args[2].v.dtype : -1;
+    return softmax_impl(c->op == NT_OP_LOG_SOFTMAX, nt_call_tensor(c, 0), dim, dtype,
+                        &c->result[0]);
 }
 
-nt_status nt_log_softmax(nt_tensor *t, int64_t dim, int dtype, nt_tensor **out) {
-    return softmax_impl(true, t, dim, dtype, out);
+static nt_status softmax_call(nt_op op, nt_tensor *t, nt_dim dim, int dtype, nt_tensor **out) {
+    if (!out) return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", nt_op_rows[op].name);
+    nt_call c;
+    nt_call_init(&c, op);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim);
+    c.args[2] = nt_arg_dtype(dtype);
+    return nt_red_results(nt_dispatch(&c), &c, out, NULL);
+}
+
+nt_status nt_softmax(nt_tensor *t, nt_dim dim, int dtype, nt_tensor **out) {
+    return softmax_call(NT_OP_SOFTMAX, t, dim, dtype, out);
+}
+
+nt_status nt_log_softmax(nt_tensor *t, nt_dim dim, int dtype, nt_tensor **out) {
+    return softmax_call(NT_OP_LOG_SOFTMAX, t, dim, dtype, out);
 }

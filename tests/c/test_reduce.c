@@ -382,11 +382,11 @@ static void test_out_names(void) {
     nt_tensor *x = small(), *o = NULL, *named = NULL;
     int64_t c = 1, two = 2;
     EXPECT_OK(nt_empty(1, &two, NT_FLOAT64, NULL, &o));
-    EXPECT_OK(nt_reduce_out(NT_REDUCE_SUM, x, 1, &c, false, -1, 0, o)); /* takes the names */
+    EXPECT_OK(nt_reduce_out(NT_OP_SUM, x, 1, &c, false, -1, 0, o)); /* takes the names */
     EXPECT(nt_tensor_names(o) && nt_tensor_names(o)[0] == N("N") && at(o, 1) == 15);
     nt_name cn = N("C");
     EXPECT_OK(nt_empty(1, &two, NT_FLOAT32, &cn, &named));
-    EXPECT_ERR(nt_reduce_out(NT_REDUCE_SUM, x, 1, &c, false, -1, 0, named), NT_ERR_RUNTIME,
+    EXPECT_ERR(nt_reduce_out(NT_OP_SUM, x, 1, &c, false, -1, 0, named), NT_ERR_RUNTIME,
                "Name mismatch: specified out tensor with names ['C'] are not the same as the "
                "computed output names ['N']. Please rename the out tensor's dims with "
                "`Tensor.rename`.");
@@ -442,6 +442,79 @@ static void test_empty_inputs_with_huge_strides(void) {
     nt_tensor_release(base);
 }
 
+/* Dims by name wherever a dim goes (nt_dim_name), with PyTorch's texts for a bad one. */
+static void test_dims_by_name(void) {
+    nt_tensor *x = small(), *r = NULL, *i = NULL;
+    nt_dim c = nt_dim_name(N("C")), both[] = {nt_dim_name(N("N")), 1};
+    EXPECT_OK(nt_sum(x, 1, &c, false, -1, &r));
+    EXPECT(at(r, 0) == 6 && at(r, 1) == 15 && nt_tensor_names(r)[0] == N("N"));
+    nt_tensor_release(r);
+    EXPECT_OK(nt_amax(x, 2, both, false, &r));
+    EXPECT(nt_tensor_ndim(r) == 0 && at(r, 0) == 6);
+    nt_tensor_release(r);
+    EXPECT_OK(nt_max_dim(x, c, false, &r, &i));
+    EXPECT(at(r, 1) == 6 && at(i, 1) == 2);
+    nt_tensor_release(r);
+    nt_tensor_release(i);
+    EXPECT_OK(nt_argmin(x, &c, true, &r));
+    EXPECT(nt_tensor_ndim(r) == 2 && at(r, 1) == 0);
+    nt_tensor_release(r);
+    EXPECT_OK(nt_cumsum(x, c, -1, &r));
+    EXPECT(at(r, 5) == 15 && nt_tensor_names(r)[1] == N("C"));
+    nt_tensor_release(r);
+    EXPECT_OK(nt_softmax(x, c, -1, &r));
+    nt_tensor_release(r);
+    nt_dim bad = nt_dim_name(N("X")), none = nt_dim_name(NT_NAME_NONE);
+    EXPECT_ERR(nt_sum(x, 1, &bad, false, -1, &r), NT_ERR_RUNTIME,
+               "Name 'X' not found in Tensor['N', 'C'].");
+    EXPECT_ERR(nt_cumsum(x, none, -1, &r), NT_ERR_RUNTIME,
+               "Please look up dimensions by name, got: name = None.");
+    EXPECT_ERR(nt_reduce_out(NT_OP_CUMSUM, x, 0, NULL, false, -1, 0, x), NT_ERR_VALUE,
+               "is not a reduction");
+    nt_tensor_release(x);
+}
+
+/* cummax / cummin / logcumsumexp, values from PyTorch 1.13. */
+static void test_new_scans(void) {
+    static const float v[] = {1, 0, 3, 3, 2, 5, 5, -1};
+    int64_t s[] = {2, 4};
+    nt_name names[] = {N("N"), N("C")};
+    nt_tensor *x = make_f32(2, s, v, names), *r = NULL, *i = NULL;
+    EXPECT_OK(nt_cummax(x, nt_dim_name(N("C")), &r, &i));
+    /* torch.cummax: values [[1,1,3,3],[2,5,5,5]], indices [[0,0,2,3],[0,1,2,2]] */
+    static const double cv[] = {1, 1, 3, 3, 2, 5, 5, 5}, ci[] = {0, 0, 2, 3, 0, 1, 2, 2};
+    for (int k = 0; k < 8; k++)
+        EXPECT(at(r, k) == cv[k] && at(i, k) == ci[k]);
+    EXPECT(nt_tensor_names(r)[1] == N("C") && nt_tensor_names(i)[0] == N("N"));
+    EXPECT(nt_tensor_dtype(i) == NT_INT64);
+    nt_tensor_release(r);
+    nt_tensor_release(i);
+    EXPECT_OK(nt_cummin(x, 0, &r, &i));
+    /* torch.cummin(dim=0): values [[1,0,3,3],[1,0,3,-1]], indices [[0,0,0,0],[0,0,0,1]] */
+    static const double mv[] = {1, 0, 3, 3, 1, 0, 3, -1}, mi[] = {0, 0, 0, 0, 0, 0, 0, 1};
+    for (int k = 0; k < 8; k++)
+        EXPECT(at(r, k) == mv[k] && at(i, k) == mi[k]);
+    nt_tensor_release(r);
+    nt_tensor_release(i);
+    EXPECT_OK(nt_logcumsumexp(x, -1, &r));
+    /* torch.logcumsumexp(dim=-1), row 0: [1, 1.3132616, 3.1698461, 3.7816718] */
+    static const double lv[] = {1, 1.3132616, 3.1698461, 3.7816718};
+    for (int k = 0; k < 4; k++)
+        EXPECT(fabs(at(r, k) - lv[k]) < 1e-6);
+    EXPECT(nt_tensor_names(r)[1] == N("C"));
+    nt_tensor_release(r);
+    nt_tensor *h = NULL, *l = NULL;
+    EXPECT_OK(nt_to_dtype(x, NT_FLOAT16, &h));
+    EXPECT_ERR(nt_cummax(h, 0, &r, &i), NT_ERR_RUNTIME,
+               "\"cummax_cpu\" not implemented for 'Half'");
+    EXPECT_OK(nt_to_dtype(x, NT_INT64, &l));
+    EXPECT_ERR(nt_logcumsumexp(l, 0, &r), NT_ERR_RUNTIME,
+               "\"logcumsumexp_out_cpu\" not implemented for 'Long'");
+    nt_tensor_release(h);
+    nt_tensor_release(l);
+    nt_tensor_release(x);
+}
+
 int main(void) {
     NT_RUN(test_sum_dims_and_names);
     NT_RUN(test_dtypes);
@@ -454,5 +527,7 @@ int main(void) {
     NT_RUN(test_sum_accuracy);
     NT_RUN(test_out_names);
     NT_RUN(test_empty_inputs_with_huge_strides);
+    NT_RUN(test_dims_by_name);
+    NT_RUN(test_new_scans);
     return nt_test_summary();
 }

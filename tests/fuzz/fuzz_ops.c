@@ -297,7 +297,7 @@ static void op_reduce(state *s, fz_input *in) {
         break;
     default: {
         nt_tensor *out = pick(s, in);
-        nt_reduction op = (nt_reduction)(fz_u8(in) % 11);
+        nt_op op = (nt_op)(NT_OP_SUM + fz_u8(in) % 11);
         ok = out && FZ_OK(nt_reduce_out(op, t, count, dims, keepdim, dtype, correction, out));
         if (ok) r = nt_tensor_retain(out);
         break;

@@ -19,6 +19,13 @@ OPS = {
     "dot": (lambda m: (m.ones(3), m.ones(3)), lambda m, a, b, out: m.dot(a, b, out=out)),
     "cat": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.cat([x, x], 1, out=out)),
     "concat": (lambda m: (m.ones(1, 3),), lambda m, x, out: m.concat([x, x], out=out)),
+    "sum": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.sum(x, 1, out=out)),
+    "mean": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.mean(x, 0, keepdim=True, out=out)),
+    "std": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.std(x, 1, out=out)),
+    "prod": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.prod(x, 1, out=out)),
+    "logsumexp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.logsumexp(x, 1, out=out)),
+    "cumsum": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.cumsum(x, 1, out=out)),
+    "logcumsumexp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.logcumsumexp(x, 1, out=out)),
 }
 
 

@@ -18,8 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ntensor as nt
-from helpers import (DTYPE_PAIRS, TO_NT_DTYPE, TO_TORCH_DTYPE, assert_reduction, assert_same,
-                     assert_same_error, from_torch, to_torch)
+from helpers import (DTYPE_PAIRS, EXP_ULPS, TO_NT_DTYPE, TO_TORCH_DTYPE, assert_close_dtype,
+                     assert_reduction, assert_same, assert_same_error, from_torch, to_torch,
+                     unit_roundoff)
 
 warnings.filterwarnings("ignore", message=".*Named tensors.*")
 
@@ -658,3 +659,216 @@ def test_return_type_repr():
     v, i = x.min(0)
     assert v.tolist() == [1.0, 2.0] and i.tolist() == [0, 1]
     assert isinstance(x.median(0), tuple)
+
+
+# ------------------------------------------------------------------ cummax, cummin, logcumsumexp
+
+SCAN_DIMS = ["C", 0, -1, "H", 2]
+
+
+def _lse_bound(got, want, t, d):
+    """logcumsumexp within the rounding of its n steps: absolute, of 1 + |running max|."""
+    u = t.rename(None).double()
+    dim = torch_dim(t, d) % t.dim()
+    n = u.shape[dim]
+    scale = 1 + torch.cummax(u, dim).values.abs()
+    kw = dict(n_terms=n + 4, ulps=EXP_ULPS, scale=scale)
+    if want.dtype == torch.bfloat16:  # PyTorch accumulates in float, ntensor in double
+        kw["n_terms"] = 2 + (n + 4) * unit_roundoff(torch.float32) / unit_roundoff(torch.bfloat16)
+    assert got.names == want.names
+    assert_close_dtype(got, want, **kw)
+
+
+@pytest.mark.parametrize("op", ["cummax", "cummin"])
+@pytest.mark.parametrize("dtype", [d for d in ALL if d != torch.float16], ids=str)
+def test_cummax_cummin(op, dtype):
+    """Values and indices exactly (the latest of equal values), names kept, every layout and
+    dim form, method and function."""
+    t0 = base(dtype, seed=5)
+    for lname, x, t in layouts(t0):
+        for d in SCAN_DIMS:
+            got, want = getattr(x, op)(d), getattr(t, op)(d)
+            assert type(got).__name__ == type(want).__name__ == op
+            assert_same(got.values, want.values)
+            assert_same(got.indices, want.indices)
+            got = getattr(nt, op)(x, dim=d)
+            assert_same(got.indices, getattr(torch, op)(t, dim=d).indices)
+
+
+@pytest.mark.parametrize("op", ["cummax", "cummin"])
+def test_cummax_cummin_nan_ties_empty_scalar(op):
+    v = [[1.0, float("nan"), 3.0, float("nan"), 0.0], [2.0, 2.0, 1.0, 5.0, 5.0]]
+    t = torch.tensor(v).refine_names("N", "C")
+    x = from_torch(t)
+    for d in ("C", "N"):
+        got, want = getattr(x, op)(d), getattr(t, op)(d)
+        assert_same(got.values, want.values)
+        assert_same(got.indices, want.indices)
+    for shape, d in (((0, 3), 0), ((0, 3), 1), ((), 0), ((), -1), ((4,), 0)):
+        e = torch.arange(float(np.prod(shape))).reshape(shape) if shape else torch.tensor(2.0)
+        xe = nt.arange(float(np.prod(shape))).reshape(shape) if shape else nt.tensor(2.0)
+        got, want = getattr(xe, op)(d), getattr(e, op)(d)
+        assert_same(got.values, want.values)
+        assert_same(got.indices, want.indices)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32, torch.float64], ids=str)
+def test_logcumsumexp(dtype):
+    t0 = base(dtype, seed=6)
+    for lname, x, t in layouts(t0):
+        for d in SCAN_DIMS:
+            _lse_bound(x.logcumsumexp(d), t.logcumsumexp(d), t, d)
+            _lse_bound(nt.logcumsumexp(x, d), torch.logcumsumexp(t, d), t, d)
+
+
+def test_logcumsumexp_special_values():
+    v = [[-math.inf, -math.inf, math.inf, 1.0], [1.0, math.nan, 3.0, 0.0],
+         [1000.0, -1000.0, 1000.0, 0.0], [-math.inf, 0.0, -math.inf, math.inf]]
+    t = torch.tensor(v, dtype=torch.float64)
+    got, want = from_torch(t).logcumsumexp(1), t.logcumsumexp(1)
+    assert_same(got, want)
+    assert_same(nt.empty(0, 3).logcumsumexp(1), torch.empty(0, 3).logcumsumexp(1))
+    s = torch.tensor(2.0)
+    assert_same(from_torch(s).logcumsumexp(-1), s.logcumsumexp(-1))
+
+
+def test_new_scans_out():
+    """out=: PyTorch's <name>_out return type holding the very tensors given; resized; dtype
+    and names refused with PyTorch's texts."""
+    t = torch.randn(2, 3, generator=torch.Generator().manual_seed(8)).refine_names("N", "C")
+    x = from_torch(t)
+    for op in ("cummax", "cummin"):
+        v, i = nt.empty(2, 3), nt.empty(2, 3, dtype=nt.int64)
+        tv, ti = torch.empty(2, 3), torch.empty(2, 3, dtype=torch.int64)
+        r, tr = getattr(nt, op)(x, "C", out=(v, i)), getattr(torch, op)(t, "C", out=(tv, ti))
+        assert type(r).__name__ == type(tr).__name__ == op + "_out"
+        assert r.values is v and r.indices is i
+        assert_same(v, tv)
+        assert_same(i, ti)
+        u, tu = x.rename(None), t.rename(None)
+        for bad in ((nt.float64, nt.int64), (nt.float32, nt.int32)):
+            assert_same_error(
+                lambda: getattr(nt, op)(u, 1, out=(nt.empty(2, 3, dtype=bad[0]),
+                                                   nt.empty(2, 3, dtype=bad[1]))),
+                lambda: getattr(torch, op)(tu, 1, out=(
+                    torch.empty(2, 3, dtype=TO_TORCH_DTYPE[bad[0]]),
+                    torch.empty(2, 3, dtype=TO_TORCH_DTYPE[bad[1]]))))
+        v, i = nt.empty(5), nt.empty(0, dtype=nt.int64)  # resized, as PyTorch does
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            getattr(nt, op)(u, 1, out=(v, i))
+        assert tuple(v.shape) == tuple(i.shape) == (2, 3)
+    o, to = nt.empty(2, 3), torch.empty(2, 3)
+    assert nt.logcumsumexp(x, "C", out=o) is o
+    _lse_bound(o, torch.logcumsumexp(t, "C", out=to), t, "C")
+    assert o.names == ("N", "C")
+    u, tu = x.rename(None), t.rename(None)
+    for dt in (nt.float64, nt.int64):
+        assert_same_error(lambda: nt.logcumsumexp(u, 1, out=nt.empty(2, 3, dtype=dt)),
+                          lambda: torch.logcumsumexp(tu, 1, out=torch.empty(
+                              2, 3, dtype=TO_TORCH_DTYPE[dt])))
+    assert_same_error(lambda: nt.logcumsumexp(x, 1, out=nt.empty(2, 3, names=("A", "B"))),
+                      lambda: torch.logcumsumexp(t, 1, out=torch.empty(2, 3, names=("A", "B"))))
+
+
+def test_new_scans_errors():
+    t = torch.randn(2, 3, generator=torch.Generator().manual_seed(9)).refine_names("N", "C")
+    x = from_torch(t)
+    h, th = x.to(nt.float16), t.to(torch.float16)
+    for op in ("cummax", "cummin", "logcumsumexp"):
+        assert_same_error(lambda: getattr(h, op)(1), lambda: getattr(th, op)(1))
+        assert_same_error(lambda: getattr(x, op)("X"), lambda: getattr(t, op)("X"))
+        assert_same_error(lambda: getattr(x, op)(None), lambda: getattr(t, op)(None))
+        assert_same_error(lambda: getattr(x, op)(5), lambda: getattr(t, op)(5))
+        assert_same_error(lambda: getattr(x, op)(), lambda: getattr(t, op)())
+        assert_same_error(lambda: getattr(x, op)(1, 2), lambda: getattr(t, op)(1, 2))
+        assert_same_error(lambda: getattr(nt, op)(x, 1.5), lambda: getattr(torch, op)(t, 1.5))
+    for dt in (nt.bool, nt.uint8, nt.int64):
+        xi, ti = x.to(dt), t.to(TO_TORCH_DTYPE[dt])
+        assert_same_error(lambda: xi.logcumsumexp(1), lambda: ti.logcumsumexp(1))
+
+
+# ------------------------------------------------------------------ a None dim, std_mean's out=
+
+def test_none_where_a_name_goes():
+    """None given where a name is expected: PyTorch's "Please look up dimensions by name"
+    (named or not); None as an optional dim list still reduces everything."""
+    t = base(torch.float32, shape=(2, 3), seed=7)
+    x = from_torch(t)
+    for xx, tt in ((x, t), (x.rename(None), t.rename(None))):
+        for f in (lambda a: a.sum([None]), lambda a: a.mean(["N", None]),
+                  lambda a: a.std([None]), lambda a: a.logsumexp(None),
+                  lambda a: a.softmax(None), lambda a: a.log_softmax(None),
+                  lambda a: a.cumsum(None), lambda a: a.cumprod(None), lambda a: a.max(None),
+                  lambda a: a.min(None), lambda a: a.median(None), lambda a: a.mode(None),
+                  lambda a: a.kthvalue(1, None)):
+            assert_same_error(lambda: f(xx), lambda: f(tt))
+        assert_reduction(xx.sum(None), tt.sum(None), "sum", tt, None)
+        assert_reduction(xx.std(None), tt.std(None), "std", tt, None)
+
+
+def test_std_mean_var_mean_take_no_out():
+    t = torch.randn(2, 3, generator=torch.Generator().manual_seed(10))
+    x = from_torch(t)
+    for op in ("std_mean", "var_mean"):
+        assert not hasattr(x, op) and not hasattr(t, op)
+        for args in ((), (1,), (1, True), (1, False, True)):
+            assert_same_error(
+                lambda: getattr(nt, op)(x, *args, out=(nt.empty(2), nt.empty(2))),
+                lambda: getattr(torch, op)(t, *args, out=(torch.empty(2), torch.empty(2))))
+            assert_same_error(lambda: getattr(nt, op)(x, *args, out=nt.empty(2)),
+                              lambda: getattr(torch, op)(t, *args, out=torch.empty(2)))
+        got, want = getattr(nt, op)(x, 1, keepdim=True), getattr(torch, op)(t, 1, keepdim=True)
+        assert type(got) is tuple and len(got) == 2
+        assert_reduction(got[1], want[1], "mean", t, 1)
+
+
+def test_pair_out_forms():
+    """out=(values, indices) of max/min/median/mode/kthvalue/topk: PyTorch's <name>_out
+    holding the given tensors; dtype mismatches refused with each op's text."""
+    t = torch.randn(3, 4, generator=torch.Generator().manual_seed(11))
+    x = from_torch(t)
+    calls = {
+        "max": lambda m, a, out: m.max(a, 1, out=out),
+        "min": lambda m, a, out: m.min(a, 1, out=out),
+        "median": lambda m, a, out: m.median(a, 1, out=out),
+        "mode": lambda m, a, out: m.mode(a, 1, out=out),
+        "kthvalue": lambda m, a, out: m.kthvalue(a, 2, 1, out=out),
+    }
+    for op, f in calls.items():
+        v, i = nt.empty(3), nt.empty(3, dtype=nt.int64)
+        tv, ti = torch.empty(3), torch.empty(3, dtype=torch.int64)
+        r, tr = f(nt, x, (v, i)), f(torch, t, (tv, ti))
+        assert type(r).__name__ == type(tr).__name__ == op + "_out", op
+        assert r.values is v and r.indices is i
+        assert_same(v, tv)
+        assert_same(i, ti)
+        assert_same_error(lambda: f(nt, x, (nt.empty(3, dtype=nt.float64), i)),
+                          lambda: f(torch, t, (torch.empty(3, dtype=torch.float64), ti)))
+    for op in ("max", "min", "median"):
+        f = calls[op]
+        assert_same_error(lambda: f(nt, x, (nt.empty(3), nt.empty(3))),
+                          lambda: f(torch, t, (torch.empty(3), torch.empty(3))))
+    v, i = nt.empty(3, 2), nt.empty(3, 2, dtype=nt.int64)
+    tv, ti = torch.empty(3, 2), torch.empty(3, 2, dtype=torch.int64)
+    r, tr = nt.topk(x, 2, out=(v, i)), torch.topk(t, 2, out=(tv, ti))
+    assert type(r).__name__ == type(tr).__name__ == "topk_out" and r.values is v
+    assert_same(v, tv)
+    assert_same(i, ti)
+    o, to = nt.empty(3, dtype=nt.int64), torch.empty(3, dtype=torch.int64)
+    assert nt.argmax(x, 1, out=o) is o
+    assert_same(o, torch.argmax(t, 1, out=to))
+    assert_same_error(lambda: nt.argmax(x, 1, out=nt.empty(3)),
+                      lambda: torch.argmax(t, 1, out=torch.empty(3)))
+
+
+def test_extension_forms_leave_pytorchs_errors():
+    """Names where PyTorch takes none are ntensor's own signatures ("|ntensor"): PyTorch's
+    argument errors stay its own, as if the op had only PyTorch's signatures."""
+    t = torch.ones(2, 3)
+    x = from_torch(t)
+    for f in (lambda m, a: m.amax(a, 0, 1, 2, 3, 4, 5), lambda m, a: m.argmax(a, 0, 1, 2, 3),
+              lambda m, a: m.topk(a, 1, 0, 1, 2, 3, 4), lambda m, a: m.amin(a, dim=1.5),
+              lambda m, a: m.argmin(a, zzz=1), lambda m, a: m.prod(a, 1.5),
+              lambda m, a: m.all(a, 0, 1, 2), lambda m, a: m.sum(a, 1.5)):
+        assert_same_error(lambda: f(nt, x), lambda: f(torch, t))

@@ -3,11 +3,14 @@ torch.nn.functional â€” relu, softmax, log_softmax, tanh, sigmoid and dropout â€
 pooling (max_pool1d/2d/3d, with return_indices, and their _with_indices forms).
 
 As in PyTorch, these are thin Python over the C functions: relu(input, inplace=False) picks
-torch.relu or torch.relu_; the others are the C functions themselves, which accept
-torch.nn.functional's signatures (softmax(input, dim=None, _stacklevel=3, dtype=None),
-dropout(input, p=0.5, training=True, inplace=False))."""
+torch.relu or torch.relu_; softmax and log_softmax are PyTorch's own Python (an omitted dim
+picks its implicit dim with its deprecation warning, then Tensor.softmax runs); the others
+are the C functions themselves (dropout(input, p=0.5, training=True, inplace=False)). The
+module-level ntensor.softmax and ntensor.log_softmax are these functions too."""
+import warnings
+
 from .. import _C
-from .._C import dropout, log_softmax, sigmoid, softmax, tanh  # noqa: F401
+from .._C import dropout, sigmoid, tanh  # noqa: F401
 
 __all__ = ["relu", "softmax", "log_softmax", "tanh", "sigmoid", "dropout", "max_pool1d",
            "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
@@ -77,3 +80,29 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     if stride is None:
         stride = []
     return _C.max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _get_softmax_dim(name, ndim, stacklevel):
+    warnings.warn("Implicit dimension choice for {} has been deprecated. Change the call to "
+                  "include dim=X as an argument.".format(name), stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(input, dim=None, _stacklevel=3, dtype=None) -> Tensor: exp(x) / sum(exp(x))
+    along dim (an index or a name), names kept; dtype converts the input first."""
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    if dtype is None:
+        return input.softmax(dim)
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """log_softmax(input, dim=None, _stacklevel=3, dtype=None) -> Tensor: log(softmax(x))
+    along dim, computed stably, names kept."""
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    if dtype is None:
+        return input.log_softmax(dim)
+    return input.log_softmax(dim, dtype=dtype)

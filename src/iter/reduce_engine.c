@@ -1,8 +1,8 @@
 /*
- * reduce_engine.c — folding a tensor over some of its dims with a reduction kernel
- * (nt_red_run), for the reductions of reduce.c.
+ * reduce_engine.c — the reduce engine (reduce_engine.h): the plan, and folding a tensor over
+ * some of its dims with a reduction kernel (nt_red_run), for the reductions of ops/reduce.c.
  *
- * The plan (nt_red_plan, reduce_shared.c) splits the input's dims into kept dims K and
+ * The plan (nt_red_plan) splits the input's dims into kept dims K and
  * reduced dims R, each sorted by stride and coalesced. Then one of three schedules:
  *   - full (one output): R is cut into fixed chunks of RED_CHUNK elements, folded in
  *     parallel and combined as a binary tree;
@@ -15,7 +15,7 @@
  * Every schedule fixes its chunking from the shapes alone, so results never depend on the
  * thread count. All validation and allocation happens before any parallel region.
  */
-#include "reduce.h"
+#include "reduce_engine.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -360,4 +360,137 @@ nt_status nt_red_run(const nt_red_kernel *k, const nt_tensor *t, uint64_t mask, 
                     p.rin[0] == (int64_t)nt_dtype_table[t->dtype].size;
     nt_parallel_for(0, p.nout, NT_GRAIN_SIZE / p.nred + 1, inner_task, &j);
     return NT_OK;
+}
+
+/* ------------------------------------------------------------------ the plan */
+
+/* Sorts n dims (sizes s, strides a, b, c: b and c may be NULL) by |a| and coalesces. */
+static int sort_coalesce(int n, int64_t *s, int64_t *a, int64_t *b, int64_t *c) {
+    for (int i = 1; i < n; i++) {
+        for (int j = i; j > 0 && nt_red_abs64(a[j]) < nt_red_abs64(a[j - 1]); j--) {
+            int64_t t;
+            t = s[j], s[j] = s[j - 1], s[j - 1] = t;
+            t = a[j], a[j] = a[j - 1], a[j - 1] = t;
+            if (b) t = b[j], b[j] = b[j - 1], b[j - 1] = t;
+            if (c) t = c[j], c[j] = c[j - 1], c[j - 1] = t;
+        }
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m > 0 && s[m - 1] * a[m - 1] == a[i] && (!b || s[m - 1] * b[m - 1] == b[i]) &&
+            (!c || s[m - 1] * c[m - 1] == c[i])) {
+            s[m - 1] *= s[i];
+            continue;
+        }
+        s[m] = s[i], a[m] = a[i];
+        if (b) b[m] = b[i];
+        if (c) c[m] = c[i];
+        m++;
+    }
+    return m;
+}
+
+/* The plan of reducing the trailing dims of a contiguous tensor into a contiguous output
+ * (sum over 'C' of [N, C]): one kept and one reduced dim, as the general build would give
+ * too when both hold more than one element, without its sorting. False for other cases. */
+static bool plan_packed(nt_red_plan *p, const nt_tensor *t, uint64_t mask, const nt_tensor *out,
+                        const nt_tensor *out2) {
+    if (!t->is_contiguous || out2 || (out && !out->is_contiguous) || t->ndim >= 64 || t->numel == 0)
+        return false;
+    uint64_t all = ((uint64_t)1 << t->ndim) - 1;
+    if (mask == 0 || mask == all || ((mask + (mask & -mask)) & all) != 0) return false;
+    int64_t nout = 1, nred = 1;
+    for (int d = 0; d < t->ndim; d++)
+        *(mask >> d & 1u ? &nred : &nout) *= t->sizes[d];
+    if (nout <= 1 || nred <= 1) return false;
+    int64_t esize = (int64_t)nt_dtype_table[t->dtype].size;
+    p->nk = p->nr = 1;
+    p->nout = p->ks[0] = nout;
+    p->nred = p->rs[0] = nred;
+    p->kin[0] = nred * esize;
+    /* out's kept dims lead it whether the reduced ones are gone, size one or (softmax,
+     * scans) whole: the last one's stride steps from output to output */
+    int last_kept = __builtin_ctzll(mask) - 1;
+    p->kout[0] = out ? out->strides[last_kept] * (int64_t)nt_dtype_table[out->dtype].size : 0;
+    p->kout2[0] = 0;
+    p->rin[0] = esize;
+    p->in = nt_tensor_bytes(t);
+    p->out = out ? nt_tensor_bytes(out) : NULL;
+    p->out2 = NULL;
+    return true;
+}
+
+/* a * b for element counts: 0 once b is 0, else saturated at INT64_MAX, since an empty
+ * tensor's sizes may multiply past int64 before its 0 is reached. */
+static int64_t count_mul(int64_t a, int64_t b) {
+    int64_t r;
+    if (a == 0 || b == 0) return 0;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+void nt_red_plan_build(nt_red_plan *p, const nt_tensor *t, uint64_t mask, bool keepdim,
+                       const nt_tensor *out, const nt_tensor *out2) {
+    if (plan_packed(p, t, mask, out, out2)) return;
+    int64_t esize = (int64_t)nt_dtype_table[t->dtype].size;
+    int64_t o1 = out ? (int64_t)nt_dtype_table[out->dtype].size : 0;
+    int64_t o2 = out2 ? (int64_t)nt_dtype_table[out2->dtype].size : 0;
+    p->nk = p->nr = 0;
+    p->nout = p->nred = 1;
+    for (int d = 0; d < t->ndim; d++) {
+        if (mask >> d & 1u)
+            p->nred = count_mul(p->nred, t->sizes[d]);
+        else
+            p->nout = count_mul(p->nout, t->sizes[d]);
+    }
+    p->in = nt_tensor_bytes(t);
+    p->out = out ? nt_tensor_bytes(out) : NULL;
+    p->out2 = out2 ? nt_tensor_bytes(out2) : NULL;
+    /* No output: nothing runs, and the strides (an empty tensor may have any) are left
+     * alone. With outputs but an empty input (nred == 0), only the outputs are addressed:
+     * no reduced dim is walked and the input's byte strides, which may not fit, count as
+     * 0. Otherwise every operand is non-empty and its byte strides fit. */
+    if (p->nout == 0) return;
+    bool empty = t->numel == 0;
+    int j = 0; /* the output dim of input dim d */
+    for (int d = 0; d < t->ndim; d++) {
+        bool reduced = mask >> d & 1u;
+        int64_t size = t->sizes[d];
+        if (reduced) {
+            if (size != 1 && !empty) {
+                p->rs[p->nr] = size;
+                p->rin[p->nr++] = t->strides[d] * esize;
+            }
+            if (keepdim) j++;
+            continue;
+        }
+        if (size != 1) {
+            p->ks[p->nk] = size;
+            p->kin[p->nk] = empty ? 0 : t->strides[d] * esize;
+            p->kout[p->nk] = out ? out->strides[j] * o1 : 0;
+            p->kout2[p->nk++] = out2 ? out2->strides[j] * o2 : 0;
+        }
+        j++;
+    }
+    p->nk = sort_coalesce(p->nk, p->ks, p->kin, p->kout, p->kout2);
+    p->nr = sort_coalesce(p->nr, p->rs, p->rin, NULL, NULL);
+}
+
+void nt_red_plan_offsets(const nt_red_plan *p, int64_t o, int64_t *in, int64_t *out,
+                         int64_t *out2) {
+    int64_t a = 0, b = 0, c = 0;
+    for (int d = 0; d < p->nk; d++) {
+        /* the outermost dim takes what is left, without a division (~40 cycles): a plan
+         * with one kept dim, the usual case, divides nothing */
+        int64_t i = o;
+        if (d + 1 < p->nk) {
+            i = o % p->ks[d];
+            o /= p->ks[d];
+        }
+        a += i * p->kin[d];
+        b += i * p->kout[d];
+        c += i * p->kout2[d];
+    }
+    *in = a;
+    *out = b;
+    if (out2) *out2 = c;
 }

@@ -1,0 +1,17 @@
+/*
+ * softmax_kernels.h — softmax and log_softmax of contiguous rows (layer L3), for
+ * ops/softmax.c: y = softmax(x) or log_softmax(x) of each row of n elements (y may be x).
+ * AVX2 and FMA when the CPU has them, else portable code; never fail, never allocate.
+ */
+#ifndef NT_KERNELS_SOFTMAX_KERNELS_H
+#define NT_KERNELS_SOFTMAX_KERNELS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+void nt_softmax_row_f32(const float *x, float *y, int64_t n, bool log_out);
+void nt_softmax_row_f64(const double *x, double *y, int64_t n, bool log_out);
+/* `rows` packed rows of n floats (row r at x + r * n). */
+void nt_softmax_rows_f32(const float *x, float *y, int64_t rows, int64_t n, bool log_out);
+
+#endif
