@@ -28,35 +28,35 @@ NT_API bool nt_can_cast(nt_dtype from, nt_dtype to);
 /* PyTorch's scalar-type name for error texts: "Bool", "Byte", "Long", "Half", "Float"... */
 NT_API const char *nt_dtype_torch_name(nt_dtype dtype);
 
-/* The ops (append-only). DIV is true division (integers give float32); DIV_TRUNC and
- * DIV_FLOOR are div's rounding modes (DIV_FLOOR is floor_divide, `//`); REMAINDER is
- * Python's `%`. Comparisons and logical ops give bool tensors. */
-typedef enum nt_binary_op {
-    NT_BINARY_ADD,
-    NT_BINARY_SUB,
-    NT_BINARY_MUL,
-    NT_BINARY_DIV,
-    NT_BINARY_DIV_TRUNC,
-    NT_BINARY_DIV_FLOOR,
-    NT_BINARY_REMAINDER,
-    NT_BINARY_POW,
-    NT_BINARY_ATAN2,
-    NT_BINARY_MAXIMUM,
-    NT_BINARY_MINIMUM,
-    NT_BINARY_EQ,
-    NT_BINARY_NE,
-    NT_BINARY_LT,
-    NT_BINARY_LE,
-    NT_BINARY_GT,
-    NT_BINARY_GE,
-    NT_BINARY_BITWISE_AND,
-    NT_BINARY_BITWISE_OR,
-    NT_BINARY_BITWISE_XOR,
-    NT_BINARY_LOGICAL_AND,
-    NT_BINARY_LOGICAL_OR,
-    NT_BINARY_LOGICAL_XOR,
-    NT_BINARY_OP_COUNT
-} nt_binary_op;
+/* The binary ops are ops of the op list (ntensor/call.h): NT_OP_ADD ... NT_OP_LOGICAL_XOR.
+ * DIV is true division (integers give float32); DIV_TRUNC and FLOOR_DIVIDE are div's
+ * rounding modes (FLOOR_DIVIDE is `//`); REMAINDER is Python's `%`. Comparisons and
+ * logical ops give bool tensors. NT_BINARY_* are their former names. */
+typedef nt_op nt_binary_op;
+#define NT_BINARY_ADD NT_OP_ADD
+#define NT_BINARY_SUB NT_OP_SUB
+#define NT_BINARY_MUL NT_OP_MUL
+#define NT_BINARY_DIV NT_OP_DIV
+#define NT_BINARY_DIV_TRUNC NT_OP_DIV_TRUNC
+#define NT_BINARY_DIV_FLOOR NT_OP_FLOOR_DIVIDE
+#define NT_BINARY_REMAINDER NT_OP_REMAINDER
+#define NT_BINARY_POW NT_OP_POW
+#define NT_BINARY_ATAN2 NT_OP_ATAN2
+#define NT_BINARY_MAXIMUM NT_OP_MAXIMUM
+#define NT_BINARY_MINIMUM NT_OP_MINIMUM
+#define NT_BINARY_EQ NT_OP_EQ
+#define NT_BINARY_NE NT_OP_NE
+#define NT_BINARY_LT NT_OP_LT
+#define NT_BINARY_LE NT_OP_LE
+#define NT_BINARY_GT NT_OP_GT
+#define NT_BINARY_GE NT_OP_GE
+#define NT_BINARY_BITWISE_AND NT_OP_BITWISE_AND
+#define NT_BINARY_BITWISE_OR NT_OP_BITWISE_OR
+#define NT_BINARY_BITWISE_XOR NT_OP_BITWISE_XOR
+#define NT_BINARY_LOGICAL_AND NT_OP_LOGICAL_AND
+#define NT_BINARY_LOGICAL_OR NT_OP_LOGICAL_OR
+#define NT_BINARY_LOGICAL_XOR NT_OP_LOGICAL_XOR
+#define NT_BINARY_OP_COUNT NT_OP_COUNT /* ops that are not binary ops are refused */
 
 /* PyTorch's name of the op ("add", "floor_divide", ...). */
 NT_API const char *nt_binary_op_name(nt_binary_op op);
@@ -80,9 +80,9 @@ static inline nt_operand nt_operand_scalar(nt_scalar s) {
 }
 
 /* The general form of `a op b`; at least one operand is a tensor. alpha (add/sub only,
- * NULL = 1) scales b. Writes into `out` when given (out=), into a's tensor when `inplace`,
- * else into a new tensor; *result (may be NULL) receives the tensor written, a new
- * reference. */
+ * NULL = 1) scales b. Writes into `out` when given (out=: resized as PyTorch does), into
+ * a's tensor when `inplace`, else into a new tensor; *result (may be NULL) receives the
+ * tensor written, a new reference. */
 NT_API nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_scalar *alpha,
                               nt_tensor *out, bool inplace, nt_tensor **result);
 /* a op b, a op scalar, scalar op b (reflected: 2 - x), and out=. */

@@ -13,6 +13,7 @@
 #define NT_KERNELS_BINARY_KERNELS_H
 
 #include "kernels/loops.h"
+#include "ntensor/call.h"
 
 /* One value in a dtype's compute type (loops.h's NT_CT_*), for kernel parameters. */
 typedef union nt_kparam {
@@ -36,8 +37,9 @@ typedef struct nt_binary_loops {
     nt_loop2d tt, ts, st;
 } nt_binary_loops;
 
-/* The loops of `op` in compute dtype `dtype`, or NULL when PyTorch has no such kernel. */
-const nt_binary_loops *nt_binary_kernel(nt_binary_op op, nt_dtype dtype);
+/* The loops of op `op` (an op id of ntensor/call.h) in compute dtype `dtype`, or NULL when
+ * PyTorch has no such kernel (or the op is not a binary op). */
+const nt_binary_loops *nt_binary_kernel(nt_op op, nt_dtype dtype);
 
 /* a + alpha * b: nt_binary_ctx.params points to an nt_kparam (alpha in compute type). */
 const nt_binary_loops *nt_binary_add_alpha_kernel(nt_dtype dtype);

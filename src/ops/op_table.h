@@ -61,6 +61,11 @@ nt_status nt_check_neg(const nt_call *c);
 nt_status nt_check_relu(const nt_call *c);
 
 /* binary.c, where.c, clamp.c: pointwise binary and ternary */
+nt_status nt_impl_binary(nt_call *c);
+nt_status nt_check_sub(const nt_call *c);
+nt_status nt_impl_where(nt_call *c);
+nt_status nt_impl_clamp(nt_call *c);
+nt_status nt_impl_isclose(nt_call *c);
 
 /* end */
 

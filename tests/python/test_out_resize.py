@@ -13,6 +13,10 @@ from helpers import assert_same_error
 OPS = {
     "exp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.exp(x, out=out)),
     "abs": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.abs(x, out=out)),
+    "add": (lambda m: (m.ones(2, 3), m.ones(3)), lambda m, x, y, out: m.add(x, y, out=out)),
+    "eq": (lambda m: (m.ones(2, 3), m.ones(3)), lambda m, x, y, out: m.eq(x, y, out=out)),
+    "clamp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.clamp(x, 0, 0.5, out=out)),
+    "clamp_t": (lambda m: (m.ones(2, 3), m.zeros(3)), lambda m, x, lo, out: m.clamp(x, lo, out=out)),
 }
 
 
