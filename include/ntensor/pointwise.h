@@ -15,6 +15,8 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------ pointwise binary */
+/* (clamp_min and clamp_max are nt_clamp with one bound; through the op table they are
+ * NT_OP_CLAMP_MIN and NT_OP_CLAMP_MAX.) */
 /* Broadcasting binary ops with PyTorch 1.13's type promotion, values and errors; names
  * unify from the right (an in-place op gives self the unified names; a named out= must
  * match them exactly). See docs/decisions_ops_binary.md. */
@@ -114,6 +116,21 @@ NT_API nt_status nt_isclose(nt_tensor *a, nt_tensor *b, double rtol, double atol
                             nt_tensor **out);
 NT_API nt_status nt_allclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
                              bool *out);
+/* torch.equal: true when a and b have the same names and sizes and equal elements (compared
+ * in their promoted dtype; NaN is not equal to itself). */
+NT_API nt_status nt_equal(nt_tensor *a, nt_tensor *b, bool *out);
+/* threshold(t, threshold, value): t where t > threshold, else value, in t's dtype, names
+ * kept ("\"threshold_cpu\" not implemented for 'Bool'"). Same out/inplace/result rules as
+ * nt_binary_ex. */
+NT_API nt_status nt_threshold(nt_tensor *t, nt_scalar threshold, nt_scalar value, nt_tensor *out,
+                              bool inplace, nt_tensor **result);
+/* addcmul: self + value * t1 * t2; addcdiv: self + value * t1 / t2 (floating t1 or t2 only);
+ * the result type of the three tensors, names unified over them. Same out/inplace/result
+ * rules as nt_binary_ex. */
+NT_API nt_status nt_addcmul(nt_tensor *self, nt_tensor *t1, nt_tensor *t2, nt_scalar value,
+                            nt_tensor *out, bool inplace, nt_tensor **result);
+NT_API nt_status nt_addcdiv(nt_tensor *self, nt_tensor *t1, nt_tensor *t2, nt_scalar value,
+                            nt_tensor *out, bool inplace, nt_tensor **result);
 
 /* ------------------------------------------------------------------ pointwise unary */
 /* Elementwise functions of one tensor with PyTorch 1.13's dtype rules, values and errors;
@@ -142,6 +159,10 @@ NT_API nt_status nt_unary_out(nt_op op, nt_tensor *t, nt_tensor *out);
  * forms as nt_unary_ex. */
 NT_API nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
                                    nt_tensor **result);
+/* torch.polygamma(n, t): the n-th derivative of digamma (n = 0: digamma), in floating
+ * point ("polygamma(n, x) does not support negative n."); forms as nt_unary_ex. */
+NT_API nt_status nt_polygamma(int64_t n, nt_tensor *t, nt_tensor *out, bool inplace,
+                              nt_tensor **result);
 /* torch.positive: t itself (a new reference); bool fails ("The `+` operator, on a bool
  * tensor is not supported."). */
 NT_API nt_status nt_positive(nt_tensor *t, nt_tensor **out);

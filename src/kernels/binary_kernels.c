@@ -629,3 +629,82 @@ bool nt_any_zero(const nt_tensor *t) {
     nt_iter_run(&it, any_zero_loop, &z);
     return z.found != 0;
 }
+
+/* ------------------------------------------------------------------ threshold */
+
+/* x <= threshold ? value : x (a NaN x stays), parameters in the compute type. */
+#define THRESHOLD_KERNELS(E, n, c, CT)                                                             \
+    static inline CT k_threshold_##E(CT x, const nt_threshold_params *p) {                         \
+        return x <= p->threshold.KPX(E) ? p->value.KPX(E) : x;                                     \
+    }                                                                                              \
+    NT_LOOP_UNARY_P(threshold_##E, c, c, NT_LD_##E, NT_ST_##E, k_threshold_##E, nt_threshold_params)
+#define STAMP_THRESHOLD(E, n, c) THRESHOLD_KERNELS(E, n, c, NT_CT_##E)
+NT_DTYPES(STAMP_THRESHOLD)
+
+/* PyTorch 1.13: all types and bfloat16 (no bool, no float16). */
+static const nt_loop2d threshold_table[NT_DTYPE_COUNT] = {
+    [NT_UINT8] = threshold_NT_UINT8,     [NT_INT8] = threshold_NT_INT8,
+    [NT_INT16] = threshold_NT_INT16,     [NT_INT32] = threshold_NT_INT32,
+    [NT_INT64] = threshold_NT_INT64,     [NT_BFLOAT16] = threshold_NT_BFLOAT16,
+    [NT_FLOAT32] = threshold_NT_FLOAT32, [NT_FLOAT64] = threshold_NT_FLOAT64,
+};
+
+nt_loop2d nt_threshold_loop(nt_dtype dtype) {
+    return nt_dtype_valid((int)dtype) ? threshold_table[dtype] : NULL;
+}
+
+/* ------------------------------------------------------------------ addcmul, addcdiv */
+
+/* self + value * t1 * t2 and self + value * t1 / t2, evaluated left to right as PyTorch
+ * does; bfloat16 rounds after each step (PyTorch computes in BFloat16 itself). */
+#define ROUND_NT_BFLOAT16(x) nt_bf16_to_f32(nt_f32_to_bf16(x))
+#define ROUND_NT_FLOAT32(x) (x)
+#define ROUND_NT_FLOAT64(x) (x)
+#define ADDC_FLOAT(E, c, CT)                                                                       \
+    static inline CT k_addcmul_##E(CT s, CT a, CT b, const nt_kparam *v) {                         \
+        return ROUND_##E(ROUND_##E(ROUND_##E(v->KPX(E) * a) * b) + s);                             \
+    }                                                                                              \
+    static inline CT k_addcdiv_##E(CT s, CT a, CT b, const nt_kparam *v) {                         \
+        return ROUND_##E(ROUND_##E(ROUND_##E(v->KPX(E) * a) / b) + s);                             \
+    }                                                                                              \
+    NT_LOOP_TERNARY_P(addcmul_##E, c, c, c, c, NT_LD_##E, NT_LD_##E, NT_LD_##E, NT_ST_##E,         \
+                      k_addcmul_##E, nt_kparam)                                                    \
+    NT_LOOP_TERNARY_P(addcdiv_##E, c, c, c, c, NT_LD_##E, NT_LD_##E, NT_LD_##E, NT_ST_##E,         \
+                      k_addcdiv_##E, nt_kparam)
+ADDC_FLOAT(NT_BFLOAT16, nt_bfloat16, float)
+ADDC_FLOAT(NT_FLOAT32, float, float)
+ADDC_FLOAT(NT_FLOAT64, double, double)
+
+/* Integers wrap (addcdiv refuses integer divisions before reaching a loop). */
+#define ADDC_INT(E, c)                                                                             \
+    static inline c k_addcmul_##E(c s, c a, c b, const nt_kparam *v) {                             \
+        return (c)((UT_##E)v->KPX(E) * (UT_##E)a * (UT_##E)b + (UT_##E)s);                         \
+    }                                                                                              \
+    NT_LOOP_TERNARY_P(addcmul_##E, c, c, c, c, NT_LD_ID, NT_LD_ID, NT_LD_ID, NT_ST_ID,             \
+                      k_addcmul_##E, nt_kparam)
+ADDC_INT(NT_UINT8, uint8_t)
+ADDC_INT(NT_INT8, int8_t)
+ADDC_INT(NT_INT16, int16_t)
+ADDC_INT(NT_INT32, int32_t)
+ADDC_INT(NT_INT64, int64_t)
+
+/* PyTorch 1.13: all types and bfloat16 (no bool, no float16). */
+static const nt_loop2d addcmul_table[NT_DTYPE_COUNT] = {
+    [NT_UINT8] = addcmul_NT_UINT8,     [NT_INT8] = addcmul_NT_INT8,
+    [NT_INT16] = addcmul_NT_INT16,     [NT_INT32] = addcmul_NT_INT32,
+    [NT_INT64] = addcmul_NT_INT64,     [NT_BFLOAT16] = addcmul_NT_BFLOAT16,
+    [NT_FLOAT32] = addcmul_NT_FLOAT32, [NT_FLOAT64] = addcmul_NT_FLOAT64,
+};
+static const nt_loop2d addcdiv_table[NT_DTYPE_COUNT] = {
+    [NT_BFLOAT16] = addcdiv_NT_BFLOAT16,
+    [NT_FLOAT32] = addcdiv_NT_FLOAT32,
+    [NT_FLOAT64] = addcdiv_NT_FLOAT64,
+};
+
+nt_loop2d nt_addcmul_loop(nt_dtype dtype) {
+    return nt_dtype_valid((int)dtype) ? addcmul_table[dtype] : NULL;
+}
+
+nt_loop2d nt_addcdiv_loop(nt_dtype dtype) {
+    return nt_dtype_valid((int)dtype) ? addcdiv_table[dtype] : NULL;
+}

@@ -70,6 +70,19 @@ typedef struct nt_isclose_params {
 } nt_isclose_params;
 nt_loop2d nt_isclose_loop(nt_dtype dtype);
 
+/* threshold, operands (out, x) of `dtype`: x <= threshold ? value : x; ctx points to the
+ * parameters (in the compute type). NULL for dtypes PyTorch refuses (bool, float16). */
+typedef struct nt_threshold_params {
+    nt_kparam threshold, value;
+} nt_threshold_params;
+nt_loop2d nt_threshold_loop(nt_dtype dtype);
+
+/* addcmul (self + value * t1 * t2) and addcdiv (self + value * t1 / t2), operands (out,
+ * self, t1, t2) of `dtype`; ctx points to value, an nt_kparam. NULL for dtypes PyTorch
+ * refuses (addcmul: bool, float16; addcdiv: also the integers). */
+nt_loop2d nt_addcmul_loop(nt_dtype dtype);
+nt_loop2d nt_addcdiv_loop(nt_dtype dtype);
+
 /* True when any element of the integer tensor t is zero (for PyTorch's
  * "ZeroDivisionError" of integer division and remainder). */
 bool nt_any_zero(const nt_tensor *t);

@@ -850,3 +850,191 @@ nt_status nt_allclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool
     *out = c.value.v.b;
     return NT_OK;
 }
+
+/* ------------------------------------------------------------------ threshold */
+
+/* A scalar as a kernel parameter of dtype, converted as PyTorch's Scalar::to<scalar_t>
+ * (bfloat16 rounded to it). */
+static nt_kparam param_of(nt_dtype dtype, nt_scalar s) {
+    nt_kparam p = nt_kparam_make(dtype, s);
+    if (dtype == NT_BFLOAT16) p.f = nt_bf16_to_f32(nt_f32_to_bf16(p.f));
+    return p;
+}
+
+/* Runs a one-input loop with ctx on t into the written tensor (or a new one, t's names),
+ * in dtype `dtype`. */
+static nt_status run_keep_names(nt_call *c, nt_tensor *t, nt_dtype dtype, nt_loop2d loop,
+                                void *ctx) {
+    nt_tensor *target = c->inplace ? t : c->out[0], *res = NULL;
+    prepared px = {0};
+    nt_status st = NT_OK;
+    if (!target) {
+        NT_TRY(nt_tensor_alloc(dtype, t->ndim, t->sizes, t->names, &res));
+        target = res;
+    }
+    NT_CHECK(st, prepare_tensor(t, dtype, target, &px));
+    nt_tensor *iops[2] = {NULL, px.tensor};
+    NT_CHECK(st, run_into(target, dtype, 2, iops, loop, ctx));
+    if (target != res) NT_CHECK(st, name_target(target, t->names));
+    c->result[0] = res ? res : nt_tensor_retain(target);
+    res = NULL;
+fail:
+    nt_tensor_release(res);
+    prepared_release(&px);
+    return st;
+}
+
+/* threshold(self, threshold, value): in self's dtype, names kept. */
+nt_status nt_impl_threshold(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("threshold", "input");
+    nt_dtype dtype = t->dtype;
+    nt_tensor *target = c->inplace ? t : c->out[0];
+    if (target)
+        NT_TRY(check_target(target, !c->inplace, t->ndim, t->sizes, t->names, t->ndim, dtype));
+    nt_loop2d loop = nt_threshold_loop(dtype);
+    if (!loop) return not_implemented(nt_op_row_of(c->op)->kernel, dtype);
+    nt_scalar th = c->args[1].v.s, value = c->args[2].v.s;
+    NT_TRY(nt_scalar_check_fits(th, dtype));
+    NT_TRY(nt_scalar_check_fits(value, dtype));
+    nt_threshold_params p = {param_of(dtype, th), param_of(dtype, value)};
+    return run_keep_names(c, t, dtype, loop, &p);
+}
+
+nt_status nt_threshold(nt_tensor *t, nt_scalar threshold, nt_scalar value, nt_tensor *out,
+                       bool inplace, nt_tensor **result) {
+    if (inplace && out)
+        return nt_fail(NT_ERR_VALUE, "threshold_(): an in-place op takes no out tensor");
+    nt_call c;
+    nt_call_init(&c, NT_OP_THRESHOLD);
+    c.inplace = inplace;
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_scalar(threshold);
+    c.args[2] = nt_arg_scalar(value);
+    return finish(nt_dispatch(&c), &c, result);
+}
+
+/* ------------------------------------------------------------------ addcmul, addcdiv */
+
+static bool integral(nt_dtype d) {
+    return nt_dtype_table[d].kind != NT_KIND_FLOAT;
+}
+
+/* addcmul / addcdiv(self, tensor1, tensor2, value): PyTorch's result_type of the three,
+ * names unified over them. */
+nt_status nt_impl_addc(nt_call *c) {
+    const nt_op_row *row = nt_op_row_of(c->op);
+    bool div = c->op == NT_OP_ADDCDIV;
+    nt_tensor *ts[3] = {nt_call_tensor(c, 0), nt_call_tensor(c, 1), nt_call_tensor(c, 2)};
+    static const char *const argnames[3] = {"input", "tensor1", "tensor2"};
+    for (int k = 0; k < 3; k++)
+        if (!ts[k]) return nt_fail_null_tensor(row->name, argnames[k]);
+    nt_scalar value = c->args[3].kind == NT_ARG_SCALAR ? c->args[3].v.s : nt_scalar_int(1);
+    if (div && integral(ts[1]->dtype) && integral(ts[2]->dtype))
+        return nt_fail(
+            NT_ERR_RUNTIME,
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / "
+            "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+            "tensor2) for float inputs. The future addcdiv behavior is just the latter "
+            "implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+    nt_dtype dtype = nt_result_type(3, ts, 0, NULL);
+    const nt_name *lists[3] = {ts[0]->names, ts[1]->names, ts[2]->names};
+    int ndims[3] = {ts[0]->ndim, ts[1]->ndim, ts[2]->ndim};
+    nt_name name_buf[NT_MAX_DIMS];
+    const nt_name *names;
+    int ndim;
+    NT_TRY(nt_names_unify_many("broadcast", 3, lists, ndims, name_buf, &ndim, &names));
+    int64_t shape[NT_MAX_DIMS];
+    int bndim;
+    NT_TRY(broadcast_of(3, ts, &bndim, shape));
+    nt_tensor *target = c->inplace ? ts[0] : c->out[0];
+    if (target) NT_TRY(check_target(target, !c->inplace, bndim, shape, names, ndim, dtype));
+    nt_loop2d loop = div ? nt_addcdiv_loop(dtype) : nt_addcmul_loop(dtype);
+    if (!loop) return not_implemented(row->kernel, dtype);
+    NT_TRY(nt_scalar_check_fits(value, dtype));
+    nt_kparam v = param_of(dtype, value);
+
+    prepared p[3] = {{0}, {0}, {0}};
+    nt_tensor *res = NULL;
+    nt_status st = NT_OK;
+    for (int k = 0; k < 3; k++)
+        NT_CHECK(st, prepare_tensor(ts[k], dtype, target, &p[k]));
+    if (!target) {
+        NT_CHECK(st, nt_tensor_alloc(dtype, bndim, shape, names, &res));
+        target = res;
+    }
+    nt_tensor *iops[4] = {NULL, p[0].tensor, p[1].tensor, p[2].tensor};
+    NT_CHECK(st, run_into(target, dtype, 4, iops, loop, &v));
+    if (target != res) NT_CHECK(st, name_target(target, names));
+    c->result[0] = res ? res : nt_tensor_retain(target);
+    res = NULL;
+fail:
+    nt_tensor_release(res);
+    for (int k = 0; k < 3; k++)
+        prepared_release(&p[k]);
+    return st;
+}
+
+static nt_status addc(nt_op op, nt_tensor *self, nt_tensor *t1, nt_tensor *t2, nt_scalar value,
+                      nt_tensor *out, bool inplace, nt_tensor **result) {
+    if (inplace && out)
+        return nt_fail(NT_ERR_VALUE, "%s_(): an in-place op takes no out tensor",
+                       nt_op_rows[op].name);
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = inplace;
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensor(self);
+    c.args[1] = nt_arg_tensor(t1);
+    c.args[2] = nt_arg_tensor(t2);
+    c.args[3] = nt_arg_scalar(value);
+    return finish(nt_dispatch(&c), &c, result);
+}
+
+nt_status nt_addcmul(nt_tensor *self, nt_tensor *t1, nt_tensor *t2, nt_scalar value, nt_tensor *out,
+                     bool inplace, nt_tensor **result) {
+    return addc(NT_OP_ADDCMUL, self, t1, t2, value, out, inplace, result);
+}
+
+nt_status nt_addcdiv(nt_tensor *self, nt_tensor *t1, nt_tensor *t2, nt_scalar value, nt_tensor *out,
+                     bool inplace, nt_tensor **result) {
+    return addc(NT_OP_ADDCDIV, self, t1, t2, value, out, inplace, result);
+}
+
+/* ------------------------------------------------------------------ equal */
+
+/* equal(self, other) -> bool, PyTorch 1.13's: false when the names or the sizes differ,
+ * else whether every pair of elements is equal in the promoted dtype (NaN is not). */
+nt_status nt_impl_equal(nt_call *c) {
+    nt_tensor *a = nt_call_tensor(c, 0), *b = nt_call_tensor(c, 1);
+    if (!a || !b) return nt_fail_null_tensor("equal", a ? "other" : "input");
+    bool same = a->ndim == b->ndim && same_names(a, b);
+    for (int d = 0; same && d < a->ndim; d++)
+        same = a->sizes[d] == b->sizes[d];
+    c->value = nt_scalar_bool(false);
+    if (!same) return NT_OK;
+    nt_tensor *eq = NULL;
+    NT_TRY(
+        binary_run(NT_OP_EQ, nt_operand_tensor(a), nt_operand_tensor(b), NULL, NULL, false, &eq));
+    const nt_bool *v = (const nt_bool *)nt_tensor_bytes(eq); /* fresh and contiguous */
+    bool all = true;
+    for (int64_t i = 0; i < eq->numel && all; i++)
+        all = v[i] != 0;
+    nt_tensor_release(eq);
+    c->value = nt_scalar_bool(all);
+    return NT_OK;
+}
+
+nt_status nt_equal(nt_tensor *a, nt_tensor *b, bool *out) {
+    if (!out) return nt_fail(NT_ERR_TYPE, "equal(): NULL argument");
+    nt_call c;
+    nt_call_init(&c, NT_OP_EQUAL);
+    c.args[0] = nt_arg_tensor(a);
+    c.args[1] = nt_arg_tensor(b);
+    NT_TRY(nt_dispatch(&c));
+    *out = c.value.v.b;
+    return NT_OK;
+}
