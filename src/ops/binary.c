@@ -282,10 +282,6 @@ static bool fast_binary(const nt_op_row *row, nt_op op, const nt_tensor *a, cons
 static nt_status binary_run(nt_op op, nt_operand a, nt_operand b, const nt_scalar *alpha,
                             nt_tensor *out, bool inplace, nt_tensor **result) {
     const nt_op_row *row = nt_op_row_of(op);
-    if (a.tensor && b.tensor && !out && !inplace && !alpha) {
-        nt_status st;
-        if (fast_binary(row, op, a.tensor, b.tensor, result, &st)) return st;
-    }
     if (!a.tensor && !b.tensor)
         return nt_fail(NT_ERR_TYPE, "%s(): expected at least one tensor operand", row->name);
     if (inplace && !a.tensor)
@@ -413,11 +409,18 @@ static nt_operand operand_of(const nt_arg *a) {
 /* The binary ops: (self, other) and, for add and sub, alpha; for div, rounding_mode. */
 nt_status nt_impl_binary(nt_call *c) {
     nt_op op = c->op;
+    const nt_arg *x = &c->args[0], *y = &c->args[1], *extra = &c->args[2];
     const nt_scalar *alpha = NULL;
     /* an int alpha of 1 (the default) passes alpha_check and changes nothing */
-    if ((op == NT_OP_ADD || op == NT_OP_SUB) && c->args[2].kind == NT_ARG_SCALAR &&
-        !(c->args[2].v.s.kind == NT_SCALAR_INT && c->args[2].v.s.v.i == 1))
-        alpha = &c->args[2].v.s;
+    if ((op == NT_OP_ADD || op == NT_OP_SUB) && extra->kind == NT_ARG_SCALAR &&
+        !(extra->v.s.kind == NT_SCALAR_INT && extra->v.s.v.i == 1))
+        alpha = &extra->v.s;
+    /* tensor op tensor into a new tensor, without alpha or rounding mode: the common case */
+    if (x->kind == NT_ARG_TENSOR && y->kind == NT_ARG_TENSOR && !c->out[0] && !c->inplace &&
+        !alpha && !(op == NT_OP_DIV && extra->kind == NT_ARG_STR)) {
+        nt_status st;
+        if (fast_binary(nt_op_row_of(op), op, x->v.t, y->v.t, &c->result[0], &st)) return st;
+    }
     if (op == NT_OP_DIV && c->args[2].kind == NT_ARG_STR) {
         const char *mode = c->args[2].v.str;
         if (strcmp(mode, "trunc") == 0)
@@ -464,9 +467,21 @@ nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_sca
     return finish(nt_dispatch(&c), &c, result);
 }
 
+/* A tensor slot, written field by field (the per-call path: no temporary to copy). */
+static inline void set_tensor(nt_arg *a, nt_tensor *t) {
+    a->kind = NT_ARG_TENSOR;
+    a->v.t = t;
+}
+
 nt_status nt_binary(nt_binary_op op, nt_tensor *a, nt_tensor *b, nt_tensor **out) {
     if (!a || !b || !out) return nt_fail(NT_ERR_TYPE, "%s(): NULL argument", nt_binary_op_name(op));
-    return nt_binary_ex(op, nt_operand_tensor(a), nt_operand_tensor(b), NULL, NULL, false, out);
+    if (!is_binary(op)) return nt_fail(NT_ERR_VALUE, "binary op: unknown op %d", (int)op);
+    nt_call c;
+    nt_call_init(&c, op);
+    set_tensor(&c.args[0], a);
+    set_tensor(&c.args[1], b);
+    c.args[2].kind = NT_ARG_NONE;
+    return finish(nt_dispatch(&c), &c, out);
 }
 
 nt_status nt_binary_scalar(nt_binary_op op, nt_tensor *a, nt_scalar b, nt_tensor **out) {
