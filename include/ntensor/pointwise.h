@@ -30,7 +30,8 @@ NT_API bool nt_can_cast(nt_dtype from, nt_dtype to);
 /* PyTorch's scalar-type name for error texts: "Bool", "Byte", "Long", "Half", "Float"... */
 NT_API const char *nt_dtype_torch_name(nt_dtype dtype);
 
-/* The binary ops are ops of the op list (ntensor/call.h): NT_OP_ADD ... NT_OP_LOGICAL_XOR.
+/* The binary ops are ops of the op list (ntensor/call.h): NT_OP_ADD ... NT_OP_LOGICAL_XOR,
+ * NT_OP_FMOD (C's remainder), NT_OP_BITWISE_LEFT_SHIFT, NT_OP_BITWISE_RIGHT_SHIFT.
  * DIV is true division (integers give float32); DIV_TRUNC and FLOOR_DIVIDE are div's
  * rounding modes (FLOOR_DIVIDE is `//`); REMAINDER is Python's `%`. Comparisons and
  * logical ops give bool tensors. NT_BINARY_* are their former names. */
@@ -58,6 +59,9 @@ typedef nt_op nt_binary_op;
 #define NT_BINARY_LOGICAL_AND NT_OP_LOGICAL_AND
 #define NT_BINARY_LOGICAL_OR NT_OP_LOGICAL_OR
 #define NT_BINARY_LOGICAL_XOR NT_OP_LOGICAL_XOR
+#define NT_BINARY_FMOD NT_OP_FMOD
+#define NT_BINARY_BITWISE_LEFT_SHIFT NT_OP_BITWISE_LEFT_SHIFT
+#define NT_BINARY_BITWISE_RIGHT_SHIFT NT_OP_BITWISE_RIGHT_SHIFT
 #define NT_BINARY_OP_COUNT NT_OP_COUNT /* ops that are not binary ops are refused */
 
 /* PyTorch's name of the op ("add", "floor_divide", ...). */

@@ -1,8 +1,8 @@
 /*
  * operators.c — Python's operators on tensors that are not method calls (the number slots
  * and tp_richcompare, installed by this family's `prepare` hook): -t, +t, abs(t), ~t;
- * a + b, a - b, a * b, a / b, a // b, a % b, a ** b, a & b, a | b, a ^ b, their in-place
- * forms (a += b, ...) and the comparisons; and identity hashing.
+ * a + b, a - b, a * b, a / b, a // b, a % b, a ** b, a & b, a | b, a ^ b, a << b, a >> b,
+ * their in-place forms (a += b, ...) and the comparisons; and identity hashing.
  *
  * Each builds the call of its op (the op table's row: add, sub, ..., eq) directly, without
  * argument parsing, as PyTorch's slots do, and runs it through nt_call_op: a Python number
@@ -101,6 +101,8 @@ SLOT(remainder, NT_OP_REMAINDER)
 SLOT(and, NT_OP_BITWISE_AND)
 SLOT(or, NT_OP_BITWISE_OR)
 SLOT(xor, NT_OP_BITWISE_XOR)
+SLOT(lshift, NT_OP_BITWISE_LEFT_SHIFT)
+SLOT(rshift, NT_OP_BITWISE_RIGHT_SHIFT)
 
 static PyObject *nb_power(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
@@ -142,6 +144,8 @@ int nt_py_operators_prepare(PyTypeObject *tensor_type) {
     nb->nb_and = nb_and;
     nb->nb_or = nb_or;
     nb->nb_xor = nb_xor;
+    nb->nb_lshift = nb_lshift;
+    nb->nb_rshift = nb_rshift;
     nb->nb_inplace_add = nb_inplace_add;
     nb->nb_inplace_subtract = nb_inplace_subtract;
     nb->nb_inplace_multiply = nb_inplace_multiply;
@@ -152,6 +156,8 @@ int nt_py_operators_prepare(PyTypeObject *tensor_type) {
     nb->nb_inplace_and = nb_inplace_and;
     nb->nb_inplace_or = nb_inplace_or;
     nb->nb_inplace_xor = nb_inplace_xor;
+    nb->nb_inplace_lshift = nb_inplace_lshift;
+    nb->nb_inplace_rshift = nb_inplace_rshift;
     tensor_type->tp_richcompare = tensor_richcompare;
     tensor_type->tp_hash = tensor_hash;
     return 0;

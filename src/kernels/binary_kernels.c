@@ -59,6 +59,12 @@ nt_kparam nt_kparam_make(nt_dtype dtype, nt_scalar s) {
 #define UT_NT_INT16 uint32_t
 #define UT_NT_INT32 uint32_t
 #define UT_NT_INT64 uint64_t
+/* The signed types of the same widths (a right shift in C++'s promoted int). */
+#define ST_NT_UINT8 int32_t
+#define ST_NT_INT8 int32_t
+#define ST_NT_INT16 int32_t
+#define ST_NT_INT32 int32_t
+#define ST_NT_INT64 int64_t
 
 /* Sign tests through int64_t so that unsigned types do not draw "always false" warnings. */
 static inline bool is_neg(int64_t x) {
@@ -105,6 +111,9 @@ static inline bool is_neg(int64_t x) {
         CT mod = fmod(a, b);                                                                       \
         if (mod != 0 && (b < 0) != (mod < 0)) mod += b;                                            \
         return mod;                                                                                \
+    }                                                                                              \
+    static inline CT k_fmod_##E(CT a, CT b) {                                                      \
+        return fmod(a, b);                                                                         \
     }                                                                                              \
     static inline CT k_pow_##E(CT a, CT b) {                                                       \
         return pow(a, b);                                                                          \
@@ -161,6 +170,19 @@ static inline bool is_neg(int64_t x) {
         CT r = (CT)(a % b);                                                                        \
         if (r != 0 && is_neg(r) != is_neg(b)) r = (CT)(r + b);                                     \
         return r;                                                                                  \
+    }                                                                                              \
+    /* C's remainder (the sign of a); b == 0 never reaches here */                                 \
+    static inline CT k_fmod_##E(CT a, CT b) {                                                      \
+        if (b == 0 || (is_neg(b) && b == (CT)-1)) return 0;                                        \
+        return (CT)(a % b);                                                                        \
+    }                                                                                              \
+    /* shifts as PyTorch's compiled C++ runs them on x86: in a 32-bit int (64-bit for int64),      \
+     * the count taken modulo the width (a negative count too) */                                  \
+    static inline CT k_lshift_##E(CT a, CT b) {                                                    \
+        return (CT)((UT_##E)a << ((UT_##E)b & (sizeof(UT_##E) * 8 - 1)));                          \
+    }                                                                                              \
+    static inline CT k_rshift_##E(CT a, CT b) {                                                    \
+        return (CT)((ST_##E)a >> ((UT_##E)b & (sizeof(UT_##E) * 8 - 1)));                          \
     }                                                                                              \
     /* c10's powi: negative exponents give 1, +-1 or 0 */                                          \
     static inline CT k_pow_##E(CT a, CT b) {                                                       \
@@ -304,6 +326,7 @@ NT_DTYPES(ALL_DTYPES_LOOPS)
     SAME(div_trunc, E, n, c)                                                                       \
     SAME(div_floor, E, n, c)                                                                       \
     SAME(remainder, E, n, c)                                                                       \
+    SAME(fmod, E, n, c)                                                                            \
     SAME(pow, E, n, c)
 #define FLOAT_LOOPS(E, n, c)                                                                       \
     NUMBER_LOOPS(E, n, c)                                                                          \
@@ -313,7 +336,9 @@ NT_DTYPES(ALL_DTYPES_LOOPS)
     NUMBER_LOOPS(E, n, c)                                                                          \
     SAME(bitwise_and, E, n, c)                                                                     \
     SAME(bitwise_or, E, n, c)                                                                      \
-    SAME(bitwise_xor, E, n, c)
+    SAME(bitwise_xor, E, n, c)                                                                     \
+    SAME(lshift, E, n, c)                                                                          \
+    SAME(rshift, E, n, c)
 
 FLOAT_LOOPS(NT_FLOAT16, float16, nt_float16)
 FLOAT_LOOPS(NT_BFLOAT16, bfloat16, nt_bfloat16)
@@ -360,6 +385,13 @@ SAME(bitwise_xor, NT_BOOL, bool, nt_bool)
         [NT_INT32] = ENTRY(op, NT_INT32), [NT_INT64] = ENTRY(op, NT_INT64),                        \
     }
 
+#define ROW_INTS(op)                                                                               \
+    {                                                                                              \
+        [NT_UINT8] = ENTRY(op, NT_UINT8), [NT_INT8] = ENTRY(op, NT_INT8),                          \
+        [NT_INT16] = ENTRY(op, NT_INT16), [NT_INT32] = ENTRY(op, NT_INT32),                        \
+        [NT_INT64] = ENTRY(op, NT_INT64),                                                          \
+    }
+
 /* A NULL tt marks an unsupported dtype. atan2 has no float16 kernel in PyTorch 1.13. */
 static const nt_binary_loops table[NT_OP_COUNT][NT_DTYPE_COUNT] = {
     [NT_OP_ADD] = ROW_ALL(add),
@@ -387,6 +419,9 @@ static const nt_binary_loops table[NT_OP_COUNT][NT_DTYPE_COUNT] = {
     [NT_OP_LOGICAL_AND] = ROW_ALL(logical_and),
     [NT_OP_LOGICAL_OR] = ROW_ALL(logical_or),
     [NT_OP_LOGICAL_XOR] = ROW_ALL(logical_xor),
+    [NT_OP_FMOD] = ROW_NUMBERS(fmod),
+    [NT_OP_BITWISE_LEFT_SHIFT] = ROW_INTS(lshift),
+    [NT_OP_BITWISE_RIGHT_SHIFT] = ROW_INTS(rshift),
 };
 
 static const nt_binary_loops add_alpha_table[NT_DTYPE_COUNT] = ROW_ALL(add_alpha);

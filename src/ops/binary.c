@@ -39,7 +39,8 @@ static bool is_binary(nt_op op) {
 
 /* Integer division and remainder by zero are PyTorch's "ZeroDivisionError". */
 static bool divides_integers(nt_op op) {
-    return op == NT_OP_DIV_TRUNC || op == NT_OP_FLOOR_DIVIDE || op == NT_OP_REMAINDER;
+    return op == NT_OP_DIV_TRUNC || op == NT_OP_FLOOR_DIVIDE || op == NT_OP_REMAINDER ||
+           op == NT_OP_FMOD;
 }
 
 const char *nt_binary_op_name(nt_binary_op op) {
