@@ -120,6 +120,11 @@ NT_API nt_status nt_isclose(nt_tensor *a, nt_tensor *b, double rtol, double atol
                             nt_tensor **out);
 NT_API nt_status nt_allclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
                              bool *out);
+/* lerp(self, end, weight): self + weight * (end - self) (PyTorch's formula), weight a tensor
+ * or a number; self, end and a tensor weight share one floating dtype (bfloat16, float32,
+ * float64); names unify over the tensors. Same out/inplace/result rules as nt_binary_ex. */
+NT_API nt_status nt_lerp(nt_tensor *self, nt_tensor *end, nt_operand weight, nt_tensor *out,
+                         bool inplace, nt_tensor **result);
 /* torch.equal: true when a and b have the same names and sizes and equal elements (compared
  * in their promoted dtype; NaN is not equal to itself). */
 NT_API nt_status nt_equal(nt_tensor *a, nt_tensor *b, bool *out);

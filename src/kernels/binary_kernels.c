@@ -743,3 +743,36 @@ nt_loop2d nt_addcmul_loop(nt_dtype dtype) {
 nt_loop2d nt_addcdiv_loop(nt_dtype dtype) {
     return nt_dtype_valid((int)dtype) ? addcdiv_table[dtype] : NULL;
 }
+
+/* ------------------------------------------------------------------ lerp */
+
+/* PyTorch 1.13's lerp: self + w * (end - self) for w < 0.5, else end - (end - self) * (1 - w),
+ * in the compute type (float for bfloat16), each multiply-add rounded once as PyTorch's
+ * kernels (compiled with FMA contraction) do. */
+#define LERP_KERNELS(E, c, CT)                                                                     \
+    static inline CT k_lerp_##E(CT s, CT e, CT w) {                                                \
+        return w < (CT)0.5 ? fma(w, e - s, s) : fma(-(e - s), (CT)1 - w, e);                       \
+    }                                                                                              \
+    static inline CT k_lerp_s_##E(CT s, CT e, const nt_kparam *w) {                                \
+        return k_lerp_##E(s, e, w->KPX(E));                                                        \
+    }                                                                                              \
+    NT_LOOP_TERNARY(lerp_t_##E, c, c, c, c, NT_LD_##E, NT_LD_##E, NT_LD_##E, NT_ST_##E,            \
+                    k_lerp_##E)                                                                    \
+    NT_LOOP_BINARY_P(lerp_s_##E, c, c, c, NT_LD_##E, NT_LD_##E, NT_ST_##E, k_lerp_s_##E, nt_kparam)
+LERP_KERNELS(NT_BFLOAT16, nt_bfloat16, float)
+LERP_KERNELS(NT_FLOAT32, float, float)
+LERP_KERNELS(NT_FLOAT64, double, double)
+
+/* PyTorch 1.13: bfloat16, float32, float64. */
+nt_loop2d nt_lerp_loop(nt_dtype dtype, bool tensor_weight) {
+    switch (dtype) {
+    case NT_BFLOAT16:
+        return tensor_weight ? lerp_t_NT_BFLOAT16 : lerp_s_NT_BFLOAT16;
+    case NT_FLOAT32:
+        return tensor_weight ? lerp_t_NT_FLOAT32 : lerp_s_NT_FLOAT32;
+    case NT_FLOAT64:
+        return tensor_weight ? lerp_t_NT_FLOAT64 : lerp_s_NT_FLOAT64;
+    default:
+        return NULL;
+    }
+}

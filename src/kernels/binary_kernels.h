@@ -83,6 +83,12 @@ nt_loop2d nt_threshold_loop(nt_dtype dtype);
 nt_loop2d nt_addcmul_loop(nt_dtype dtype);
 nt_loop2d nt_addcdiv_loop(nt_dtype dtype);
 
+/* lerp of `dtype`: with a tensor weight, operands (out, self, end, weight), ctx unused; with a
+ * scalar weight, operands (out, self, end) and ctx an nt_binary_ctx whose params point to
+ * the weight (an nt_kparam). NULL for dtypes PyTorch refuses (all but bfloat16, float32,
+ * float64). */
+nt_loop2d nt_lerp_loop(nt_dtype dtype, bool tensor_weight);
+
 /* True when any element of the integer tensor t is zero (for PyTorch's
  * "ZeroDivisionError" of integer division and remainder). */
 bool nt_any_zero(const nt_tensor *t);

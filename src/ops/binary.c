@@ -1054,3 +1054,70 @@ nt_status nt_equal(nt_tensor *a, nt_tensor *b, bool *out) {
     *out = c.value.v.b;
     return NT_OK;
 }
+
+/* ------------------------------------------------------------------ lerp */
+
+/* lerp(self, end, weight): self, end (and a tensor weight) of one floating dtype, names
+ * unified over the tensors (PyTorch 1.13 refuses named tensors here). */
+nt_status nt_impl_lerp(nt_call *c) {
+    nt_tensor *self = nt_call_tensor(c, 0), *end = nt_call_tensor(c, 1);
+    if (!self || !end) return nt_fail_null_tensor("lerp", self ? "end" : "input");
+    nt_tensor *w = nt_call_tensor(c, 2);
+    if (end->dtype != self->dtype)
+        return nt_fail(NT_ERR_RUNTIME, "expected dtype %s for `end` but got dtype %s",
+                       cpp_type_name(self->dtype), cpp_type_name(end->dtype));
+    if (w && w->dtype != self->dtype)
+        return nt_fail(NT_ERR_RUNTIME, "expected dtype %s for `weight` but got dtype %s",
+                       cpp_type_name(self->dtype), cpp_type_name(w->dtype));
+    nt_tensor *ts[3] = {self, end, w};
+    const nt_name *lists[3] = {self->names, end->names, w ? w->names : NULL};
+    int ndims[3] = {self->ndim, end->ndim, w ? w->ndim : 0};
+    nt_name name_buf[NT_MAX_DIMS];
+    const nt_name *names;
+    int ndim;
+    NT_TRY(nt_names_unify_many("broadcast", w ? 3 : 2, lists, ndims, name_buf, &ndim, &names));
+    int64_t shape[NT_MAX_DIMS];
+    int bndim;
+    NT_TRY(broadcast_of(3, ts, &bndim, shape));
+    nt_dtype dtype = self->dtype;
+    nt_tensor *target = c->inplace ? self : c->out[0];
+    if (target) NT_TRY(check_target(target, !c->inplace, bndim, shape, names, ndim, dtype));
+    nt_loop2d loop = nt_lerp_loop(dtype, w != NULL);
+    if (!loop) return not_implemented(w ? "lerp_kernel_tensor" : "lerp_kernel_scalar", dtype);
+    nt_kparam weight;
+    if (!w) weight = param_of(dtype, c->args[2].v.s);
+
+    prepared p[3] = {{0}, {0}, {0}};
+    nt_tensor *res = NULL;
+    nt_status st = NT_OK;
+    for (int k = 0; k < (w ? 3 : 2); k++)
+        NT_CHECK(st, prepare_tensor(ts[k], dtype, target, &p[k]));
+    if (!target) {
+        NT_CHECK(st, nt_tensor_alloc(dtype, bndim, shape, names, &res));
+        target = res;
+    }
+    nt_tensor *iops[4] = {NULL, p[0].tensor, p[1].tensor, p[2].tensor};
+    nt_binary_ctx ctx = {NULL, &weight};
+    NT_CHECK(st, run_into(target, dtype, w ? 4 : 3, iops, loop, w ? NULL : (void *)&ctx));
+    if (target != res) NT_CHECK(st, name_target(target, names));
+    c->result[0] = res ? res : nt_tensor_retain(target);
+    res = NULL;
+fail:
+    nt_tensor_release(res);
+    for (int k = 0; k < 3; k++)
+        prepared_release(&p[k]);
+    return st;
+}
+
+nt_status nt_lerp(nt_tensor *self, nt_tensor *end, nt_operand weight, nt_tensor *out, bool inplace,
+                  nt_tensor **result) {
+    if (inplace && out) return nt_fail(NT_ERR_VALUE, "lerp_(): an in-place op takes no out tensor");
+    nt_call c;
+    nt_call_init(&c, NT_OP_LERP);
+    c.inplace = inplace;
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensor(self);
+    c.args[1] = nt_arg_tensor(end);
+    c.args[2] = operand_arg(weight);
+    return finish(nt_dispatch(&c), &c, result);
+}

@@ -70,6 +70,7 @@ nt_status nt_impl_isclose(nt_call *c);
 nt_status nt_impl_threshold(nt_call *c);
 nt_status nt_impl_addc(nt_call *c);
 nt_status nt_impl_equal(nt_call *c);
+nt_status nt_impl_lerp(nt_call *c);
 
 /* end */
 

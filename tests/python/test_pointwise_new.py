@@ -309,3 +309,37 @@ def test_shift_tensors_reflected_names():
                       lambda: a.refine_names("N", "C") + s.refine_names("N"))
     both(lambda m, x: x.bitwise_left_shift_(torch.tensor(1.5) if m is torch else nt.tensor(1.5)),
          (a.rename(None),))
+
+
+# ---------------------------------------------------------------- lerp
+
+
+@pytest.mark.parametrize("dtype", TORCH_DTYPES, ids=str)
+@pytest.mark.parametrize("weight", [0.3, 0.7, -1.5, 2, "tensor"])
+def test_lerp(dtype, weight):
+    s = values(dtype)
+    e = s.flip(0)
+    w = torch.linspace(-1, 2, s.numel()).to(dtype) if weight == "tensor" else weight
+    # one fused multiply-add in float (PyTorch's kernels are compiled with FMA contraction):
+    # two roundings at most apart from PyTorch's where libm's fma and its differ
+    kw = dict(check=assert_close_dtype, n_terms=2, scale=torch.ones(()) * 64)
+    both(lambda m, a, b, c: m.lerp(a, b, c), (s, e, w), **kw)
+    both(lambda m, a, b, c: a.lerp(b, c), (s, e, w), **kw)
+    both(lambda m, a, b, c: a.clone().lerp_(b, c), (s, e, w), **kw)
+    both(lambda m, a, b, c: m.lerp(a, b, c, out=m.empty(0, dtype=a.dtype)), (s, e, w), **kw)
+
+
+def test_lerp_checks_broadcast_names():
+    a = torch.tensor([1.0, 2.0, 3.0])
+    both(lambda m, x, y: m.lerp(x, y, 0.5), (a, a.double()))
+    both(lambda m, x, y: m.lerp(x, x, y), (a, torch.tensor(0.3, dtype=torch.float64)))
+    both(lambda m, x, y: m.lerp(x, y, 0.25), (a, torch.ones(2, 3)))
+    both(lambda m, x, y: x.clone().lerp_(y, 0.25), (a, torch.ones(2, 3)))
+    both(lambda m, x, y: m.lerp(x, y, y), (a, torch.ones(2, 2, 3)))
+    both(lambda m, x: m.lerp(x, x * 3, 0.5, out=m.ones(3, dtype=m.float64)), (a,))
+    # PyTorch 1.13 refuses named tensors here; names unify over the tensors
+    got = nt.lerp(nt.ones(2, 3, names=("N", "C")), nt.ones(3, names=("C",)) * 3, 0.5)
+    assert got.names == ("N", "C") and got.rename(None).tolist() == [[2.0] * 3] * 2
+    assert_same_error(
+        lambda: nt.lerp(nt.ones(2, 3, names=("N", "C")), nt.ones(3, names=("N",)), 0.5),
+        lambda: torch.ones(2, 3, names=("N", "C")) + torch.ones(3, names=("N",)))
