@@ -486,6 +486,30 @@ static PyObject *wrap_results(nt_call *c, const op_info *info, PyObject *self, P
     }
 }
 
+/* PyTorch's warning for a deprecated overload (add(input, alpha, other)): once per process,
+ * as its TORCH_WARN_ONCE. */
+static int warn_deprecated(const group *g, const py_sig *sig) {
+    static bool warned;
+    if (warned) return 0;
+    warned = true;
+    PyObject *msg = PyUnicode_FromFormat("This overload of %s is deprecated:\n\t%s%U", sig->name,
+                                         sig->name, sig->text);
+    int n = 0;
+    for (int i = 0; msg && i < g->nsigs; i++) {
+        const py_sig *other = g->sigs[i];
+        if (other->deprecated || other->hidden) continue;
+        PyObject *line = PyUnicode_FromFormat(
+            "%U%s\n\t%s%U", msg,
+            n++ ? "" : "\nConsider using one of the following signatures instead:", other->name,
+            other->text);
+        Py_SETREF(msg, line);
+    }
+    if (!msg) return -1;
+    int rc = PyErr_WarnEx(PyExc_UserWarning, PyUnicode_AsUTF8(msg), 1);
+    Py_DECREF(msg);
+    return rc;
+}
+
 static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames) {
     const group *g = all_groups[entry];
@@ -509,6 +533,7 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     if (self) c.args[sig->self_slot >= 0 ? sig->self_slot : 0] = nt_arg_tensor(nt_py_tensor(self));
     PyObject *out_obj = NULL;
     PyObject *result = NULL;
+    if (sig->deprecated && warn_deprecated(g, sig) < 0) goto done;
     for (int i = 0; i < sig->nparams; i++) {
         const py_param *p = &sig->params[i];
         if (i == sig->out_param) {
@@ -567,7 +592,8 @@ done:
 #define T2(p)                                                                                      \
     T1(p##0) T1(p##1) T1(p##2) T1(p##3) T1(p##4) T1(p##5) T1(p##6) T1(p##7) T1(p##8) T1(p##9)
 T2(0)
-T2(1) T2(2) T2(3) T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
+T2(1)
+T2(2) T2(3) T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
 #undef T
 
     typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);

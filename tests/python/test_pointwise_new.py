@@ -343,3 +343,50 @@ def test_lerp_checks_broadcast_names():
     assert_same_error(
         lambda: nt.lerp(nt.ones(2, 3, names=("N", "C")), nt.ones(3, names=("N",)), 0.5),
         lambda: torch.ones(2, 3, names=("N", "C")) + torch.ones(3, names=("N",)))
+
+
+# ---------------------------------------------------------------- PyTorch's aliases
+
+
+@pytest.mark.parametrize("alias,call", [
+    ("subtract", lambda m, a, b: m.subtract(a, b, alpha=2)),
+    ("subtract_scalar", lambda m, a, b: m.subtract(a, 2, 3)),
+    ("multiply", lambda m, a, b: a.multiply(b)),
+    ("divide", lambda m, a, b: m.divide(a, b, rounding_mode="floor")),
+    ("divide_", lambda m, a, b: a.clone().divide_(b, rounding_mode="trunc")),
+    ("true_divide", lambda m, a, b: m.true_divide(a, 2)),
+    ("not_equal", lambda m, a, b: m.not_equal(a, b)),
+    ("greater", lambda m, a, b: a.greater(b)),
+    ("greater_equal", lambda m, a, b: m.greater_equal(a, 0.5)),
+    ("less", lambda m, a, b: m.less(a, b)),
+    ("less_equal_", lambda m, a, b: a.clone().less_equal_(b)),
+    ("clip", lambda m, a, b: m.clip(a, -1, 1)),
+    ("clip_", lambda m, a, b: a.clone().clip_(max=b)),
+])
+def test_aliases(alias, call):
+    a = torch.tensor([[-2.5, 0.5, 3.0], [1.0, -1.0, 7.0]])
+    b = torch.tensor([2.0, -0.5, 3.0])
+    both(call, (a, b))
+
+
+@pytest.mark.parametrize("name", ["neg", "negative", "div", "divide", "true_divide", "sub",
+                                  "subtract", "less"])
+def test_alias_errors_name_their_entry(name):
+    """Each name is an entry of its own: errors say the name called."""
+    assert_same_error(lambda: getattr(nt, name)(nt.ones(2), "x", "y", "z"),
+                      lambda: getattr(torch, name)(torch.ones(2), "x", "y", "z"))
+
+
+def test_deprecated_overload_warns_once_per_process():
+    """PyTorch's TORCH_WARN_ONCE for a deprecated signature: the first use in a process."""
+    import subprocess
+    import sys
+    code = ("import warnings, {m} as lib\n"
+            "x = lib.ones(2)\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    lib.add(x, 2, x); x.sub(2, x); lib.addcmul(x, 2, x, x)\n"
+            "print(repr([str(m.message).split(' (Triggered')[0] for m in w]))\n")
+    out = [subprocess.run([sys.executable, "-c", code.format(m=m)], capture_output=True,
+                          text=True, check=True).stdout for m in ("torch", "ntensor")]
+    assert out[1] == out[0], out
