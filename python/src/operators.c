@@ -10,6 +10,7 @@
  * operand that is neither a tensor nor a number gives NotImplemented, so Python can try the
  * other operand or raise its "unsupported operand type(s)".
  */
+#include "interop.h"
 #include "pyntensor.h"
 
 static PyObject *unary(PyObject *self, nt_op op) {
@@ -53,9 +54,13 @@ static int operand(PyObject *o, nt_arg *a) {
         *a = nt_arg_tensor(nt_py_tensor(o));
         return 0;
     }
-    if (!PyBool_Check(o) && !PyLong_Check(o) && !PyFloat_Check(o)) return 1;
     *a = nt_arg_scalar(nt_scalar_int(0));
-    return nt_py_scalar_from_object(o, &a->v.s);
+    if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o))
+        return nt_py_scalar_from_object(o, &a->v.s);
+    PyObject *generic = nt_py_numpy_generic_type(); /* NumPy scalars are numbers too */
+    if (generic && PyObject_IsInstance(o, generic) == 1 && PyNumber_Check(o))
+        return nt_py_number(o, &a->v.s);
+    return 1;
 }
 
 static int64_t numel_of(const nt_arg *a) {

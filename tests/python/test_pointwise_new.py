@@ -390,3 +390,12 @@ def test_deprecated_overload_warns_once_per_process():
     out = [subprocess.run([sys.executable, "-c", code.format(m=m)], capture_output=True,
                           text=True, check=True).stdout for m in ("torch", "ntensor")]
     assert out[1] == out[0], out
+
+
+def test_operators_take_numpy_scalars():
+    np = pytest.importorskip("numpy")
+    t = torch.tensor([1.0, -2.0, 3.0])
+    for k in (np.int64(3), np.float32(0.5), np.bool_(True), np.int8(2)):
+        both(lambda m, x: x * k, (t,))
+        both(lambda m, x: x < k, (t,))
+        both(lambda m, x: x.clone().__iadd__(k), (t,))
