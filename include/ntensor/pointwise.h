@@ -153,7 +153,9 @@ NT_API nt_status nt_addcdiv(nt_tensor *self, nt_tensor *t1, nt_tensor *t2, nt_sc
  * must have exactly them. In place, self's dtype must hold the result ("result type Float
  * can't be cast to the desired output type Long"). See docs/decisions_ops_unary.md. */
 /* The unary ops are NT_OP_ABS ... NT_OP_RELU of ntensor/call.h (round: half to even; neg is
- * also torch.negative; relu is nn.functional.relu, max(x, 0) with NaN kept). */
+ * also torch.negative; relu is nn.functional.relu, max(x, 0) with NaN kept), and
+ * NT_OP_ISNAN, NT_OP_ISINF, NT_OP_ISFINITE (bool results, no out= or in-place form),
+ * NT_OP_LGAMMA. */
 
 /* The general form: writes into `out` when given (out=), into t when `inplace`, else into a
  * new tensor; *result (may be NULL) receives the tensor written, a new reference. */
