@@ -15,6 +15,8 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------ pointwise binary */
+/* (clamp_min and clamp_max are nt_clamp with one bound; through the op table they are
+ * NT_OP_CLAMP_MIN and NT_OP_CLAMP_MAX.) */
 /* Broadcasting binary ops with PyTorch 1.13's type promotion, values and errors; names
  * unify from the right (an in-place op gives self the unified names; a named out= must
  * match them exactly). See docs/decisions_ops_binary.md. */
@@ -28,35 +30,39 @@ NT_API bool nt_can_cast(nt_dtype from, nt_dtype to);
 /* PyTorch's scalar-type name for error texts: "Bool", "Byte", "Long", "Half", "Float"... */
 NT_API const char *nt_dtype_torch_name(nt_dtype dtype);
 
-/* The ops (append-only). DIV is true division (integers give float32); DIV_TRUNC and
- * DIV_FLOOR are div's rounding modes (DIV_FLOOR is floor_divide, `//`); REMAINDER is
- * Python's `%`. Comparisons and logical ops give bool tensors. */
-typedef enum nt_binary_op {
-    NT_BINARY_ADD,
-    NT_BINARY_SUB,
-    NT_BINARY_MUL,
-    NT_BINARY_DIV,
-    NT_BINARY_DIV_TRUNC,
-    NT_BINARY_DIV_FLOOR,
-    NT_BINARY_REMAINDER,
-    NT_BINARY_POW,
-    NT_BINARY_ATAN2,
-    NT_BINARY_MAXIMUM,
-    NT_BINARY_MINIMUM,
-    NT_BINARY_EQ,
-    NT_BINARY_NE,
-    NT_BINARY_LT,
-    NT_BINARY_LE,
-    NT_BINARY_GT,
-    NT_BINARY_GE,
-    NT_BINARY_BITWISE_AND,
-    NT_BINARY_BITWISE_OR,
-    NT_BINARY_BITWISE_XOR,
-    NT_BINARY_LOGICAL_AND,
-    NT_BINARY_LOGICAL_OR,
-    NT_BINARY_LOGICAL_XOR,
-    NT_BINARY_OP_COUNT
-} nt_binary_op;
+/* The binary ops are ops of the op list (ntensor/call.h): NT_OP_ADD ... NT_OP_LOGICAL_XOR,
+ * NT_OP_FMOD (C's remainder), NT_OP_BITWISE_LEFT_SHIFT, NT_OP_BITWISE_RIGHT_SHIFT.
+ * DIV is true division (integers give float32); DIV_TRUNC and FLOOR_DIVIDE are div's
+ * rounding modes (FLOOR_DIVIDE is `//`); REMAINDER is Python's `%`. Comparisons and
+ * logical ops give bool tensors. NT_BINARY_* are their former names. */
+typedef nt_op nt_binary_op;
+#define NT_BINARY_ADD NT_OP_ADD
+#define NT_BINARY_SUB NT_OP_SUB
+#define NT_BINARY_MUL NT_OP_MUL
+#define NT_BINARY_DIV NT_OP_DIV
+#define NT_BINARY_DIV_TRUNC NT_OP_DIV_TRUNC
+#define NT_BINARY_DIV_FLOOR NT_OP_FLOOR_DIVIDE
+#define NT_BINARY_REMAINDER NT_OP_REMAINDER
+#define NT_BINARY_POW NT_OP_POW
+#define NT_BINARY_ATAN2 NT_OP_ATAN2
+#define NT_BINARY_MAXIMUM NT_OP_MAXIMUM
+#define NT_BINARY_MINIMUM NT_OP_MINIMUM
+#define NT_BINARY_EQ NT_OP_EQ
+#define NT_BINARY_NE NT_OP_NE
+#define NT_BINARY_LT NT_OP_LT
+#define NT_BINARY_LE NT_OP_LE
+#define NT_BINARY_GT NT_OP_GT
+#define NT_BINARY_GE NT_OP_GE
+#define NT_BINARY_BITWISE_AND NT_OP_BITWISE_AND
+#define NT_BINARY_BITWISE_OR NT_OP_BITWISE_OR
+#define NT_BINARY_BITWISE_XOR NT_OP_BITWISE_XOR
+#define NT_BINARY_LOGICAL_AND NT_OP_LOGICAL_AND
+#define NT_BINARY_LOGICAL_OR NT_OP_LOGICAL_OR
+#define NT_BINARY_LOGICAL_XOR NT_OP_LOGICAL_XOR
+#define NT_BINARY_FMOD NT_OP_FMOD
+#define NT_BINARY_BITWISE_LEFT_SHIFT NT_OP_BITWISE_LEFT_SHIFT
+#define NT_BINARY_BITWISE_RIGHT_SHIFT NT_OP_BITWISE_RIGHT_SHIFT
+#define NT_BINARY_OP_COUNT NT_OP_COUNT /* ops that are not binary ops are refused */
 
 /* PyTorch's name of the op ("add", "floor_divide", ...). */
 NT_API const char *nt_binary_op_name(nt_binary_op op);
@@ -80,9 +86,9 @@ static inline nt_operand nt_operand_scalar(nt_scalar s) {
 }
 
 /* The general form of `a op b`; at least one operand is a tensor. alpha (add/sub only,
- * NULL = 1) scales b. Writes into `out` when given (out=), into a's tensor when `inplace`,
- * else into a new tensor; *result (may be NULL) receives the tensor written, a new
- * reference. */
+ * NULL = 1) scales b. Writes into `out` when given (out=: resized as PyTorch does), into
+ * a's tensor when `inplace`, else into a new tensor; *result (may be NULL) receives the
+ * tensor written, a new reference. */
 NT_API nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_scalar *alpha,
                               nt_tensor *out, bool inplace, nt_tensor **result);
 /* a op b, a op scalar, scalar op b (reflected: 2 - x), and out=. */
@@ -114,6 +120,26 @@ NT_API nt_status nt_isclose(nt_tensor *a, nt_tensor *b, double rtol, double atol
                             nt_tensor **out);
 NT_API nt_status nt_allclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
                              bool *out);
+/* lerp(self, end, weight): self + weight * (end - self) (PyTorch's formula), weight a tensor
+ * or a number; self, end and a tensor weight share one floating dtype (bfloat16, float32,
+ * float64); names unify over the tensors. Same out/inplace/result rules as nt_binary_ex. */
+NT_API nt_status nt_lerp(nt_tensor *self, nt_tensor *end, nt_operand weight, nt_tensor *out,
+                         bool inplace, nt_tensor **result);
+/* torch.equal: true when a and b have the same names and sizes and equal elements (compared
+ * in their promoted dtype; NaN is not equal to itself). */
+NT_API nt_status nt_equal(nt_tensor *a, nt_tensor *b, bool *out);
+/* threshold(t, threshold, value): t where t > threshold, else value, in t's dtype, names
+ * kept ("\"threshold_cpu\" not implemented for 'Bool'"). Same out/inplace/result rules as
+ * nt_binary_ex. */
+NT_API nt_status nt_threshold(nt_tensor *t, nt_scalar threshold, nt_scalar value, nt_tensor *out,
+                              bool inplace, nt_tensor **result);
+/* addcmul: self + value * t1 * t2; addcdiv: self + value * t1 / t2 (floating t1 or t2 only);
+ * the result type of the three tensors, names unified over them. Same out/inplace/result
+ * rules as nt_binary_ex. */
+NT_API nt_status nt_addcmul(nt_tensor *self, nt_tensor *t1, nt_tensor *t2, nt_scalar value,
+                            nt_tensor *out, bool inplace, nt_tensor **result);
+NT_API nt_status nt_addcdiv(nt_tensor *self, nt_tensor *t1, nt_tensor *t2, nt_scalar value,
+                            nt_tensor *out, bool inplace, nt_tensor **result);
 
 /* ------------------------------------------------------------------ pointwise unary */
 /* Elementwise functions of one tensor with PyTorch 1.13's dtype rules, values and errors;
@@ -127,7 +153,9 @@ NT_API nt_status nt_allclose(nt_tensor *a, nt_tensor *b, double rtol, double ato
  * must have exactly them. In place, self's dtype must hold the result ("result type Float
  * can't be cast to the desired output type Long"). See docs/decisions_ops_unary.md. */
 /* The unary ops are NT_OP_ABS ... NT_OP_RELU of ntensor/call.h (round: half to even; neg is
- * also torch.negative; relu is nn.functional.relu, max(x, 0) with NaN kept). */
+ * also torch.negative; relu is nn.functional.relu, max(x, 0) with NaN kept), and
+ * NT_OP_ISNAN, NT_OP_ISINF, NT_OP_ISFINITE (bool results, no out= or in-place form),
+ * NT_OP_LGAMMA. */
 
 /* The general form: writes into `out` when given (out=), into t when `inplace`, else into a
  * new tensor; *result (may be NULL) receives the tensor written, a new reference. */
@@ -142,6 +170,10 @@ NT_API nt_status nt_unary_out(nt_op op, nt_tensor *t, nt_tensor *out);
  * forms as nt_unary_ex. */
 NT_API nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
                                    nt_tensor **result);
+/* torch.polygamma(n, t): the n-th derivative of digamma (n = 0: digamma), in floating
+ * point ("polygamma(n, x) does not support negative n."); forms as nt_unary_ex. */
+NT_API nt_status nt_polygamma(int64_t n, nt_tensor *t, nt_tensor *out, bool inplace,
+                              nt_tensor **result);
 /* torch.positive: t itself (a new reference); bool fails ("The `+` operator, on a bool
  * tensor is not supported."). */
 NT_API nt_status nt_positive(nt_tensor *t, nt_tensor **out);

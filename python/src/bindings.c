@@ -8,8 +8,9 @@
  *
  * Ops that share a Python name are one entry with all their signatures, in op order
  * (torch.max: max(), max(other), max(dim)); the in-place and out= forms return the very
- * object written. Each op has a small C trampoline per form, stamped from ntensor/ops.def,
- * which passes its id to the one invoke function.
+ * object written; an op's lines may give it several names (neg, negative; div, divide,
+ * true_divide), each its own entry. Each entry has a small C trampoline that passes the
+ * entry's number to the one invoke function.
  */
 #include "bindings.h"
 
@@ -62,7 +63,9 @@ typedef struct group {
 } group;
 
 static op_info infos[NT_OP_COUNT];
-static group *groups[NT_OP_COUNT][MODE_COUNT];
+/* Every entry, by number: entry i is called through trampoline i (see "trampolines"). */
+#define MAX_GROUPS 1000
+static group *all_groups[MAX_GROUPS];
 
 /* ------------------------------------------------------------------ schemas */
 
@@ -207,8 +210,14 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
                 form |= SIG_SELF;
             if (m != MODE_FUNCTION) form |= SIG_NO_OUT;
             if (py_sig_init(sig, line, len, form, gname, op, schema) < 0) return -1;
+            /* a function's line that does not take the tensor first ("pow(Scalar self,
+             * Tensor exponent)") has no method form */
+            if ((form & SIG_SELF) && sig->self_slot < 0) {
+                Py_XDECREF(sig->text);
+                PyMem_Free(sig);
+                continue;
+            }
             g->sigs[g->nsigs++] = sig;
-            groups[op][m] = g;
         }
         line = end ? end + 1 : line + len;
     }
@@ -541,13 +550,35 @@ static PyObject *wrap_results(nt_call *c, const op_info *info, PyObject *self, P
     }
 }
 
-static PyObject *invoke(nt_op op, bind_mode mode, PyObject *self, PyObject *const *args,
-                        Py_ssize_t nargs, PyObject *kwnames) {
-    if (!groups[op][mode]) { /* the entry of another op of this name owns the group */
-        PyErr_Format(PyExc_SystemError, "ntensor: %s has no such form", nt_op_name(op));
-        return NULL;
+/* PyTorch's warning for a deprecated overload (add(input, alpha, other)): once per process,
+ * as its TORCH_WARN_ONCE. */
+static int warn_deprecated(const group *g, const py_sig *sig) {
+    static bool warned;
+    if (warned) return 0;
+    warned = true;
+    PyObject *msg = PyUnicode_FromFormat("This overload of %s is deprecated:\n\t%s%U", sig->name,
+                                         sig->name, sig->text);
+    int n = 0;
+    for (int i = 0; msg && i < g->nsigs; i++) {
+        const py_sig *other = g->sigs[i];
+        if (other->deprecated || other->hidden) continue;
+        PyObject *line = PyUnicode_FromFormat(
+            "%U%s\n\t%s%U", msg,
+            n++ ? "" : "\nConsider using one of the following signatures instead:", other->name,
+            other->text);
+        Py_SETREF(msg, line);
     }
-    const group *g = groups[op][mode];
+    if (!msg) return -1;
+    int rc = PyErr_WarnEx(PyExc_UserWarning, PyUnicode_AsUTF8(msg), 1);
+    Py_DECREF(msg);
+    return rc;
+}
+
+static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames) {
+    const group *g = all_groups[entry];
+    bind_mode mode = g->mode;
+    if (mode == MODE_FUNCTION || mode == MODE_INPLACE_FUNCTION) self = NULL; /* the module */
     PyObject *vals[NT_SIG_MAX_PARAMS], *owned = NULL;
     int which = 0;
     /* t.abs(): one signature without parameters and nothing given, nothing to match */
@@ -566,6 +597,7 @@ static PyObject *invoke(nt_op op, bind_mode mode, PyObject *self, PyObject *cons
     if (self) c.args[sig->self_slot >= 0 ? sig->self_slot : 0] = nt_arg_tensor(nt_py_tensor(self));
     PyObject *out_obj = NULL;
     PyObject *result = NULL;
+    if (sig->deprecated && warn_deprecated(g, sig) < 0) goto done;
     for (int i = 0; i < sig->nparams; i++) {
         const py_param *p = &sig->params[i];
         if (i == sig->out_param) {
@@ -608,47 +640,39 @@ done:
 
 /* ------------------------------------------------------------------ trampolines */
 
-/* Three entry points per op, one per form, each passing its op's id to invoke. */
-#define NT_OP(id, ...)                                                                             \
-    static PyObject *fn_##id(PyObject *m, PyObject *const *a, Py_ssize_t n, PyObject *k) {         \
-        (void)m;                                                                                   \
-        return invoke(NT_OP_##id, MODE_FUNCTION, NULL, a, n, k);                                   \
+/* One C entry point per Python entry (a name in one form: torch.div, torch.divide, t.div_,
+ * ...), each passing its number to invoke, which finds the entry's signatures: MAX_GROUPS
+ * of them, stamped by the preprocessor (T3 makes entries 0..999). The _0 forms take no
+ * arguments (METH_NOARGS). */
+#define T(i)                                                                                       \
+    static PyObject *tr_##i(PyObject *s, PyObject *const *a, Py_ssize_t n, PyObject *k) {          \
+        return invoke(1##i - 1000, s, a, n, k);                                                    \
     }                                                                                              \
-    static PyObject *me_##id(PyObject *s, PyObject *const *a, Py_ssize_t n, PyObject *k) {         \
-        return invoke(NT_OP_##id, MODE_METHOD, s, a, n, k);                                        \
-    }                                                                                              \
-    static PyObject *ip_##id(PyObject *s, PyObject *const *a, Py_ssize_t n, PyObject *k) {         \
-        return invoke(NT_OP_##id, MODE_INPLACE, s, a, n, k);                                       \
-    }                                                                                              \
-    static PyObject *ipf_##id(PyObject *m, PyObject *const *a, Py_ssize_t n, PyObject *k) {        \
-        (void)m;                                                                                   \
-        return invoke(NT_OP_##id, MODE_INPLACE_FUNCTION, NULL, a, n, k);                           \
-    }                                                                                              \
-    static PyObject *me0_##id(PyObject *s, PyObject *unused) {                                     \
+    static PyObject *tr0_##i(PyObject *s, PyObject *unused) {                                      \
         (void)unused;                                                                              \
-        return invoke(NT_OP_##id, MODE_METHOD, s, NULL, 0, NULL);                                  \
-    }                                                                                              \
-    static PyObject *ip0_##id(PyObject *s, PyObject *unused) {                                     \
-        (void)unused;                                                                              \
-        return invoke(NT_OP_##id, MODE_INPLACE, s, NULL, 0, NULL);                                 \
+        return invoke(1##i - 1000, s, NULL, 0, NULL);                                              \
     }
-#include "ntensor/ops.def"
-#undef NT_OP
+#define T1(p) T(p##0) T(p##1) T(p##2) T(p##3) T(p##4) T(p##5) T(p##6) T(p##7) T(p##8) T(p##9)
+#define T2(p)                                                                                      \
+    T1(p##0) T1(p##1) T1(p##2) T1(p##3) T1(p##4) T1(p##5) T1(p##6) T1(p##7) T1(p##8) T1(p##9)
+T2(0)
+T2(1)
+T2(2) T2(3) T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
+#undef T
 
-typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+    typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
 typedef PyObject *(*noargs_fn)(PyObject *, PyObject *);
 
-static const fastcall_fn fastcall_fns[NT_OP_COUNT][MODE_COUNT] = {
-#define NT_OP(id, ...) [NT_OP_##id] = {fn_##id, me_##id, ip_##id, ipf_##id},
-#include "ntensor/ops.def"
-#undef NT_OP
-};
-
-static const noargs_fn noargs_fns[NT_OP_COUNT][MODE_COUNT] = {
-#define NT_OP(id, ...) [NT_OP_##id] = {NULL, me0_##id, ip0_##id, NULL},
-#include "ntensor/ops.def"
-#undef NT_OP
-};
+#define T(i) tr_##i,
+static const fastcall_fn fastcall_fns[MAX_GROUPS] = {T2(0) T2(1) T2(2) T2(3) T2(4) T2(5) T2(6) T2(7)
+                                                         T2(8) T2(9)};
+#undef T
+#define T(i) tr0_##i,
+static const noargs_fn noargs_fns[MAX_GROUPS] = {T2(0) T2(1) T2(2) T2(3) T2(4) T2(5) T2(6) T2(7)
+                                                     T2(8) T2(9)};
+#undef T
+#undef T1
+#undef T2
 
 /* ------------------------------------------------------------------ the tables */
 
@@ -681,25 +705,31 @@ int nt_py_bindings_init(PyObject *module) {
             goto done;
     int nmethods = 0, nfunctions = 0;
     for (int i = 0; i < ngroups; i++)
-        *(is_function(all[i]) ? &nfunctions : &nmethods) += 1;
+        if (all[i]->nsigs) *(is_function(all[i]) ? &nfunctions : &nmethods) += 1;
     method_table = PyMem_Calloc((size_t)nmethods + 1, sizeof *method_table);
     function_table = PyMem_Calloc((size_t)nfunctions + 1, sizeof *function_table);
     if (!method_table || !function_table) {
         PyErr_NoMemory();
         goto done;
     }
-    int im = 0, jf = 0;
+    int im = 0, jf = 0, entry = 0;
     for (int i = 0; i < ngroups; i++) {
         group *g = all[i];
-        nt_op owner = g->sigs[0]->op;
+        if (!g->nsigs) continue; /* every line of it was a function's only */
+        if (entry == MAX_GROUPS) {
+            PyErr_SetString(PyExc_RuntimeError, "ntensor: more Python entries than trampolines");
+            goto done;
+        }
+        all_groups[entry] = g;
         PyMethodDef def = {g->name, NULL, 0, NULL};
         if (takes_nothing(g)) {
-            def.ml_meth = (PyCFunction)(void (*)(void))noargs_fns[owner][g->mode];
+            def.ml_meth = (PyCFunction)(void (*)(void))noargs_fns[entry];
             def.ml_flags = METH_NOARGS;
         } else {
-            def.ml_meth = (PyCFunction)(void (*)(void))fastcall_fns[owner][g->mode];
+            def.ml_meth = (PyCFunction)(void (*)(void))fastcall_fns[entry];
             def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
         }
+        entry++;
         if (is_function(g))
             function_table[jf++] = def;
         else

@@ -162,9 +162,6 @@ extern PyMethodDef nt_py_module_functions[];         /* module.c */
 extern PyMethodDef nt_py_tensor_index_methods[];     /* ops_index.c */
 int nt_py_index_prepare(PyTypeObject *type);         /* ops_index.c */
 int nt_py_index_init(PyObject *module);              /* ops_index.c */
-extern PyMethodDef nt_py_tensor_binary_methods[];    /* ops_binary.c */
-extern PyMethodDef nt_py_module_binary_functions[];  /* ops_binary.c */
-int nt_py_binary_prepare(PyTypeObject *type);        /* ops_binary.c */
 
 extern PyMethodDef nt_py_tensor_random_methods[];    /* ops_random.c */
 extern PyMethodDef nt_py_module_random_functions[];  /* ops_random.c */

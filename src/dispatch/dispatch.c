@@ -72,7 +72,7 @@ nt_status nt_call_op(nt_call *c) {
     const schema_info *si = &schemas[c->op];
     if (!si->ok) return nt_fail(NT_ERR_RUNTIME, "%s: the op's schema does not parse", row->name);
     unsigned flags = row->flags | row->extra_flags;
-    if (c->inplace && !(flags & NT_OPF_INPLACE))
+    if (c->inplace && !(flags & (NT_OPF_INPLACE | NT_OPF_INPLACE_FUNCTION)))
         return nt_fail(NT_ERR_VALUE, "%s has no in-place form", row->name);
     if ((c->out[0] || c->out[1]) && !(flags & NT_OPF_OUT))
         return nt_fail(NT_ERR_VALUE, "%s has no out= form", row->name);

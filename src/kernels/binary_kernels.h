@@ -13,6 +13,7 @@
 #define NT_KERNELS_BINARY_KERNELS_H
 
 #include "kernels/loops.h"
+#include "ntensor/call.h"
 
 /* One value in a dtype's compute type (loops.h's NT_CT_*), for kernel parameters. */
 typedef union nt_kparam {
@@ -36,8 +37,9 @@ typedef struct nt_binary_loops {
     nt_loop2d tt, ts, st;
 } nt_binary_loops;
 
-/* The loops of `op` in compute dtype `dtype`, or NULL when PyTorch has no such kernel. */
-const nt_binary_loops *nt_binary_kernel(nt_binary_op op, nt_dtype dtype);
+/* The loops of op `op` (an op id of ntensor/call.h) in compute dtype `dtype`, or NULL when
+ * PyTorch has no such kernel (or the op is not a binary op). */
+const nt_binary_loops *nt_binary_kernel(nt_op op, nt_dtype dtype);
 
 /* a + alpha * b: nt_binary_ctx.params points to an nt_kparam (alpha in compute type). */
 const nt_binary_loops *nt_binary_add_alpha_kernel(nt_dtype dtype);
@@ -67,6 +69,25 @@ typedef struct nt_isclose_params {
     bool equal_nan;
 } nt_isclose_params;
 nt_loop2d nt_isclose_loop(nt_dtype dtype);
+
+/* threshold, operands (out, x) of `dtype`: x <= threshold ? value : x; ctx points to the
+ * parameters (in the compute type). NULL for dtypes PyTorch refuses (bool, float16). */
+typedef struct nt_threshold_params {
+    nt_kparam threshold, value;
+} nt_threshold_params;
+nt_loop2d nt_threshold_loop(nt_dtype dtype);
+
+/* addcmul (self + value * t1 * t2) and addcdiv (self + value * t1 / t2), operands (out,
+ * self, t1, t2) of `dtype`; ctx points to value, an nt_kparam. NULL for dtypes PyTorch
+ * refuses (addcmul: bool, float16; addcdiv: also the integers). */
+nt_loop2d nt_addcmul_loop(nt_dtype dtype);
+nt_loop2d nt_addcdiv_loop(nt_dtype dtype);
+
+/* lerp of `dtype`: with a tensor weight, operands (out, self, end, weight), ctx unused; with a
+ * scalar weight, operands (out, self, end) and ctx an nt_binary_ctx whose params point to
+ * the weight (an nt_kparam). NULL for dtypes PyTorch refuses (all but bfloat16, float32,
+ * float64). */
+nt_loop2d nt_lerp_loop(nt_dtype dtype, bool tensor_weight);
 
 /* True when any element of the integer tensor t is zero (for PyTorch's
  * "ZeroDivisionError" of integer division and remainder). */

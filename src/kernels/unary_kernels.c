@@ -100,6 +100,106 @@ double nt_digamma_f64(double x) {
     DIGAMMA_BODY(double, nt_digamma_f64, log, trunc, copysign)
 }
 
+/* trigamma (PyTorch's calc_trigamma): reflection below 1/2, six recurrence steps, then the
+ * asymptotic series. */
+#define TRIGAMMA_BODY(T, SIN)                                                                      \
+    const T pi = (T)3.14159265358979323846;                                                        \
+    T sign = 1, result = 0;                                                                        \
+    if (x < (T)0.5) {                                                                              \
+        sign = -1;                                                                                 \
+        const T s = SIN(pi * x);                                                                   \
+        result -= (pi * pi) / (s * s);                                                             \
+        x = 1 - x;                                                                                 \
+    }                                                                                              \
+    for (int i = 0; i < 6; ++i) {                                                                  \
+        result += 1 / (x * x);                                                                     \
+        x += 1;                                                                                    \
+    }                                                                                              \
+    const T ixx = 1 / (x * x);                                                                     \
+    result +=                                                                                      \
+        (1 + 1 / (2 * x) + ixx * ((T)(1. / 6) - ixx * ((T)(1. / 30) - ixx * (T)(1. / 42)))) / x;   \
+    return sign * result;
+
+float nt_trigamma_f32(float x) {
+    TRIGAMMA_BODY(float, sinf)
+}
+double nt_trigamma_f64(double x) {
+    TRIGAMMA_BODY(double, sin)
+}
+
+/* The Hurwitz zeta function zeta(x, q) (Cephes, as PyTorch's zeta), in double. */
+static double hurwitz_zeta(double x, double q) {
+    static const double A[] = {12.0,
+                               -720.0,
+                               30240.0,
+                               -1209600.0,
+                               47900160.0,
+                               -1.8924375803183791606e9,
+                               7.47242496e10,
+                               -2.950130727918164224e12,
+                               1.1646782814350067249e14,
+                               -4.5979787224074726105e15,
+                               1.8152105401943546773e17,
+                               -7.1661652561756670113e18};
+    const double machep = 1.11022302462515654042E-16;
+    if (x == 1) return INFINITY;
+    if (x < 1) return NAN;
+    if (q <= 0) {
+        if (q == floor(q)) return INFINITY;
+        if (x != floor(x)) return NAN;
+    }
+    double s = pow(q, -x), a = q, b = 0;
+    int i = 0;
+    while (i < 9 || a <= 9.0) {
+        i += 1;
+        a += 1;
+        b = pow(a, -x);
+        s += b;
+        if (-machep * s < b && b < machep * s) return s;
+    }
+    const double w = a;
+    s += b * w / (x - 1);
+    s -= 0.5 * b;
+    a = 1;
+    double k = 0;
+    for (int j = 0; j < 12; j++) {
+        a *= x + k;
+        b /= w;
+        double t = a * b / A[j];
+        s = s + t;
+        t = fabs(t / s);
+        if (t < machep) return s;
+        k += 1;
+        a *= x + k;
+        b /= w;
+        k += 1;
+    }
+    return s;
+}
+
+/* polygamma(n, x) for n >= 2: (-1)^(n+1) n! zeta(n + 1, x) (PyTorch's calc_polygamma, its
+ * factorial as exp(lgamma(n + 1)) in the type). */
+float nt_polygamma_f32(int64_t n, float x) {
+    int sg;
+    const float fact = expf(lgammaf_r((float)n + 1.0f, &sg));
+    return ((n % 2) ? 1.0f : -1.0f) * fact * (float)hurwitz_zeta((double)(n + 1), (double)x);
+}
+double nt_polygamma_f64(int64_t n, double x) {
+    int sg;
+    const double fact = exp(lgamma_r((double)n + 1.0, &sg));
+    return ((n % 2) ? 1.0 : -1.0) * fact * hurwitz_zeta((double)(n + 1), x);
+}
+
+/* lgamma without glibc's global signgam (the loops run on several threads). */
+static inline float lgamma_f32(float x) {
+    int sg;
+    return lgammaf_r(x, &sg);
+}
+static inline double lgamma_f64(double x) {
+    int sg;
+    return lgamma_r(x, &sg);
+}
+
 /* ------------------------------------------------------------------ float array functions */
 
 /* Array functions: out[i] = f(in[i]) for i < n; out may equal in. */
@@ -137,6 +237,20 @@ PLAIN_ARRAYS(sign, (float)((0.0f < x) - (x < 0.0f)), (double)((0.0 < x) - (x < 0
 PLAIN_ARRAYS(relu, (x > 0.0f || x != x) ? x : 0.0f, (x > 0.0 || x != x) ? x : 0.0)
 PLAIN_ARRAYS(erfinv, nt_erfinv_f32(x), nt_erfinv_f64(x))
 PLAIN_ARRAYS(digamma, nt_digamma_f32(x), nt_digamma_f64(x))
+PLAIN_ARRAYS(lgamma, lgamma_f32(x), lgamma_f64(x))
+PLAIN_ARRAYS(trigamma, nt_trigamma_f32(x), nt_trigamma_f64(x))
+
+/* polygamma(n, x), n >= 2 at ctx (an int64_t). */
+static void polygamma_arr_f32(float *out, const float *in, int64_t n, const void *ctx) {
+    const int64_t order = *(const int64_t *)ctx;
+    for (int64_t i = 0; i < n; i++)
+        out[i] = nt_polygamma_f32(order, in[i]);
+}
+static void polygamma_arr_f64(double *out, const double *in, int64_t n, const void *ctx) {
+    const int64_t order = *(const int64_t *)ctx;
+    for (int64_t i = 0; i < n; i++)
+        out[i] = nt_polygamma_f64(order, in[i]);
+}
 
 static void round_decimals_arr_f32(float *out, const float *in, int64_t n, const void *ctx) {
     const nt_round_ctx *c = ctx;
@@ -256,7 +370,7 @@ ROWS16_FN(rows_f16, nt_float16, nt_f16_to_f32, nt_f32_to_f16)
 // clang-format off
 #define NT_FLOAT_KERNEL_OPS(X)                                                                     \
     X(abs) X(ceil) X(floor) X(round) X(trunc) X(frac) X(reciprocal) X(neg) X(sign) X(relu)         \
-    X(erfinv) X(digamma) NT_SLEEF_OPS(X)
+    X(erfinv) X(digamma) X(lgamma) X(trigamma) X(polygamma) NT_SLEEF_OPS(X)
 // clang-format on
 
 /* Not every op uses its float16 loop. */
@@ -358,6 +472,31 @@ NT_LOOP_UNARY(logical_not_loop_NT_BFLOAT16, nt_bool, nt_bfloat16, NT_LD_BF16, NT
 MAP_LOOP(logical_not, NT_FLOAT32, float, nt_bool, NOT_PLAIN)
 MAP_LOOP(logical_not, NT_FLOAT64, double, nt_bool, NOT_PLAIN)
 
+/* isnan, isinf, isfinite: any dtype to bool; integers and bool are never NaN or infinite. */
+#define IS_NAN(x) ((x) != (x))
+#define IS_INF(x) (isinf(x) != 0)
+#define IS_FINITE(x) (isfinite(x) != 0)
+#define ALWAYS(x) ((void)(x), true)
+#define NEVER(x) ((void)(x), false)
+#define PREDICATE_LOOPS(op, FN, INTFN)                                                             \
+    MAP_LOOP(op, NT_BOOL, nt_bool, nt_bool, INTFN)                                                 \
+    MAP_LOOP(op, NT_UINT8, uint8_t, nt_bool, INTFN)                                                \
+    MAP_LOOP(op, NT_INT8, int8_t, nt_bool, INTFN)                                                  \
+    MAP_LOOP(op, NT_INT16, int16_t, nt_bool, INTFN)                                                \
+    MAP_LOOP(op, NT_INT32, int32_t, nt_bool, INTFN)                                                \
+    MAP_LOOP(op, NT_INT64, int64_t, nt_bool, INTFN)                                                \
+    NT_LOOP_UNARY(op##_loop_NT_FLOAT16, nt_bool, nt_float16, NT_LD_F16, NT_ST_ID, FN)              \
+    NT_LOOP_UNARY(op##_loop_NT_BFLOAT16, nt_bool, nt_bfloat16, NT_LD_BF16, NT_ST_ID, FN)           \
+    MAP_LOOP(op, NT_FLOAT32, float, nt_bool, FN)                                                   \
+    MAP_LOOP(op, NT_FLOAT64, double, nt_bool, FN)
+PREDICATE_LOOPS(isnan, IS_NAN, NEVER)
+PREDICATE_LOOPS(isinf, IS_INF, NEVER)
+PREDICATE_LOOPS(isfinite, IS_FINITE, ALWAYS)
+#define L_ALL(op)                                                                                  \
+    [NT_BOOL] = op##_loop_NT_BOOL,                                                                 \
+    L_INTS(op), [NT_FLOAT16] = op##_loop_NT_FLOAT16, [NT_BFLOAT16] = op##_loop_NT_BFLOAT16,        \
+    [NT_FLOAT32] = op##_loop_NT_FLOAT32, [NT_FLOAT64] = op##_loop_NT_FLOAT64
+
 /* ------------------------------------------------------------------ the loops by op */
 
 /* Designators for the loops table of one op. */
@@ -405,13 +544,21 @@ const nt_loop2d nt_unary_loops[NT_OP_COUNT][NT_DTYPE_COUNT] = {
     FLOATING(NT_OP_ERFINV, erfinv),
     FLOATING(NT_OP_DIGAMMA, digamma),
     [NT_OP_BITWISE_NOT] = {[NT_BOOL] = bitwise_not_loop_NT_BOOL, L_INTS(bitwise_not)},
-    [NT_OP_LOGICAL_NOT] = {[NT_BOOL] = logical_not_loop_NT_BOOL, L_INTS(logical_not),
+    [NT_OP_LOGICAL_NOT] = {[NT_BOOL] = logical_not_loop_NT_BOOL,
+                           L_INTS(logical_not),
                            [NT_FLOAT16] = logical_not_loop_NT_FLOAT16,
                            [NT_BFLOAT16] = logical_not_loop_NT_BFLOAT16,
                            [NT_FLOAT32] = logical_not_loop_NT_FLOAT32,
                            [NT_FLOAT64] = logical_not_loop_NT_FLOAT64},
     [NT_OP_RELU] = {L_INTS(relu), L_FLOATS(relu)},
     FLOATING(NT_OP_ROUND_DECIMALS, round_decimals),
+    [NT_OP_ISNAN] = {L_ALL(isnan)},
+    [NT_OP_ISINF] = {L_ALL(isinf)},
+    [NT_OP_ISFINITE] = {L_ALL(isfinite)},
+    FLOATING(NT_OP_LGAMMA, lgamma),
+    FLOATING(NT_OP_POLYGAMMA, polygamma),
 };
+
+const nt_loop2d nt_trigamma_loops[NT_DTYPE_COUNT] = {L_FLOATS(trigamma)};
 
 const nt_loop2d nt_round_decimals0_loops[NT_DTYPE_COUNT] = {L_FLOATS(round)};

@@ -23,6 +23,9 @@
  * kernel without its integer shortcut is nt_round_decimals0_loops. */
 extern const nt_loop2d nt_unary_loops[NT_OP_COUNT][NT_DTYPE_COUNT];
 extern const nt_loop2d nt_round_decimals0_loops[NT_DTYPE_COUNT];
+/* polygamma: NT_OP_POLYGAMMA's loops compute n >= 2 (ctx: a `const int64_t *`, n); n = 1 is
+ * nt_trigamma_loops, n = 0 digamma's. */
+extern const nt_loop2d nt_trigamma_loops[NT_DTYPE_COUNT];
 
 /* round(decimals=d), as PyTorch computes it in the element type itself (bfloat16
  * arithmetic rounds after each step): with s = 10^|d| in that type, rint(x * s) / s for
@@ -34,11 +37,15 @@ typedef struct nt_round_ctx {
     bool negative;
 } nt_round_ctx;
 
-/* The scalar special functions behind erfinv and digamma (float and double versions
+/* The scalar special functions behind erfinv, digamma and polygamma (float and double versions
  * computed in their own precision, as PyTorch does), exposed for tests. */
 float nt_erfinv_f32(float y);
 double nt_erfinv_f64(double y);
 float nt_digamma_f32(float x);
 double nt_digamma_f64(double x);
+float nt_trigamma_f32(float x);
+double nt_trigamma_f64(double x);
+float nt_polygamma_f32(int64_t n, float x);
+double nt_polygamma_f64(int64_t n, double x);
 
 #endif

@@ -1,8 +1,10 @@
 /*
  * binary.c — the pointwise binary ops (layer L4): add, sub, mul, div (three rounding
  * modes), remainder, pow, atan2, maximum/minimum, comparisons, bitwise and logical ops,
- * with tensor or scalar operands, alpha, out= and in-place forms; and where, clamp,
- * isclose and allclose.
+ * with tensor or scalar operands, alpha, out= and in-place forms; and where, clamp
+ * (clamp_min, clamp_max), isclose and allclose. What each op is (name, dtype rule, PyTorch's
+ * kernel name) is its row of the op table (ops.def); the nt_impl_* functions here read the
+ * call record, and the public functions only fill one and go through the dispatcher.
  *
  * Every op runs the same steps, in PyTorch 1.13's order so the same mistake gives the same
  * error: op-specific argument checks -> names (unify from the right; an out or in-place
@@ -21,54 +23,28 @@
 #include "core/scalar.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "dispatch/dispatch.h"
 #include "iter/iter.h"
 #include "kernels/binary_kernels.h"
 #include "kernels/convert.h"
 #include "names/infer.h"
 #include "names/names.h"
+#include "ops/out.h"
 
-/* ------------------------------------------------------------------ op descriptions */
+/* ------------------------------------------------------------------ op facts */
 
-enum {
-    BOOL_OUT = 1,      /* result is bool (comparisons, logical ops) */
-    FLOAT_RESULT = 2,  /* integral inputs compute in the default float dtype (div, atan2) */
-    INT_DIV = 4,       /* integer division by zero is PyTorch's "ZeroDivisionError" */
-};
+static bool is_binary(nt_op op) {
+    return (unsigned)op < NT_OP_COUNT && nt_op_rows[op].impl == nt_impl_binary;
+}
 
-typedef struct op_info {
-    const char *name;   /* PyTorch's op name */
-    const char *kernel; /* the name in "... not implemented for 'Bool'" */
-    unsigned flags;
-} op_info;
-
-static const op_info ops_info[NT_BINARY_OP_COUNT] = {
-    [NT_BINARY_ADD] = {"add", "add_cpu", 0},
-    [NT_BINARY_SUB] = {"sub", "sub_cpu", 0},
-    [NT_BINARY_MUL] = {"mul", "mul_cpu", 0},
-    [NT_BINARY_DIV] = {"div", "div_true_cpu", FLOAT_RESULT},
-    [NT_BINARY_DIV_TRUNC] = {"div", "div_trunc_cpu", INT_DIV},
-    [NT_BINARY_DIV_FLOOR] = {"floor_divide", "div_floor_cpu", INT_DIV},
-    [NT_BINARY_REMAINDER] = {"remainder", "remainder_cpu", INT_DIV},
-    [NT_BINARY_POW] = {"pow", "pow", 0},
-    [NT_BINARY_ATAN2] = {"atan2", "atan2_cpu", FLOAT_RESULT},
-    [NT_BINARY_MAXIMUM] = {"maximum", "maximum_cpu", 0},
-    [NT_BINARY_MINIMUM] = {"minimum", "minimum_cpu", 0},
-    [NT_BINARY_EQ] = {"eq", "eq_cpu", BOOL_OUT},
-    [NT_BINARY_NE] = {"ne", "ne_cpu", BOOL_OUT},
-    [NT_BINARY_LT] = {"lt", "lt_cpu", BOOL_OUT},
-    [NT_BINARY_LE] = {"le", "le_cpu", BOOL_OUT},
-    [NT_BINARY_GT] = {"gt", "gt_cpu", BOOL_OUT},
-    [NT_BINARY_GE] = {"ge", "ge_cpu", BOOL_OUT},
-    [NT_BINARY_BITWISE_AND] = {"bitwise_and", "bitwise_and_cpu", 0},
-    [NT_BINARY_BITWISE_OR] = {"bitwise_or", "bitwise_or_cpu", 0},
-    [NT_BINARY_BITWISE_XOR] = {"bitwise_xor", "bitwise_xor_cpu", 0},
-    [NT_BINARY_LOGICAL_AND] = {"logical_and", "logical_and_cpu", BOOL_OUT},
-    [NT_BINARY_LOGICAL_OR] = {"logical_or", "logical_or_cpu", BOOL_OUT},
-    [NT_BINARY_LOGICAL_XOR] = {"logical_xor", "logical_xor_cpu", BOOL_OUT},
-};
+/* Integer division and remainder by zero are PyTorch's "ZeroDivisionError". */
+static bool divides_integers(nt_op op) {
+    return op == NT_OP_DIV_TRUNC || op == NT_OP_FLOOR_DIVIDE || op == NT_OP_REMAINDER ||
+           op == NT_OP_FMOD;
+}
 
 const char *nt_binary_op_name(nt_binary_op op) {
-    return (unsigned)op < NT_BINARY_OP_COUNT ? ops_info[op].name : "unknown";
+    return is_binary(op) ? nt_op_rows[op].name : "unknown";
 }
 
 static nt_status not_implemented(const char *kernel, nt_dtype dtype) {
@@ -81,15 +57,14 @@ static nt_status cannot_cast(nt_dtype from, nt_dtype to) {
                    nt_dtype_torch_name(from), nt_dtype_torch_name(to));
 }
 
-static nt_dtype operand_dtype(const nt_operand *o) {
-    return o->tensor ? o->tensor->dtype : nt_scalar_dtype(o->scalar);
-}
-
 static bool scalar_is_one(nt_scalar s) {
     switch (s.kind) {
-    case NT_SCALAR_BOOL: return s.v.b;
-    case NT_SCALAR_INT: return s.v.i == 1;
-    default: return s.v.f == 1.0;
+    case NT_SCALAR_BOOL:
+        return s.v.b;
+    case NT_SCALAR_INT:
+        return s.v.i == 1;
+    default:
+        return s.v.f == 1.0;
     }
 }
 
@@ -147,11 +122,17 @@ static void prepare_scalar(nt_scalar s, nt_dtype dtype, prepared *p) {
     nt_store_scalar(p->element, dtype, s);
 }
 
-/* Checks the tensor an op writes (an out= tensor or an in-place self) against the result:
- * its shape (the broadcast shape, bndim/shape; it is not resized), names (PyTorch checks a
- * named out even when no input is named), castability. */
-static nt_status check_target(const nt_tensor *target, int bndim, const int64_t *shape,
+/* Checks the tensor an op writes against the result, in PyTorch's order. An out= tensor
+ * (is_out): castability, then its shape (resized to the broadcast shape bndim/shape, out.h),
+ * then its names (PyTorch checks a named out even when no input is named). An in-place
+ * self: its shape (never resized), names, castability. */
+static nt_status check_target(nt_tensor *target, bool is_out, int bndim, const int64_t *shape,
                               const nt_name *names, int ndim, nt_dtype result) {
+    if (is_out) {
+        if (!nt_can_cast(result, target->dtype)) return cannot_cast(result, target->dtype);
+        NT_TRY(nt_out_resize(target, bndim, shape));
+        return nt_names_check_out(target->names, target->ndim, names, ndim);
+    }
     bool same = target->ndim == bndim;
     for (int d = 0; same && d < bndim; d++)
         same = target->sizes[d] == shape[d];
@@ -210,22 +191,26 @@ static nt_status broadcast_of(int n, nt_tensor *const *ts, int *ndim, int64_t *s
 
 /* ------------------------------------------------------------------ binary ops */
 
-/* PyTorch's sub_check and the integer-pow check, before anything else. */
-static nt_status pre_checks(nt_binary_op op, const nt_operand *a, const nt_operand *b,
-                            nt_dtype common) {
-    if (op == NT_BINARY_SUB) {
-        bool ab = operand_dtype(a) == NT_BOOL, bb = operand_dtype(b) == NT_BOOL;
-        if (ab && bb)
-            return nt_fail(NT_ERR_RUNTIME,
-                           "Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.");
-        if (ab || bb)
-            return nt_fail(NT_ERR_RUNTIME,
-                           "Subtraction, the `-` operator, with a bool tensor is not supported. "
-                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
-                           "operator instead.");
-    }
-    if (op == NT_BINARY_POW && !b->tensor && b->scalar.kind == NT_SCALAR_INT && b->scalar.v.i < 0 &&
+/* PyTorch's sub_check, before anything else (the row's check). */
+nt_status nt_check_sub(const nt_call *c) {
+    const nt_arg *a = &c->args[0], *b = &c->args[1];
+    bool ab = a->kind == NT_ARG_TENSOR ? a->v.t->dtype == NT_BOOL : a->v.s.kind == NT_SCALAR_BOOL;
+    bool bb = b->kind == NT_ARG_TENSOR ? b->v.t->dtype == NT_BOOL : b->v.s.kind == NT_SCALAR_BOOL;
+    if (ab && bb)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "Subtraction, the `-` operator, with two bool tensors is not "
+                       "supported. Use the `^` or `logical_xor()` operator instead.");
+    if (ab || bb)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "Subtraction, the `-` operator, with a bool tensor is not supported. "
+                       "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                       "operator instead.");
+    return NT_OK;
+}
+
+/* PyTorch's integer-pow check. */
+static nt_status pow_check(nt_op op, const nt_operand *b, nt_dtype common) {
+    if (op == NT_OP_POW && !b->tensor && b->scalar.kind == NT_SCALAR_INT && b->scalar.v.i < 0 &&
         nt_dtype_table[common].kind != NT_KIND_FLOAT)
         return nt_fail(NT_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
     return NT_OK;
@@ -267,18 +252,17 @@ static bool same_names(const nt_tensor *a, const nt_tensor *b) {
  * new tensor: no promotion, no broadcasting, nothing to check but the kernel's existence;
  * one flat loop, split across threads when large. Returns false (touching nothing) when the
  * case does not apply, so the general path runs and reports any error. */
-static bool fast_binary(nt_binary_op op, const nt_tensor *a, const nt_tensor *b,
+static bool fast_binary(const nt_op_row *row, nt_op op, const nt_tensor *a, const nt_tensor *b,
                         nt_tensor **result, nt_status *st) {
-    const op_info *info = &ops_info[op];
     if (a->dtype != b->dtype || !a->is_contiguous || !b->is_contiguous || a->ndim != b->ndim ||
-        (info->flags & INT_DIV) || !same_names(a, b))
+        divides_integers(op) || !same_names(a, b))
         return false;
-    if ((info->flags & FLOAT_RESULT) && nt_dtype_table[a->dtype].kind != NT_KIND_FLOAT) return false;
+    if (row->dtypes == NT_DT_FLOAT && nt_dtype_table[a->dtype].kind != NT_KIND_FLOAT) return false;
     for (int d = 0; d < a->ndim; d++)
         if (a->sizes[d] != b->sizes[d]) return false;
     const nt_binary_loops *loops = nt_binary_kernel(op, a->dtype);
     if (!loops) return false;
-    nt_dtype rd = (info->flags & BOOL_OUT) ? NT_BOOL : a->dtype;
+    nt_dtype rd = row->dtypes == NT_DT_BOOL ? NT_BOOL : a->dtype;
     nt_tensor *res;
     *st = nt_tensor_alloc(rd, a->ndim, a->sizes, a->names, &res);
     if (*st != NT_OK) return true;
@@ -294,22 +278,15 @@ static bool fast_binary(nt_binary_op op, const nt_tensor *a, const nt_tensor *b,
     return true;
 }
 
-nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_scalar *alpha,
-                       nt_tensor *out, bool inplace, nt_tensor **result) {
-    if (a.tensor && b.tensor && !out && !inplace && !alpha && result &&
-        (unsigned)op < NT_BINARY_OP_COUNT) {
-        nt_status st;
-        if (fast_binary(op, a.tensor, b.tensor, result, &st)) return st;
-    }
-    if ((unsigned)op >= NT_BINARY_OP_COUNT)
-        return nt_fail(NT_ERR_VALUE, "binary op: unknown op %d", (int)op);
-    const op_info *info = &ops_info[op];
+/* a op b (alpha: add/sub's, NULL when 1) into out, into a in place, or into a new tensor
+ * (*result). */
+static nt_status binary_run(nt_op op, nt_operand a, nt_operand b, const nt_scalar *alpha,
+                            nt_tensor *out, bool inplace, nt_tensor **result) {
+    const nt_op_row *row = nt_op_row_of(op);
     if (!a.tensor && !b.tensor)
-        return nt_fail(NT_ERR_TYPE, "%s(): expected at least one tensor operand", info->name);
+        return nt_fail(NT_ERR_TYPE, "%s(): expected at least one tensor operand", row->name);
     if (inplace && !a.tensor)
-        return nt_fail(NT_ERR_TYPE, "%s_(): self must be a tensor", info->name);
-    if (inplace && out)
-        return nt_fail(NT_ERR_VALUE, "%s_(): an in-place op takes no out tensor", info->name);
+        return nt_fail(NT_ERR_TYPE, "%s_(): self must be a tensor", row->name);
     nt_tensor *target = inplace ? a.tensor : out;
 
     /* The compute dtype and the result dtype. */
@@ -319,38 +296,36 @@ nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_sca
     if (!a.tensor) scalars[nscalars++] = a.scalar;
     if (!b.tensor) scalars[nscalars++] = b.scalar;
     nt_dtype common = nt_result_type(2, tensors, nscalars, scalars);
-    if ((info->flags & FLOAT_RESULT) && nt_dtype_table[common].kind != NT_KIND_FLOAT)
+    if (row->dtypes == NT_DT_FLOAT && nt_dtype_table[common].kind != NT_KIND_FLOAT)
         common = nt_default_dtype();
-    nt_dtype res_dtype = (info->flags & BOOL_OUT) ? NT_BOOL : common;
-    NT_TRY(pre_checks(op, &a, &b, common));
+    nt_dtype res_dtype = row->dtypes == NT_DT_BOOL ? NT_BOOL : common;
+    NT_TRY(pow_check(op, &b, common));
 
     /* Names, then shapes. */
     nt_name name_buf[NT_MAX_DIMS];
     const nt_name *names;
     int ndim;
-    NT_TRY(nt_names_unify_from_right(a.tensor ? a.tensor->names : NULL,
-                                     a.tensor ? a.tensor->ndim : 0,
-                                     b.tensor ? b.tensor->names : NULL,
-                                     b.tensor ? b.tensor->ndim : 0, name_buf, &ndim, &names));
+    NT_TRY(nt_names_unify_from_right(
+        a.tensor ? a.tensor->names : NULL, a.tensor ? a.tensor->ndim : 0,
+        b.tensor ? b.tensor->names : NULL, b.tensor ? b.tensor->ndim : 0, name_buf, &ndim, &names));
     int64_t shape[NT_MAX_DIMS];
     int bndim;
     NT_TRY(broadcast_of(2, tensors, &bndim, shape));
-    if (target) NT_TRY(check_target(target, bndim, shape, names, ndim, res_dtype));
+    if (target) NT_TRY(check_target(target, !inplace, bndim, shape, names, ndim, res_dtype));
 
     /* alpha, kernels. */
     bool use_alpha = false;
     nt_kparam alpha_param;
-    if (alpha && (op == NT_BINARY_ADD || op == NT_BINARY_SUB)) {
+    if (alpha && (op == NT_OP_ADD || op == NT_OP_SUB)) {
         NT_TRY(alpha_check(common, *alpha));
         if (!scalar_is_one(*alpha)) {
             use_alpha = true;
-            alpha_param =
-                nt_kparam_make(common, op == NT_BINARY_SUB ? scalar_negate(*alpha) : *alpha);
+            alpha_param = nt_kparam_make(common, op == NT_OP_SUB ? scalar_negate(*alpha) : *alpha);
         }
     }
-    const nt_binary_loops *loops = use_alpha ? nt_binary_add_alpha_kernel(common)
-                                             : nt_binary_kernel(op, common);
-    if (!loops) return not_implemented(info->kernel, common);
+    const nt_binary_loops *loops =
+        use_alpha ? nt_binary_add_alpha_kernel(common) : nt_binary_kernel(op, common);
+    if (!loops) return not_implemented(row->kernel, common);
 
     /* Operands in the compute dtype: zero-dim tensors of another dtype become scalars. */
     prepared pa = {0}, pb = {0};
@@ -377,7 +352,7 @@ nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_sca
         NT_CHECK(st, prepare_tensor(b.tensor, common, target, &pb));
 
     /* Integer division by zero. */
-    if ((info->flags & INT_DIV) && nt_dtype_table[common].kind != NT_KIND_FLOAT) {
+    if (divides_integers(op) && nt_dtype_table[common].kind != NT_KIND_FLOAT) {
         bool zero = pb.tensor ? nt_any_zero(pb.tensor) : nt_load_double(pb.element, common) == 0;
         if (zero) {
             st = nt_fail(NT_ERR_RUNTIME, "ZeroDivisionError");
@@ -394,7 +369,7 @@ nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_sca
     nt_tensor *iops[3];
     int nops;
     nt_loop2d loop;
-    nt_dtype loop_out = (info->flags & BOOL_OUT) ? NT_BOOL : common;
+    nt_dtype loop_out = row->dtypes == NT_DT_BOOL ? NT_BOOL : common;
     if (pa.tensor && pb.tensor) {
         iops[1] = pa.tensor;
         iops[2] = pb.tensor;
@@ -405,7 +380,7 @@ nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_sca
         nops = 2;
         ctx.scalar = pb.element;
         loop = loops->ts;
-        if (op == NT_BINARY_POW) {
+        if (op == NT_OP_POW) {
             nt_loop2d special =
                 nt_pow_scalar_special_loop(common, nt_load_double(pb.element, common));
             if (special) loop = special;
@@ -418,7 +393,7 @@ nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_sca
     }
     NT_CHECK(st, run_into(target, loop_out, nops, iops, loop, &ctx));
     if (target != res) NT_CHECK(st, name_target(target, names));
-    if (result) *result = res ? res : nt_tensor_retain(target);
+    *result = res ? res : nt_tensor_retain(target);
     res = NULL;
 fail:
     nt_tensor_release(res);
@@ -427,9 +402,87 @@ fail:
     return st;
 }
 
+/* A call slot as an operand. */
+static nt_operand operand_of(const nt_arg *a) {
+    return a->kind == NT_ARG_TENSOR ? nt_operand_tensor(a->v.t) : nt_operand_scalar(a->v.s);
+}
+
+/* The binary ops: (self, other) and, for add and sub, alpha; for div, rounding_mode. */
+nt_status nt_impl_binary(nt_call *c) {
+    nt_op op = c->op;
+    const nt_arg *x = &c->args[0], *y = &c->args[1], *extra = &c->args[2];
+    const nt_scalar *alpha = NULL;
+    /* an int alpha of 1 (the default) passes alpha_check and changes nothing */
+    if ((op == NT_OP_ADD || op == NT_OP_SUB) && extra->kind == NT_ARG_SCALAR &&
+        !(extra->v.s.kind == NT_SCALAR_INT && extra->v.s.v.i == 1))
+        alpha = &extra->v.s;
+    /* tensor op tensor into a new tensor, without alpha or rounding mode: the common case */
+    if (x->kind == NT_ARG_TENSOR && y->kind == NT_ARG_TENSOR && !c->out[0] && !c->inplace &&
+        !alpha && !(op == NT_OP_DIV && extra->kind == NT_ARG_STR)) {
+        nt_status st;
+        if (fast_binary(nt_op_row_of(op), op, x->v.t, y->v.t, &c->result[0], &st)) return st;
+    }
+    if (op == NT_OP_DIV && c->args[2].kind == NT_ARG_STR) {
+        const char *mode = c->args[2].v.str;
+        if (strcmp(mode, "trunc") == 0)
+            op = NT_OP_DIV_TRUNC;
+        else if (strcmp(mode, "floor") == 0)
+            op = NT_OP_FLOOR_DIVIDE;
+        else
+            return nt_fail(NT_ERR_RUNTIME,
+                           "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           "but found '%s'",
+                           mode);
+    }
+    return binary_run(op, operand_of(&c->args[0]), operand_of(&c->args[1]), alpha, c->out[0],
+                      c->inplace, &c->result[0]);
+}
+
+static nt_arg operand_arg(nt_operand o) {
+    return o.tensor ? nt_arg_tensor(o.tensor) : nt_arg_scalar(o.scalar);
+}
+
+/* Hands back the call's result (NULL: released) after a dispatch. */
+static nt_status finish(nt_status st, nt_call *c, nt_tensor **result) {
+    if (st != NT_OK) return st;
+    if (result)
+        *result = c->result[0];
+    else
+        nt_tensor_release(c->result[0]);
+    return NT_OK;
+}
+
+nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_scalar *alpha,
+                       nt_tensor *out, bool inplace, nt_tensor **result) {
+    if (!is_binary(op)) return nt_fail(NT_ERR_VALUE, "binary op: unknown op %d", (int)op);
+    if (inplace && out)
+        return nt_fail(NT_ERR_VALUE, "%s_(): an in-place op takes no out tensor",
+                       nt_op_rows[op].name);
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = inplace;
+    c.out[0] = out;
+    c.args[0] = operand_arg(a);
+    c.args[1] = operand_arg(b);
+    c.args[2] = alpha ? nt_arg_scalar(*alpha) : nt_arg_none();
+    return finish(nt_dispatch(&c), &c, result);
+}
+
+/* A tensor slot, written field by field (the per-call path: no temporary to copy). */
+static inline void set_tensor(nt_arg *a, nt_tensor *t) {
+    a->kind = NT_ARG_TENSOR;
+    a->v.t = t;
+}
+
 nt_status nt_binary(nt_binary_op op, nt_tensor *a, nt_tensor *b, nt_tensor **out) {
     if (!a || !b || !out) return nt_fail(NT_ERR_TYPE, "%s(): NULL argument", nt_binary_op_name(op));
-    return nt_binary_ex(op, nt_operand_tensor(a), nt_operand_tensor(b), NULL, NULL, false, out);
+    if (!is_binary(op)) return nt_fail(NT_ERR_VALUE, "binary op: unknown op %d", (int)op);
+    nt_call c;
+    nt_call_init(&c, op);
+    set_tensor(&c.args[0], a);
+    set_tensor(&c.args[1], b);
+    c.args[2].kind = NT_ARG_NONE;
+    return finish(nt_dispatch(&c), &c, out);
 }
 
 nt_status nt_binary_scalar(nt_binary_op op, nt_tensor *a, nt_scalar b, nt_tensor **out) {
@@ -460,16 +513,16 @@ nt_status nt_binary_scalar_(nt_binary_op op, nt_tensor *self, nt_scalar other) {
 }
 
 nt_status nt_add(nt_tensor *a, nt_tensor *b, nt_tensor **out) {
-    return nt_binary(NT_BINARY_ADD, a, b, out);
+    return nt_binary(NT_OP_ADD, a, b, out);
 }
 nt_status nt_sub(nt_tensor *a, nt_tensor *b, nt_tensor **out) {
-    return nt_binary(NT_BINARY_SUB, a, b, out);
+    return nt_binary(NT_OP_SUB, a, b, out);
 }
 nt_status nt_mul(nt_tensor *a, nt_tensor *b, nt_tensor **out) {
-    return nt_binary(NT_BINARY_MUL, a, b, out);
+    return nt_binary(NT_OP_MUL, a, b, out);
 }
 nt_status nt_div(nt_tensor *a, nt_tensor *b, nt_tensor **out) {
-    return nt_binary(NT_BINARY_DIV, a, b, out);
+    return nt_binary(NT_OP_DIV, a, b, out);
 }
 
 /* ------------------------------------------------------------------ where */
@@ -490,8 +543,8 @@ static nt_status operand_as_tensor(const nt_operand *o, nt_dtype dtype, const nt
     return NT_OK;
 }
 
-nt_status nt_where(nt_tensor *cond, nt_operand a, nt_operand b, nt_tensor *out,
-                   nt_tensor **result) {
+static nt_status where_run(nt_tensor *cond, nt_operand a, nt_operand b, nt_tensor *out,
+                           nt_tensor **result) {
     if (!cond) return nt_fail_null_tensor("where", "condition");
     if (cond->dtype != NT_BOOL && cond->dtype != NT_UINT8)
         return nt_fail(NT_ERR_RUNTIME,
@@ -516,7 +569,7 @@ nt_status nt_where(nt_tensor *cond, nt_operand a, nt_operand b, nt_tensor *out,
     int64_t shape[NT_MAX_DIMS];
     int bndim;
     NT_TRY(broadcast_of(3, all, &bndim, shape));
-    if (out) NT_TRY(check_target(out, bndim, shape, names, ndim, dtype));
+    if (out) NT_TRY(check_target(out, true, bndim, shape, names, ndim, dtype));
 
     prepared pa = {0}, pb = {0}, pc = {0};
     nt_tensor *res = NULL, *target = out;
@@ -531,7 +584,7 @@ nt_status nt_where(nt_tensor *cond, nt_operand a, nt_operand b, nt_tensor *out,
     nt_tensor *iops[4] = {NULL, pc.tensor, pa.tensor, pb.tensor};
     NT_CHECK(st, run_into(target, dtype, 4, iops, nt_where_loop(cond->dtype, dtype), NULL));
     if (target != res) NT_CHECK(st, name_target(target, names));
-    if (result) *result = res ? res : nt_tensor_retain(target);
+    *result = res ? res : nt_tensor_retain(target);
     res = NULL;
 fail:
     nt_tensor_release(res);
@@ -541,15 +594,35 @@ fail:
     return st;
 }
 
+/* where(condition, self, other); the method t.where(condition, other) has self first. */
+nt_status nt_impl_where(nt_call *c) {
+    bool method = c->op == NT_OP_WHERE_METHOD;
+    const nt_arg *cond = &c->args[method ? 1 : 0], *self = &c->args[method ? 0 : 1];
+    return where_run(cond->kind == NT_ARG_TENSOR ? cond->v.t : NULL, operand_of(self),
+                     operand_of(&c->args[2]), c->out[0], &c->result[0]);
+}
+
+nt_status nt_where(nt_tensor *cond, nt_operand a, nt_operand b, nt_tensor *out,
+                   nt_tensor **result) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_WHERE);
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensor(cond);
+    c.args[1] = operand_arg(a);
+    c.args[2] = operand_arg(b);
+    return finish(nt_dispatch(&c), &c, result);
+}
+
 /* ------------------------------------------------------------------ clamp */
 
 /* The C++ type names PyTorch's scalar clamp_ uses in its cast error. */
 static const char *cpp_type_name(nt_dtype d) {
     static const char *const names[NT_DTYPE_COUNT] = {
-        [NT_BOOL] = "bool",       [NT_UINT8] = "unsigned char", [NT_INT8] = "signed char",
-        [NT_INT16] = "short int",     [NT_INT32] = "int",           [NT_INT64] = "long int",
-        [NT_FLOAT16] = "c10::Half", [NT_BFLOAT16] = "c10::BFloat16", [NT_FLOAT32] = "float",
-        [NT_FLOAT64] = "double",
+        [NT_BOOL] = "bool",         [NT_UINT8] = "unsigned char",
+        [NT_INT8] = "signed char",  [NT_INT16] = "short int",
+        [NT_INT32] = "int",         [NT_INT64] = "long int",
+        [NT_FLOAT16] = "c10::Half", [NT_BFLOAT16] = "c10::BFloat16",
+        [NT_FLOAT32] = "float",     [NT_FLOAT64] = "double",
     };
     return names[d];
 }
@@ -562,14 +635,17 @@ static nt_status clamp_scalars(nt_tensor *t, const nt_scalar *min, const nt_scal
     if (max) scalars[n++] = *max;
     nt_dtype dtype = nt_result_type(1, &t, n, scalars);
     nt_tensor *target = inplace ? t : out;
-    if (target) NT_TRY(nt_names_check_out(target->names, target->ndim, t->names, t->ndim));
+    if (inplace) NT_TRY(nt_names_check_out(t->names, t->ndim, t->names, t->ndim));
     if (inplace && !nt_can_cast(dtype, t->dtype))
-        return nt_fail(NT_ERR_RUNTIME,
-                       "result type %s can't be cast to the desired output type %s",
+        return nt_fail(NT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
                        nt_dtype_torch_name(dtype), cpp_type_name(t->dtype));
     if (out && out->dtype != dtype)
         return nt_fail(NT_ERR_RUNTIME, "Found dtype %s but expected %s",
                        nt_dtype_torch_name(out->dtype), nt_dtype_torch_name(dtype));
+    if (out) {
+        NT_TRY(nt_out_resize(out, t->ndim, t->sizes));
+        NT_TRY(nt_names_check_out(out->names, out->ndim, t->names, t->ndim));
+    }
     if (inplace) dtype = t->dtype;
     int which = (min ? 1 : 0) | (max ? 2 : 0);
     nt_loop2d loop = nt_clamp_scalar_loop(dtype, which);
@@ -600,7 +676,7 @@ static nt_status clamp_scalars(nt_tensor *t, const nt_scalar *min, const nt_scal
         NT_CHECK(st, run_into(target, dtype, 2, iops, loop, &bounds));
     }
     if (target != res) NT_CHECK(st, name_target(target, t->names));
-    if (result) *result = res ? res : nt_tensor_retain(target);
+    *result = res ? res : nt_tensor_retain(target);
     res = NULL;
 fail:
     nt_tensor_release(res);
@@ -629,14 +705,14 @@ static nt_status clamp_tensors(nt_tensor *t, const nt_operand *min, const nt_ope
     int64_t shape[NT_MAX_DIMS];
     int bndim;
     NT_TRY(broadcast_of(3, tensors, &bndim, shape));
-    if (target) NT_TRY(check_target(target, bndim, shape, names, ndim, dtype));
+    if (target) NT_TRY(check_target(target, !inplace, bndim, shape, names, ndim, dtype));
     nt_loop2d loop = NULL;
     const nt_binary_loops *two = NULL;
     if (min && max) {
         loop = nt_clamp_tensor_loop(dtype);
         if (!loop) return not_implemented("clamp_cpu", dtype);
     } else {
-        two = nt_binary_kernel(min ? NT_BINARY_MAXIMUM : NT_BINARY_MINIMUM, dtype);
+        two = nt_binary_kernel(min ? NT_OP_MAXIMUM : NT_OP_MINIMUM, dtype);
     }
 
     prepared px = {0}, plo = {0}, phi = {0};
@@ -657,7 +733,7 @@ static nt_status clamp_tensors(nt_tensor *t, const nt_operand *min, const nt_ope
         NT_CHECK(st, run_into(target, dtype, 3, iops, two->tt, NULL));
     }
     if (target != res) NT_CHECK(st, name_target(target, names));
-    if (result) *result = res ? res : nt_tensor_retain(target);
+    *result = res ? res : nt_tensor_retain(target);
     res = NULL;
 fail:
     nt_tensor_release(res);
@@ -667,25 +743,50 @@ fail:
     return st;
 }
 
+/* clamp(self, min, max); clamp_min(self, min); clamp_max(self, max). */
+nt_status nt_impl_clamp(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor(nt_op_row_of(c->op)->name, "input");
+    const nt_arg *lo = &c->args[1], *hi = &c->args[2];
+    if (c->op == NT_OP_CLAMP_MAX) {
+        hi = lo;
+        lo = NULL;
+    } else if (c->op == NT_OP_CLAMP_MIN) {
+        hi = NULL;
+    }
+    nt_operand min, max;
+    const nt_operand *pmin = NULL, *pmax = NULL;
+    if (lo && lo->kind != NT_ARG_NONE) min = operand_of(lo), pmin = &min;
+    if (hi && hi->kind != NT_ARG_NONE) max = operand_of(hi), pmax = &max;
+    if (!pmin && !pmax)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "torch.clamp: At least one of 'min' or 'max' must not be None");
+    if ((pmin && pmin->tensor) || (pmax && pmax->tensor))
+        return clamp_tensors(t, pmin, pmax, c->out[0], c->inplace, &c->result[0]);
+    return clamp_scalars(t, pmin ? &pmin->scalar : NULL, pmax ? &pmax->scalar : NULL, c->out[0],
+                         c->inplace, &c->result[0]);
+}
+
 nt_status nt_clamp(nt_tensor *t, const nt_operand *min, const nt_operand *max, nt_tensor *out,
                    bool inplace, nt_tensor **result) {
     if (!t) return nt_fail_null_tensor("clamp", "input");
     if (inplace && out)
         return nt_fail(NT_ERR_VALUE, "clamp_(): an in-place op takes no out tensor");
-    if (!min && !max)
-        return nt_fail(NT_ERR_RUNTIME,
-                       "torch.clamp: At least one of 'min' or 'max' must not be None");
-    if ((min && min->tensor) || (max && max->tensor))
-        return clamp_tensors(t, min, max, out, inplace, result);
-    return clamp_scalars(t, min ? &min->scalar : NULL, max ? &max->scalar : NULL, out, inplace,
-                         result);
+    nt_call c;
+    nt_call_init(&c, NT_OP_CLAMP);
+    c.inplace = inplace;
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = min ? operand_arg(*min) : nt_arg_none();
+    c.args[2] = max ? operand_arg(*max) : nt_arg_none();
+    return finish(nt_dispatch(&c), &c, result);
 }
 
 /* ------------------------------------------------------------------ isclose, allclose */
 
-nt_status nt_isclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
-                     nt_tensor **out) {
-    if (!a || !b || !out) return nt_fail(NT_ERR_TYPE, "isclose(): NULL argument");
+static nt_status isclose_run(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
+                             nt_tensor **out) {
+    if (!a || !b) return nt_fail(NT_ERR_TYPE, "isclose(): NULL argument");
     if (a->dtype != b->dtype)
         return nt_fail(NT_ERR_RUNTIME, "%s did not match %s", nt_dtype_torch_name(a->dtype),
                        nt_dtype_torch_name(b->dtype));
@@ -698,8 +799,8 @@ nt_status nt_isclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool 
     nt_name name_buf[NT_MAX_DIMS];
     const nt_name *names;
     int ndim;
-    NT_TRY(nt_names_unify_from_right(a->names, a->ndim, b->names, b->ndim, name_buf, &ndim,
-                                     &names));
+    NT_TRY(
+        nt_names_unify_from_right(a->names, a->ndim, b->names, b->ndim, name_buf, &ndim, &names));
     nt_tensor *ts[2] = {a, b};
     int64_t shape[NT_MAX_DIMS];
     int bndim;
@@ -718,16 +819,305 @@ nt_status nt_isclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool 
     return NT_OK;
 }
 
-nt_status nt_allclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
-                      bool *out) {
-    if (!out) return nt_fail(NT_ERR_TYPE, "allclose(): NULL argument");
+/* isclose(self, other, rtol, atol, equal_nan) -> Tensor; allclose: the same -> bool. */
+nt_status nt_impl_isclose(nt_call *c) {
     nt_tensor *close = NULL;
-    NT_TRY(nt_isclose(a, b, rtol, atol, equal_nan, &close));
+    NT_TRY(isclose_run(nt_call_tensor(c, 0), nt_call_tensor(c, 1), c->args[2].v.f, c->args[3].v.f,
+                       c->args[4].v.b, &close));
+    if (c->op == NT_OP_ISCLOSE) {
+        c->result[0] = close;
+        return NT_OK;
+    }
     const nt_bool *v = (const nt_bool *)nt_tensor_bytes(close); /* fresh and contiguous */
     bool all = true;
     for (int64_t i = 0; i < close->numel && all; i++)
         all = v[i] != 0;
     nt_tensor_release(close);
-    *out = all;
+    c->value = nt_scalar_bool(all);
     return NT_OK;
+}
+
+static void close_call(nt_call *c, nt_op op, nt_tensor *a, nt_tensor *b, double rtol, double atol,
+                       bool equal_nan) {
+    nt_call_init(c, op);
+    c->args[0] = nt_arg_tensor(a);
+    c->args[1] = nt_arg_tensor(b);
+    c->args[2] = nt_arg_float(rtol);
+    c->args[3] = nt_arg_float(atol);
+    c->args[4] = nt_arg_bool(equal_nan);
+}
+
+nt_status nt_isclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
+                     nt_tensor **out) {
+    if (!out) return nt_fail(NT_ERR_TYPE, "isclose(): NULL argument");
+    nt_call c;
+    close_call(&c, NT_OP_ISCLOSE, a, b, rtol, atol, equal_nan);
+    NT_TRY(nt_dispatch(&c));
+    *out = c.result[0];
+    return NT_OK;
+}
+
+nt_status nt_allclose(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
+                      bool *out) {
+    if (!out) return nt_fail(NT_ERR_TYPE, "allclose(): NULL argument");
+    nt_call c;
+    close_call(&c, NT_OP_ALLCLOSE, a, b, rtol, atol, equal_nan);
+    NT_TRY(nt_dispatch(&c));
+    *out = c.value.v.b;
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ threshold */
+
+/* A scalar as a kernel parameter of dtype, converted as PyTorch's Scalar::to<scalar_t>
+ * (bfloat16 rounded to it). */
+static nt_kparam param_of(nt_dtype dtype, nt_scalar s) {
+    nt_kparam p = nt_kparam_make(dtype, s);
+    if (dtype == NT_BFLOAT16) p.f = nt_bf16_to_f32(nt_f32_to_bf16(p.f));
+    return p;
+}
+
+/* Runs a one-input loop with ctx on t into the written tensor (or a new one, t's names),
+ * in dtype `dtype`. */
+static nt_status run_keep_names(nt_call *c, nt_tensor *t, nt_dtype dtype, nt_loop2d loop,
+                                void *ctx) {
+    nt_tensor *target = c->inplace ? t : c->out[0], *res = NULL;
+    prepared px = {0};
+    nt_status st = NT_OK;
+    if (!target) {
+        NT_TRY(nt_tensor_alloc(dtype, t->ndim, t->sizes, t->names, &res));
+        target = res;
+    }
+    NT_CHECK(st, prepare_tensor(t, dtype, target, &px));
+    nt_tensor *iops[2] = {NULL, px.tensor};
+    NT_CHECK(st, run_into(target, dtype, 2, iops, loop, ctx));
+    if (target != res) NT_CHECK(st, name_target(target, t->names));
+    c->result[0] = res ? res : nt_tensor_retain(target);
+    res = NULL;
+fail:
+    nt_tensor_release(res);
+    prepared_release(&px);
+    return st;
+}
+
+/* threshold(self, threshold, value): in self's dtype, names kept. */
+nt_status nt_impl_threshold(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("threshold", "input");
+    nt_dtype dtype = t->dtype;
+    nt_tensor *target = c->inplace ? t : c->out[0];
+    if (target)
+        NT_TRY(check_target(target, !c->inplace, t->ndim, t->sizes, t->names, t->ndim, dtype));
+    nt_loop2d loop = nt_threshold_loop(dtype);
+    if (!loop) return not_implemented(nt_op_row_of(c->op)->kernel, dtype);
+    nt_scalar th = c->args[1].v.s, value = c->args[2].v.s;
+    NT_TRY(nt_scalar_check_fits(th, dtype));
+    NT_TRY(nt_scalar_check_fits(value, dtype));
+    nt_threshold_params p = {param_of(dtype, th), param_of(dtype, value)};
+    return run_keep_names(c, t, dtype, loop, &p);
+}
+
+nt_status nt_threshold(nt_tensor *t, nt_scalar threshold, nt_scalar value, nt_tensor *out,
+                       bool inplace, nt_tensor **result) {
+    if (inplace && out)
+        return nt_fail(NT_ERR_VALUE, "threshold_(): an in-place op takes no out tensor");
+    nt_call c;
+    nt_call_init(&c, NT_OP_THRESHOLD);
+    c.inplace = inplace;
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_scalar(threshold);
+    c.args[2] = nt_arg_scalar(value);
+    return finish(nt_dispatch(&c), &c, result);
+}
+
+/* ------------------------------------------------------------------ addcmul, addcdiv */
+
+static bool integral(nt_dtype d) {
+    return nt_dtype_table[d].kind != NT_KIND_FLOAT;
+}
+
+/* addcmul / addcdiv(self, tensor1, tensor2, value): PyTorch's result_type of the three,
+ * names unified over them. */
+nt_status nt_impl_addc(nt_call *c) {
+    const nt_op_row *row = nt_op_row_of(c->op);
+    bool div = c->op == NT_OP_ADDCDIV;
+    nt_tensor *ts[3] = {nt_call_tensor(c, 0), nt_call_tensor(c, 1), nt_call_tensor(c, 2)};
+    static const char *const argnames[3] = {"input", "tensor1", "tensor2"};
+    for (int k = 0; k < 3; k++)
+        if (!ts[k]) return nt_fail_null_tensor(row->name, argnames[k]);
+    nt_scalar value = c->args[3].kind == NT_ARG_SCALAR ? c->args[3].v.s : nt_scalar_int(1);
+    if (div && integral(ts[1]->dtype) && integral(ts[2]->dtype))
+        return nt_fail(
+            NT_ERR_RUNTIME,
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / "
+            "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+            "tensor2) for float inputs. The future addcdiv behavior is just the latter "
+            "implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+    nt_dtype dtype = nt_result_type(3, ts, 0, NULL);
+    const nt_name *lists[3] = {ts[0]->names, ts[1]->names, ts[2]->names};
+    int ndims[3] = {ts[0]->ndim, ts[1]->ndim, ts[2]->ndim};
+    nt_name name_buf[NT_MAX_DIMS];
+    const nt_name *names;
+    int ndim;
+    NT_TRY(nt_names_unify_many("broadcast", 3, lists, ndims, name_buf, &ndim, &names));
+    int64_t shape[NT_MAX_DIMS];
+    int bndim;
+    NT_TRY(broadcast_of(3, ts, &bndim, shape));
+    nt_tensor *target = c->inplace ? ts[0] : c->out[0];
+    if (target) NT_TRY(check_target(target, !c->inplace, bndim, shape, names, ndim, dtype));
+    nt_loop2d loop = div ? nt_addcdiv_loop(dtype) : nt_addcmul_loop(dtype);
+    if (!loop) return not_implemented(row->kernel, dtype);
+    NT_TRY(nt_scalar_check_fits(value, dtype));
+    nt_kparam v = param_of(dtype, value);
+
+    prepared p[3] = {{0}, {0}, {0}};
+    nt_tensor *res = NULL;
+    nt_status st = NT_OK;
+    for (int k = 0; k < 3; k++)
+        NT_CHECK(st, prepare_tensor(ts[k], dtype, target, &p[k]));
+    if (!target) {
+        NT_CHECK(st, nt_tensor_alloc(dtype, bndim, shape, names, &res));
+        target = res;
+    }
+    nt_tensor *iops[4] = {NULL, p[0].tensor, p[1].tensor, p[2].tensor};
+    NT_CHECK(st, run_into(target, dtype, 4, iops, loop, &v));
+    if (target != res) NT_CHECK(st, name_target(target, names));
+    c->result[0] = res ? res : nt_tensor_retain(target);
+    res = NULL;
+fail:
+    nt_tensor_release(res);
+    for (int k = 0; k < 3; k++)
+        prepared_release(&p[k]);
+    return st;
+}
+
+static nt_status addc(nt_op op, nt_tensor *self, nt_tensor *t1, nt_tensor *t2, nt_scalar value,
+                      nt_tensor *out, bool inplace, nt_tensor **result) {
+    if (inplace && out)
+        return nt_fail(NT_ERR_VALUE, "%s_(): an in-place op takes no out tensor",
+                       nt_op_rows[op].name);
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = inplace;
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensor(self);
+    c.args[1] = nt_arg_tensor(t1);
+    c.args[2] = nt_arg_tensor(t2);
+    c.args[3] = nt_arg_scalar(value);
+    return finish(nt_dispatch(&c), &c, result);
+}
+
+nt_status nt_addcmul(nt_tensor *self, nt_tensor *t1, nt_tensor *t2, nt_scalar value, nt_tensor *out,
+                     bool inplace, nt_tensor **result) {
+    return addc(NT_OP_ADDCMUL, self, t1, t2, value, out, inplace, result);
+}
+
+nt_status nt_addcdiv(nt_tensor *self, nt_tensor *t1, nt_tensor *t2, nt_scalar value, nt_tensor *out,
+                     bool inplace, nt_tensor **result) {
+    return addc(NT_OP_ADDCDIV, self, t1, t2, value, out, inplace, result);
+}
+
+/* ------------------------------------------------------------------ equal */
+
+/* equal(self, other) -> bool, PyTorch 1.13's: false when the names or the sizes differ,
+ * else whether every pair of elements is equal in the promoted dtype (NaN is not). */
+nt_status nt_impl_equal(nt_call *c) {
+    nt_tensor *a = nt_call_tensor(c, 0), *b = nt_call_tensor(c, 1);
+    if (!a || !b) return nt_fail_null_tensor("equal", a ? "other" : "input");
+    bool same = a->ndim == b->ndim && same_names(a, b);
+    for (int d = 0; same && d < a->ndim; d++)
+        same = a->sizes[d] == b->sizes[d];
+    c->value = nt_scalar_bool(false);
+    if (!same) return NT_OK;
+    nt_tensor *eq = NULL;
+    NT_TRY(
+        binary_run(NT_OP_EQ, nt_operand_tensor(a), nt_operand_tensor(b), NULL, NULL, false, &eq));
+    const nt_bool *v = (const nt_bool *)nt_tensor_bytes(eq); /* fresh and contiguous */
+    bool all = true;
+    for (int64_t i = 0; i < eq->numel && all; i++)
+        all = v[i] != 0;
+    nt_tensor_release(eq);
+    c->value = nt_scalar_bool(all);
+    return NT_OK;
+}
+
+nt_status nt_equal(nt_tensor *a, nt_tensor *b, bool *out) {
+    if (!out) return nt_fail(NT_ERR_TYPE, "equal(): NULL argument");
+    nt_call c;
+    nt_call_init(&c, NT_OP_EQUAL);
+    c.args[0] = nt_arg_tensor(a);
+    c.args[1] = nt_arg_tensor(b);
+    NT_TRY(nt_dispatch(&c));
+    *out = c.value.v.b;
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ lerp */
+
+/* lerp(self, end, weight): self, end (and a tensor weight) of one floating dtype, names
+ * unified over the tensors (PyTorch 1.13 refuses named tensors here). */
+nt_status nt_impl_lerp(nt_call *c) {
+    nt_tensor *self = nt_call_tensor(c, 0), *end = nt_call_tensor(c, 1);
+    if (!self || !end) return nt_fail_null_tensor("lerp", self ? "end" : "input");
+    nt_tensor *w = nt_call_tensor(c, 2);
+    if (end->dtype != self->dtype)
+        return nt_fail(NT_ERR_RUNTIME, "expected dtype %s for `end` but got dtype %s",
+                       cpp_type_name(self->dtype), cpp_type_name(end->dtype));
+    if (w && w->dtype != self->dtype)
+        return nt_fail(NT_ERR_RUNTIME, "expected dtype %s for `weight` but got dtype %s",
+                       cpp_type_name(self->dtype), cpp_type_name(w->dtype));
+    nt_tensor *ts[3] = {self, end, w};
+    const nt_name *lists[3] = {self->names, end->names, w ? w->names : NULL};
+    int ndims[3] = {self->ndim, end->ndim, w ? w->ndim : 0};
+    nt_name name_buf[NT_MAX_DIMS];
+    const nt_name *names;
+    int ndim;
+    NT_TRY(nt_names_unify_many("broadcast", w ? 3 : 2, lists, ndims, name_buf, &ndim, &names));
+    int64_t shape[NT_MAX_DIMS];
+    int bndim;
+    NT_TRY(broadcast_of(3, ts, &bndim, shape));
+    nt_dtype dtype = self->dtype;
+    nt_tensor *target = c->inplace ? self : c->out[0];
+    if (target) NT_TRY(check_target(target, !c->inplace, bndim, shape, names, ndim, dtype));
+    nt_loop2d loop = nt_lerp_loop(dtype, w != NULL);
+    if (!loop) return not_implemented(w ? "lerp_kernel_tensor" : "lerp_kernel_scalar", dtype);
+    nt_kparam weight;
+    if (!w) weight = param_of(dtype, c->args[2].v.s);
+
+    prepared p[3] = {{0}, {0}, {0}};
+    nt_tensor *res = NULL;
+    nt_status st = NT_OK;
+    for (int k = 0; k < (w ? 3 : 2); k++)
+        NT_CHECK(st, prepare_tensor(ts[k], dtype, target, &p[k]));
+    if (!target) {
+        NT_CHECK(st, nt_tensor_alloc(dtype, bndim, shape, names, &res));
+        target = res;
+    }
+    nt_tensor *iops[4] = {NULL, p[0].tensor, p[1].tensor, p[2].tensor};
+    nt_binary_ctx ctx = {NULL, &weight};
+    NT_CHECK(st, run_into(target, dtype, w ? 4 : 3, iops, loop, w ? NULL : (void *)&ctx));
+    if (target != res) NT_CHECK(st, name_target(target, names));
+    c->result[0] = res ? res : nt_tensor_retain(target);
+    res = NULL;
+fail:
+    nt_tensor_release(res);
+    for (int k = 0; k < 3; k++)
+        prepared_release(&p[k]);
+    return st;
+}
+
+nt_status nt_lerp(nt_tensor *self, nt_tensor *end, nt_operand weight, nt_tensor *out, bool inplace,
+                  nt_tensor **result) {
+    if (inplace && out) return nt_fail(NT_ERR_VALUE, "lerp_(): an in-place op takes no out tensor");
+    nt_call c;
+    nt_call_init(&c, NT_OP_LERP);
+    c.inplace = inplace;
+    c.out[0] = out;
+    c.args[0] = nt_arg_tensor(self);
+    c.args[1] = nt_arg_tensor(end);
+    c.args[2] = operand_arg(weight);
+    return finish(nt_dispatch(&c), &c, result);
 }

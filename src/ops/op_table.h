@@ -57,10 +57,20 @@ static inline const nt_op_row *nt_op_row_of(nt_op op) {
 nt_status nt_impl_unary(nt_call *c);
 nt_status nt_impl_round_decimals(nt_call *c);
 nt_status nt_impl_positive(nt_call *c);
+nt_status nt_impl_polygamma(nt_call *c);
 nt_status nt_check_neg(const nt_call *c);
 nt_status nt_check_relu(const nt_call *c);
 
 /* binary.c, where.c, clamp.c: pointwise binary and ternary */
+nt_status nt_impl_binary(nt_call *c);
+nt_status nt_check_sub(const nt_call *c);
+nt_status nt_impl_where(nt_call *c);
+nt_status nt_impl_clamp(nt_call *c);
+nt_status nt_impl_isclose(nt_call *c);
+nt_status nt_impl_threshold(nt_call *c);
+nt_status nt_impl_addc(nt_call *c);
+nt_status nt_impl_equal(nt_call *c);
+nt_status nt_impl_lerp(nt_call *c);
 
 /* end */
 

@@ -1,5 +1,6 @@
 /*
- * unary.c — the pointwise unary ops (layer L4): abs ... relu, round(decimals=), positive.
+ * unary.c — the pointwise unary ops (layer L4): abs ... relu, round(decimals=), positive,
+ * isnan/isinf/isfinite, lgamma, polygamma.
  *
  * Every op goes through run(): validate (PyTorch's checks in PyTorch's order: overlap of
  * the written tensor, names, shape, dtypes, then the kernel's dtype) -> pick the compute
@@ -132,6 +133,23 @@ nt_status nt_impl_round_decimals(nt_call *c) {
     return run(row, nt_unary_loops[c->op], t, written(c), &ctx, &c->result[0]);
 }
 
+/* polygamma(n, self) (the function's and the method's rows): n = 0 is digamma, n = 1
+ * trigamma, each with its own kernel name. */
+nt_status nt_impl_polygamma(nt_call *c) {
+    int64_t n = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0;
+    if (n < 0) return nt_fail(NT_ERR_RUNTIME, "polygamma(n, x) does not support negative n.");
+    nt_op_row r = *nt_op_row_of(NT_OP_POLYGAMMA);
+    const nt_loop2d *loops = nt_unary_loops[NT_OP_POLYGAMMA];
+    if (n == 0) {
+        r.kernel = "digamma";
+        loops = nt_unary_loops[NT_OP_DIGAMMA];
+    } else if (n == 1) {
+        r.kernel = "trigamma";
+        loops = nt_trigamma_loops;
+    }
+    return run(&r, loops, nt_call_tensor(c, 0), written(c), &n, &c->result[0]);
+}
+
 nt_status nt_impl_positive(nt_call *c) {
     nt_tensor *t = nt_call_tensor(c, 0);
     if (!t) return nt_fail_null_tensor("positive", "input");
@@ -208,6 +226,25 @@ nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool
     c.out[0] = inplace ? NULL : out;
     c.args[0] = nt_arg_tensor(t);
     c.args[1] = nt_arg_int(decimals);
+    nt_status st = nt_dispatch(&c);
+    if (st != NT_OK) return st;
+    if (result)
+        *result = c.result[0];
+    else
+        nt_tensor_release(c.result[0]);
+    return NT_OK;
+}
+
+nt_status nt_polygamma(int64_t n, nt_tensor *t, nt_tensor *out, bool inplace, nt_tensor **result) {
+    if (!t) return nt_fail_null_tensor("polygamma", "input");
+    if (inplace && out && out != t)
+        return nt_fail(NT_ERR_VALUE, "polygamma_(): an in-place op takes no out tensor");
+    nt_call c;
+    nt_call_init(&c, NT_OP_POLYGAMMA);
+    c.inplace = inplace;
+    c.out[0] = inplace ? NULL : out;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(n);
     nt_status st = nt_dispatch(&c);
     if (st != NT_OK) return st;
     if (result)

@@ -4,7 +4,9 @@
  * either side, strided), PyTorch's result_type, a few ops with values, names and errors
  * checked against PyTorch 1.13, and a per-call timing of a small named add.
  */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "core/tensor.h"
@@ -13,13 +15,21 @@
 
 /* ------------------------------------------------------------------ the framework */
 
-static inline float k_axpb(float a, float b) { return 2.0f * a - b; }
+static inline float k_axpb(float a, float b) {
+    return 2.0f * a - b;
+}
 typedef struct {
     float s;
 } scale_params;
-static inline float k_scaled(float a, float b, const scale_params *p) { return p->s * a + b; }
-static inline float k_half_sum(float a, float b) { return a + b; }
-static inline int64_t k_sel(bool c, int64_t a, int64_t b) { return c ? a : b; }
+static inline float k_scaled(float a, float b, const scale_params *p) {
+    return p->s * a + b;
+}
+static inline float k_half_sum(float a, float b) {
+    return a + b;
+}
+static inline int64_t k_sel(bool c, int64_t a, int64_t b) {
+    return c ? a : b;
+}
 
 NT_LOOP_BINARY(t_axpb, float, float, float, NT_LD_ID, NT_LD_ID, NT_ST_ID, k_axpb)
 NT_LOOP_BINARY_P(t_scaled, float, float, float, NT_LD_ID, NT_LD_ID, NT_ST_ID, k_scaled,
@@ -147,7 +157,8 @@ static void test_ops_values_from_torch(void) {
     /* torch.tensor([[5, -5, 7], [-7, 0, 9]]) with [2, 3, -2]: //, %, trunc, pow */
     int64_t s23[2] = {2, 3}, s3[1] = {3};
     int64_t av[6] = {5, -5, 7, -7, 0, 9}, bv[3] = {2, 3, -2};
-    nt_tensor *a = from(NT_INT64, 2, s23, av, NULL, NULL), *b = from(NT_INT64, 1, s3, bv, NULL, NULL);
+    nt_tensor *a = from(NT_INT64, 2, s23, av, NULL, NULL),
+              *b = from(NT_INT64, 1, s3, bv, NULL, NULL);
     nt_tensor *r = NULL;
     EXPECT_OK(nt_binary(NT_BINARY_DIV_FLOOR, a, b, &r));
     const int64_t floor_want[6] = {2, -2, -4, -4, 0, -5};
@@ -204,7 +215,8 @@ static void test_ops_values_from_torch(void) {
 static void test_names(void) {
     int64_t s23[2] = {2, 3}, s3[1] = {3};
     float av[6] = {1, 2, 3, 4, 5, 6}, bv[3] = {10, 20, 30};
-    nt_tensor *a = from(NT_FLOAT32, 2, s23, av, "N", "C"), *b = from(NT_FLOAT32, 1, s3, bv, "C", NULL),
+    nt_tensor *a = from(NT_FLOAT32, 2, s23, av, "N", "C"),
+              *b = from(NT_FLOAT32, 1, s3, bv, "C", NULL),
               *bad = from(NT_FLOAT32, 1, s3, bv, "N", NULL), *r = NULL;
     EXPECT_OK(nt_binary(NT_BINARY_ADD, a, b, &r));
     EXPECT(strcmp(nt_name_str(nt_tensor_names(r)[0]), "N") == 0 &&
@@ -250,11 +262,13 @@ static void test_integer_extremes_wrap(void) {
     int64_t s4[1] = {4};
     int64_t av[4] = {INT64_MIN, INT64_MAX, -7, 3}, bv[4] = {-1, -1, 2, 62};
     int32_t cv[4] = {INT32_MIN, INT32_MAX, -7, 31}, dv[4] = {-1, 2, -2, 3};
-    nt_tensor *a = from(NT_INT64, 1, s4, av, NULL, NULL), *b = from(NT_INT64, 1, s4, bv, NULL, NULL);
-    nt_tensor *c = from(NT_INT32, 1, s4, cv, NULL, NULL), *d = from(NT_INT32, 1, s4, dv, NULL, NULL);
-    static const nt_binary_op ops[] = {NT_BINARY_ADD, NT_BINARY_SUB, NT_BINARY_MUL,
-                                       NT_BINARY_DIV_TRUNC, NT_BINARY_DIV_FLOOR,
-                                       NT_BINARY_REMAINDER, NT_BINARY_POW};
+    nt_tensor *a = from(NT_INT64, 1, s4, av, NULL, NULL),
+              *b = from(NT_INT64, 1, s4, bv, NULL, NULL);
+    nt_tensor *c = from(NT_INT32, 1, s4, cv, NULL, NULL),
+              *d = from(NT_INT32, 1, s4, dv, NULL, NULL);
+    static const nt_binary_op ops[] = {
+        NT_BINARY_ADD,       NT_BINARY_SUB,       NT_BINARY_MUL, NT_BINARY_DIV_TRUNC,
+        NT_BINARY_DIV_FLOOR, NT_BINARY_REMAINDER, NT_BINARY_POW};
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         nt_tensor *r = NULL;
         EXPECT_OK(nt_binary(ops[k], a, b, &r));
@@ -264,7 +278,8 @@ static void test_integer_extremes_wrap(void) {
     }
     nt_tensor *r = NULL;
     EXPECT_OK(nt_binary(NT_BINARY_DIV_TRUNC, a, b, &r));
-    EXPECT(((int64_t *)nt_tensor_data(r))[0] == INT64_MIN && ((int64_t *)nt_tensor_data(r))[1] == -INT64_MAX);
+    EXPECT(((int64_t *)nt_tensor_data(r))[0] == INT64_MIN &&
+           ((int64_t *)nt_tensor_data(r))[1] == -INT64_MAX);
     nt_tensor_release(r);
     EXPECT_OK(nt_binary(NT_BINARY_ADD, a, b, &r)); /* INT64_MIN + -1 wraps to INT64_MAX */
     EXPECT(((int64_t *)nt_tensor_data(r))[0] == INT64_MAX);
@@ -280,6 +295,112 @@ static void test_integer_extremes_wrap(void) {
     nt_tensor_release(b);
     nt_tensor_release(c);
     nt_tensor_release(d);
+}
+
+/* The ops through the generic entry (nt_call_op), as a binding calls them: div's rounding
+ * modes, alpha, clamp_min/clamp_max, out= resized as PyTorch does. */
+static void test_calls_from_rows(void) {
+    int64_t s4[1] = {4};
+    float av[4] = {7, -7, 5.5f, -0.5f}, bv[4] = {2, 2, -2, 4};
+    nt_tensor *a = from(NT_FLOAT32, 1, s4, av, NULL, NULL),
+              *b = from(NT_FLOAT32, 1, s4, bv, NULL, NULL);
+    nt_call c;
+    memset(&c, 0, sizeof c);
+    c.op = NT_OP_DIV;
+    c.args[0] = nt_arg_tensor(a);
+    c.args[1] = nt_arg_tensor(b);
+    c.args[2] = nt_arg_str("floor");
+    EXPECT_OK(nt_call_op(&c));
+    const float floor_want[4] = {3, -4, -3, -1};
+    for (int k = 0; k < 4; k++)
+        EXPECT(((float *)nt_tensor_data(c.result[0]))[k] == floor_want[k]);
+    nt_tensor_release(c.result[0]);
+    c.args[2] = nt_arg_str("trunc");
+    EXPECT_OK(nt_call_op(&c));
+    EXPECT(((float *)nt_tensor_data(c.result[0]))[1] == -3.0f);
+    nt_tensor_release(c.result[0]);
+    c.args[2] = nt_arg_str("round");
+    EXPECT_FAIL(nt_call_op(&c), NT_ERR_RUNTIME,
+                "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                "'round'");
+    /* add with alpha: a + 2 * b */
+    c.op = NT_OP_ADD;
+    c.args[2] = nt_arg_scalar(nt_scalar_int(2));
+    EXPECT_OK(nt_call_op(&c));
+    EXPECT(((float *)nt_tensor_data(c.result[0]))[2] == 1.5f);
+    nt_tensor_release(c.result[0]);
+    /* clamp_max(a, 1): one bound */
+    c.op = NT_OP_CLAMP_MAX;
+    c.args[1] = nt_arg_scalar(nt_scalar_int(1));
+    c.args[2] = nt_arg_none();
+    EXPECT_OK(nt_call_op(&c));
+    EXPECT(((float *)nt_tensor_data(c.result[0]))[0] == 1.0f &&
+           ((float *)nt_tensor_data(c.result[0]))[1] == -7.0f);
+    nt_tensor_release(c.result[0]);
+    /* out= of another shape is resized (an empty one without a warning) */
+    nt_tensor *out = NULL;
+    int64_t s0[1] = {0};
+    EXPECT_OK(nt_zeros(1, s0, NT_FLOAT32, NULL, &out));
+    EXPECT_OK(nt_binary_out(NT_BINARY_MUL, a, b, out));
+    EXPECT(nt_tensor_numel(out) == 4 && ((float *)nt_tensor_data(out))[3] == -2.0f);
+    nt_tensor_release(out);
+    nt_tensor_release(a);
+    nt_tensor_release(b);
+}
+
+/* The ops added from the op table, with values, names and errors from PyTorch 1.13. */
+static void test_new_ops(void) {
+    int64_t s4[1] = {4};
+    float av[4] = {-1, 0, 1, NAN}, one[4] = {1, 1, 1, 1}, two[4] = {2, 2, 2, 2};
+    nt_tensor *a = from(NT_FLOAT32, 1, s4, av, "N", NULL),
+              *o = from(NT_FLOAT32, 1, s4, one, NULL, NULL),
+              *t = from(NT_FLOAT32, 1, s4, two, NULL, NULL), *r = NULL;
+    /* torch.threshold(a, 0., 5.): [5, 5, 1, nan], names kept */
+    EXPECT_OK(nt_threshold(a, nt_scalar_float(0), nt_scalar_float(5), NULL, false, &r));
+    EXPECT(((float *)nt_tensor_data(r))[0] == 5.0f && ((float *)nt_tensor_data(r))[2] == 1.0f &&
+           isnan(((float *)nt_tensor_data(r))[3]) && nt_tensor_has_names(r));
+    nt_tensor_release(r);
+    nt_tensor *bo = make(NT_BOOL, 2);
+    EXPECT_FAIL(nt_threshold(bo, nt_scalar_int(0), nt_scalar_int(1), NULL, false, &r),
+                NT_ERR_RUNTIME, "\"threshold_cpu\" not implemented for 'Bool'");
+    /* torch.addcmul(1, 2, 2, value=0.5) = 3; addcdiv(1, 2, 2, value=0.5) = 1.5 */
+    EXPECT_OK(nt_addcmul(o, t, t, nt_scalar_float(0.5), NULL, false, &r));
+    EXPECT(((float *)nt_tensor_data(r))[0] == 3.0f);
+    nt_tensor_release(r);
+    EXPECT_OK(nt_addcdiv(o, t, t, nt_scalar_float(0.5), NULL, false, &r));
+    EXPECT(((float *)nt_tensor_data(r))[0] == 1.5f);
+    nt_tensor_release(r);
+    nt_tensor *i = make(NT_INT64, 2);
+    EXPECT_ERR(nt_addcdiv(i, i, i, nt_scalar_int(1), NULL, false, &r), NT_ERR_RUNTIME,
+               "Integer division with addcdiv is no longer supported");
+    /* equal: values, and names must match */
+    bool eq = true;
+    EXPECT_OK(nt_equal(o, o, &eq));
+    EXPECT(eq);
+    EXPECT_OK(nt_equal(o, t, &eq));
+    EXPECT(!eq);
+    EXPECT_OK(nt_equal(a, a, &eq)); /* NaN */
+    EXPECT(!eq);
+    EXPECT_OK(nt_equal(o, a, &eq)); /* names differ */
+    EXPECT(!eq);
+    /* isnan, lgamma, polygamma */
+    EXPECT_OK(nt_unary(NT_OP_ISNAN, a, &r));
+    EXPECT(nt_tensor_dtype(r) == NT_BOOL && ((bool *)nt_tensor_data(r))[3] &&
+           !((bool *)nt_tensor_data(r))[0] && nt_tensor_has_names(r));
+    nt_tensor_release(r);
+    EXPECT_OK(nt_unary(NT_OP_LGAMMA, t, &r)); /* lgamma(2) = 0 */
+    EXPECT(((float *)nt_tensor_data(r))[0] == 0.0f);
+    nt_tensor_release(r);
+    EXPECT_OK(nt_polygamma(1, o, NULL, false, &r)); /* trigamma(1) = pi^2 / 6 */
+    EXPECT_NEAR(((float *)nt_tensor_data(r))[0], 1.6449341, 1e-6);
+    nt_tensor_release(r);
+    EXPECT_FAIL(nt_polygamma(-1, o, NULL, false, &r), NT_ERR_RUNTIME,
+                "polygamma(n, x) does not support negative n.");
+    nt_tensor_release(i);
+    nt_tensor_release(bo);
+    nt_tensor_release(a);
+    nt_tensor_release(o);
+    nt_tensor_release(t);
 }
 
 /* x + y on 8x8 named tensors: the per-call cost from C (printed; the target is < 150 ns). */
@@ -302,7 +423,8 @@ static void test_report_small_add_cost(void) {
             nt_tensor_release(r);
         }
         clock_gettime(CLOCK_MONOTONIC, &t1);
-        double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / REPS;
+        double ns =
+            ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / REPS;
         if (ns < best) best = ns;
     }
     printf("  x + y on 8x8 named float32: %.0f ns per call (best of 5)\n", best);
@@ -316,6 +438,8 @@ int main(void) {
     NT_RUN(test_ops_values_from_torch);
     NT_RUN(test_names);
     NT_RUN(test_integer_extremes_wrap);
+    NT_RUN(test_calls_from_rows);
+    NT_RUN(test_new_ops);
     NT_RUN(test_report_small_add_cost);
     return nt_test_summary();
 }

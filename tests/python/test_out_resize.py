@@ -26,6 +26,10 @@ OPS = {
     "logsumexp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.logsumexp(x, 1, out=out)),
     "cumsum": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.cumsum(x, 1, out=out)),
     "logcumsumexp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.logcumsumexp(x, 1, out=out)),
+    "add": (lambda m: (m.ones(2, 3), m.ones(3)), lambda m, x, y, out: m.add(x, y, out=out)),
+    "eq": (lambda m: (m.ones(2, 3), m.ones(3)), lambda m, x, y, out: m.eq(x, y, out=out)),
+    "clamp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.clamp(x, 0, 0.5, out=out)),
+    "clamp_t": (lambda m: (m.ones(2, 3), m.zeros(3)), lambda m, x, lo, out: m.clamp(x, lo, out=out)),
 }
 
 

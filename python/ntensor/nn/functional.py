@@ -1,20 +1,21 @@
 """ntensor.nn.functional: the functions the named-tensor API reference lists for
-torch.nn.functional — relu, softmax, log_softmax, tanh, sigmoid and dropout — and max
+torch.nn.functional — relu, threshold, softmax, log_softmax, tanh, sigmoid and dropout — and max
 pooling (max_pool1d/2d/3d, with return_indices, and their _with_indices forms).
 
 As in PyTorch, these are thin Python over the C functions: relu(input, inplace=False) picks
-torch.relu or torch.relu_; softmax and log_softmax are PyTorch's own Python (an omitted dim
-picks its implicit dim with its deprecation warning, then Tensor.softmax runs); the others
-are the C functions themselves (dropout(input, p=0.5, training=True, inplace=False)). The
-module-level ntensor.softmax and ntensor.log_softmax are these functions too."""
+torch.relu or torch.relu_, threshold(input, threshold, value, inplace=False) torch.threshold or
+torch.threshold_; softmax and log_softmax are PyTorch's own Python (an omitted dim picks its
+implicit dim with its deprecation warning, then Tensor.softmax runs); the others are the C
+functions themselves (dropout(input, p=0.5, training=True, inplace=False)). The module-level
+ntensor.softmax and ntensor.log_softmax are these functions too."""
 import warnings
 
 from .. import _C
 from .._C import dropout, sigmoid, tanh  # noqa: F401
 
-__all__ = ["relu", "softmax", "log_softmax", "tanh", "sigmoid", "dropout", "max_pool1d",
-           "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
-           "max_pool3d_with_indices"]
+__all__ = ["relu", "threshold", "softmax", "log_softmax", "tanh", "sigmoid", "dropout",
+           "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
+           "max_pool2d_with_indices", "max_pool3d_with_indices"]
 
 
 def relu(input, inplace=False):
@@ -106,3 +107,11 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dtype is None:
         return input.log_softmax(dim)
     return input.log_softmax(dim, dtype=dtype)
+
+
+def threshold(input, threshold, value, inplace=False):
+    """threshold(input, threshold, value, inplace=False) -> Tensor: input where it is greater
+    than threshold, else value; names kept; in place when inplace is true."""
+    if inplace:
+        return _C.threshold_(input, threshold, value)
+    return _C.threshold(input, threshold, value)
