@@ -42,13 +42,11 @@ static void test_every_row_is_complete(void) {
     }
 }
 
-/* The Python signatures parse; an op with out= has an out parameter in its function form;
- * an in-place module function implies the in-place method. */
+/* The Python signatures parse; an op with out= has an out parameter in its function form. */
 static void test_python_signatures_agree_with_flags(void) {
     for (int op = 0; op < NT_OP_COUNT; op++) {
         const nt_op_row *row = &nt_op_rows[op];
         unsigned flags = row->flags | row->extra_flags;
-        if (flags & NT_OPF_INPLACE_FUNCTION) EXPECT(flags & NT_OPF_INPLACE);
         if (!(flags & (NT_OPF_FUNCTION | NT_OPF_METHOD))) continue;
         const char *py = nt_op_python((nt_op)op);
         EXPECT(py[0] != '\0');
