@@ -3,7 +3,7 @@
  *
  * PyTorch 1.13 computes dropout on the CPU as input * (bernoulli(1 - p) / (1 - p)): a noise
  * tensor, a division and a product, three passes and an allocation. Here it is one pass on
- * the block engine of random_ops.h: each element reads its own Philox word and becomes
+ * the block engine of iter/random.h: each element reads its own Philox word and becomes
  * x * scale or x * 0 (so NaN and infinities give NaN where dropped, as in PyTorch). The
  * scale is PyTorch's: 1 / (1 - p) rounded as the dtype divides, 1 and 1 - p being in the
  * dtype first. The result has the input's names and, for a dense input, its strides (the
@@ -20,7 +20,7 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "iter/iter.h"
-#include "ops/random_ops.h"
+#include "iter/random.h"
 
 #define LANES PHILOX_LANES
 
@@ -51,7 +51,8 @@ static void dropout_block(void *ctx, uint32_t w[4][LANES], int64_t base, int64_t
         const double *x = (const double *)job->x + base;
         double *y = (double *)job->y + base;
         double s = job->scale_d;
-        for (int64_t i = 0; i < n; i++) y[i] = x[i] * (w[i / LANES][i % LANES] <= keep_max ? s : 0.0);
+        for (int64_t i = 0; i < n; i++)
+            y[i] = x[i] * (w[i / LANES][i % LANES] <= keep_max ? s : 0.0);
     } else { /* bfloat16, computed in float */
         const nt_bfloat16 *x = (const nt_bfloat16 *)job->x + base;
         nt_bfloat16 *y = (nt_bfloat16 *)job->y + base;
@@ -66,10 +67,12 @@ static void dropout_block(void *ctx, uint32_t w[4][LANES], int64_t base, int64_t
 static void zero_times(nt_dtype dt, const char *x, char *y, int64_t n) {
     switch (dt) {
     case NT_FLOAT32:
-        for (int64_t i = 0; i < n; i++) ((float *)y)[i] = ((const float *)x)[i] * 0.0f;
+        for (int64_t i = 0; i < n; i++)
+            ((float *)y)[i] = ((const float *)x)[i] * 0.0f;
         return;
     case NT_FLOAT64:
-        for (int64_t i = 0; i < n; i++) ((double *)y)[i] = ((const double *)x)[i] * 0.0;
+        for (int64_t i = 0; i < n; i++)
+            ((double *)y)[i] = ((const double *)x)[i] * 0.0;
         return;
     case NT_FLOAT16:
         for (int64_t i = 0; i < n; i++)
@@ -80,7 +83,9 @@ static void zero_times(nt_dtype dt, const char *x, char *y, int64_t n) {
             ((nt_bfloat16 *)y)[i] =
                 nt_f32_to_bf16(nt_bf16_to_f32(((const nt_bfloat16 *)x)[i]) * 0.0f);
         return;
-    default: memset(y, 0, (size_t)n * nt_dtype_table[dt].size); return;
+    default:
+        memset(y, 0, (size_t)n * nt_dtype_table[dt].size);
+        return;
     }
 }
 
@@ -118,8 +123,9 @@ static nt_status check_dropout(const nt_tensor *t, double p, bool train, bool *i
     if (t->dtype == NT_FLOAT16)
         return nt_fail(NT_ERR_RUNTIME, "\"bernoulli_scalar_cpu_\" not implemented for 'Half'");
     if (nt_dtype_table[t->dtype].kind != NT_KIND_FLOAT)
-        return nt_fail(NT_ERR_RUNTIME, "result type Float can't be cast to the desired output "
-                                       "type %s",
+        return nt_fail(NT_ERR_RUNTIME,
+                       "result type Float can't be cast to the desired output "
+                       "type %s",
                        nt_dtype_torch_name(t->dtype));
     return NT_OK;
 }

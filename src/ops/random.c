@@ -1,11 +1,10 @@
 /*
- * random.c — the global generator and the random fills: uniform_, normal_, rand, randn,
+ * random.c — the random fills: uniform_, normal_, rand, randn,
  * normal and their *_like forms.
  *
- * The generator is a (seed, offset) pair behind a mutex. A fill reserves a range of Philox
- * counters (advancing the offset) and then computes its elements from (seed, counter)
- * alone, so any split across threads gives the same numbers, and two fills never share
- * counters. Counters go in blocks of PHILOX_LANES; within block b, value w*PHILOX_LANES + j
+ * A fill reserves a range of Philox counters from the generator (iter/random.c) and then
+ * computes its elements from (seed, counter) alone, so any split across threads gives the
+ * same numbers. Counters go in blocks of PHILOX_LANES; within block b, value w*PHILOX_LANES + j
  * (w < per-counter values) comes from counter offset + b*PHILOX_LANES + j, so the transforms
  * run over contiguous lanes and vectorize.
  *
@@ -14,47 +13,14 @@
  * come from Box-Muller on pairs of such uniforms. The checks and their texts are PyTorch's.
  */
 #include <math.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "core/half.h"
 #include "core/parallel.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "iter/random.h"
 #include "kernels/philox.h"
-#include "ops/random_ops.h"
-
-/* ------------------------------------------------------------------ the generator */
-
-/* PyTorch's default CPU seed (default_rng_seed_val), so an unseeded program is repeatable. */
-#define NT_DEFAULT_SEED UINT64_C(67280421310721)
-
-static struct {
-    pthread_mutex_t lock;
-    uint64_t seed;
-    uint64_t offset; /* the next unused Philox counter */
-} generator = {PTHREAD_MUTEX_INITIALIZER, NT_DEFAULT_SEED, 0};
-
-void nt_manual_seed(uint64_t seed) {
-    pthread_mutex_lock(&generator.lock);
-    generator.seed = seed;
-    generator.offset = 0;
-    pthread_mutex_unlock(&generator.lock);
-}
-
-/* Reserves `counters` counters: returns the seed and the first one. */
-static void reserve_counters(uint64_t counters, uint64_t *seed, uint64_t *first) {
-    pthread_mutex_lock(&generator.lock);
-    *seed = generator.seed;
-    *first = generator.offset;
-    generator.offset += counters;
-    pthread_mutex_unlock(&generator.lock);
-}
-
-/* The same reservation for the distributions of random_ops.c and dropout.c. */
-void nt_random_reserve(uint64_t counters, uint64_t *seed, uint64_t *first) {
-    reserve_counters(counters, seed, first);
-}
 
 /* ------------------------------------------------------------------ transforms */
 
@@ -187,7 +153,7 @@ static void fill_contiguous(nt_tensor *t, fill_job *job) {
     job->numel = t->numel;
     job->per_block = (t->dtype == NT_FLOAT64 ? 2 : 4) * LANES;
     int64_t blocks = (t->numel + job->per_block - 1) / job->per_block;
-    reserve_counters((uint64_t)blocks * LANES, &job->seed, &job->first);
+    nt_random_reserve((uint64_t)blocks * LANES, &job->seed, &job->first);
     int64_t grain = NT_GRAIN_SIZE / job->per_block;
     nt_parallel_for(0, blocks, grain > 0 ? grain : 1, fill_range, job);
 }

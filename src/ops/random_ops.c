@@ -24,39 +24,11 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "iter/iter.h"
+#include "iter/random.h"
 #include "names/infer.h"
-#include "ops/random_ops.h"
 
 #define LANES PHILOX_LANES
 #define PI 3.14159265358979323846
-
-/* ------------------------------------------------------------------ the block engine */
-
-typedef struct run_job {
-    nt_random_block_fn fn;
-    void *ctx;
-    int64_t numel, per_block;
-    uint64_t seed, first;
-} run_job;
-
-static void run_range(void *arg, int64_t begin, int64_t end) {
-    const run_job *job = arg;
-    uint32_t w[4][LANES];
-    for (int64_t b = begin; b < end; b++) {
-        nt_philox_block(job->first + (uint64_t)b * LANES, job->seed, w);
-        int64_t base = b * job->per_block, rest = job->numel - base;
-        job->fn(job->ctx, w, base, rest < job->per_block ? rest : job->per_block);
-    }
-}
-
-void nt_random_run(int64_t numel, int words, nt_random_block_fn fn, void *ctx) {
-    if (numel <= 0) return;
-    run_job job = {.fn = fn, .ctx = ctx, .numel = numel, .per_block = nt_random_block_values(words)};
-    int64_t blocks = (numel + job.per_block - 1) / job.per_block;
-    nt_random_reserve((uint64_t)blocks * LANES, &job.seed, &job.first);
-    int64_t grain = NT_GRAIN_SIZE / job.per_block;
-    nt_parallel_for(0, blocks, grain > 0 ? grain : 1, run_range, &job);
-}
 
 /* ------------------------------------------------------------------ dtype facts */
 
@@ -80,7 +52,9 @@ static const struct {
     [NT_FLOAT64] = {"Double", "double", 53, 0, 0, DBL_MAX},
 };
 
-static bool is_float(nt_dtype d) { return nt_dtype_table[d].kind == NT_KIND_FLOAT; }
+static bool is_float(nt_dtype d) {
+    return nt_dtype_table[d].kind == NT_KIND_FLOAT;
+}
 
 static nt_status not_implemented(const char *kernel, nt_dtype d) {
     return nt_fail(NT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel, info[d].torch);
@@ -94,19 +68,24 @@ static void store_f32(nt_dtype dt, const float *v, int64_t n, char *dst) {
         memcpy(dst, v, (size_t)n * sizeof *v);
     } else if (dt == NT_FLOAT16) {
         nt_float16 *d = (nt_float16 *)dst;
-        for (int64_t i = 0; i < n; i++) d[i] = nt_f32_to_f16(v[i]);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = nt_f32_to_f16(v[i]);
     } else {
         nt_bfloat16 *d = (nt_bfloat16 *)dst;
-        for (int64_t i = 0; i < n; i++) d[i] = nt_f32_to_bf16(v[i]);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = nt_f32_to_bf16(v[i]);
     }
 }
 
 /* Writes n values computed in double, converted as PyTorch's static_cast does. */
 static void store_f64(nt_dtype dt, const double *v, int64_t n, char *dst) {
     switch (dt) {
-    case NT_FLOAT64: memcpy(dst, v, (size_t)n * sizeof *v); return;
+    case NT_FLOAT64:
+        memcpy(dst, v, (size_t)n * sizeof *v);
+        return;
     case NT_FLOAT32:
-        for (int64_t i = 0; i < n; i++) ((float *)dst)[i] = (float)v[i];
+        for (int64_t i = 0; i < n; i++)
+            ((float *)dst)[i] = (float)v[i];
         return;
     default:
         for (int64_t i = 0; i < n; i++)
@@ -116,29 +95,42 @@ static void store_f64(nt_dtype dt, const double *v, int64_t n, char *dst) {
 }
 
 #define STORE_INT_LOOP(T)                                                                          \
-    for (int64_t i = 0; i < n; i++) ((T *)dst)[i] = (T)v[i];                                       \
+    for (int64_t i = 0; i < n; i++)                                                                \
+        ((T *)dst)[i] = (T)v[i];                                                                   \
     return;
 
 /* Writes n integer values (already in the dtype's range). */
 static void store_i64(nt_dtype dt, const int64_t *v, int64_t n, char *dst) {
     switch (dt) {
     case NT_BOOL:
-        for (int64_t i = 0; i < n; i++) ((nt_bool *)dst)[i] = v[i] != 0;
+        for (int64_t i = 0; i < n; i++)
+            ((nt_bool *)dst)[i] = v[i] != 0;
         return;
-    case NT_UINT8: STORE_INT_LOOP(uint8_t)
-    case NT_INT8: STORE_INT_LOOP(int8_t)
-    case NT_INT16: STORE_INT_LOOP(int16_t)
-    case NT_INT32: STORE_INT_LOOP(int32_t)
-    case NT_INT64: memcpy(dst, v, (size_t)n * sizeof *v); return;
+    case NT_UINT8:
+        STORE_INT_LOOP(uint8_t)
+    case NT_INT8:
+        STORE_INT_LOOP(int8_t)
+    case NT_INT16:
+        STORE_INT_LOOP(int16_t)
+    case NT_INT32:
+        STORE_INT_LOOP(int32_t)
+    case NT_INT64:
+        memcpy(dst, v, (size_t)n * sizeof *v);
+        return;
     case NT_FLOAT16:
-        for (int64_t i = 0; i < n; i++) ((nt_float16 *)dst)[i] = nt_f32_to_f16((float)v[i]);
+        for (int64_t i = 0; i < n; i++)
+            ((nt_float16 *)dst)[i] = nt_f32_to_f16((float)v[i]);
         return;
     case NT_BFLOAT16:
-        for (int64_t i = 0; i < n; i++) ((nt_bfloat16 *)dst)[i] = nt_f32_to_bf16((float)v[i]);
+        for (int64_t i = 0; i < n; i++)
+            ((nt_bfloat16 *)dst)[i] = nt_f32_to_bf16((float)v[i]);
         return;
-    case NT_FLOAT32: STORE_INT_LOOP(float)
-    case NT_FLOAT64: STORE_INT_LOOP(double)
-    default: return;
+    case NT_FLOAT32:
+        STORE_INT_LOOP(float)
+    case NT_FLOAT64:
+        STORE_INT_LOOP(double)
+    default:
+        return;
     }
 }
 
@@ -147,19 +139,29 @@ static void store_u8(nt_dtype dt, const uint8_t *v, int64_t n, char *dst) {
     switch (dt) {
     case NT_BOOL:
     case NT_UINT8:
-    case NT_INT8: memcpy(dst, v, (size_t)n); return;
-    case NT_INT16: STORE_INT_LOOP(int16_t)
-    case NT_INT32: STORE_INT_LOOP(int32_t)
-    case NT_INT64: STORE_INT_LOOP(int64_t)
+    case NT_INT8:
+        memcpy(dst, v, (size_t)n);
+        return;
+    case NT_INT16:
+        STORE_INT_LOOP(int16_t)
+    case NT_INT32:
+        STORE_INT_LOOP(int32_t)
+    case NT_INT64:
+        STORE_INT_LOOP(int64_t)
     case NT_FLOAT16:
-        for (int64_t i = 0; i < n; i++) ((nt_float16 *)dst)[i].bits = v[i] ? 0x3c00u : 0u;
+        for (int64_t i = 0; i < n; i++)
+            ((nt_float16 *)dst)[i].bits = v[i] ? 0x3c00u : 0u;
         return;
     case NT_BFLOAT16:
-        for (int64_t i = 0; i < n; i++) ((nt_bfloat16 *)dst)[i].bits = v[i] ? 0x3f80u : 0u;
+        for (int64_t i = 0; i < n; i++)
+            ((nt_bfloat16 *)dst)[i].bits = v[i] ? 0x3f80u : 0u;
         return;
-    case NT_FLOAT32: STORE_INT_LOOP(float)
-    case NT_FLOAT64: STORE_INT_LOOP(double)
-    default: return;
+    case NT_FLOAT32:
+        STORE_INT_LOOP(float)
+    case NT_FLOAT64:
+        STORE_INT_LOOP(double)
+    default:
+        return;
     }
 }
 
@@ -178,8 +180,8 @@ typedef enum dist {
 typedef struct dist_job {
     dist kind;
     nt_dtype dtype;
-    char *data; /* contiguous target */
-    double a, b; /* lambda; median, sigma; mean, std; p */
+    char *data;        /* contiguous target */
+    double a, b;       /* lambda; median, sigma; mean, std; p */
     uint32_t keep_max; /* bernoulli: a word w gives 1 when w <= keep_max (and keep_any) */
     bool keep_any;
     uint64_t range; /* random_: values from + [0, range); 0 means all 2^64 */
@@ -191,10 +193,13 @@ static int dist_words(dist kind, nt_dtype dt) {
     switch (kind) {
     case DIST_EXPONENTIAL:
     case DIST_CAUCHY:
-    case DIST_LOG_NORMAL: return dt == NT_FLOAT64 ? 2 : 1;
+    case DIST_LOG_NORMAL:
+        return dt == NT_FLOAT64 ? 2 : 1;
     case DIST_GEOMETRIC:
-    case DIST_RANDOM: return 2;
-    default: return 1;
+    case DIST_RANDOM:
+        return 2;
+    default:
+        return 1;
     }
 }
 
@@ -261,7 +266,8 @@ static void log_normal_block(const dist_job *job, uint32_t w[4][LANES], int64_t 
     for (int k = 0; k < 4; k += 2)
         for (int j = 0; j < LANES; j++)
             nt_box_muller_f32(w[k][j], w[k + 1][j], &v[k * LANES + j], &v[(k + 1) * LANES + j]);
-    for (int i = 0; i < 4 * LANES; i++) v[i] = expf(mean + std * v[i]);
+    for (int i = 0; i < 4 * LANES; i++)
+        v[i] = expf(mean + std * v[i]);
     store_f32(job->dtype, v, n, dst);
 }
 
@@ -284,7 +290,8 @@ static void bernoulli_block(const dist_job *job, uint32_t w[4][LANES], int64_t b
     uint32_t keep_max = job->keep_max;
     uint8_t any = job->keep_any;
     for (int k = 0; k < 4; k++)
-        for (int j = 0; j < LANES; j++) v[k * LANES + j] = (uint8_t)(any & (w[k][j] <= keep_max));
+        for (int j = 0; j < LANES; j++)
+            v[k * LANES + j] = (uint8_t)(any & (w[k][j] <= keep_max));
     store_u8(job->dtype, v, n, job->data + base * (int64_t)nt_dtype_table[job->dtype].size);
 }
 
@@ -313,19 +320,34 @@ static void random_block(const dist_job *job, uint32_t w[4][LANES], int64_t base
 
 static void words_block(const dist_job *job, uint32_t w[4][LANES], int64_t base, int64_t n) {
     uint32_t *dst = (uint32_t *)job->data + base;
-    for (int64_t i = 0; i < n; i++) dst[i] = w[i / LANES][i % LANES];
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = w[i / LANES][i % LANES];
 }
 
 static void dist_block(void *ctx, uint32_t w[4][LANES], int64_t base, int64_t n) {
     const dist_job *job = ctx;
     switch (job->kind) {
-    case DIST_EXPONENTIAL: exponential_block(job, w, base, n); return;
-    case DIST_CAUCHY: cauchy_block(job, w, base, n); return;
-    case DIST_LOG_NORMAL: log_normal_block(job, w, base, n); return;
-    case DIST_GEOMETRIC: geometric_block(job, w, base, n); return;
-    case DIST_BERNOULLI: bernoulli_block(job, w, base, n); return;
-    case DIST_RANDOM: random_block(job, w, base, n); return;
-    case DIST_WORDS: words_block(job, w, base, n); return;
+    case DIST_EXPONENTIAL:
+        exponential_block(job, w, base, n);
+        return;
+    case DIST_CAUCHY:
+        cauchy_block(job, w, base, n);
+        return;
+    case DIST_LOG_NORMAL:
+        log_normal_block(job, w, base, n);
+        return;
+    case DIST_GEOMETRIC:
+        geometric_block(job, w, base, n);
+        return;
+    case DIST_BERNOULLI:
+        bernoulli_block(job, w, base, n);
+        return;
+    case DIST_RANDOM:
+        random_block(job, w, base, n);
+        return;
+    case DIST_WORDS:
+        words_block(job, w, base, n);
+        return;
     }
 }
 
@@ -496,7 +518,8 @@ fail:
 
 nt_status nt_bernoulli(const nt_tensor *input, nt_tensor **out) {
     if (!input) return nt_fail_null_tensor("bernoulli", "input");
-    if (input->dtype == NT_FLOAT16) return not_implemented("bernoulli_tensor_cpu_self_", NT_FLOAT16);
+    if (input->dtype == NT_FLOAT16)
+        return not_implemented("bernoulli_tensor_cpu_self_", NT_FLOAT16);
     nt_tensor *r = NULL;
     NT_TRY(nt_tensor_alloc(input->dtype, input->ndim, input->sizes, input->names, &r));
     nt_status st = nt_bernoulli_tensor_(r, input);
@@ -527,21 +550,32 @@ nt_status nt_bernoulli_p(const nt_tensor *input, double p, nt_tensor **out) {
 static int64_t through_dtype(int64_t v, nt_dtype dt) {
     double x;
     switch (dt) {
-    case NT_FLOAT16: x = nt_f16_to_f32(nt_f32_to_f16((float)v)); break;
-    case NT_BFLOAT16: x = nt_bf16_to_f32(nt_f32_to_bf16((float)v)); break;
-    case NT_FLOAT32: x = (float)v; break;
-    default: x = (double)v; break;
+    case NT_FLOAT16:
+        x = nt_f16_to_f32(nt_f32_to_f16((float)v));
+        break;
+    case NT_BFLOAT16:
+        x = nt_bf16_to_f32(nt_f32_to_bf16((float)v));
+        break;
+    case NT_FLOAT32:
+        x = (float)v;
+        break;
+    default:
+        x = (double)v;
+        break;
     }
     return nt_double_to_i64(x);
 }
 
 static int floor_log2(uint64_t x) {
     int n = 0;
-    while (x >>= 1) n++;
+    while (x >>= 1)
+        n++;
     return n;
 }
 
-static uint64_t abs_u64(int64_t v) { return v < 0 ? 0 - (uint64_t)v : (uint64_t)v; }
+static uint64_t abs_u64(int64_t v) {
+    return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+}
 
 /* PyTorch's update_from / update_to: moves a bound that the dtype cannot hold exactly to
  * one it rounds to inside [from, to). */
@@ -775,7 +809,8 @@ static nt_status normal_impl(const nt_tensor *mean_t, double mean_v, const nt_te
             }
         }
         bool same = into->ndim == ndim;
-        for (int d = 0; same && d < ndim; d++) same = into->sizes[d] == shape[d];
+        for (int d = 0; same && d < ndim; d++)
+            same = into->sizes[d] == shape[d];
         if (!same)
             return nt_fail(NT_ERR_RUNTIME,
                            "normal(): out= must have the broadcast shape of mean and std "
@@ -833,8 +868,7 @@ nt_status nt_normal_std_tensor(double mean, const nt_tensor *std, nt_tensor **ou
 nt_status nt_normal_out(nt_tensor *out, const nt_tensor *mean, double mean_value,
                         const nt_tensor *std, double std_value) {
     if (!out) return nt_fail_null_tensor("normal", "out");
-    if (!mean && !std)
-        return nt_fail(NT_ERR_TYPE, "normal(): mean or std must be a tensor");
+    if (!mean && !std) return nt_fail(NT_ERR_TYPE, "normal(): mean or std must be a tensor");
     nt_tensor *r = NULL;
     NT_TRY(normal_impl(mean, mean_value, std, std_value, out, &r));
     nt_tensor_release(r);
