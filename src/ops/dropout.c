@@ -21,6 +21,7 @@
 #include "core/tensor.h"
 #include "iter/iter.h"
 #include "iter/random.h"
+#include "ops/factory_call.h"
 
 #define LANES PHILOX_LANES
 
@@ -140,10 +141,9 @@ static nt_status empty_same_layout(const nt_tensor *t, nt_tensor **out) {
     return st;
 }
 
-nt_status nt_dropout(nt_tensor *input, double p, bool train, nt_tensor **out) {
+static nt_status dropout(nt_tensor *input, double p, bool train, nt_tensor **out) {
     bool identity = false;
     NT_TRY(check_dropout(input, p, train, &identity));
-    if (!out) return nt_fail(NT_ERR_VALUE, "dropout(): the output pointer is NULL");
     if (identity) {
         *out = nt_tensor_retain(input);
         return NT_OK;
@@ -160,7 +160,7 @@ nt_status nt_dropout(nt_tensor *input, double p, bool train, nt_tensor **out) {
     return NT_OK;
 }
 
-nt_status nt_dropout_(nt_tensor *t, double p, bool train) {
+static nt_status dropout_(nt_tensor *t, double p, bool train) {
     bool identity = false;
     NT_TRY(check_dropout(t, p, train, &identity));
     if (identity) return NT_OK;
@@ -175,4 +175,35 @@ nt_status nt_dropout_(nt_tensor *t, double p, bool train) {
     nt_status st = nt_copy_(t, tmp);
     nt_tensor_release(tmp);
     return st;
+}
+
+nt_status nt_impl_dropout(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    double p = c->args[1].v.f;
+    bool train = c->args[2].v.b;
+    if (!c->inplace) return dropout(t, p, train, &c->result[0]);
+    NT_TRY(dropout_(t, p, train));
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+static nt_status dropout_call(nt_tensor *t, double p, bool train, bool inplace, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_DROPOUT);
+    c.inplace = inplace;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_float(p);
+    c.args[2] = nt_arg_bool(train);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_dropout(nt_tensor *input, double p, bool train, nt_tensor **out) {
+    if (!input) return nt_fail_null_tensor("dropout", "input");
+    if (!out) return nt_fail(NT_ERR_VALUE, "dropout(): the output pointer is NULL");
+    return dropout_call(input, p, train, false, out);
+}
+
+nt_status nt_dropout_(nt_tensor *t, double p, bool train) {
+    if (!t) return nt_fail_null_tensor("dropout", "input");
+    return dropout_call(t, p, train, true, NULL);
 }

@@ -21,6 +21,7 @@
 #include "core/tensor.h"
 #include "iter/random.h"
 #include "kernels/philox.h"
+#include "ops/factory_call.h"
 
 /* ------------------------------------------------------------------ transforms */
 
@@ -209,7 +210,8 @@ static uint16_t half_bits_below(uint16_t h) {
 
 /* ------------------------------------------------------------------ public fills */
 
-nt_status nt_uniform_(nt_tensor *t, double low, double high) {
+static nt_status uniform_(nt_tensor *t, double low, double high) {
+    if (!t) return nt_fail_null_tensor("uniform_", "self");
     NT_TRY(check_floating(t->dtype, "check_uniform_bounds"));
     double max = random_dtype[t->dtype].max;
     const char *cpp = random_dtype[t->dtype].cpp_name;
@@ -254,7 +256,8 @@ nt_status nt_uniform_(nt_tensor *t, double low, double high) {
     return fill(t, &job);
 }
 
-nt_status nt_normal_(nt_tensor *t, double mean, double std) {
+static nt_status normal_(nt_tensor *t, double mean, double std) {
+    if (!t) return nt_fail_null_tensor("normal_", "self");
     if (!(std >= 0.0))
         return nt_fail(NT_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g", std);
     NT_TRY(check_floating(t->dtype, "normal_kernel_cpu"));
@@ -264,6 +267,39 @@ nt_status nt_normal_(nt_tensor *t, double mean, double std) {
     return fill(t, &job);
 }
 
+nt_status nt_impl_uniform_(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    NT_TRY(uniform_(t, nt_call_float(c, 1, 0.0), nt_call_float(c, 2, 1.0)));
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+nt_status nt_impl_normal_(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    NT_TRY(normal_(t, nt_call_float(c, 1, 0.0), nt_call_float(c, 2, 1.0)));
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+/* A fill of t in place through op `op` (UNIFORM_ or NORMAL_). */
+static nt_status fill_call(nt_op op, nt_tensor *t, double a, double b) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = true;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_float(a);
+    c.args[2] = nt_arg_float(b);
+    return nt_dispatch_result(&c, NULL);
+}
+
+nt_status nt_uniform_(nt_tensor *t, double low, double high) {
+    return fill_call(NT_OP_UNIFORM_, t, low, high);
+}
+
+nt_status nt_normal_(nt_tensor *t, double mean, double std) {
+    return fill_call(NT_OP_NORMAL_, t, mean, std);
+}
+
 /* ------------------------------------------------------------------ factories */
 
 /* Finishes a random factory: given the freshly made tensor (or the status that making it
@@ -271,7 +307,7 @@ nt_status nt_normal_(nt_tensor *t, double mean, double std) {
 static nt_status filled(nt_tensor *t, nt_status made, dist kind, double a, double b,
                         nt_tensor **out) {
     if (made != NT_OK) return made;
-    nt_status st = kind == DIST_UNIFORM ? nt_uniform_(t, a, b) : nt_normal_(t, a, b);
+    nt_status st = kind == DIST_UNIFORM ? uniform_(t, a, b) : normal_(t, a, b);
     if (st != NT_OK) {
         nt_tensor_release(t);
         return st;
@@ -280,35 +316,89 @@ static nt_status filled(nt_tensor *t, nt_status made, dist kind, double a, doubl
     return NT_OK;
 }
 
+/* The sized rows: size, names, dtype (none: the default dtype), from slot `first`. */
+static nt_status sized_empty(nt_call *c, int first, nt_tensor **t) {
+    const nt_name *names;
+    NT_TRY(nt_call_names_for(c, first + 1, c->args[first].n, &names));
+    return nt_empty(c->args[first].n, c->args[first].v.ints,
+                    nt_call_dtype(c, first + 2, nt_default_dtype()), names, t);
+}
+
+nt_status nt_impl_rand(nt_call *c) {
+    nt_tensor *t = NULL;
+    nt_status made = sized_empty(c, 0, &t);
+    return filled(t, made, DIST_UNIFORM, 0.0, 1.0, &c->result[0]);
+}
+
+nt_status nt_impl_randn(nt_call *c) {
+    nt_tensor *t = NULL;
+    nt_status made = sized_empty(c, 0, &t);
+    return filled(t, made, DIST_NORMAL, 0.0, 1.0, &c->result[0]);
+}
+
+nt_status nt_impl_normal_sized(nt_call *c) {
+    nt_tensor *t = NULL;
+    nt_status made = sized_empty(c, 2, &t);
+    return filled(t, made, DIST_NORMAL, c->args[0].v.f, c->args[1].v.f, &c->result[0]);
+}
+
+nt_status nt_impl_rand_like(nt_call *c) {
+    nt_tensor *t = NULL;
+    nt_status made = nt_empty_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &t);
+    return filled(t, made, DIST_UNIFORM, 0.0, 1.0, &c->result[0]);
+}
+
+nt_status nt_impl_randn_like(nt_call *c) {
+    nt_tensor *t = NULL;
+    nt_status made = nt_empty_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &t);
+    return filled(t, made, DIST_NORMAL, 0.0, 1.0, &c->result[0]);
+}
+
+static nt_status sized_call(nt_op op, int ndim, const int64_t *sizes, nt_dtype dtype,
+                            const nt_name *names, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.args[0] = nt_arg_ints(ndim, sizes);
+    c.args[1] = names ? nt_arg_names(ndim, names, -1) : nt_arg_none();
+    c.args[2] = nt_arg_dtype_given(dtype);
+    return nt_dispatch_result(&c, out);
+}
+
 nt_status nt_rand(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
                   nt_tensor **out) {
-    nt_tensor *t = NULL;
-    nt_status made = nt_empty(ndim, sizes, dtype, names, &t);
-    return filled(t, made, DIST_UNIFORM, 0.0, 1.0, out);
+    return sized_call(NT_OP_RAND, ndim, sizes, dtype, names, out);
 }
 
 nt_status nt_randn(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
                    nt_tensor **out) {
-    nt_tensor *t = NULL;
-    nt_status made = nt_empty(ndim, sizes, dtype, names, &t);
-    return filled(t, made, DIST_NORMAL, 0.0, 1.0, out);
+    return sized_call(NT_OP_RANDN, ndim, sizes, dtype, names, out);
 }
 
 nt_status nt_normal(double mean, double std, int ndim, const int64_t *sizes, nt_dtype dtype,
                     const nt_name *names, nt_tensor **out) {
-    nt_tensor *t = NULL;
-    nt_status made = nt_empty(ndim, sizes, dtype, names, &t);
-    return filled(t, made, DIST_NORMAL, mean, std, out);
+    nt_call c;
+    nt_call_init(&c, NT_OP_NORMAL_SIZED);
+    c.args[0] = nt_arg_float(mean);
+    c.args[1] = nt_arg_float(std);
+    c.args[2] = nt_arg_ints(ndim, sizes);
+    c.args[3] = names ? nt_arg_names(ndim, names, -1) : nt_arg_none();
+    c.args[4] = nt_arg_dtype_given(dtype);
+    return nt_dispatch_result(&c, out);
+}
+
+static nt_status like_call(nt_op op, const nt_tensor *like, int dtype, nt_tensor **out) {
+    if (!like) return nt_fail_null_tensor(nt_op_name(op), "input");
+    nt_call c;
+    nt_call_init(&c, op);
+    c.args[0] = nt_arg_tensor((nt_tensor *)like);
+    c.args[1] = dtype == -1 ? nt_arg_none() : nt_arg_dtype_given((nt_dtype)dtype);
+    return nt_dispatch_result(&c, out);
 }
 
 nt_status nt_rand_like(const nt_tensor *like, int dtype, nt_tensor **out) {
-    nt_tensor *t = NULL;
-    nt_status made = nt_empty_like(like, dtype, &t);
-    return filled(t, made, DIST_UNIFORM, 0.0, 1.0, out);
+    return like_call(NT_OP_RAND_LIKE, like, dtype, out);
 }
 
 nt_status nt_randn_like(const nt_tensor *like, int dtype, nt_tensor **out) {
-    nt_tensor *t = NULL;
-    nt_status made = nt_empty_like(like, dtype, &t);
-    return filled(t, made, DIST_NORMAL, 0.0, 1.0, out);
+    return like_call(NT_OP_RANDN_LIKE, like, dtype, out);
 }

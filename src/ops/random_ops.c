@@ -26,6 +26,8 @@
 #include "iter/iter.h"
 #include "iter/random.h"
 #include "names/infer.h"
+#include "ops/factory_call.h"
+#include "ops/out.h"
 
 #define LANES PHILOX_LANES
 #define PI 3.14159265358979323846
@@ -377,7 +379,7 @@ static nt_status check_target(const nt_tensor *t, const char *fn) {
     return t ? NT_OK : nt_fail_null_tensor(fn, "self");
 }
 
-nt_status nt_exponential_(nt_tensor *t, double lambd) {
+static nt_status exponential_fill(nt_tensor *t, double lambd) {
     NT_TRY(check_target(t, "exponential_"));
     if (!(lambd >= 0.0))
         return nt_fail(NT_ERR_RUNTIME, "exponential_ expects lambda >= 0.0, but found lambda=%g",
@@ -387,14 +389,14 @@ nt_status nt_exponential_(nt_tensor *t, double lambd) {
     return dist_fill(t, &job);
 }
 
-nt_status nt_cauchy_(nt_tensor *t, double median, double sigma) {
+static nt_status cauchy_fill(nt_tensor *t, double median, double sigma) {
     NT_TRY(check_target(t, "cauchy_"));
     if (!is_float(t->dtype)) return not_implemented("cauchy_cpu", t->dtype);
     dist_job job = {.kind = DIST_CAUCHY, .a = median, .b = sigma};
     return dist_fill(t, &job);
 }
 
-nt_status nt_log_normal_(nt_tensor *t, double mean, double std) {
+static nt_status log_normal_fill(nt_tensor *t, double mean, double std) {
     NT_TRY(check_target(t, "log_normal_"));
     if (!(std > 0.0))
         return nt_fail(NT_ERR_RUNTIME, "log_normal_ expects std > 0.0, but found std=%g", std);
@@ -403,7 +405,7 @@ nt_status nt_log_normal_(nt_tensor *t, double mean, double std) {
     return dist_fill(t, &job);
 }
 
-nt_status nt_geometric_(nt_tensor *t, double p) {
+static nt_status geometric_fill(nt_tensor *t, double p) {
     NT_TRY(check_target(t, "geometric_"));
     if (!(p > 0.0 && p < 1.0))
         return nt_fail(NT_ERR_RUNTIME, "geometric_ expects p to be in (0, 1), but got p=%g", p);
@@ -423,7 +425,7 @@ static dist_job bernoulli_job(double p) {
     return job;
 }
 
-nt_status nt_bernoulli_(nt_tensor *t, double p) {
+static nt_status bernoulli_fill(nt_tensor *t, double p) {
     NT_TRY(check_target(t, "bernoulli_"));
     if (!(p >= 0.0 && p <= 1.0))
         return nt_fail(NT_ERR_RUNTIME, "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
@@ -488,7 +490,7 @@ static nt_status check_probabilities(nt_tensor *p) {
     return NT_OK;
 }
 
-nt_status nt_bernoulli_tensor_(nt_tensor *t, const nt_tensor *p) {
+static nt_status bernoulli_tensor_fill(nt_tensor *t, const nt_tensor *p) {
     NT_TRY(check_target(t, "bernoulli_"));
     if (!p) return nt_fail_null_tensor("bernoulli_", "p");
     NT_TRY(nt_check_no_internal_overlap(t));
@@ -516,13 +518,13 @@ fail:
     return st;
 }
 
-nt_status nt_bernoulli(const nt_tensor *input, nt_tensor **out) {
+static nt_status bernoulli_of(const nt_tensor *input, nt_tensor **out) {
     if (!input) return nt_fail_null_tensor("bernoulli", "input");
     if (input->dtype == NT_FLOAT16)
         return not_implemented("bernoulli_tensor_cpu_self_", NT_FLOAT16);
     nt_tensor *r = NULL;
     NT_TRY(nt_tensor_alloc(input->dtype, input->ndim, input->sizes, input->names, &r));
-    nt_status st = nt_bernoulli_tensor_(r, input);
+    nt_status st = bernoulli_tensor_fill(r, input);
     if (st != NT_OK) {
         nt_tensor_release(r);
         return st;
@@ -531,11 +533,11 @@ nt_status nt_bernoulli(const nt_tensor *input, nt_tensor **out) {
     return NT_OK;
 }
 
-nt_status nt_bernoulli_p(const nt_tensor *input, double p, nt_tensor **out) {
+static nt_status bernoulli_p_of(const nt_tensor *input, double p, nt_tensor **out) {
     if (!input) return nt_fail_null_tensor("bernoulli", "input");
     nt_tensor *r = NULL;
     NT_TRY(nt_tensor_alloc(input->dtype, input->ndim, input->sizes, input->names, &r));
-    nt_status st = nt_bernoulli_(r, p);
+    nt_status st = bernoulli_fill(r, p);
     if (st != NT_OK) {
         nt_tensor_release(r);
         return st;
@@ -679,7 +681,7 @@ static nt_status random_fill(nt_tensor *t, int64_t lo, uint64_t range) {
     return dist_fill(t, &job);
 }
 
-nt_status nt_random_(nt_tensor *t) {
+static nt_status random_all(nt_tensor *t) {
     NT_TRY(check_target(t, "random_"));
     NT_TRY(nt_check_no_internal_overlap(t));
     nt_dtype dt = t->dtype;
@@ -688,7 +690,7 @@ nt_status nt_random_(nt_tensor *t) {
     return random_fill(t, 0, range);
 }
 
-nt_status nt_random_from_to_(nt_tensor *t, int64_t from, const int64_t *to) {
+static nt_status random_from_to(nt_tensor *t, int64_t from, const int64_t *to) {
     NT_TRY(check_target(t, "random_"));
     int64_t lo, to_inc;
     uint64_t range;
@@ -697,8 +699,8 @@ nt_status nt_random_from_to_(nt_tensor *t, int64_t from, const int64_t *to) {
     return random_fill(t, lo, range);
 }
 
-nt_status nt_random_to_(nt_tensor *t, int64_t to) {
-    return nt_random_from_to_(t, 0, &to);
+static nt_status random_to(nt_tensor *t, int64_t to) {
+    return random_from_to(t, 0, &to);
 }
 
 int nt_random_precision_warnings(nt_dtype dtype, int64_t from, const int64_t *to) {
@@ -849,28 +851,179 @@ fail:
     return st;
 }
 
+/* ------------------------------------------------------------------ the rows */
+
+/* The tensor written, returned as the call's result. */
+static nt_status written(nt_call *c, nt_status st) {
+    if (st == NT_OK) c->result[0] = nt_tensor_retain(c->args[0].v.t);
+    return st;
+}
+
+nt_status nt_impl_cauchy_(nt_call *c) {
+    return written(
+        c, cauchy_fill(nt_call_tensor(c, 0), nt_call_float(c, 1, 0.0), nt_call_float(c, 2, 1.0)));
+}
+
+nt_status nt_impl_exponential_(nt_call *c) {
+    return written(c, exponential_fill(nt_call_tensor(c, 0), nt_call_float(c, 1, 1.0)));
+}
+
+nt_status nt_impl_geometric_(nt_call *c) {
+    return written(c, geometric_fill(nt_call_tensor(c, 0), c->args[1].v.f));
+}
+
+nt_status nt_impl_log_normal_(nt_call *c) {
+    return written(c, log_normal_fill(nt_call_tensor(c, 0), nt_call_float(c, 1, 1.0),
+                                      nt_call_float(c, 2, 2.0)));
+}
+
+nt_status nt_impl_bernoulli_(nt_call *c) {
+    return written(c, bernoulli_fill(nt_call_tensor(c, 0), nt_call_float(c, 1, 0.5)));
+}
+
+nt_status nt_impl_bernoulli_tensor_(nt_call *c) {
+    return written(c, bernoulli_tensor_fill(nt_call_tensor(c, 0), nt_call_tensor(c, 1)));
+}
+
+/* random_(): [0, max]; random_(to); random_(from, to) (to none: the dtype's max) */
+nt_status nt_impl_random_(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    bool from = c->args[1].kind == NT_ARG_INT, to = c->args[2].kind == NT_ARG_INT;
+    if (!from && !to) return written(c, random_all(t));
+    if (!from) return written(c, random_to(t, c->args[2].v.i));
+    return written(c, random_from_to(t, c->args[1].v.i, to ? &c->args[2].v.i : NULL));
+}
+
+/* torch.bernoulli(input), and its out= form: out gets input's shape (resized as PyTorch
+ * does), then 1 with probability input[i] */
+nt_status nt_impl_bernoulli(nt_call *c) {
+    nt_tensor *input = nt_call_tensor(c, 0);
+    if (!c->out[0]) return bernoulli_of(input, &c->result[0]);
+    if (!input) return nt_fail_null_tensor("bernoulli", "input");
+    NT_TRY(nt_out_resize(c->out[0], input->ndim, input->sizes));
+    NT_TRY(bernoulli_tensor_fill(c->out[0], input));
+    c->result[0] = nt_tensor_retain(c->out[0]);
+    return NT_OK;
+}
+
+nt_status nt_impl_bernoulli_p(nt_call *c) {
+    return bernoulli_p_of(nt_call_tensor(c, 0), c->args[1].v.f, &c->result[0]);
+}
+
+static double scalar_value(nt_scalar s) {
+    return s.kind == NT_SCALAR_FLOAT ? s.v.f : s.kind == NT_SCALAR_INT ? (double)s.v.i : s.v.b;
+}
+
+/* normal(mean, std): each a tensor or a number (not both numbers: that is the sized form) */
+nt_status nt_impl_normal_tensors(nt_call *c) {
+    const nt_tensor *mean = nt_call_tensor(c, 0), *std = nt_call_tensor(c, 1);
+    double mean_v = 0.0, std_v = 0.0;
+    if (!mean) mean_v = c->args[0].kind == NT_ARG_SCALAR ? scalar_value(c->args[0].v.s) : 0.0;
+    if (!std) std_v = c->args[1].kind == NT_ARG_SCALAR ? scalar_value(c->args[1].v.s) : 1.0;
+    if (!mean && !std) return nt_fail(NT_ERR_TYPE, "normal(): mean or std must be a tensor");
+    if (c->out[0]) {
+        NT_TRY(normal_impl(mean, mean_v, std, std_v, c->out[0], &c->result[0]));
+        return NT_OK;
+    }
+    return normal_impl(mean, mean_v, std, std_v, NULL, &c->result[0]);
+}
+
+/* ------------------------------------------------------------------ the public functions */
+
+static nt_status fill_call(nt_op op, nt_tensor *t, nt_arg a, nt_arg b) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = true;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = a;
+    c.args[2] = b;
+    return nt_dispatch_result(&c, NULL);
+}
+
+nt_status nt_exponential_(nt_tensor *t, double lambd) {
+    return fill_call(NT_OP_EXPONENTIAL_, t, nt_arg_float(lambd), nt_arg_none());
+}
+
+nt_status nt_cauchy_(nt_tensor *t, double median, double sigma) {
+    return fill_call(NT_OP_CAUCHY_, t, nt_arg_float(median), nt_arg_float(sigma));
+}
+
+nt_status nt_log_normal_(nt_tensor *t, double mean, double std) {
+    return fill_call(NT_OP_LOG_NORMAL_, t, nt_arg_float(mean), nt_arg_float(std));
+}
+
+nt_status nt_geometric_(nt_tensor *t, double p) {
+    return fill_call(NT_OP_GEOMETRIC_, t, nt_arg_float(p), nt_arg_none());
+}
+
+nt_status nt_bernoulli_(nt_tensor *t, double p) {
+    return fill_call(NT_OP_BERNOULLI_, t, nt_arg_float(p), nt_arg_none());
+}
+
+nt_status nt_bernoulli_tensor_(nt_tensor *t, const nt_tensor *p) {
+    if (!p) return nt_fail_null_tensor("bernoulli_", "p");
+    return fill_call(NT_OP_BERNOULLI_TENSOR_, t, nt_arg_tensor((nt_tensor *)p), nt_arg_none());
+}
+
+nt_status nt_random_(nt_tensor *t) {
+    return fill_call(NT_OP_RANDOM_, t, nt_arg_none(), nt_arg_none());
+}
+
+nt_status nt_random_to_(nt_tensor *t, int64_t to) {
+    return fill_call(NT_OP_RANDOM_, t, nt_arg_none(), nt_arg_int(to));
+}
+
+nt_status nt_random_from_to_(nt_tensor *t, int64_t from, const int64_t *to) {
+    return fill_call(NT_OP_RANDOM_, t, nt_arg_int(from), to ? nt_arg_int(*to) : nt_arg_none());
+}
+
+nt_status nt_bernoulli(const nt_tensor *input, nt_tensor **out) {
+    if (!input) return nt_fail_null_tensor("bernoulli", "input");
+    nt_call c;
+    nt_call_init(&c, NT_OP_BERNOULLI);
+    c.args[0] = nt_arg_tensor((nt_tensor *)input);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_bernoulli_p(const nt_tensor *input, double p, nt_tensor **out) {
+    if (!input) return nt_fail_null_tensor("bernoulli", "input");
+    nt_call c;
+    nt_call_init(&c, NT_OP_BERNOULLI_P);
+    c.args[0] = nt_arg_tensor((nt_tensor *)input);
+    c.args[1] = nt_arg_float(p);
+    return nt_dispatch_result(&c, out);
+}
+
+/* normal with tensors: a NULL tensor is the number beside it. */
+static nt_status normal_call(const nt_tensor *mean, double mean_v, const nt_tensor *std,
+                             double std_v, nt_tensor *into, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_NORMAL_TENSORS);
+    c.out[0] = into;
+    c.args[0] = mean ? nt_arg_tensor((nt_tensor *)mean) : nt_arg_scalar(nt_scalar_float(mean_v));
+    c.args[1] = std ? nt_arg_tensor((nt_tensor *)std) : nt_arg_scalar(nt_scalar_float(std_v));
+    return nt_dispatch_result(&c, out);
+}
+
 nt_status nt_normal_tensors(const nt_tensor *mean, const nt_tensor *std, nt_tensor **out) {
     if (!mean) return nt_fail_null_tensor("normal", "mean");
     if (!std) return nt_fail_null_tensor("normal", "std");
-    return normal_impl(mean, 0.0, std, 0.0, NULL, out);
+    return normal_call(mean, 0.0, std, 0.0, NULL, out);
 }
 
 nt_status nt_normal_mean_tensor(const nt_tensor *mean, double std, nt_tensor **out) {
     if (!mean) return nt_fail_null_tensor("normal", "mean");
-    return normal_impl(mean, 0.0, NULL, std, NULL, out);
+    return normal_call(mean, 0.0, NULL, std, NULL, out);
 }
 
 nt_status nt_normal_std_tensor(double mean, const nt_tensor *std, nt_tensor **out) {
     if (!std) return nt_fail_null_tensor("normal", "std");
-    return normal_impl(NULL, mean, std, 0.0, NULL, out);
+    return normal_call(NULL, mean, std, 0.0, NULL, out);
 }
 
 nt_status nt_normal_out(nt_tensor *out, const nt_tensor *mean, double mean_value,
                         const nt_tensor *std, double std_value) {
     if (!out) return nt_fail_null_tensor("normal", "out");
     if (!mean && !std) return nt_fail(NT_ERR_TYPE, "normal(): mean or std must be a tensor");
-    nt_tensor *r = NULL;
-    NT_TRY(normal_impl(mean, mean_value, std, std_value, out, &r));
-    nt_tensor_release(r);
-    return NT_OK;
+    return normal_call(mean, mean_value, std, std_value, out, NULL);
 }
