@@ -74,9 +74,8 @@ static PyObject *tensor_tolist(PyObject *self, PyObject *unused) {
     /* Only a dim of two or more elements is ever stepped along, and there the stride is
      * bounded by the storage; other strides may be anything (an empty view's). */
     for (int i = 0; i < ndim; i++)
-        byte_strides[i] = nt_tensor_sizes(t)[i] > 1
-                              ? nt_tensor_strides(t)[i] * (int64_t)nt_dtype_size(dtype)
-                              : 0;
+        byte_strides[i] =
+            nt_tensor_sizes(t)[i] > 1 ? nt_tensor_strides(t)[i] * (int64_t)nt_dtype_size(dtype) : 0;
     return tolist_at(nt_tensor_data(t), dtype, 0, ndim, nt_tensor_sizes(t), byte_strides);
 }
 
@@ -116,18 +115,11 @@ static PyObject *tensor_index_value(PyObject *self) {
     return tensor_int_value(self);
 }
 
+/* bool(t): is_nonzero's truth and errors (src/ops/item.c). */
 static int tensor_bool_value(PyObject *self) {
-    nt_tensor *t = nt_py_tensor(self);
-    int64_t n = nt_tensor_numel(t);
-    if (n != 1) {
-        PyErr_Format(PyExc_RuntimeError, "Boolean value of Tensor with %s is ambiguous",
-                     n == 0 ? "no values" : "more than one value");
-        return -1;
-    }
-    nt_scalar s;
-    nt_status st = nt_item(t, &s);
-    if (st != NT_OK) return nt_py_raise_int(st);
-    return s.kind == NT_SCALAR_FLOAT ? s.v.f != 0.0 : s.kind == NT_SCALAR_INT ? s.v.i != 0 : s.v.b;
+    bool b;
+    nt_status st = nt_is_nonzero(nt_py_tensor(self), &b);
+    return st == NT_OK ? b : nt_py_raise_int(st);
 }
 
 static PyObject *tensor_bool_method(PyObject *self, PyObject *unused) {

@@ -11,6 +11,7 @@
 #include "ops_random.h"
 
 #include "core/scalar.h" /* nt_store_scalar: one element of any dtype */
+#include "names/infer.h" /* nt_names_check_out: tensor(named, names=) */
 
 /* The element count of a shape, saturated (only used to decide on the GIL). */
 static int64_t numel_of(int ndim, const int64_t *sizes) {
@@ -425,6 +426,21 @@ static nt_status copy_as(nt_tensor *src, nt_dtype dtype, const nt_name *names, n
     return NT_OK;
 }
 
+/* names= of tensor(data) when data is a tensor: PyTorch propagates them to the copy as to
+ * an out= tensor, so a named data tensor must have exactly those names (the "Name mismatch"
+ * error, data being the out tensor); an unnamed one takes them (their count checked). */
+static int named_data_names(nt_tensor *src, PyObject *o, nt_name *buf, const nt_name **out) {
+    int ndim = nt_tensor_ndim(src);
+    if (!nt_tensor_has_names(src) || !o || o == Py_None || (!PyTuple_Check(o) && !PyList_Check(o)))
+        return nt_py_names_arg(o, "tensor", ndim, buf, out);
+    int count;
+    if (nt_py_names_from_sequence(o, buf, &count, NULL) < 0) return -1;
+    nt_status st = nt_names_check_out(nt_tensor_names(src), ndim, buf, count);
+    if (st != NT_OK) return nt_py_raise_int(st);
+    *out = buf;
+    return 0;
+}
+
 /* tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False,
  * names=None): always a copy. */
 static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
@@ -455,9 +471,8 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
         } else if (nt_py_tensor_from_buffer(data, &src) < 0) {
             return NULL;
         }
-        int ndim = nt_tensor_ndim(src);
         if (nt_py_dtype_from_object(kw[1], nt_tensor_dtype(src), &dtype) < 0 ||
-            nt_py_names_arg(kw[5], "tensor", ndim, names, &names_arg) < 0) {
+            named_data_names(src, kw[5], names, &names_arg) < 0) {
             nt_tensor_release(src);
             return NULL;
         }
@@ -493,6 +508,147 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
         }
     }
     return nt_py_wrap(out);
+}
+
+/* ---- Tensor(...): PyTorch's legacy constructor, and Tensor._make_subclass ---- */
+
+/* `t` (owned) as an instance of `type` (Tensor or a subclass). */
+static PyObject *wrap_as(PyTypeObject *type, nt_tensor *t) {
+    if (type == &NtTensor_Type) return nt_py_wrap(t);
+    NtTensorObject *self = (NtTensorObject *)type->tp_alloc(type, 0);
+    if (!self) {
+        nt_tensor_release(t);
+        return NULL;
+    }
+    self->t = t;
+    if (!nt_tensor_handle(t)) nt_tensor_set_handle(t, self);
+    return (PyObject *)self;
+}
+
+/* A view of t sharing its storage, sizes, strides and names (PyTorch's alias()). */
+static nt_status alias_of(nt_tensor *t, nt_tensor **out) {
+    return nt_rename(t, nt_tensor_names(t), out); /* a new view, names as they are */
+}
+
+static const char LEGACY_SIGS[] = " * (*, torch.device device)\n"
+                                  " * (torch.Storage storage)\n"
+                                  " * (Tensor other)\n"
+                                  " * (tuple of ints size, *, torch.device device)\n"
+                                  " * (object data, *, torch.device device)\n";
+
+static PyObject *legacy_invalid(PyObject *args, PyObject *kwargs) {
+    PyObject *parts = PyList_New(0), *key, *value;
+    Py_ssize_t pos = 0;
+    for (Py_ssize_t i = 0; parts && i < PyTuple_GET_SIZE(args); i++) {
+        PyObject *s = PyUnicode_FromString(Py_TYPE(PyTuple_GET_ITEM(args, i))->tp_name);
+        if (!s || PyList_Append(parts, s) < 0) Py_CLEAR(parts);
+        Py_XDECREF(s);
+    }
+    while (parts && kwargs && PyDict_Next(kwargs, &pos, &key, &value)) {
+        const char *tn = Py_TYPE(value) == &NtDtype_Type ? "torch.dtype" : Py_TYPE(value)->tp_name;
+        PyObject *s = PyUnicode_FromFormat("%U=%s", key, tn);
+        if (!s || PyList_Append(parts, s) < 0) Py_CLEAR(parts);
+        Py_XDECREF(s);
+    }
+    PyObject *sep = parts ? PyUnicode_FromString(", ") : NULL;
+    PyObject *got = sep ? PyUnicode_Join(sep, parts) : NULL;
+    if (got)
+        PyErr_Format(PyExc_TypeError,
+                     "new() received an invalid combination of arguments - got (%U), but "
+                     "expected one of:\n%s",
+                     got, LEGACY_SIGS);
+    Py_XDECREF(got);
+    Py_XDECREF(sep);
+    Py_XDECREF(parts);
+    return NULL;
+}
+
+/* Tensor(), Tensor(*sizes), Tensor(Size), Tensor(other), Tensor(data), each with device=
+ * (the cpu): torch.Tensor's legacy constructor, for Tensor and its subclasses. Sizes give
+ * an uninitialised tensor of the default dtype, other an alias (dtype, names and memory
+ * kept), data (a sequence or an array, not a tuple mistaken for sizes) a copy in the
+ * default dtype. */
+PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    if (kwargs && PyDict_GET_SIZE(kwargs) > 0) {
+        PyObject *device = PyDict_GetItemString(kwargs, "device");
+        if (!device || PyDict_GET_SIZE(kwargs) > 1) return legacy_invalid(args, kwargs);
+        if (nargs == 1 && nt_py_is_tensor(PyTuple_GET_ITEM(args, 0)))
+            return legacy_invalid(args, kwargs);
+        if (nt_py_check_device(device) < 0) return NULL;
+    }
+    nt_tensor *t = NULL;
+    nt_status st;
+    PyObject *first = nargs > 0 ? PyTuple_GET_ITEM(args, 0) : NULL;
+    if (nargs == 0) {
+        int64_t zero = 0;
+        st = nt_empty(1, &zero, nt_default_dtype(), NULL, &t);
+        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
+    }
+    if (nargs == 1 && nt_py_is_tensor(first)) {
+        st = alias_of(nt_py_tensor(first), &t);
+        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
+    }
+    bool sizes_given = nargs == 1 && PyObject_TypeCheck(first, &NtSize_Type);
+    for (Py_ssize_t i = 0; !sizes_given && i < nargs; i++) {
+        PyObject *a = PyTuple_GET_ITEM(args, i);
+        if (!PyIndex_Check(a) || PyBool_Check(a) || PySequence_Check(a) || nt_py_is_tensor(a))
+            break;
+        if (i == nargs - 1) sizes_given = true;
+    }
+    if (sizes_given) {
+        int64_t sizes[NT_MAX_DIMS];
+        PyObject *const *items = &PyTuple_GET_ITEM(args, 0);
+        int ndim = nt_py_sizes_from_args(items, nargs, sizes, "new");
+        if (ndim < 0) return NULL;
+        st = nt_empty(ndim, sizes, nt_default_dtype(), NULL, &t);
+        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
+    }
+    if (nargs != 1) return legacy_invalid(args, kwargs);
+    if (is_text(first)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(first)->tp_name);
+        return NULL;
+    }
+    PyObject *ndarray = nt_py_numpy_ndarray_type();
+    if (!PySequence_Check(first) && !(ndarray && PyObject_IsInstance(first, ndarray) == 1)) {
+        PyErr_Format(PyExc_TypeError, "new(): data must be a sequence (got %s)",
+                     Py_TYPE(first)->tp_name);
+        return NULL;
+    }
+    /* tensor(data, dtype=<the default dtype>) */
+    PyObject *call[2] = {first, nt_py_dtype_object(nt_default_dtype())};
+    PyObject *kwnames = Py_BuildValue("(s)", "dtype");
+    PyObject *made = kwnames ? py_tensor(NULL, call, 1, kwnames) : NULL;
+    Py_XDECREF(kwnames);
+    if (!made) return NULL;
+    if (type == &NtTensor_Type) return made;
+    t = nt_tensor_retain(nt_py_tensor(made));
+    Py_DECREF(made); /* its wrapper goes; t is handed to an object of `type` */
+    return wrap_as(type, t);
+}
+
+/* Tensor._make_subclass(cls, data, require_grad=False): an instance of cls (a subclass of
+ * Tensor) aliasing data, as nn.Parameter is made. */
+PyObject *nt_py_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {
+        "cls", "data", "require_grad", "dispatch_strides", "dispatch_device", "dispatch_layout",
+        NULL};
+    PyObject *cls, *data, *require_grad = NULL, *d1 = NULL, *d2 = NULL, *d3 = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OOOO:_make_subclass", kwlist, &cls, &data,
+                                     &require_grad, &d1, &d2, &d3))
+        return NULL;
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &NtTensor_Type)) {
+        PyErr_Format(PyExc_TypeError, "cls must be a type (got %s)", Py_TYPE(cls)->tp_name);
+        return NULL;
+    }
+    if (!nt_py_is_tensor(data)) {
+        PyErr_Format(PyExc_TypeError, "data must be a Tensor (got %s)", Py_TYPE(data)->tp_name);
+        return NULL;
+    }
+    if (nt_py_check_no_grad(require_grad, NULL) < 0) return NULL;
+    nt_tensor *t = NULL;
+    nt_status st = alias_of(nt_py_tensor(data), &t);
+    return st == NT_OK ? wrap_as((PyTypeObject *)cls, t) : nt_py_raise(st);
 }
 
 /* from_numpy(ndarray): a tensor sharing the array's memory. */

@@ -282,7 +282,10 @@ def test_tensor_from_tensor_copies_and_keeps_names():
     assert y.dtype == nt.float64 and y.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
     z = nt.tensor(nt.arange(6).view(2, 3).t())
     assert z.tolist() == [[0, 3], [1, 4], [2, 5]]
-    assert nt.tensor(src, names=("A", "B")).names == ("A", "B")
+    # names= must repeat a named tensor's names, as in PyTorch (test_tensor_type.py)
+    with pytest.raises(RuntimeError, match="Name mismatch"):
+        nt.tensor(src, names=("A", "B"))
+    assert nt.tensor(src.rename(None), names=("A", "B")).names == ("A", "B")
 
 
 def test_tensor_from_zero_dim_tensor_elements():
