@@ -195,7 +195,8 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
             /* a method is the function's signature without its tensor, an in-place form
              * has no out=; a method-only op's signature is written as the method's */
             unsigned form = 0;
-            if ((m == MODE_METHOD || m == MODE_INPLACE) && (flags & NT_OPF_FUNCTION))
+            if ((m == MODE_METHOD || m == MODE_INPLACE) &&
+                (flags & (NT_OPF_FUNCTION | NT_OPF_INPLACE_FUNCTION)))
                 form |= SIG_SELF;
             if (m != MODE_FUNCTION) form |= SIG_NO_OUT;
             if (py_sig_init(sig, line, len, form, gname, op, schema) < 0) return -1;

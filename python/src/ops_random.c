@@ -421,53 +421,6 @@ static PyObject *tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t 
     return self_result(self, st);
 }
 
-static PyObject *tensor_zero_(PyObject *self, PyObject *unused) {
-    nt_tensor *t = nt_py_tensor(self);
-    nt_status st;
-    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_zero_(t));
-    return self_result(self, st);
-}
-
-static const char FILL_SIGS[] = " * (Tensor value)\n * (Number value)\n";
-
-static PyObject *tensor_fill_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames) {
-    static const char *const kwlist[] = {"value", NULL};
-    PyObject *v[1];
-    if (nargs > 1 || (nargs == 0 && !kwnames))
-        return invalid_combination("fill_", args, nargs, kwnames, FILL_SIGS);
-    if (parse("fill_", args, nargs, kwnames, kwlist, 1, 1, v) < 0) return NULL;
-    if (!v[0]) return invalid_combination("fill_", args, nargs, kwnames, FILL_SIGS);
-    nt_scalar s;
-    if (nt_py_is_tensor(v[0])) {
-        nt_tensor *value = nt_py_tensor(v[0]);
-        if (nt_tensor_ndim(value) != 0) {
-            PyErr_Format(PyExc_RuntimeError,
-                         "fill_ only supports 0-dimension value tensor but got tensor with %d "
-                         "dimensions.",
-                         nt_tensor_ndim(value));
-            return NULL;
-        }
-        nt_status st = nt_item(value, &s);
-        if (st != NT_OK) return nt_py_raise(st);
-    } else if (is_number(v[0])) {
-        if (nt_py_scalar_from_object(v[0], &s) < 0) return NULL;
-    } else {
-        const char *tn = nt_py_type_name(v[0]);
-        PyErr_Format(PyExc_TypeError,
-                     "fill_() received an invalid combination of arguments - got (%s), but "
-                     "expected one of:\n * (Tensor value)\n      didn't match because some of the "
-                     "arguments have invalid types: (!%s!)\n * (Number value)\n      didn't match "
-                     "because some of the arguments have invalid types: (!%s!)\n",
-                     tn, tn, tn);
-        return NULL;
-    }
-    nt_tensor *t = nt_py_tensor(self);
-    nt_status st;
-    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_fill_(t, s));
-    return self_result(self, st);
-}
-
 /* ---- autograd placeholders ---- */
 
 static int requires_grad_value(nt_tensor *t, int value) {
@@ -633,8 +586,6 @@ PyMethodDef nt_py_tensor_random_methods[] = {
     {"random_", FASTKW(tensor_random_),
      "random_() / random_(to) / random_(from, to): uniform integers."},
     {"copy_", FASTKW(tensor_copy_), "copy_(other, non_blocking=False): copies other into self."},
-    {"zero_", tensor_zero_, METH_NOARGS, "Fills self with zeros."},
-    {"fill_", FASTKW(tensor_fill_), "fill_(value): fills self with a number or 0-dim tensor."},
     {"requires_grad_", FASTKW(tensor_requires_grad_),
      "requires_grad_(requires_grad=True): False only until autograd exists."},
     {"register_hook", FASTKW(tensor_register_hook),

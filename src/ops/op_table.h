@@ -109,6 +109,9 @@ nt_status nt_impl_bernoulli_p(nt_call *c);
 nt_status nt_impl_normal_tensors(nt_call *c);
 nt_status nt_impl_dropout(nt_call *c);
 nt_status nt_impl_is_nonzero(nt_call *c);
+nt_status nt_impl_fill_(nt_call *c);
+nt_status nt_impl_zero_(nt_call *c);
+nt_status nt_impl_item(nt_call *c);
 
 /* end */
 
