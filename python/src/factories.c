@@ -1,6 +1,8 @@
 /*
- * factories.c — the module's tensor factories: empty, zeros, ones, full, arange, tensor,
- * the *_like forms, rand, randn, normal, manual_seed, from_numpy.
+ * factories.c — the module's tensor factories that are not generated from the op table:
+ * empty, zeros, ones, full, rand, randn (size as varargs with names=), arange, normal,
+ * tensor, manual_seed, from_numpy, and Tensor's legacy constructor (Tensor(...),
+ * Tensor._make_subclass). The *_like forms are generated from their rows (bindings.c).
  *
  * Arguments, dtype inference and error texts follow PyTorch 1.13. Fills of more than
  * NT_PY_NOGIL_NUMEL elements run with the GIL released. tensor() reads nested sequences the way
@@ -21,10 +23,6 @@ static int64_t numel_of(int ndim, const int64_t *sizes) {
         n = n > INT64_MAX / sizes[i] ? INT64_MAX : n * sizes[i];
     }
     return n;
-}
-
-static int64_t like_numel(PyObject *input) {
-    return nt_tensor_numel(nt_py_tensor(input));
 }
 
 /* Reads the size of a factory: size given as varargs, one sequence, or size=. */
@@ -663,89 +661,6 @@ static PyObject *py_from_numpy(PyObject *m, PyObject *arg) {
     return nt_py_wrap(out);
 }
 
-/* ---- the *_like factories: shape and names of the input, dtype= overrides ---- */
-
-enum like_kind { LIKE_EMPTY, LIKE_ZEROS, LIKE_ONES, LIKE_RAND, LIKE_RANDN, LIKE_FULL };
-
-static nt_status make_like(enum like_kind kind, const nt_tensor *like, nt_scalar value, int dtype,
-                           nt_tensor **out) {
-    switch (kind) {
-    case LIKE_EMPTY:
-        return nt_empty_like(like, dtype, out);
-    case LIKE_ZEROS:
-        return nt_zeros_like(like, dtype, out);
-    case LIKE_ONES:
-        return nt_ones_like(like, dtype, out);
-    case LIKE_RAND:
-        return nt_rand_like(like, dtype, out);
-    case LIKE_RANDN:
-        return nt_randn_like(like, dtype, out);
-    default:
-        return nt_full_like(like, value, dtype, out);
-    }
-}
-
-static PyObject *call_like(const char *fname, enum like_kind kind, PyObject *const *args,
-                           Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const kwlist[] = {"input",      "dtype",     "device", "requires_grad",
-                                         "pin_memory", "generator", NULL};
-    static const char *const full_kwlist[] = {"input",         "fill_value", "dtype", "device",
-                                              "requires_grad", "pin_memory", NULL};
-    PyObject *kw[6], *fill = NULL;
-    int full = kind == LIKE_FULL;
-    if (nt_py_parse_args(fname, args, nargs, kwnames, full ? full_kwlist : kwlist, full ? 2 : 1,
-                         kw) < 0)
-        return NULL;
-    PyObject *input = kw[0];
-    if (full) { /* shift to the common layout: input, dtype, device, requires_grad, pin */
-        fill = kw[1];
-        for (int i = 1; i < 5; i++)
-            kw[i] = kw[i + 1];
-        kw[5] = NULL;
-    }
-    if (!input || (full && !fill)) {
-        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"%s\"", fname,
-                     input ? "fill_value" : "input");
-        return NULL;
-    }
-    if (!nt_py_is_tensor(input)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s",
-                     fname, Py_TYPE(input)->tp_name);
-        return NULL;
-    }
-    nt_scalar value = nt_scalar_int(0);
-    if (full && nt_py_number_arg(fill, fname, "fill_value", nargs >= 2 ? 2 : 0, &value) < 0)
-        return NULL;
-    int dtype = -1;
-    if (kw[1] && kw[1] != Py_None) {
-        nt_dtype d;
-        if (nt_py_dtype_from_object(kw[1], NT_FLOAT32, &d) < 0) return NULL;
-        dtype = (int)d;
-    }
-    if (nt_py_check_device(kw[2]) < 0 || nt_py_check_no_grad(kw[3], kw[4]) < 0) return NULL;
-    if (kw[5] && kw[5] != Py_None) {
-        PyErr_Format(PyExc_TypeError, "%s(): generator objects are not supported", fname);
-        return NULL;
-    }
-    nt_tensor *out = NULL;
-    nt_status st;
-    NT_PY_CALL_NOGIL(like_numel(input), st,
-                     make_like(kind, nt_py_tensor(input), value, dtype, &out));
-    return nt_py_result(st, out);
-}
-
-#define LIKE_FACTORY(name, kind)                                                                   \
-    static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,               \
-                               PyObject *kw) {                                                     \
-        return call_like(#name, kind, args, nargs, kw);                                            \
-    }
-LIKE_FACTORY(empty_like, LIKE_EMPTY)
-LIKE_FACTORY(zeros_like, LIKE_ZEROS)
-LIKE_FACTORY(ones_like, LIKE_ONES)
-LIKE_FACTORY(rand_like, LIKE_RAND)
-LIKE_FACTORY(randn_like, LIKE_RANDN)
-LIKE_FACTORY(full_like, LIKE_FULL)
-
 /* ---- random ---- */
 
 /* normal(mean: float, std: float, size, *, dtype=None, names=None, device=None,
@@ -846,12 +761,6 @@ PyMethodDef nt_py_module_factory_functions[] = {
      "tensor."},
     {"from_numpy", py_from_numpy, METH_O,
      "from_numpy(ndarray): a tensor sharing the array's memory."},
-    {"empty_like", FASTKW(py_empty_like), "empty_like(input, dtype=None)."},
-    {"zeros_like", FASTKW(py_zeros_like), "zeros_like(input, dtype=None)."},
-    {"ones_like", FASTKW(py_ones_like), "ones_like(input, dtype=None)."},
-    {"full_like", FASTKW(py_full_like), "full_like(input, fill_value, dtype=None)."},
-    {"rand_like", FASTKW(py_rand_like), "rand_like(input, dtype=None): uniform on [0, 1)."},
-    {"randn_like", FASTKW(py_randn_like), "randn_like(input, dtype=None): standard normal."},
     {"rand", FASTKW(py_rand), "rand(*size, names=None, dtype=None): uniform on [0, 1)."},
     {"randn", FASTKW(py_randn), "randn(*size, names=None, dtype=None): standard normal."},
     {"normal", FASTKW(py_normal),
