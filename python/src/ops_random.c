@@ -261,6 +261,7 @@ PyObject *nt_py_normal_tensor_forms(PyObject *const *args, Py_ssize_t nargs, PyO
     if (v[3] && v[3] != Py_None) {
         NT_PY_CALL_NOGIL(numel, st, nt_normal_out(nt_py_tensor(v[3]), mt, mean, sd, std));
         if (st != NT_OK) return nt_py_raise(st);
+        if (nt_py_warn_pending() < 0) return NULL; /* out= resized */
         Py_INCREF(v[3]);
         return v[3];
     }

@@ -813,10 +813,7 @@ static nt_status normal_impl(const nt_tensor *mean_t, double mean_v, const nt_te
         bool same = into->ndim == ndim;
         for (int d = 0; same && d < ndim; d++)
             same = into->sizes[d] == shape[d];
-        if (!same)
-            return nt_fail(NT_ERR_RUNTIME,
-                           "normal(): out= must have the broadcast shape of mean and std "
-                           "(ntensor does not resize out= tensors)");
+        if (!same) NT_TRY(nt_out_resize(into, ndim, shape)); /* PyTorch's resize_output */
         if (names) NT_TRY(nt_names_check_out(into->names, into->ndim, names, ndim));
     }
     nt_tensor *r = NULL;
@@ -894,13 +891,13 @@ nt_status nt_impl_random_(nt_call *c) {
     return written(c, random_from_to(t, c->args[1].v.i, to ? &c->args[2].v.i : NULL));
 }
 
-/* torch.bernoulli(input), and its out= form: out gets input's shape (resized as PyTorch
- * does), then 1 with probability input[i] */
+/* torch.bernoulli(input), and its out= form: out gets input's shape (resize_as_, as in
+ * PyTorch), then 1 with probability input[i] */
 nt_status nt_impl_bernoulli(nt_call *c) {
     nt_tensor *input = nt_call_tensor(c, 0);
     if (!c->out[0]) return bernoulli_of(input, &c->result[0]);
     if (!input) return nt_fail_null_tensor("bernoulli", "input");
-    NT_TRY(nt_out_resize(c->out[0], input->ndim, input->sizes));
+    NT_TRY(nt_resize_as_(c->out[0], input)); /* PyTorch's resize_as_: no warning */
     NT_TRY(bernoulli_tensor_fill(c->out[0], input));
     c->result[0] = nt_tensor_retain(c->out[0]);
     return NT_OK;

@@ -13,6 +13,8 @@ from helpers import assert_same_error
 OPS = {
     "exp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.exp(x, out=out)),
     "abs": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.abs(x, out=out)),
+    # factories, random: bernoulli's out= takes input's shape by resize_as_ (no warning)
+    "bernoulli": (lambda m: (m.zeros(2, 3),), lambda m, x, out: m.bernoulli(x, out=out)),
 }
 
 
