@@ -139,31 +139,7 @@ static PyObject *tensor_index_method(PyObject *self, PyObject *unused) {
 
 /* ---- dtype conversions ---- */
 
-/* float(memory_format=...) and friends: memory_format is accepted and has no effect (every
- * result is laid out like its input or contiguous). */
-static PyObject *to_fixed(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                          PyObject *kwnames, const char *fname, nt_dtype dtype) {
-    static const char *const kwlist[] = {"memory_format", NULL};
-    PyObject *kw[1];
-    if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 0, kw) < 0) return NULL;
-    return convert(self, dtype, 0);
-}
-
-#define FIXED_CONVERSION(method, dtype)                                                            \
-    static PyObject *tensor_##method(PyObject *self, PyObject *const *args, Py_ssize_t nargs,      \
-                                     PyObject *kw) {                                               \
-        return to_fixed(self, args, nargs, kw, #method, dtype);                                    \
-    }
-FIXED_CONVERSION(float, NT_FLOAT32)
-FIXED_CONVERSION(double, NT_FLOAT64)
-FIXED_CONVERSION(half, NT_FLOAT16)
-FIXED_CONVERSION(bfloat16, NT_BFLOAT16)
-FIXED_CONVERSION(int, NT_INT32)
-FIXED_CONVERSION(long, NT_INT64)
-FIXED_CONVERSION(short, NT_INT16)
-FIXED_CONVERSION(char, NT_INT8)
-FIXED_CONVERSION(byte, NT_UINT8)
-FIXED_CONVERSION(bool, NT_BOOL)
+/* t.float(), t.double(), ... are generated from their rows (src/ops/to_dtype.c). */
 
 static int is_dtype_like(PyObject *o) {
     return Py_TYPE(o) == &NtDtype_Type || o == (PyObject *)&PyFloat_Type ||
@@ -357,16 +333,6 @@ static PyObject *tensor_get_device(PyObject *self, PyObject *unused) {
 PyMethodDef nt_py_tensor_convert_methods[] = {
     {"item", tensor_item, METH_NOARGS, "The value of a one-element tensor."},
     {"tolist", tensor_tolist, METH_NOARGS, "The values as nested lists (a scalar for 0-dim)."},
-    {"float", FASTKW(tensor_float), "Converted to float32."},
-    {"double", FASTKW(tensor_double), "Converted to float64."},
-    {"half", FASTKW(tensor_half), "Converted to float16."},
-    {"bfloat16", FASTKW(tensor_bfloat16), "Converted to bfloat16."},
-    {"int", FASTKW(tensor_int), "Converted to int32."},
-    {"long", FASTKW(tensor_long), "Converted to int64."},
-    {"short", FASTKW(tensor_short), "Converted to int16."},
-    {"char", FASTKW(tensor_char), "Converted to int8."},
-    {"byte", FASTKW(tensor_byte), "Converted to uint8."},
-    {"bool", FASTKW(tensor_bool), "Converted to bool."},
     {"to", FASTKW(tensor_to),
      "to(dtype) / to(device, dtype) / to(other): converted (self when nothing changes)."},
     {"type_as", FASTKW(tensor_type_as), "type_as(other): converted to other's dtype."},

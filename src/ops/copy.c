@@ -11,6 +11,7 @@
 #include "core/scalar.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "dispatch/dispatch.h"
 #include "iter/iter.h"
 #include "kernels/convert.h"
 
@@ -100,15 +101,17 @@ nt_status nt_clone(const nt_tensor *t, nt_tensor **out) {
     return converted_copy(t, t->dtype, true, out);
 }
 
-nt_status nt_to_dtype(nt_tensor *t, nt_dtype dtype, nt_tensor **out) {
+/* to(dtype) (the public function and the conversion methods are in to_dtype.c) */
+nt_status nt_impl_to_dtype(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    nt_dtype dtype = c->args[1].v.dtype;
     if (!t) return nt_fail_null_tensor("to", "self");
-    if (!out) return null_out("to");
     if (!nt_dtype_valid((int)dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", (int)dtype);
     if (t->dtype == dtype) {
-        *out = nt_tensor_retain(t);
+        c->result[0] = nt_tensor_retain(t);
         return NT_OK;
     }
-    return converted_copy(t, dtype, true, out);
+    return converted_copy(t, dtype, true, &c->result[0]);
 }
 
 nt_status nt_get_double(const nt_tensor *t, const int64_t *index, double *out) {
