@@ -217,12 +217,6 @@ typedef struct call_lists {
     nt_tensor **tensors[NT_SIG_MAX_PARAMS];
 } call_lists;
 
-static int bad_list_item(const py_sig *sig, const py_param *p, PyObject *item) {
-    PyErr_Format(PyExc_TypeError, "%s(): argument '%U' must be %s, not %s", sig->name, p->name,
-                 py_type_name(p->type), Py_TYPE(item)->tp_name);
-    return -1;
-}
-
 /* An int list (a sequence, or one int for IntArrayRef[N]) into dims[] as indices. */
 static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n) {
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
@@ -240,8 +234,12 @@ static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(o, i);
         if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item) ||
-            nt_py_is_tensor(item))
-            return bad_list_item(sig, p, o);
+            nt_py_is_tensor(item)) { /* PyTorch's text for an int list's element */
+            PyErr_Format(PyExc_TypeError,
+                         "%s(): argument '%U' must be %s, but found element of type %s at pos %zd",
+                         sig->name, p->name, py_type_name(p->type), Py_TYPE(item)->tp_name, i + 1);
+            return -1;
+        }
         if (nt_py_int64_from_object(item, &out[i], PyUnicode_AsUTF8(p->name)) < 0) return -1;
     }
     *n = (int)len;

@@ -1,8 +1,9 @@
 /*
  * factories.c — the module's tensor factories that are not generated from the op table:
- * empty, zeros, ones, full, rand, randn (size as varargs with names=), arange, normal,
- * tensor, manual_seed, from_numpy, and Tensor's legacy constructor (Tensor(...),
- * Tensor._make_subclass). The *_like forms are generated from their rows (bindings.c).
+ * arange (its overloads of Number bounds), normal (float or tensor mean and std), tensor,
+ * manual_seed, from_numpy, and Tensor's legacy constructor (Tensor(...),
+ * Tensor._make_subclass). empty, zeros, ones, full, rand, randn and the *_like forms are
+ * generated from their rows (bindings.c).
  *
  * Arguments, dtype inference and error texts follow PyTorch 1.13. Fills of more than
  * NT_PY_NOGIL_NUMEL elements run with the GIL released. tensor() reads nested sequences the way
@@ -23,110 +24,6 @@ static int64_t numel_of(int ndim, const int64_t *sizes) {
         n = n > INT64_MAX / sizes[i] ? INT64_MAX : n * sizes[i];
     }
     return n;
-}
-
-/* Reads the size of a factory: size given as varargs, one sequence, or size=. */
-static int read_sizes(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *size_kw,
-                      int64_t *sizes) {
-    if (size_kw) {
-        if (nargs > 0) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'size'", fname);
-            return -1;
-        }
-        return nt_py_sizes_from_args(&size_kw, 1, sizes, fname);
-    }
-    if (nargs == 0) {
-        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"size\"",
-                     fname);
-        return -1;
-    }
-    if (nargs == 1 && PyFloat_Check(args[0])) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s(): argument 'size' (position 1) must be tuple of SymInts, not float",
-                     fname);
-        return -1;
-    }
-    return nt_py_sizes_from_args(args, nargs, sizes, fname);
-}
-
-typedef nt_status (*shape_factory)(int, const int64_t *, nt_dtype, const nt_name *, nt_tensor **);
-
-/* f(*size, names=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
- * empty, zeros, ones, rand, randn (which also take generator=None). */
-static PyObject *call_shape_factory(const char *fname, shape_factory make, PyObject *const *args,
-                                    Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const kwlist[] = {"names",      "dtype", "device",    "requires_grad",
-                                         "pin_memory", "size",  "generator", NULL};
-    PyObject *kw[7];
-    if (nt_py_parse_args(fname, args + nargs, 0, kwnames, kwlist, 0, kw) < 0) return NULL;
-    int64_t sizes[NT_MAX_DIMS];
-    int ndim = read_sizes(fname, args, nargs, kw[5], sizes);
-    if (ndim < 0) return NULL;
-    nt_dtype dtype;
-    nt_name names[NT_MAX_DIMS];
-    const nt_name *names_arg;
-    if (nt_py_dtype_from_object(kw[1], nt_default_dtype(), &dtype) < 0 ||
-        nt_py_names_arg(kw[0], fname, ndim, names, &names_arg) < 0 ||
-        nt_py_check_device(kw[2]) < 0 || nt_py_check_no_grad(kw[3], kw[4]) < 0)
-        return NULL;
-    if (kw[6] && kw[6] != Py_None) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s(): generator objects are not supported; use "
-                     "ntensor.manual_seed",
-                     fname);
-        return NULL;
-    }
-    nt_tensor *out = NULL;
-    nt_status st;
-    NT_PY_CALL_NOGIL(numel_of(ndim, sizes), st, make(ndim, sizes, dtype, names_arg, &out));
-    return nt_py_result(st, out);
-}
-
-#define SHAPE_FACTORY(name)                                                                        \
-    static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,               \
-                               PyObject *kw) {                                                     \
-        return call_shape_factory(#name, nt_##name, args, nargs, kw);                              \
-    }
-SHAPE_FACTORY(empty)
-SHAPE_FACTORY(zeros)
-SHAPE_FACTORY(ones)
-SHAPE_FACTORY(rand)
-SHAPE_FACTORY(randn)
-
-/* full(size, fill_value, *, names=None, dtype=None, device=None, requires_grad=False) */
-static PyObject *py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const kwlist[] = {"size",   "fill_value",    "names",      "dtype",
-                                         "device", "requires_grad", "pin_memory", NULL};
-    PyObject *kw[7];
-    if (nt_py_parse_args("full", args, nargs, kwnames, kwlist, 2, kw) < 0) return NULL;
-    if (!kw[0] || !kw[1]) {
-        PyErr_Format(PyExc_TypeError, "full() missing 1 required positional arguments: \"%s\"",
-                     kw[0] ? "fill_value" : "size");
-        return NULL;
-    }
-    if (PyLong_Check(kw[0]) || PyFloat_Check(kw[0])) {
-        PyErr_Format(PyExc_TypeError,
-                     "full(): argument 'size' (position 1) must be tuple of SymInts, not %s",
-                     Py_TYPE(kw[0])->tp_name);
-        return NULL;
-    }
-    int64_t sizes[NT_MAX_DIMS];
-    int ndim = nt_py_sizes_from_args(&kw[0], 1, sizes, "full");
-    if (ndim < 0) return NULL;
-    nt_scalar value;
-    if (nt_py_number_arg(kw[1], "full", "fill_value", nargs >= 2 ? 2 : 0, &value) < 0) return NULL;
-    nt_dtype dtype;
-    nt_name names[NT_MAX_DIMS];
-    const nt_name *names_arg;
-    if (nt_py_dtype_from_object(kw[3], nt_scalar_dtype(value), &dtype) < 0 ||
-        nt_py_names_arg(kw[2], "full", ndim, names, &names_arg) < 0 ||
-        nt_py_check_device(kw[4]) < 0 || nt_py_check_no_grad(kw[5], kw[6]) < 0)
-        return NULL;
-    nt_tensor *out = NULL;
-    nt_status st;
-    NT_PY_CALL_NOGIL(numel_of(ndim, sizes), st,
-                     nt_full(ndim, sizes, value, dtype, names_arg, &out));
-    return nt_py_result(st, out);
 }
 
 /* PyTorch's error for arange arguments that fit none of its overloads: "got (int, str)". */
@@ -749,11 +646,6 @@ static PyObject *py_manual_seed(PyObject *m, PyObject *arg) {
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef nt_py_module_factory_functions[] = {
-    {"empty", FASTKW(py_empty), "empty(*size, names=None, dtype=None): uninitialised memory."},
-    {"zeros", FASTKW(py_zeros), "zeros(*size, names=None, dtype=None): a tensor of zeros."},
-    {"ones", FASTKW(py_ones), "ones(*size, names=None, dtype=None): a tensor of ones."},
-    {"full", FASTKW(py_full),
-     "full(size, fill_value, names=None, dtype=None): every element fill_value."},
     {"arange", FASTKW(py_arange),
      "arange(end) / arange(start, end, step=1, dtype=None): evenly spaced values."},
     {"tensor", FASTKW(py_tensor),
@@ -761,8 +653,6 @@ PyMethodDef nt_py_module_factory_functions[] = {
      "tensor."},
     {"from_numpy", py_from_numpy, METH_O,
      "from_numpy(ndarray): a tensor sharing the array's memory."},
-    {"rand", FASTKW(py_rand), "rand(*size, names=None, dtype=None): uniform on [0, 1)."},
-    {"randn", FASTKW(py_randn), "randn(*size, names=None, dtype=None): standard normal."},
     {"normal", FASTKW(py_normal),
      "normal(mean: float, std: float, size, dtype=None, names=None): normal samples."},
     {"manual_seed", py_manual_seed, METH_O,

@@ -159,13 +159,14 @@ static PyObject *tensor_dim(PyObject *self, PyObject *unused) {
 
 /* size() -> Size; size(dim) -> int, where dim is an index or a name. stride() alike. */
 static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames, const char *fname, const int64_t *values) {
+                              PyObject *kwnames, const char *fname, const int64_t *values,
+                              bool sizes) {
     static const char *const kwlist[] = {"dim", NULL};
     PyObject *dim_arg;
     if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 1, &dim_arg) < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self);
     if (!dim_arg || dim_arg == Py_None) {
-        if (values == nt_tensor_sizes(t)) return nt_py_size_new(nt_tensor_ndim(t), values);
+        if (sizes) return nt_py_size_new(nt_tensor_ndim(t), values); /* a Size; strides: tuple */
         PyObject *tuple = PyTuple_New(nt_tensor_ndim(t));
         for (int i = 0; tuple && i < nt_tensor_ndim(t); i++) {
             PyObject *v = PyLong_FromLongLong(values[i]);
@@ -188,13 +189,14 @@ static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t 
 
 static PyObject *tensor_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames) {
-    return sizes_or_one(self, args, nargs, kwnames, "size", nt_tensor_sizes(nt_py_tensor(self)));
+    return sizes_or_one(self, args, nargs, kwnames, "size", nt_tensor_sizes(nt_py_tensor(self)),
+                        true);
 }
 
 static PyObject *tensor_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
-    return sizes_or_one(self, args, nargs, kwnames, "stride",
-                        nt_tensor_strides(nt_py_tensor(self)));
+    return sizes_or_one(self, args, nargs, kwnames, "stride", nt_tensor_strides(nt_py_tensor(self)),
+                        false);
 }
 
 static PyObject *tensor_numel(PyObject *self, PyObject *unused) {

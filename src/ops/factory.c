@@ -69,7 +69,26 @@ static nt_status sized_args(const nt_call *c, int first, const nt_name **names, 
     return nt_call_names_for(c, first + 1, c->args[first].n, names);
 }
 
+nt_status nt_factory_out(nt_call *c, int size, int dtype) {
+    nt_tensor *out = c->out[0];
+    if (c->args[dtype].kind == NT_ARG_DTYPE && c->args[dtype].v.dtype != out->dtype)
+        return nt_fail(NT_ERR_RUNTIME, "dtype %s does not match dtype of out parameter (%s)",
+                       nt_dtype_torch_name(c->args[dtype].v.dtype),
+                       nt_dtype_torch_name(out->dtype));
+    NT_TRY(nt_resize_(out, c->args[size].n, c->args[size].v.ints));
+    c->result[0] = nt_tensor_retain(out);
+    return NT_OK;
+}
+
+/* The sized rows into an out= tensor: resized, then filled with `value` (none: left as is). */
+static nt_status fill_out(nt_call *c, int dtype, const nt_scalar *value) {
+    NT_TRY(nt_factory_out(c, 0, dtype));
+    if (value) NT_TRY(nt_fill_(c->out[0], *value));
+    return NT_OK;
+}
+
 nt_status nt_impl_empty(nt_call *c) {
+    if (c->out[0]) return fill_out(c, 2, NULL);
     const nt_name *names;
     nt_dtype dtype;
     NT_TRY(sized_args(c, 0, &names, &dtype));
@@ -77,6 +96,7 @@ nt_status nt_impl_empty(nt_call *c) {
 }
 
 nt_status nt_impl_zeros(nt_call *c) {
+    if (c->out[0]) return fill_out(c, 2, &(nt_scalar){.kind = NT_SCALAR_INT, .v.i = 0});
     const nt_name *names;
     nt_dtype dtype;
     NT_TRY(sized_args(c, 0, &names, &dtype));
@@ -86,16 +106,18 @@ nt_status nt_impl_zeros(nt_call *c) {
 }
 
 nt_status nt_impl_ones(nt_call *c) {
+    nt_scalar one = nt_scalar_int(1);
+    if (c->out[0]) return fill_out(c, 2, &one);
     const nt_name *names;
     nt_dtype dtype;
     NT_TRY(sized_args(c, 0, &names, &dtype));
-    return empty_filled(c->args[0].n, c->args[0].v.ints, nt_scalar_int(1), dtype, names,
-                        &c->result[0]);
+    return empty_filled(c->args[0].n, c->args[0].v.ints, one, dtype, names, &c->result[0]);
 }
 
 /* full(size, fill_value): the fill value's dtype when none is given */
 nt_status nt_impl_full(nt_call *c) {
     nt_scalar value = c->args[1].v.s;
+    if (c->out[0]) return fill_out(c, 3, &value);
     const nt_name *names;
     NT_TRY(nt_call_names_for(c, 2, c->args[0].n, &names));
     nt_dtype dtype = nt_call_dtype(c, 3, nt_scalar_dtype(value));

@@ -51,4 +51,9 @@ static inline nt_status nt_call_names_for(const nt_call *c, int i, int ndim, con
     return NT_OK;
 }
 
+/* The out= of a sized factory (factory.c): a dtype given in slot `dtype` must be out's
+ * ("dtype Float does not match dtype of out parameter (Int)"); out is resized to slot
+ * `size` (resize_, no warning, as PyTorch's factories do) and becomes the result. */
+nt_status nt_factory_out(nt_call *c, int size, int dtype);
+
 #endif

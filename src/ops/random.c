@@ -310,6 +310,7 @@ static nt_status filled(nt_tensor *t, nt_status made, dist kind, double a, doubl
     nt_status st = kind == DIST_UNIFORM ? uniform_(t, a, b) : normal_(t, a, b);
     if (st != NT_OK) {
         nt_tensor_release(t);
+        *out = NULL; /* an out= tensor's reference, given back */
         return st;
     }
     *out = t;
@@ -326,13 +327,15 @@ static nt_status sized_empty(nt_call *c, int first, nt_tensor **t) {
 
 nt_status nt_impl_rand(nt_call *c) {
     nt_tensor *t = NULL;
-    nt_status made = sized_empty(c, 0, &t);
+    nt_status made = c->out[0] ? nt_factory_out(c, 0, 2) : sized_empty(c, 0, &t);
+    if (c->out[0] && made == NT_OK) t = c->result[0];
     return filled(t, made, DIST_UNIFORM, 0.0, 1.0, &c->result[0]);
 }
 
 nt_status nt_impl_randn(nt_call *c) {
     nt_tensor *t = NULL;
-    nt_status made = sized_empty(c, 0, &t);
+    nt_status made = c->out[0] ? nt_factory_out(c, 0, 2) : sized_empty(c, 0, &t);
+    if (c->out[0] && made == NT_OK) t = c->result[0];
     return filled(t, made, DIST_NORMAL, 0.0, 1.0, &c->result[0]);
 }
 
