@@ -1,9 +1,8 @@
 /*
  * factories.c — the module's tensor factories that are not generated from the op table:
- * arange (its overloads of Number bounds), normal (float or tensor mean and std), tensor,
- * manual_seed, from_numpy, and Tensor's legacy constructor (Tensor(...),
- * Tensor._make_subclass). empty, zeros, ones, full, rand, randn and the *_like forms are
- * generated from their rows (bindings.c).
+ * normal (float or tensor mean and std), tensor, manual_seed, from_numpy, and Tensor's
+ * legacy constructor (Tensor(...), Tensor._make_subclass). empty, zeros, ones, full, arange,
+ * rand, randn and the *_like forms are generated from their rows (bindings.c).
  *
  * Arguments, dtype inference and error texts follow PyTorch 1.13. Fills of more than
  * NT_PY_NOGIL_NUMEL elements run with the GIL released. tensor() reads nested sequences the way
@@ -24,99 +23,6 @@ static int64_t numel_of(int ndim, const int64_t *sizes) {
         n = n > INT64_MAX / sizes[i] ? INT64_MAX : n * sizes[i];
     }
     return n;
-}
-
-/* PyTorch's error for arange arguments that fit none of its overloads: "got (int, str)". */
-static PyObject *arange_combination_error(PyObject *const *args, Py_ssize_t nargs,
-                                          PyObject *kwnames) {
-    PyObject *got = PyUnicode_FromString("");
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (Py_ssize_t i = 0; got && i < nargs + nkw; i++) {
-        PyObject *part =
-            i < nargs ? PyUnicode_FromFormat("%s%s", i ? ", " : "", Py_TYPE(args[i])->tp_name)
-                      : PyUnicode_FromFormat("%s%U=%s", i ? ", " : "",
-                                             PyTuple_GET_ITEM(kwnames, i - nargs),
-                                             Py_TYPE(args[i])->tp_name);
-        PyObject *joined = part ? PyUnicode_Concat(got, part) : NULL;
-        Py_XDECREF(part);
-        Py_SETREF(got, joined);
-    }
-    if (!got) return NULL;
-    static const char *const tail =
-        " * (Number end, *, Tensor out, torch.dtype dtype, torch.layout layout, torch.device "
-        "device, bool pin_memory, bool requires_grad)\n"
-        " * (Number start, Number end, *, torch.dtype dtype, torch.layout layout, torch.device "
-        "device, bool pin_memory, bool requires_grad)\n"
-        " * (Number start, Number end, Number step, *, Tensor out, torch.dtype dtype, "
-        "torch.layout layout, torch.device device, bool pin_memory, bool requires_grad)\n";
-    PyErr_Format(PyExc_TypeError,
-                 "arange() received an invalid combination of arguments - got (%U), but "
-                 "expected one of:\n%s",
-                 got, tail);
-    Py_DECREF(got);
-    return NULL;
-}
-
-/* arange(end) / arange(start, end, step=1, *, dtype=None, device=None, requires_grad=False):
- * int64 when every bound is an integer, else the default dtype. */
-static PyObject *py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                           PyObject *kwnames) {
-    static const char *const kwlist[] = {"start",  "end",           "step",       "dtype",
-                                         "device", "requires_grad", "pin_memory", NULL};
-    PyObject *kw[7];
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nargs > 3 || (nargs == 0 && nkw == 0))
-        return arange_combination_error(args, nargs, kwnames);
-    if (nt_py_parse_args("arange", args, nargs, kwnames, kwlist, 3, kw) < 0) {
-        PyErr_Clear();
-        return arange_combination_error(args, nargs, kwnames);
-    }
-    /* one bound alone gets PyTorch's per-argument message, more get the overload list */
-    int several = (kw[0] != NULL) + (kw[1] != NULL) + (kw[2] != NULL) + (kw[3] != NULL) > 1;
-    PyObject *start = kw[0], *end = kw[1], *step = kw[2];
-    int start_pos = 1, end_pos = 2, step_pos = 3;
-    if (start && !end && nargs == 1) { /* arange(end) */
-        end = start;
-        start = NULL;
-        end_pos = 1;
-    }
-    if (!end) {
-        PyErr_SetString(PyExc_TypeError, "arange() missing 1 required positional arguments: "
-                                         "\"end\"");
-        return NULL;
-    }
-    nt_scalar s_start = nt_scalar_int(0), s_end, s_step = nt_scalar_int(1);
-    if ((start &&
-         nt_py_number_arg(start, "arange", "start", nargs >= 1 ? start_pos : 0, &s_start) < 0) ||
-        nt_py_number_arg(end, "arange", "end", nargs >= end_pos ? end_pos : 0, &s_end) < 0 ||
-        (step &&
-         nt_py_number_arg(step, "arange", "step", nargs >= 3 ? step_pos : 0, &s_step) < 0)) {
-        if (!several || !PyErr_ExceptionMatches(PyExc_TypeError)) return NULL;
-        PyErr_Clear();
-        return arange_combination_error(args, nargs, kwnames);
-    }
-    int any_float = s_start.kind == NT_SCALAR_FLOAT || s_end.kind == NT_SCALAR_FLOAT ||
-                    s_step.kind == NT_SCALAR_FLOAT;
-    nt_dtype dtype;
-    if (nt_py_dtype_from_object(kw[3], any_float ? nt_default_dtype() : NT_INT64, &dtype) < 0) {
-        PyErr_Clear();
-        return arange_combination_error(args, nargs, kwnames);
-    }
-    if (nt_py_check_device(kw[4]) < 0 || nt_py_check_no_grad(kw[5], kw[6]) < 0) return NULL;
-    nt_tensor *out = NULL;
-    nt_status st;
-    /* The length is unknown until the C side checks the bounds: release the GIL only for
-     * ranges that are surely long. */
-    double approx = 0.0;
-    if (s_step.kind == NT_SCALAR_FLOAT || s_step.kind == NT_SCALAR_INT) {
-        double a = s_start.kind == NT_SCALAR_FLOAT ? s_start.v.f : (double)s_start.v.i;
-        double b = s_end.kind == NT_SCALAR_FLOAT ? s_end.v.f : (double)s_end.v.i;
-        double c = s_step.kind == NT_SCALAR_FLOAT ? s_step.v.f : (double)s_step.v.i;
-        if (c != 0.0) approx = (b - a) / c;
-    }
-    NT_PY_CALL_NOGIL(approx > NT_PY_NOGIL_NUMEL ? approx : 0, st,
-                     nt_arange(s_start, s_end, s_step, dtype, &out));
-    return nt_py_result(st, out);
 }
 
 /* ---- tensor(data) ---- */
@@ -646,8 +552,6 @@ static PyObject *py_manual_seed(PyObject *m, PyObject *arg) {
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef nt_py_module_factory_functions[] = {
-    {"arange", FASTKW(py_arange),
-     "arange(end) / arange(start, end, step=1, dtype=None): evenly spaced values."},
     {"tensor", FASTKW(py_tensor),
      "tensor(data, dtype=None, names=None): a copy of nested lists, a scalar, an array or a "
      "tensor."},

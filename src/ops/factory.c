@@ -465,18 +465,72 @@ static nt_status arange_setup(nt_scalar start, nt_scalar end, nt_scalar step, nt
     return NT_OK;
 }
 
+/* The out= of arange: PyTorch resizes it to the length when its element count differs (a
+ * warning when it had elements); a tensor of that count keeps its shape. A non-contiguous
+ * out receives the values through a contiguous temporary. */
+static nt_status arange_out(nt_tensor *out, arange_job *job, nt_tensor **tmp) {
+    if (out->numel != job->n) {
+        char have[256];
+        nt_ints_repr(out->sizes, out->ndim, have, sizeof have);
+        bool warn = out->numel > 0;
+        int64_t had = out->numel;
+        NT_TRY(nt_resize_(out, 1, &job->n));
+        if (warn)
+            nt_warn("The number of elements in the out tensor of shape %s is %" PRId64
+                    " which does not match the computed number of elements %" PRId64
+                    ". Note that this may occur as a result of rounding error. The out tensor "
+                    "will be resized to a tensor of shape (%" PRId64 ",).",
+                    have, had, job->n, job->n);
+    }
+    if (out->is_contiguous) {
+        job->t = out;
+        return NT_OK;
+    }
+    NT_TRY(nt_tensor_alloc(out->dtype, out->ndim, out->sizes, NULL, tmp)); /* row-major */
+    job->t = *tmp;
+    return NT_OK;
+}
+
+/* arange(start=0, end, step=1): the dtype given (out's with out=), else int64 for integer
+ * bounds and the default dtype when one is a float */
 nt_status nt_impl_arange(nt_call *c) {
-    nt_scalar start = c->args[0].v.s, end = c->args[1].v.s, step = c->args[2].v.s;
-    nt_dtype dtype = c->args[3].v.dtype;
+    nt_scalar start = c->args[0].kind == NT_ARG_SCALAR ? c->args[0].v.s : nt_scalar_int(0);
+    nt_scalar end = c->args[1].v.s;
+    nt_scalar step = c->args[2].kind == NT_ARG_SCALAR ? c->args[2].v.s : nt_scalar_int(1);
+    nt_tensor *out = c->out[0], *tmp = NULL;
+    nt_dtype dtype;
+    if (c->args[3].kind == NT_ARG_DTYPE) {
+        dtype = c->args[3].v.dtype;
+        if (out && out->dtype != dtype)
+            return nt_fail(NT_ERR_RUNTIME, "dtype %s does not match dtype of out parameter (%s)",
+                           nt_dtype_torch_name(dtype), nt_dtype_torch_name(out->dtype));
+    } else if (out) {
+        dtype = out->dtype;
+    } else {
+        bool floating = start.kind == NT_SCALAR_FLOAT || end.kind == NT_SCALAR_FLOAT ||
+                        step.kind == NT_SCALAR_FLOAT;
+        dtype = floating ? nt_default_dtype() : NT_INT64;
+    }
     if (!nt_dtype_valid((int)dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", (int)dtype);
     arange_job job = {.acc = arange_info[dtype].acc, .lanes = arange_info[dtype].lanes};
     if (job.acc == ACC_NONE)
         return nt_fail(NT_ERR_RUNTIME, "\"arange_cpu\" not implemented for 'Bool'");
     NT_TRY(arange_setup(start, end, step, dtype, &job));
-    NT_TRY(nt_tensor_alloc(dtype, 1, &job.n, NULL, &job.t));
+    if (out)
+        NT_TRY(arange_out(out, &job, &tmp));
+    else
+        NT_TRY(nt_tensor_alloc(dtype, 1, &job.n, NULL, &job.t));
     job.vec_end = job.n - job.n % (2 * job.lanes); /* the kernel does two vectors a turn */
     nt_parallel_for(0, job.n, NT_GRAIN_SIZE, arange_range, &job);
-    c->result[0] = job.t;
+    if (!out) {
+        c->result[0] = job.t;
+        return NT_OK;
+    }
+    nt_status st = tmp ? nt_copy_(out, tmp) : NT_OK;
+    nt_tensor_release(tmp);
+    if (st != NT_OK) return st;
+    nt_storage_bump_version(out->storage);
+    c->result[0] = nt_tensor_retain(out);
     return NT_OK;
 }
 

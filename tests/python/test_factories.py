@@ -2,6 +2,8 @@
 manual_seed) against PyTorch 1.13: names, shapes, dtypes, values and error texts."""
 import math
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -498,3 +500,36 @@ def test_sized_factories_match_torch(case):
 
 def test_stride_of_a_0dim_tensor_is_a_tuple():
     assert type(nt.zeros([]).stride()) is tuple and type(nt.zeros([]).size()) is nt.Size
+
+
+ARANGE_OUT_CASES = {
+    "resized with a warning": lambda m: m.arange(5, out=m.empty(2, 3)),
+    "its dtype": lambda m: m.arange(5, out=m.empty(2, dtype=m.int32)),
+    "dtype mismatch": lambda m: m.arange(5, out=m.empty(2, dtype=m.int32), dtype=m.float32),
+    "empty out: no warning": lambda m: m.arange(0.5, 3, out=m.empty(0)),
+    "same count keeps the shape": lambda m: m.arange(6, out=m.empty(2, 3)),
+    "transposed out": lambda m: m.arange(6, out=m.empty(3, 2).t()),
+    "start end step": lambda m: m.arange(1, 4, 0.5, out=m.empty(6, dtype=m.float64)),
+    "keywords": lambda m: m.arange(start=1, end=4),
+    "0-dim tensor bound": lambda m: m.arange(m.tensor(3)),
+}
+
+
+@pytest.mark.parametrize("case", ARANGE_OUT_CASES)
+def test_arange_out_and_forms_match_torch(case):
+    f = ARANGE_OUT_CASES[case]
+
+    def run(m):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = f(m)
+        return r, [str(w.message).split(" (Triggered internally")[0] for w in caught
+                   if "out tensor" in str(w.message)]
+    try:
+        want, w_t = run(torch)
+    except Exception:  # noqa: BLE001 - the oracle's error
+        assert_same_error(lambda: f(nt), lambda: f(torch))
+        return
+    got, w_n = run(nt)
+    assert_same(got, want)
+    assert got.stride() == want.stride() and w_n == w_t
