@@ -255,17 +255,31 @@ static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
     return nt_py_names_from_sequence(o, out, n, NULL);
 }
 
+/* One list storage kept for reuse (the GIL serialises calls; a call made while converting
+ * another's arguments, through __index__ say, finds it taken and allocates its own): a
+ * factory's size list then costs no allocation. */
+static call_lists *spare_lists;
+static bool spare_taken;
+
 static void release_lists(call_lists *l) {
     if (!l) return;
     for (int i = 0; i < NT_SIG_MAX_PARAMS; i++)
         PyMem_Free(l->tensors[i]);
-    PyMem_Free(l);
+    if (l == spare_lists)
+        spare_taken = false;
+    else
+        PyMem_Free(l);
 }
 
 /* The list storage of a call, made on first use (most calls take no list). */
 static call_lists *lists_of(call_lists **l) {
     if (!*l) {
-        *l = PyMem_Malloc(sizeof **l);
+        if (!spare_taken && (spare_lists || (spare_lists = PyMem_Malloc(sizeof **l)))) {
+            spare_taken = true;
+            *l = spare_lists;
+        } else {
+            *l = PyMem_Malloc(sizeof **l);
+        }
         if (!*l) return (call_lists *)PyErr_NoMemory();
         memset((*l)->tensors, 0, sizeof(*l)->tensors);
     }
