@@ -28,6 +28,8 @@ NT_API nt_status nt_clone(const nt_tensor *t, nt_tensor **out);
 NT_API nt_status nt_to_dtype(nt_tensor *t, nt_dtype dtype, nt_tensor **out);
 /* Reads a one-element tensor as a scalar of its dtype's kind. */
 NT_API nt_status nt_item(const nt_tensor *t, nt_scalar *out);
+/* The truth of a one-element tensor (bool(t)): PyTorch's errors for no or several values. */
+NT_API nt_status nt_is_nonzero(const nt_tensor *t, bool *out);
 /* Reads the element at `index` (ndim entries, each non-negative and in range) as double. */
 NT_API nt_status nt_get_double(const nt_tensor *t, const int64_t *index, double *out);
 

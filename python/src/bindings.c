@@ -471,6 +471,16 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
 
 /* ------------------------------------------------------------------ calling */
 
+/* requires_grad=True and pin_memory=True of a factory, which ntensor cannot honour yet
+ * (factory_args.c's errors); other bool parameters without a slot pass. */
+static int no_grad_flag(const py_param *p) {
+    if (PyUnicode_CompareWithASCIIString(p->name, "requires_grad") == 0)
+        return nt_py_check_no_grad(Py_True, NULL);
+    if (PyUnicode_CompareWithASCIIString(p->name, "pin_memory") == 0)
+        return nt_py_check_no_grad(NULL, Py_True);
+    return 0;
+}
+
 static bool large(const nt_call *c, int nslots) {
     for (int i = 0; i < nslots; i++) {
         if (c->args[i].kind == NT_ARG_TENSOR && nt_tensor_numel(c->args[i].v.t) > NT_PY_NOGIL_NUMEL)
@@ -613,6 +623,8 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
         }
         nt_arg a;
         int kind = p->slot >= 0 ? info->slot_kind[p->slot] : NT_ARG_NONE;
+        if (p->slot < 0 && p->type == PT_BOOL && vals[i] == Py_True && no_grad_flag(p) < 0)
+            goto done;
         if (convert(sig, i, vals[i], kind, &lists, &a) < 0) goto done;
         if (p->slot >= 0) c.args[p->slot] = a;
         /* torch.name_(input): the input is the object written */

@@ -74,9 +74,8 @@ static PyObject *tensor_tolist(PyObject *self, PyObject *unused) {
     /* Only a dim of two or more elements is ever stepped along, and there the stride is
      * bounded by the storage; other strides may be anything (an empty view's). */
     for (int i = 0; i < ndim; i++)
-        byte_strides[i] = nt_tensor_sizes(t)[i] > 1
-                              ? nt_tensor_strides(t)[i] * (int64_t)nt_dtype_size(dtype)
-                              : 0;
+        byte_strides[i] =
+            nt_tensor_sizes(t)[i] > 1 ? nt_tensor_strides(t)[i] * (int64_t)nt_dtype_size(dtype) : 0;
     return tolist_at(nt_tensor_data(t), dtype, 0, ndim, nt_tensor_sizes(t), byte_strides);
 }
 
@@ -116,18 +115,11 @@ static PyObject *tensor_index_value(PyObject *self) {
     return tensor_int_value(self);
 }
 
+/* bool(t): is_nonzero's truth and errors (src/ops/item.c). */
 static int tensor_bool_value(PyObject *self) {
-    nt_tensor *t = nt_py_tensor(self);
-    int64_t n = nt_tensor_numel(t);
-    if (n != 1) {
-        PyErr_Format(PyExc_RuntimeError, "Boolean value of Tensor with %s is ambiguous",
-                     n == 0 ? "no values" : "more than one value");
-        return -1;
-    }
-    nt_scalar s;
-    nt_status st = nt_item(t, &s);
-    if (st != NT_OK) return nt_py_raise_int(st);
-    return s.kind == NT_SCALAR_FLOAT ? s.v.f != 0.0 : s.kind == NT_SCALAR_INT ? s.v.i != 0 : s.v.b;
+    bool b;
+    nt_status st = nt_is_nonzero(nt_py_tensor(self), &b);
+    return st == NT_OK ? b : nt_py_raise_int(st);
 }
 
 static PyObject *tensor_bool_method(PyObject *self, PyObject *unused) {
@@ -147,31 +139,7 @@ static PyObject *tensor_index_method(PyObject *self, PyObject *unused) {
 
 /* ---- dtype conversions ---- */
 
-/* float(memory_format=...) and friends: memory_format is accepted and has no effect (every
- * result is laid out like its input or contiguous). */
-static PyObject *to_fixed(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                          PyObject *kwnames, const char *fname, nt_dtype dtype) {
-    static const char *const kwlist[] = {"memory_format", NULL};
-    PyObject *kw[1];
-    if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 0, kw) < 0) return NULL;
-    return convert(self, dtype, 0);
-}
-
-#define FIXED_CONVERSION(method, dtype)                                                            \
-    static PyObject *tensor_##method(PyObject *self, PyObject *const *args, Py_ssize_t nargs,      \
-                                     PyObject *kw) {                                               \
-        return to_fixed(self, args, nargs, kw, #method, dtype);                                    \
-    }
-FIXED_CONVERSION(float, NT_FLOAT32)
-FIXED_CONVERSION(double, NT_FLOAT64)
-FIXED_CONVERSION(half, NT_FLOAT16)
-FIXED_CONVERSION(bfloat16, NT_BFLOAT16)
-FIXED_CONVERSION(int, NT_INT32)
-FIXED_CONVERSION(long, NT_INT64)
-FIXED_CONVERSION(short, NT_INT16)
-FIXED_CONVERSION(char, NT_INT8)
-FIXED_CONVERSION(byte, NT_UINT8)
-FIXED_CONVERSION(bool, NT_BOOL)
+/* t.float(), t.double(), ... are generated from their rows (src/ops/to_dtype.c). */
 
 static int is_dtype_like(PyObject *o) {
     return Py_TYPE(o) == &NtDtype_Type || o == (PyObject *)&PyFloat_Type ||
@@ -365,16 +333,6 @@ static PyObject *tensor_get_device(PyObject *self, PyObject *unused) {
 PyMethodDef nt_py_tensor_convert_methods[] = {
     {"item", tensor_item, METH_NOARGS, "The value of a one-element tensor."},
     {"tolist", tensor_tolist, METH_NOARGS, "The values as nested lists (a scalar for 0-dim)."},
-    {"float", FASTKW(tensor_float), "Converted to float32."},
-    {"double", FASTKW(tensor_double), "Converted to float64."},
-    {"half", FASTKW(tensor_half), "Converted to float16."},
-    {"bfloat16", FASTKW(tensor_bfloat16), "Converted to bfloat16."},
-    {"int", FASTKW(tensor_int), "Converted to int32."},
-    {"long", FASTKW(tensor_long), "Converted to int64."},
-    {"short", FASTKW(tensor_short), "Converted to int16."},
-    {"char", FASTKW(tensor_char), "Converted to int8."},
-    {"byte", FASTKW(tensor_byte), "Converted to uint8."},
-    {"bool", FASTKW(tensor_bool), "Converted to bool."},
     {"to", FASTKW(tensor_to),
      "to(dtype) / to(device, dtype) / to(other): converted (self when nothing changes)."},
     {"type_as", FASTKW(tensor_type_as), "type_as(other): converted to other's dtype."},

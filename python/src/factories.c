@@ -1,6 +1,8 @@
 /*
- * factories.c — the module's tensor factories: empty, zeros, ones, full, arange, tensor,
- * the *_like forms, rand, randn, normal, manual_seed, from_numpy.
+ * factories.c — the module's tensor factories that are not generated from the op table:
+ * normal (float or tensor mean and std), tensor, manual_seed, from_numpy, and Tensor's
+ * legacy constructor (Tensor(...), Tensor._make_subclass). empty, zeros, ones, full, arange,
+ * rand, randn and the *_like forms are generated from their rows (bindings.c).
  *
  * Arguments, dtype inference and error texts follow PyTorch 1.13. Fills of more than
  * NT_PY_NOGIL_NUMEL elements run with the GIL released. tensor() reads nested sequences the way
@@ -11,6 +13,7 @@
 #include "ops_random.h"
 
 #include "core/scalar.h" /* nt_store_scalar: one element of any dtype */
+#include "names/infer.h" /* nt_names_check_out: tensor(named, names=) */
 
 /* The element count of a shape, saturated (only used to decide on the GIL). */
 static int64_t numel_of(int ndim, const int64_t *sizes) {
@@ -20,207 +23,6 @@ static int64_t numel_of(int ndim, const int64_t *sizes) {
         n = n > INT64_MAX / sizes[i] ? INT64_MAX : n * sizes[i];
     }
     return n;
-}
-
-static int64_t like_numel(PyObject *input) {
-    return nt_tensor_numel(nt_py_tensor(input));
-}
-
-/* Reads the size of a factory: size given as varargs, one sequence, or size=. */
-static int read_sizes(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *size_kw,
-                      int64_t *sizes) {
-    if (size_kw) {
-        if (nargs > 0) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'size'", fname);
-            return -1;
-        }
-        return nt_py_sizes_from_args(&size_kw, 1, sizes, fname);
-    }
-    if (nargs == 0) {
-        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"size\"",
-                     fname);
-        return -1;
-    }
-    if (nargs == 1 && PyFloat_Check(args[0])) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s(): argument 'size' (position 1) must be tuple of SymInts, not float",
-                     fname);
-        return -1;
-    }
-    return nt_py_sizes_from_args(args, nargs, sizes, fname);
-}
-
-typedef nt_status (*shape_factory)(int, const int64_t *, nt_dtype, const nt_name *, nt_tensor **);
-
-/* f(*size, names=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
- * empty, zeros, ones, rand, randn (which also take generator=None). */
-static PyObject *call_shape_factory(const char *fname, shape_factory make, PyObject *const *args,
-                                    Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const kwlist[] = {"names",      "dtype", "device",    "requires_grad",
-                                         "pin_memory", "size",  "generator", NULL};
-    PyObject *kw[7];
-    if (nt_py_parse_args(fname, args + nargs, 0, kwnames, kwlist, 0, kw) < 0) return NULL;
-    int64_t sizes[NT_MAX_DIMS];
-    int ndim = read_sizes(fname, args, nargs, kw[5], sizes);
-    if (ndim < 0) return NULL;
-    nt_dtype dtype;
-    nt_name names[NT_MAX_DIMS];
-    const nt_name *names_arg;
-    if (nt_py_dtype_from_object(kw[1], nt_default_dtype(), &dtype) < 0 ||
-        nt_py_names_arg(kw[0], fname, ndim, names, &names_arg) < 0 ||
-        nt_py_check_device(kw[2]) < 0 || nt_py_check_no_grad(kw[3], kw[4]) < 0)
-        return NULL;
-    if (kw[6] && kw[6] != Py_None) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s(): generator objects are not supported; use "
-                     "ntensor.manual_seed",
-                     fname);
-        return NULL;
-    }
-    nt_tensor *out = NULL;
-    nt_status st;
-    NT_PY_CALL_NOGIL(numel_of(ndim, sizes), st, make(ndim, sizes, dtype, names_arg, &out));
-    return nt_py_result(st, out);
-}
-
-#define SHAPE_FACTORY(name)                                                                        \
-    static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,               \
-                               PyObject *kw) {                                                     \
-        return call_shape_factory(#name, nt_##name, args, nargs, kw);                              \
-    }
-SHAPE_FACTORY(empty)
-SHAPE_FACTORY(zeros)
-SHAPE_FACTORY(ones)
-SHAPE_FACTORY(rand)
-SHAPE_FACTORY(randn)
-
-/* full(size, fill_value, *, names=None, dtype=None, device=None, requires_grad=False) */
-static PyObject *py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const kwlist[] = {"size",   "fill_value",    "names",      "dtype",
-                                         "device", "requires_grad", "pin_memory", NULL};
-    PyObject *kw[7];
-    if (nt_py_parse_args("full", args, nargs, kwnames, kwlist, 2, kw) < 0) return NULL;
-    if (!kw[0] || !kw[1]) {
-        PyErr_Format(PyExc_TypeError, "full() missing 1 required positional arguments: \"%s\"",
-                     kw[0] ? "fill_value" : "size");
-        return NULL;
-    }
-    if (PyLong_Check(kw[0]) || PyFloat_Check(kw[0])) {
-        PyErr_Format(PyExc_TypeError,
-                     "full(): argument 'size' (position 1) must be tuple of SymInts, not %s",
-                     Py_TYPE(kw[0])->tp_name);
-        return NULL;
-    }
-    int64_t sizes[NT_MAX_DIMS];
-    int ndim = nt_py_sizes_from_args(&kw[0], 1, sizes, "full");
-    if (ndim < 0) return NULL;
-    nt_scalar value;
-    if (nt_py_number_arg(kw[1], "full", "fill_value", nargs >= 2 ? 2 : 0, &value) < 0) return NULL;
-    nt_dtype dtype;
-    nt_name names[NT_MAX_DIMS];
-    const nt_name *names_arg;
-    if (nt_py_dtype_from_object(kw[3], nt_scalar_dtype(value), &dtype) < 0 ||
-        nt_py_names_arg(kw[2], "full", ndim, names, &names_arg) < 0 ||
-        nt_py_check_device(kw[4]) < 0 || nt_py_check_no_grad(kw[5], kw[6]) < 0)
-        return NULL;
-    nt_tensor *out = NULL;
-    nt_status st;
-    NT_PY_CALL_NOGIL(numel_of(ndim, sizes), st,
-                     nt_full(ndim, sizes, value, dtype, names_arg, &out));
-    return nt_py_result(st, out);
-}
-
-/* PyTorch's error for arange arguments that fit none of its overloads: "got (int, str)". */
-static PyObject *arange_combination_error(PyObject *const *args, Py_ssize_t nargs,
-                                          PyObject *kwnames) {
-    PyObject *got = PyUnicode_FromString("");
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (Py_ssize_t i = 0; got && i < nargs + nkw; i++) {
-        PyObject *part =
-            i < nargs ? PyUnicode_FromFormat("%s%s", i ? ", " : "", Py_TYPE(args[i])->tp_name)
-                      : PyUnicode_FromFormat("%s%U=%s", i ? ", " : "",
-                                             PyTuple_GET_ITEM(kwnames, i - nargs),
-                                             Py_TYPE(args[i])->tp_name);
-        PyObject *joined = part ? PyUnicode_Concat(got, part) : NULL;
-        Py_XDECREF(part);
-        Py_SETREF(got, joined);
-    }
-    if (!got) return NULL;
-    static const char *const tail =
-        " * (Number end, *, Tensor out, torch.dtype dtype, torch.layout layout, torch.device "
-        "device, bool pin_memory, bool requires_grad)\n"
-        " * (Number start, Number end, *, torch.dtype dtype, torch.layout layout, torch.device "
-        "device, bool pin_memory, bool requires_grad)\n"
-        " * (Number start, Number end, Number step, *, Tensor out, torch.dtype dtype, "
-        "torch.layout layout, torch.device device, bool pin_memory, bool requires_grad)\n";
-    PyErr_Format(PyExc_TypeError,
-                 "arange() received an invalid combination of arguments - got (%U), but "
-                 "expected one of:\n%s",
-                 got, tail);
-    Py_DECREF(got);
-    return NULL;
-}
-
-/* arange(end) / arange(start, end, step=1, *, dtype=None, device=None, requires_grad=False):
- * int64 when every bound is an integer, else the default dtype. */
-static PyObject *py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                           PyObject *kwnames) {
-    static const char *const kwlist[] = {"start",  "end",           "step",       "dtype",
-                                         "device", "requires_grad", "pin_memory", NULL};
-    PyObject *kw[7];
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nargs > 3 || (nargs == 0 && nkw == 0))
-        return arange_combination_error(args, nargs, kwnames);
-    if (nt_py_parse_args("arange", args, nargs, kwnames, kwlist, 3, kw) < 0) {
-        PyErr_Clear();
-        return arange_combination_error(args, nargs, kwnames);
-    }
-    /* one bound alone gets PyTorch's per-argument message, more get the overload list */
-    int several = (kw[0] != NULL) + (kw[1] != NULL) + (kw[2] != NULL) + (kw[3] != NULL) > 1;
-    PyObject *start = kw[0], *end = kw[1], *step = kw[2];
-    int start_pos = 1, end_pos = 2, step_pos = 3;
-    if (start && !end && nargs == 1) { /* arange(end) */
-        end = start;
-        start = NULL;
-        end_pos = 1;
-    }
-    if (!end) {
-        PyErr_SetString(PyExc_TypeError, "arange() missing 1 required positional arguments: "
-                                         "\"end\"");
-        return NULL;
-    }
-    nt_scalar s_start = nt_scalar_int(0), s_end, s_step = nt_scalar_int(1);
-    if ((start &&
-         nt_py_number_arg(start, "arange", "start", nargs >= 1 ? start_pos : 0, &s_start) < 0) ||
-        nt_py_number_arg(end, "arange", "end", nargs >= end_pos ? end_pos : 0, &s_end) < 0 ||
-        (step &&
-         nt_py_number_arg(step, "arange", "step", nargs >= 3 ? step_pos : 0, &s_step) < 0)) {
-        if (!several || !PyErr_ExceptionMatches(PyExc_TypeError)) return NULL;
-        PyErr_Clear();
-        return arange_combination_error(args, nargs, kwnames);
-    }
-    int any_float = s_start.kind == NT_SCALAR_FLOAT || s_end.kind == NT_SCALAR_FLOAT ||
-                    s_step.kind == NT_SCALAR_FLOAT;
-    nt_dtype dtype;
-    if (nt_py_dtype_from_object(kw[3], any_float ? nt_default_dtype() : NT_INT64, &dtype) < 0) {
-        PyErr_Clear();
-        return arange_combination_error(args, nargs, kwnames);
-    }
-    if (nt_py_check_device(kw[4]) < 0 || nt_py_check_no_grad(kw[5], kw[6]) < 0) return NULL;
-    nt_tensor *out = NULL;
-    nt_status st;
-    /* The length is unknown until the C side checks the bounds: release the GIL only for
-     * ranges that are surely long. */
-    double approx = 0.0;
-    if (s_step.kind == NT_SCALAR_FLOAT || s_step.kind == NT_SCALAR_INT) {
-        double a = s_start.kind == NT_SCALAR_FLOAT ? s_start.v.f : (double)s_start.v.i;
-        double b = s_end.kind == NT_SCALAR_FLOAT ? s_end.v.f : (double)s_end.v.i;
-        double c = s_step.kind == NT_SCALAR_FLOAT ? s_step.v.f : (double)s_step.v.i;
-        if (c != 0.0) approx = (b - a) / c;
-    }
-    NT_PY_CALL_NOGIL(approx > NT_PY_NOGIL_NUMEL ? approx : 0, st,
-                     nt_arange(s_start, s_end, s_step, dtype, &out));
-    return nt_py_result(st, out);
 }
 
 /* ---- tensor(data) ---- */
@@ -425,6 +227,21 @@ static nt_status copy_as(nt_tensor *src, nt_dtype dtype, const nt_name *names, n
     return NT_OK;
 }
 
+/* names= of tensor(data) when data is a tensor: PyTorch propagates them to the copy as to
+ * an out= tensor, so a named data tensor must have exactly those names (the "Name mismatch"
+ * error, data being the out tensor); an unnamed one takes them (their count checked). */
+static int named_data_names(nt_tensor *src, PyObject *o, nt_name *buf, const nt_name **out) {
+    int ndim = nt_tensor_ndim(src);
+    if (!nt_tensor_has_names(src) || !o || o == Py_None || (!PyTuple_Check(o) && !PyList_Check(o)))
+        return nt_py_names_arg(o, "tensor", ndim, buf, out);
+    int count;
+    if (nt_py_names_from_sequence(o, buf, &count, NULL) < 0) return -1;
+    nt_status st = nt_names_check_out(nt_tensor_names(src), ndim, buf, count);
+    if (st != NT_OK) return nt_py_raise_int(st);
+    *out = buf;
+    return 0;
+}
+
 /* tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False,
  * names=None): always a copy. */
 static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
@@ -455,9 +272,8 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
         } else if (nt_py_tensor_from_buffer(data, &src) < 0) {
             return NULL;
         }
-        int ndim = nt_tensor_ndim(src);
         if (nt_py_dtype_from_object(kw[1], nt_tensor_dtype(src), &dtype) < 0 ||
-            nt_py_names_arg(kw[5], "tensor", ndim, names, &names_arg) < 0) {
+            named_data_names(src, kw[5], names, &names_arg) < 0) {
             nt_tensor_release(src);
             return NULL;
         }
@@ -495,6 +311,147 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     return nt_py_wrap(out);
 }
 
+/* ---- Tensor(...): PyTorch's legacy constructor, and Tensor._make_subclass ---- */
+
+/* `t` (owned) as an instance of `type` (Tensor or a subclass). */
+static PyObject *wrap_as(PyTypeObject *type, nt_tensor *t) {
+    if (type == &NtTensor_Type) return nt_py_wrap(t);
+    NtTensorObject *self = (NtTensorObject *)type->tp_alloc(type, 0);
+    if (!self) {
+        nt_tensor_release(t);
+        return NULL;
+    }
+    self->t = t;
+    if (!nt_tensor_handle(t)) nt_tensor_set_handle(t, self);
+    return (PyObject *)self;
+}
+
+/* A view of t sharing its storage, sizes, strides and names (PyTorch's alias()). */
+static nt_status alias_of(nt_tensor *t, nt_tensor **out) {
+    return nt_rename(t, nt_tensor_names(t), out); /* a new view, names as they are */
+}
+
+static const char LEGACY_SIGS[] = " * (*, torch.device device)\n"
+                                  " * (torch.Storage storage)\n"
+                                  " * (Tensor other)\n"
+                                  " * (tuple of ints size, *, torch.device device)\n"
+                                  " * (object data, *, torch.device device)\n";
+
+static PyObject *legacy_invalid(PyObject *args, PyObject *kwargs) {
+    PyObject *parts = PyList_New(0), *key, *value;
+    Py_ssize_t pos = 0;
+    for (Py_ssize_t i = 0; parts && i < PyTuple_GET_SIZE(args); i++) {
+        PyObject *s = PyUnicode_FromString(Py_TYPE(PyTuple_GET_ITEM(args, i))->tp_name);
+        if (!s || PyList_Append(parts, s) < 0) Py_CLEAR(parts);
+        Py_XDECREF(s);
+    }
+    while (parts && kwargs && PyDict_Next(kwargs, &pos, &key, &value)) {
+        const char *tn = Py_TYPE(value) == &NtDtype_Type ? "torch.dtype" : Py_TYPE(value)->tp_name;
+        PyObject *s = PyUnicode_FromFormat("%U=%s", key, tn);
+        if (!s || PyList_Append(parts, s) < 0) Py_CLEAR(parts);
+        Py_XDECREF(s);
+    }
+    PyObject *sep = parts ? PyUnicode_FromString(", ") : NULL;
+    PyObject *got = sep ? PyUnicode_Join(sep, parts) : NULL;
+    if (got)
+        PyErr_Format(PyExc_TypeError,
+                     "new() received an invalid combination of arguments - got (%U), but "
+                     "expected one of:\n%s",
+                     got, LEGACY_SIGS);
+    Py_XDECREF(got);
+    Py_XDECREF(sep);
+    Py_XDECREF(parts);
+    return NULL;
+}
+
+/* Tensor(), Tensor(*sizes), Tensor(Size), Tensor(other), Tensor(data), each with device=
+ * (the cpu): torch.Tensor's legacy constructor, for Tensor and its subclasses. Sizes give
+ * an uninitialised tensor of the default dtype, other an alias (dtype, names and memory
+ * kept), data (a sequence or an array, not a tuple mistaken for sizes) a copy in the
+ * default dtype. */
+PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    if (kwargs && PyDict_GET_SIZE(kwargs) > 0) {
+        PyObject *device = PyDict_GetItemString(kwargs, "device");
+        if (!device || PyDict_GET_SIZE(kwargs) > 1) return legacy_invalid(args, kwargs);
+        if (nargs == 1 && nt_py_is_tensor(PyTuple_GET_ITEM(args, 0)))
+            return legacy_invalid(args, kwargs);
+        if (nt_py_check_device(device) < 0) return NULL;
+    }
+    nt_tensor *t = NULL;
+    nt_status st;
+    PyObject *first = nargs > 0 ? PyTuple_GET_ITEM(args, 0) : NULL;
+    if (nargs == 0) {
+        int64_t zero = 0;
+        st = nt_empty(1, &zero, nt_default_dtype(), NULL, &t);
+        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
+    }
+    if (nargs == 1 && nt_py_is_tensor(first)) {
+        st = alias_of(nt_py_tensor(first), &t);
+        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
+    }
+    bool sizes_given = nargs == 1 && PyObject_TypeCheck(first, &NtSize_Type);
+    for (Py_ssize_t i = 0; !sizes_given && i < nargs; i++) {
+        PyObject *a = PyTuple_GET_ITEM(args, i);
+        if (!PyIndex_Check(a) || PyBool_Check(a) || PySequence_Check(a) || nt_py_is_tensor(a))
+            break;
+        if (i == nargs - 1) sizes_given = true;
+    }
+    if (sizes_given) {
+        int64_t sizes[NT_MAX_DIMS];
+        PyObject *const *items = &PyTuple_GET_ITEM(args, 0);
+        int ndim = nt_py_sizes_from_args(items, nargs, sizes, "new");
+        if (ndim < 0) return NULL;
+        st = nt_empty(ndim, sizes, nt_default_dtype(), NULL, &t);
+        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
+    }
+    if (nargs != 1) return legacy_invalid(args, kwargs);
+    if (is_text(first)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(first)->tp_name);
+        return NULL;
+    }
+    PyObject *ndarray = nt_py_numpy_ndarray_type();
+    if (!PySequence_Check(first) && !(ndarray && PyObject_IsInstance(first, ndarray) == 1)) {
+        PyErr_Format(PyExc_TypeError, "new(): data must be a sequence (got %s)",
+                     Py_TYPE(first)->tp_name);
+        return NULL;
+    }
+    /* tensor(data, dtype=<the default dtype>) */
+    PyObject *call[2] = {first, nt_py_dtype_object(nt_default_dtype())};
+    PyObject *kwnames = Py_BuildValue("(s)", "dtype");
+    PyObject *made = kwnames ? py_tensor(NULL, call, 1, kwnames) : NULL;
+    Py_XDECREF(kwnames);
+    if (!made) return NULL;
+    if (type == &NtTensor_Type) return made;
+    t = nt_tensor_retain(nt_py_tensor(made));
+    Py_DECREF(made); /* its wrapper goes; t is handed to an object of `type` */
+    return wrap_as(type, t);
+}
+
+/* Tensor._make_subclass(cls, data, require_grad=False): an instance of cls (a subclass of
+ * Tensor) aliasing data, as nn.Parameter is made. */
+PyObject *nt_py_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {
+        "cls", "data", "require_grad", "dispatch_strides", "dispatch_device", "dispatch_layout",
+        NULL};
+    PyObject *cls, *data, *require_grad = NULL, *d1 = NULL, *d2 = NULL, *d3 = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OOOO:_make_subclass", kwlist, &cls, &data,
+                                     &require_grad, &d1, &d2, &d3))
+        return NULL;
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &NtTensor_Type)) {
+        PyErr_Format(PyExc_TypeError, "cls must be a type (got %s)", Py_TYPE(cls)->tp_name);
+        return NULL;
+    }
+    if (!nt_py_is_tensor(data)) {
+        PyErr_Format(PyExc_TypeError, "data must be a Tensor (got %s)", Py_TYPE(data)->tp_name);
+        return NULL;
+    }
+    if (nt_py_check_no_grad(require_grad, NULL) < 0) return NULL;
+    nt_tensor *t = NULL;
+    nt_status st = alias_of(nt_py_tensor(data), &t);
+    return st == NT_OK ? wrap_as((PyTypeObject *)cls, t) : nt_py_raise(st);
+}
+
 /* from_numpy(ndarray): a tensor sharing the array's memory. */
 static PyObject *py_from_numpy(PyObject *m, PyObject *arg) {
     PyObject *ndarray = nt_py_numpy_ndarray_type();
@@ -506,89 +463,6 @@ static PyObject *py_from_numpy(PyObject *m, PyObject *arg) {
     if (nt_py_tensor_from_buffer(arg, &out) < 0) return NULL;
     return nt_py_wrap(out);
 }
-
-/* ---- the *_like factories: shape and names of the input, dtype= overrides ---- */
-
-enum like_kind { LIKE_EMPTY, LIKE_ZEROS, LIKE_ONES, LIKE_RAND, LIKE_RANDN, LIKE_FULL };
-
-static nt_status make_like(enum like_kind kind, const nt_tensor *like, nt_scalar value, int dtype,
-                           nt_tensor **out) {
-    switch (kind) {
-    case LIKE_EMPTY:
-        return nt_empty_like(like, dtype, out);
-    case LIKE_ZEROS:
-        return nt_zeros_like(like, dtype, out);
-    case LIKE_ONES:
-        return nt_ones_like(like, dtype, out);
-    case LIKE_RAND:
-        return nt_rand_like(like, dtype, out);
-    case LIKE_RANDN:
-        return nt_randn_like(like, dtype, out);
-    default:
-        return nt_full_like(like, value, dtype, out);
-    }
-}
-
-static PyObject *call_like(const char *fname, enum like_kind kind, PyObject *const *args,
-                           Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const kwlist[] = {"input",      "dtype",     "device", "requires_grad",
-                                         "pin_memory", "generator", NULL};
-    static const char *const full_kwlist[] = {"input",         "fill_value", "dtype", "device",
-                                              "requires_grad", "pin_memory", NULL};
-    PyObject *kw[6], *fill = NULL;
-    int full = kind == LIKE_FULL;
-    if (nt_py_parse_args(fname, args, nargs, kwnames, full ? full_kwlist : kwlist, full ? 2 : 1,
-                         kw) < 0)
-        return NULL;
-    PyObject *input = kw[0];
-    if (full) { /* shift to the common layout: input, dtype, device, requires_grad, pin */
-        fill = kw[1];
-        for (int i = 1; i < 5; i++)
-            kw[i] = kw[i + 1];
-        kw[5] = NULL;
-    }
-    if (!input || (full && !fill)) {
-        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"%s\"", fname,
-                     input ? "fill_value" : "input");
-        return NULL;
-    }
-    if (!nt_py_is_tensor(input)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s",
-                     fname, Py_TYPE(input)->tp_name);
-        return NULL;
-    }
-    nt_scalar value = nt_scalar_int(0);
-    if (full && nt_py_number_arg(fill, fname, "fill_value", nargs >= 2 ? 2 : 0, &value) < 0)
-        return NULL;
-    int dtype = -1;
-    if (kw[1] && kw[1] != Py_None) {
-        nt_dtype d;
-        if (nt_py_dtype_from_object(kw[1], NT_FLOAT32, &d) < 0) return NULL;
-        dtype = (int)d;
-    }
-    if (nt_py_check_device(kw[2]) < 0 || nt_py_check_no_grad(kw[3], kw[4]) < 0) return NULL;
-    if (kw[5] && kw[5] != Py_None) {
-        PyErr_Format(PyExc_TypeError, "%s(): generator objects are not supported", fname);
-        return NULL;
-    }
-    nt_tensor *out = NULL;
-    nt_status st;
-    NT_PY_CALL_NOGIL(like_numel(input), st,
-                     make_like(kind, nt_py_tensor(input), value, dtype, &out));
-    return nt_py_result(st, out);
-}
-
-#define LIKE_FACTORY(name, kind)                                                                   \
-    static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,               \
-                               PyObject *kw) {                                                     \
-        return call_like(#name, kind, args, nargs, kw);                                            \
-    }
-LIKE_FACTORY(empty_like, LIKE_EMPTY)
-LIKE_FACTORY(zeros_like, LIKE_ZEROS)
-LIKE_FACTORY(ones_like, LIKE_ONES)
-LIKE_FACTORY(rand_like, LIKE_RAND)
-LIKE_FACTORY(randn_like, LIKE_RANDN)
-LIKE_FACTORY(full_like, LIKE_FULL)
 
 /* ---- random ---- */
 
@@ -678,26 +552,11 @@ static PyObject *py_manual_seed(PyObject *m, PyObject *arg) {
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef nt_py_module_factory_functions[] = {
-    {"empty", FASTKW(py_empty), "empty(*size, names=None, dtype=None): uninitialised memory."},
-    {"zeros", FASTKW(py_zeros), "zeros(*size, names=None, dtype=None): a tensor of zeros."},
-    {"ones", FASTKW(py_ones), "ones(*size, names=None, dtype=None): a tensor of ones."},
-    {"full", FASTKW(py_full),
-     "full(size, fill_value, names=None, dtype=None): every element fill_value."},
-    {"arange", FASTKW(py_arange),
-     "arange(end) / arange(start, end, step=1, dtype=None): evenly spaced values."},
     {"tensor", FASTKW(py_tensor),
      "tensor(data, dtype=None, names=None): a copy of nested lists, a scalar, an array or a "
      "tensor."},
     {"from_numpy", py_from_numpy, METH_O,
      "from_numpy(ndarray): a tensor sharing the array's memory."},
-    {"empty_like", FASTKW(py_empty_like), "empty_like(input, dtype=None)."},
-    {"zeros_like", FASTKW(py_zeros_like), "zeros_like(input, dtype=None)."},
-    {"ones_like", FASTKW(py_ones_like), "ones_like(input, dtype=None)."},
-    {"full_like", FASTKW(py_full_like), "full_like(input, fill_value, dtype=None)."},
-    {"rand_like", FASTKW(py_rand_like), "rand_like(input, dtype=None): uniform on [0, 1)."},
-    {"randn_like", FASTKW(py_randn_like), "randn_like(input, dtype=None): standard normal."},
-    {"rand", FASTKW(py_rand), "rand(*size, names=None, dtype=None): uniform on [0, 1)."},
-    {"randn", FASTKW(py_randn), "randn(*size, names=None, dtype=None): standard normal."},
     {"normal", FASTKW(py_normal),
      "normal(mean: float, std: float, size, dtype=None, names=None): normal samples."},
     {"manual_seed", py_manual_seed, METH_O,

@@ -46,6 +46,13 @@ int nt_py_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf, cons
 /* Rejects requires_grad=True (no autograd yet) and pin_memory=True. 0 or -1. */
 int nt_py_check_no_grad(PyObject *requires_grad, PyObject *pin_memory);
 
+/* ---- the Tensor constructor (factories.c) ---- */
+
+/* Tensor.__new__: PyTorch's legacy constructor, for Tensor and its subclasses. */
+PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs);
+/* Tensor._make_subclass(cls, data, require_grad=False) (a static method). */
+PyObject *nt_py_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs);
+
 /* ---- Tensor attributes (convert.c) ---- */
 
 /* Getters for Tensor attributes: device, is_cuda, is_sparse, is_quantized, is_meta,

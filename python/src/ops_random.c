@@ -1,9 +1,10 @@
 /*
- * ops_random.c — the "random" family of the Python extension: the in-place distributions
- * (uniform_, normal_, cauchy_, exponential_, geometric_, log_normal_, bernoulli_, random_),
- * bernoulli, torch.normal with tensor arguments, dropout, and the Tensor rows of the
- * coverage table with no name rule that no other file provides (copy_ with its name rule,
- * zero_, fill_, requires_grad_, register_hook, the requires_grad and grad setters, and the
+ * ops_random.c — the "random" family's entries that are not generated from the op table
+ * (bindings.c makes uniform_, normal_, cauchy_, exponential_, geometric_, log_normal_,
+ * bernoulli_ and bernoulli from their rows): random_ (its two precision warnings), torch.normal
+ * with tensor arguments, dropout (F.dropout's and torch.dropout's arguments in one), and the Tensor
+ * rows of the coverage table with no name rule that no other file provides (copy_ with its name
+ * rule, zero_, fill_, requires_grad_, register_hook, the requires_grad and grad setters, and the
  * module forms torch.is_floating_point, is_signed, numel and get_device).
  *
  * Argument errors reproduce PyTorch 1.13's parser texts; autograd does not exist yet, so
@@ -13,13 +14,13 @@
  */
 #include <string.h>
 
-#include "ops_random.h"
-#include "interop.h"
 #include "arglists.h"
+#include "interop.h"
+#include "ops_random.h"
 
-#include "core/status.h"  /* nt_fail: the saved name error */
-#include "iter/iter.h"     /* nt_iter_build: copy_'s shape errors come before its name error */
-#include "names/infer.h"   /* copy_'s name rule */
+#include "core/status.h" /* nt_fail: the saved name error */
+#include "iter/iter.h"   /* nt_iter_build: copy_'s shape errors come before its name error */
+#include "names/infer.h" /* copy_'s name rule */
 
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
@@ -130,170 +131,6 @@ static int check_generator(PyObject *o, const char *fname) {
     return -1;
 }
 
-/* The position of values[i] among the positional arguments (1-based), or 0 (keyword). */
-static int position(int i, Py_ssize_t nargs) { return i < nargs ? i + 1 : 0; }
-
-/* ---- the float distributions: f(a=da, b=db, *, generator=None) ---- */
-
-typedef nt_status (*fill2_fn)(nt_tensor *t, double a, double b);
-
-static PyObject *fill_two(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                          PyObject *kwnames, const char *fname, const char *an, double da,
-                          const char *bn, double db, fill2_fn fn) {
-    const char *const kwlist[] = {an, bn, "generator", NULL};
-    PyObject *v[3];
-    double a, b;
-    if (parse(fname, args, nargs, kwnames, kwlist, 0, 2, v) < 0 ||
-        float_arg(v[0], fname, an, position(0, nargs), da, &a) < 0 ||
-        float_arg(v[1], fname, bn, position(1, nargs), db, &b) < 0 ||
-        check_generator(v[2], fname) < 0)
-        return NULL;
-    nt_tensor *t = nt_py_tensor(self);
-    nt_status st;
-    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, fn(t, a, b));
-    return self_result(self, st);
-}
-
-static PyObject *tensor_uniform_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                 PyObject *kwnames) {
-    return fill_two(self, args, nargs, kwnames, "uniform_", "from", 0.0, "to", 1.0, nt_uniform_);
-}
-
-static PyObject *tensor_normal_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                PyObject *kwnames) {
-    return fill_two(self, args, nargs, kwnames, "normal_", "mean", 0.0, "std", 1.0, nt_normal_);
-}
-
-static PyObject *tensor_cauchy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                PyObject *kwnames) {
-    return fill_two(self, args, nargs, kwnames, "cauchy_", "median", 0.0, "sigma", 1.0,
-                    nt_cauchy_);
-}
-
-static PyObject *tensor_log_normal_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                    PyObject *kwnames) {
-    return fill_two(self, args, nargs, kwnames, "log_normal_", "mean", 1.0, "std", 2.0,
-                    nt_log_normal_);
-}
-
-/* f(x, *, generator=None) with one float parameter (required when `required`). */
-static PyObject *fill_one(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                          PyObject *kwnames, const char *fname, const char *an, double da,
-                          bool required, nt_status (*fn)(nt_tensor *, double)) {
-    const char *const kwlist[] = {an, "generator", NULL};
-    PyObject *v[2];
-    double a;
-    if (parse(fname, args, nargs, kwnames, kwlist, required, 1, v) < 0) return NULL;
-    if (required && !v[0]) return nt_py_missing_args(fname, 1, (const char *const[]){an});
-    if (float_arg(v[0], fname, an, position(0, nargs), da, &a) < 0 ||
-        check_generator(v[1], fname) < 0)
-        return NULL;
-    nt_tensor *t = nt_py_tensor(self);
-    nt_status st;
-    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, fn(t, a));
-    return self_result(self, st);
-}
-
-static PyObject *tensor_exponential_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                     PyObject *kwnames) {
-    return fill_one(self, args, nargs, kwnames, "exponential_", "lambd", 1.0, false,
-                    nt_exponential_);
-}
-
-static PyObject *tensor_geometric_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                   PyObject *kwnames) {
-    return fill_one(self, args, nargs, kwnames, "geometric_", "p", 0.0, true, nt_geometric_);
-}
-
-/* ---- bernoulli ---- */
-
-static const char BERNOULLI__SIGS[] = " * (Tensor p, *, torch.Generator generator)\n"
-                                      " * (float p, *, torch.Generator generator)\n";
-static const char BERNOULLI_METHOD_SIGS[] = " * (*, torch.Generator generator)\n"
-                                            " * (float p, *, torch.Generator generator)\n";
-static const char BERNOULLI_SIGS[] =
-    " * (Tensor input, *, torch.Generator generator, Tensor out)\n"
-    " * (Tensor input, float p, *, torch.Generator generator)\n";
-
-/* bernoulli_(p=0.5, *, generator=None): p a float or a tensor of probabilities. */
-static PyObject *tensor_bernoulli_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                   PyObject *kwnames) {
-    static const char *const kwlist[] = {"p", "generator", NULL};
-    PyObject *v[2];
-    if (nargs > 1) return invalid_combination("bernoulli_", args, nargs, kwnames, BERNOULLI__SIGS);
-    if (parse("bernoulli_", args, nargs, kwnames, kwlist, 0, 1, v) < 0 ||
-        check_generator(v[1], "bernoulli_") < 0)
-        return NULL;
-    nt_tensor *t = nt_py_tensor(self);
-    nt_status st;
-    if (v[0] && nt_py_is_tensor(v[0])) {
-        NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_bernoulli_tensor_(t, nt_py_tensor(v[0])));
-        return self_result(self, st);
-    }
-    if (v[0] && !is_number(v[0]))
-        return invalid_combination("bernoulli_", args, nargs, kwnames, BERNOULLI__SIGS);
-    double p;
-    if (float_arg(v[0], "bernoulli_", "p", 1, 0.5, &p) < 0) return NULL;
-    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_bernoulli_(t, p));
-    return self_result(self, st);
-}
-
-/* The shared body of Tensor.bernoulli(p=None) and torch.bernoulli(input, p=None, out=None). */
-static PyObject *bernoulli_of(PyObject *input, PyObject *p_arg, PyObject *out_arg) {
-    nt_tensor *t = nt_py_tensor(input), *r = NULL;
-    nt_status st;
-    if (out_arg) {
-        NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_bernoulli_tensor_(nt_py_tensor(out_arg), t));
-        if (st != NT_OK) return nt_py_raise(st);
-        Py_INCREF(out_arg);
-        return out_arg;
-    }
-    if (p_arg) {
-        double p;
-        if (float_arg(p_arg, "bernoulli", "p", 2, 0.5, &p) < 0) return NULL;
-        NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_bernoulli_p(t, p, &r));
-    } else {
-        NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_bernoulli(t, &r));
-    }
-    return nt_py_result(st, r);
-}
-
-static int is_p_number(PyObject *p) {
-    return is_number(p) || (nt_py_is_tensor(p) && nt_tensor_ndim(nt_py_tensor(p)) == 0);
-}
-
-static PyObject *tensor_bernoulli(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                  PyObject *kwnames) {
-    static const char *const kwlist[] = {"p", "generator", NULL};
-    PyObject *v[2];
-    if (nargs > 1) return invalid_combination("bernoulli", args, nargs, kwnames, BERNOULLI_METHOD_SIGS);
-    if (parse("bernoulli", args, nargs, kwnames, kwlist, 0, 1, v) < 0 ||
-        check_generator(v[1], "bernoulli") < 0)
-        return NULL;
-    if (v[0] && !is_p_number(v[0]))
-        return invalid_combination("bernoulli", args, nargs, kwnames, BERNOULLI_METHOD_SIGS);
-    return bernoulli_of(self, v[0], NULL);
-}
-
-static PyObject *py_bernoulli(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames) {
-    static const char *const kwlist[] = {"input", "p", "generator", "out", NULL};
-    PyObject *v[4];
-    if (nargs > 2) return invalid_combination("bernoulli", args, nargs, kwnames, BERNOULLI_SIGS);
-    if (parse("bernoulli", args, nargs, kwnames, kwlist, 0, 2, v) < 0) return NULL;
-    if (!v[0]) return invalid_combination("bernoulli", args, nargs, kwnames, BERNOULLI_SIGS);
-    if (!nt_py_is_tensor(v[0])) {
-        PyErr_Format(PyExc_TypeError, "bernoulli(): argument 'input' (position 1) must be Tensor, "
-                     "not %s", nt_py_type_name(v[0]));
-        return NULL;
-    }
-    if ((v[1] && !is_p_number(v[1])) || (v[1] && v[3]) ||
-        (v[3] && v[3] != Py_None && !nt_py_is_tensor(v[3])))
-        return invalid_combination("bernoulli", args, nargs, kwnames, BERNOULLI_SIGS);
-    if (check_generator(v[2], "bernoulli") < 0) return NULL;
-    return bernoulli_of(v[0], v[1], v[3] == Py_None ? NULL : v[3]);
-}
-
 /* ---- random_ ---- */
 
 static const char RANDOM_SIGS[] = " * (*, torch.Generator generator)\n"
@@ -316,9 +153,10 @@ static int random_int(PyObject *o, int64_t *out) {
 }
 
 static void random_warnings(nt_dtype dtype, int64_t from, const int64_t *to) {
-    static const char *const cpp[NT_DTYPE_COUNT] = {
-        [NT_FLOAT16] = "c10::Half", [NT_BFLOAT16] = "c10::BFloat16", [NT_FLOAT32] = "float",
-        [NT_FLOAT64] = "double"};
+    static const char *const cpp[NT_DTYPE_COUNT] = {[NT_FLOAT16] = "c10::Half",
+                                                    [NT_BFLOAT16] = "c10::BFloat16",
+                                                    [NT_FLOAT32] = "float",
+                                                    [NT_FLOAT64] = "double"};
     static const int digits[NT_DTYPE_COUNT] = {
         [NT_FLOAT16] = 11, [NT_BFLOAT16] = 8, [NT_FLOAT32] = 24, [NT_FLOAT64] = 53};
     int flags = nt_random_precision_warnings(dtype, from, to);
@@ -355,8 +193,10 @@ static PyObject *tensor_random_(PyObject *self, PyObject *const *args, Py_ssize_
     if (v[0] && (nargs >= 2 || v[1])) { /* (from, to) with to possibly None */
         ok = random_int(v[0], &from);
         if (ok > 0) {
-            if (v[1] == Py_None) to_p = NULL;
-            else ok = random_int(v[1], &to);
+            if (v[1] == Py_None)
+                to_p = NULL;
+            else
+                ok = random_int(v[1], &to);
         }
     } else if (nargs == 1 || (v[1] && !v[0])) { /* (to) */
         ok = random_int(nargs == 1 ? v[0] : v[1], &to);
@@ -421,13 +261,17 @@ PyObject *nt_py_normal_tensor_forms(PyObject *const *args, Py_ssize_t nargs, PyO
     if (v[3] && v[3] != Py_None) {
         NT_PY_CALL_NOGIL(numel, st, nt_normal_out(nt_py_tensor(v[3]), mt, mean, sd, std));
         if (st != NT_OK) return nt_py_raise(st);
+        if (nt_py_warn_pending() < 0) return NULL; /* out= resized */
         Py_INCREF(v[3]);
         return v[3];
     }
     nt_tensor *r = NULL;
-    if (mt && sd) NT_PY_CALL_NOGIL(numel, st, nt_normal_tensors(mt, sd, &r));
-    else if (mt) NT_PY_CALL_NOGIL(numel, st, nt_normal_mean_tensor(mt, std, &r));
-    else NT_PY_CALL_NOGIL(numel, st, nt_normal_std_tensor(mean, sd, &r));
+    if (mt && sd)
+        NT_PY_CALL_NOGIL(numel, st, nt_normal_tensors(mt, sd, &r));
+    else if (mt)
+        NT_PY_CALL_NOGIL(numel, st, nt_normal_mean_tensor(mt, std, &r));
+    else
+        NT_PY_CALL_NOGIL(numel, st, nt_normal_std_tensor(mean, sd, &r));
     return nt_py_result(st, r);
 }
 
@@ -474,8 +318,10 @@ static PyObject *dropout_impl(PyObject *const *args, Py_ssize_t nargs, PyObject 
     int train = 1;
     if (v[2]) {
         if (!PyBool_Check(v[2])) {
-            PyErr_Format(PyExc_TypeError, "dropout(): argument 'train' (position 3) must be bool, "
-                         "not %s", nt_py_type_name(v[2]));
+            PyErr_Format(PyExc_TypeError,
+                         "dropout(): argument 'train' (position 3) must be bool, "
+                         "not %s",
+                         nt_py_type_name(v[2]));
             return NULL;
         }
         train = v[2] == Py_True;
@@ -538,14 +384,17 @@ static PyObject *tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t 
     } else if (PyBool_Check(v[0]) || PyLong_Check(v[0]) || PyFloat_Check(v[0])) {
         nt_scalar s;
         if (nt_py_scalar_from_object(v[0], &s) < 0) return NULL;
-        nt_dtype d = s.kind == NT_SCALAR_BOOL ? NT_BOOL : s.kind == NT_SCALAR_INT ? NT_INT64
-                                                                                   : NT_FLOAT64;
+        nt_dtype d = s.kind == NT_SCALAR_BOOL  ? NT_BOOL
+                     : s.kind == NT_SCALAR_INT ? NT_INT64
+                                               : NT_FLOAT64;
         nt_status st = nt_full(0, NULL, s, d, NULL, &owned);
         if (st != NT_OK) return nt_py_raise(st);
         src = owned;
     } else {
-        PyErr_Format(PyExc_TypeError, "copy_(): argument 'other' (position 1) must be Tensor, "
-                     "not %s", nt_py_type_name(v[0]));
+        PyErr_Format(PyExc_TypeError,
+                     "copy_(): argument 'other' (position 1) must be Tensor, "
+                     "not %s",
+                     nt_py_type_name(v[0]));
         return NULL;
     }
     nt_name buf[NT_MAX_DIMS];
@@ -570,53 +419,6 @@ static PyObject *tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (st == NT_OK) NT_PY_CALL_NOGIL(nt_tensor_numel(dst), st, nt_copy_(dst, src));
     if (st == NT_OK && names && !nt_tensor_names(dst)) st = nt_set_names_(dst, names);
     nt_tensor_release(owned);
-    return self_result(self, st);
-}
-
-static PyObject *tensor_zero_(PyObject *self, PyObject *unused) {
-    nt_tensor *t = nt_py_tensor(self);
-    nt_status st;
-    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_zero_(t));
-    return self_result(self, st);
-}
-
-static const char FILL_SIGS[] = " * (Tensor value)\n * (Number value)\n";
-
-static PyObject *tensor_fill_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames) {
-    static const char *const kwlist[] = {"value", NULL};
-    PyObject *v[1];
-    if (nargs > 1 || (nargs == 0 && !kwnames))
-        return invalid_combination("fill_", args, nargs, kwnames, FILL_SIGS);
-    if (parse("fill_", args, nargs, kwnames, kwlist, 1, 1, v) < 0) return NULL;
-    if (!v[0]) return invalid_combination("fill_", args, nargs, kwnames, FILL_SIGS);
-    nt_scalar s;
-    if (nt_py_is_tensor(v[0])) {
-        nt_tensor *value = nt_py_tensor(v[0]);
-        if (nt_tensor_ndim(value) != 0) {
-            PyErr_Format(PyExc_RuntimeError,
-                         "fill_ only supports 0-dimension value tensor but got tensor with %d "
-                         "dimensions.",
-                         nt_tensor_ndim(value));
-            return NULL;
-        }
-        nt_status st = nt_item(value, &s);
-        if (st != NT_OK) return nt_py_raise(st);
-    } else if (is_number(v[0])) {
-        if (nt_py_scalar_from_object(v[0], &s) < 0) return NULL;
-    } else {
-        const char *tn = nt_py_type_name(v[0]);
-        PyErr_Format(PyExc_TypeError,
-                     "fill_() received an invalid combination of arguments - got (%s), but "
-                     "expected one of:\n * (Tensor value)\n      didn't match because some of the "
-                     "arguments have invalid types: (!%s!)\n * (Number value)\n      didn't match "
-                     "because some of the arguments have invalid types: (!%s!)\n",
-                     tn, tn, tn);
-        return NULL;
-    }
-    nt_tensor *t = nt_py_tensor(self);
-    nt_status st;
-    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_fill_(t, s));
     return self_result(self, st);
 }
 
@@ -674,8 +476,12 @@ static PyObject *tensor_register_hook(PyObject *self, PyObject *const *args, Py_
     return NULL;
 }
 
-static PyObject *get_false(PyObject *self, void *closure) { Py_RETURN_FALSE; }
-static PyObject *get_none(PyObject *self, void *closure) { Py_RETURN_NONE; }
+static PyObject *get_false(PyObject *self, void *closure) {
+    Py_RETURN_FALSE;
+}
+static PyObject *get_none(PyObject *self, void *closure) {
+    Py_RETURN_NONE;
+}
 
 static int set_requires_grad(PyObject *self, PyObject *value, void *closure) {
     if (!value) {
@@ -764,8 +570,7 @@ static PyObject *py_is_signed(PyObject *m, PyObject *const *args, Py_ssize_t nar
     return t ? PyBool_FromLong(nt_dtype_is_signed(nt_tensor_dtype(nt_py_tensor(t)))) : NULL;
 }
 
-static PyObject *py_numel(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                          PyObject *kwnames) {
+static PyObject *py_numel(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     PyObject *t = input_arg("numel", args, nargs, kwnames);
     return t ? PyLong_FromLongLong(nt_tensor_numel(nt_py_tensor(t))) : NULL;
 }
@@ -779,22 +584,9 @@ static PyObject *py_get_device(PyObject *m, PyObject *const *args, Py_ssize_t na
 /* ---- tables ---- */
 
 PyMethodDef nt_py_tensor_random_methods[] = {
-    {"uniform_", FASTKW(tensor_uniform_), "uniform_(from=0, to=1): uniform on [from, to)."},
-    {"normal_", FASTKW(tensor_normal_), "normal_(mean=0, std=1): normal samples."},
-    {"cauchy_", FASTKW(tensor_cauchy_), "cauchy_(median=0, sigma=1): Cauchy samples."},
-    {"exponential_", FASTKW(tensor_exponential_), "exponential_(lambd=1): exponential samples."},
-    {"geometric_", FASTKW(tensor_geometric_), "geometric_(p): trials up to the first success."},
-    {"log_normal_", FASTKW(tensor_log_normal_),
-     "log_normal_(mean=1, std=2): exp of normal(mean, std) samples."},
-    {"bernoulli_", FASTKW(tensor_bernoulli_),
-     "bernoulli_(p=0.5): 1 with probability p (a float or a tensor of probabilities)."},
-    {"bernoulli", FASTKW(tensor_bernoulli),
-     "bernoulli(p=None): 1 with probability self[i] (or p), like self."},
     {"random_", FASTKW(tensor_random_),
      "random_() / random_(to) / random_(from, to): uniform integers."},
     {"copy_", FASTKW(tensor_copy_), "copy_(other, non_blocking=False): copies other into self."},
-    {"zero_", tensor_zero_, METH_NOARGS, "Fills self with zeros."},
-    {"fill_", FASTKW(tensor_fill_), "fill_(value): fills self with a number or 0-dim tensor."},
     {"requires_grad_", FASTKW(tensor_requires_grad_),
      "requires_grad_(requires_grad=True): False only until autograd exists."},
     {"register_hook", FASTKW(tensor_register_hook),
@@ -803,8 +595,6 @@ PyMethodDef nt_py_tensor_random_methods[] = {
 };
 
 PyMethodDef nt_py_module_random_functions[] = {
-    {"bernoulli", FASTKW(py_bernoulli),
-     "bernoulli(input, p=None, *, generator=None, out=None): 1 with probability input[i] or p."},
     {"dropout", FASTKW(py_dropout),
      "dropout(input, p=0.5, training=True, inplace=False); torch.dropout's (input, p, train)."},
     {"dropout_", FASTKW(py_dropout_), "dropout_(input, p=0.5, train=True): in place."},

@@ -77,6 +77,9 @@ typedef struct {
 } NtDtypeObject;
 
 extern PyTypeObject NtDtype_Type;
+/* ntensor.layout and its one object, ntensor.strided (a borrowed reference). */
+extern PyTypeObject NtLayout_Type;
+PyObject *nt_py_strided(void);
 /* The dtype object for `dtype` (a borrowed reference). */
 PyObject *nt_py_dtype_object(nt_dtype dtype);
 /* Converts a dtype object (or None -> `fallback`) into *out; 0 on success, -1 with a

@@ -243,7 +243,7 @@ static bool param_check(const py_param *p, PyObject *o) {
         return PyObject_TypeCheck(o, &NtDtype_Type) || o == (PyObject *)&PyFloat_Type ||
                o == (PyObject *)&PyLong_Type || o == (PyObject *)&PyBool_Type;
     case PT_LAYOUT:
-        return false; /* no layout objects yet */
+        return PyObject_TypeCheck(o, &NtLayout_Type); /* ntensor.strided */
     case PT_MEMORY_FORMAT:
         return false;
     case PT_DEVICE:

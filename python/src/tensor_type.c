@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "bindings.h"
+#include "interop.h"
 #include "pyntensor.h"
 
 /* One tensor is one Python object: the wrapper is kept in the tensor's handle while it
@@ -37,12 +38,50 @@ static void tensor_dealloc(PyObject *obj) {
     Py_TYPE(obj)->tp_free(obj);
 }
 
+/* "tensor(...)"; a subclass prints its own name instead, its lines indented to match, as
+ * PyTorch's _tensor_str does ("P([1., 2.])"). */
 static PyObject *tensor_repr(PyObject *self) {
     char *text = NULL;
     nt_status st = nt_format(nt_py_tensor(self), &text);
     if (st != NT_OK) return nt_py_raise(st);
     PyObject *result = PyUnicode_FromString(text);
     nt_free(text);
+    if (!result || Py_TYPE(self) == &NtTensor_Type) return result;
+    PyObject *name = PyObject_GetAttrString((PyObject *)Py_TYPE(self), "__name__");
+    PyObject *lines = name ? PyUnicode_Splitlines(result, 0) : NULL;
+    Py_DECREF(result);
+    result = NULL;
+    Py_ssize_t shift = name ? PyUnicode_GET_LENGTH(name) - 6 : 0; /* len("tensor") */
+    PyObject *space = PyUnicode_FromString(" ");
+    PyObject *pad = space ? PySequence_Repeat(space, shift > 0 ? shift : 0) : NULL;
+    Py_XDECREF(space);
+    PyObject *nl = PyUnicode_FromString("\n");
+    for (Py_ssize_t i = 0; lines && pad && nl && i < PyList_GET_SIZE(lines); i++) {
+        PyObject *line = PyList_GET_ITEM(lines, i), *fixed;
+        if (i == 0) { /* "tensor(" -> "Name(" */
+            PyObject *rest = PyUnicode_Substring(line, 6, PY_SSIZE_T_MAX);
+            fixed = rest ? PyUnicode_Concat(name, rest) : NULL;
+            Py_XDECREF(rest);
+        } else if (shift >= 0) {
+            fixed = PyUnicode_Concat(pad, line);
+        } else { /* a name shorter than "tensor": fewer leading spaces */
+            Py_ssize_t n = 0;
+            while (n < -shift && PyUnicode_READ_CHAR(line, n) == ' ')
+                n++;
+            fixed = PyUnicode_Substring(line, n, PY_SSIZE_T_MAX);
+        }
+        if (!fixed) {
+            Py_CLEAR(lines);
+            break;
+        }
+        PyList_SET_ITEM(lines, i, fixed);
+        Py_DECREF(line);
+    }
+    if (lines && nl) result = PyUnicode_Join(nl, lines);
+    Py_XDECREF(lines);
+    Py_XDECREF(pad);
+    Py_XDECREF(nl);
+    Py_XDECREF(name);
     return result;
 }
 
@@ -97,40 +136,52 @@ static PyObject *get_dtype(PyObject *self, void *closure) {
     return d;
 }
 
+static PyObject *get_layout(PyObject *self, void *closure) {
+    PyObject *l = nt_py_strided();
+    Py_INCREF(l);
+    return l;
+}
+
 static PyGetSetDef tensor_getset[] = {
     {"names", get_names, set_names, "The name of each dim (str or None).", NULL},
     {"shape", get_shape, NULL, "The size of each dim, as a Size.", NULL},
     {"ndim", get_ndim, NULL, "The number of dims.", NULL},
     {"dtype", get_dtype, NULL, "The element type.", NULL},
+    {"layout", get_layout, NULL, "ntensor.strided: every tensor is strided.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
 /* ---- metadata methods ---- */
 
-static PyObject *tensor_dim(PyObject *self, PyObject *unused) { return get_ndim(self, NULL); }
+static PyObject *tensor_dim(PyObject *self, PyObject *unused) {
+    return get_ndim(self, NULL);
+}
 
 /* size() -> Size; size(dim) -> int, where dim is an index or a name. stride() alike. */
 static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames, const char *fname, const int64_t *values) {
+                              PyObject *kwnames, const char *fname, const int64_t *values,
+                              bool sizes) {
     static const char *const kwlist[] = {"dim", NULL};
     PyObject *dim_arg;
     if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 1, &dim_arg) < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self);
     if (!dim_arg || dim_arg == Py_None) {
-        if (values == nt_tensor_sizes(t)) return nt_py_size_new(nt_tensor_ndim(t), values);
+        if (sizes) return nt_py_size_new(nt_tensor_ndim(t), values); /* a Size; strides: tuple */
         PyObject *tuple = PyTuple_New(nt_tensor_ndim(t));
         for (int i = 0; tuple && i < nt_tensor_ndim(t); i++) {
             PyObject *v = PyLong_FromLongLong(values[i]);
-            if (!v) Py_CLEAR(tuple);
-            else PyTuple_SET_ITEM(tuple, i, v);
+            if (!v)
+                Py_CLEAR(tuple);
+            else
+                PyTuple_SET_ITEM(tuple, i, v);
         }
         return tuple;
     }
     int64_t dim;
     if (nt_py_dim_from_object(t, dim_arg, &dim) < 0) return NULL;
     if (nt_tensor_ndim(t) == 0) { /* a 0-dim tensor accepts dim 0/-1 but has no sizes */
-        PyErr_Format(PyExc_IndexError,
-                     "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
+                     (long long)dim);
         return NULL;
     }
     return PyLong_FromLongLong(values[dim]);
@@ -138,13 +189,14 @@ static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t 
 
 static PyObject *tensor_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames) {
-    return sizes_or_one(self, args, nargs, kwnames, "size", nt_tensor_sizes(nt_py_tensor(self)));
+    return sizes_or_one(self, args, nargs, kwnames, "size", nt_tensor_sizes(nt_py_tensor(self)),
+                        true);
 }
 
 static PyObject *tensor_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
-    return sizes_or_one(self, args, nargs, kwnames, "stride",
-                        nt_tensor_strides(nt_py_tensor(self)));
+    return sizes_or_one(self, args, nargs, kwnames, "stride", nt_tensor_strides(nt_py_tensor(self)),
+                        false);
 }
 
 static PyObject *tensor_numel(PyObject *self, PyObject *unused) {
@@ -194,6 +246,9 @@ PyMethodDef nt_py_tensor_core_methods[] = {
     {"has_names", tensor_has_names, METH_NOARGS, "Whether any dim is named."},
     {"data_ptr", tensor_data_ptr, METH_NOARGS, "The address of the first element."},
     {"storage_offset", tensor_storage_offset, METH_NOARGS, "The offset in elements."},
+    {"_make_subclass", (PyCFunction)(void (*)(void))nt_py_make_subclass,
+     METH_VARARGS | METH_KEYWORDS | METH_STATIC,
+     "_make_subclass(cls, data, require_grad=False): an instance of cls aliasing data."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -210,8 +265,10 @@ static PyObject *tensor_iter(PyObject *self) {
         nt_tensor *row = NULL;
         nt_status st = nt_select(t, 0, i, &row);
         PyObject *item = nt_py_result(st, row);
-        if (!item) Py_CLEAR(items);
-        else PyTuple_SET_ITEM(items, (Py_ssize_t)i, item);
+        if (!item)
+            Py_CLEAR(items);
+        else
+            PyTuple_SET_ITEM(items, (Py_ssize_t)i, item);
     }
     if (!items) return NULL;
     PyObject *it = PyObject_GetIter(items);
@@ -235,24 +292,29 @@ PyTypeObject NtTensor_Type = {
     .tp_weaklistoffset = offsetof(NtTensorObject, weakrefs),
     .tp_getset = tensor_getset,
     .tp_iter = tensor_iter,
+    .tp_new = nt_py_tensor_new,
 };
 
 /* Joins the methods generated from the op table and the method tables of every family into
  * the type's one table, lets the families set their slots, and readies the type. */
 int nt_py_tensor_type_init(PyObject *module) {
     size_t total = 0;
-    for (PyMethodDef *m = nt_py_bindings_methods(); m && m->ml_name; m++) total++;
+    for (PyMethodDef *m = nt_py_bindings_methods(); m && m->ml_name; m++)
+        total++;
     for (const nt_py_family *f = nt_py_families; f->name; f++)
-        for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++) total++;
+        for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++)
+            total++;
     PyMethodDef *all = PyMem_Calloc(total + 1, sizeof *all); /* lives as long as the type */
     if (!all) {
         PyErr_NoMemory();
         return -1;
     }
     size_t k = 0;
-    for (PyMethodDef *m = nt_py_bindings_methods(); m && m->ml_name; m++) all[k++] = *m;
+    for (PyMethodDef *m = nt_py_bindings_methods(); m && m->ml_name; m++)
+        all[k++] = *m;
     for (const nt_py_family *f = nt_py_families; f->name; f++)
-        for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++) all[k++] = *m;
+        for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++)
+            all[k++] = *m;
     NtTensor_Type.tp_methods = all;
     for (const nt_py_family *f = nt_py_families; f->name; f++)
         if (f->prepare && f->prepare(&NtTensor_Type) < 0) return -1;

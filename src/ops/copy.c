@@ -1,6 +1,6 @@
 /*
- * copy.c — moving values between tensors and dtypes: copy_, fill_, zero_, contiguous,
- * clone, to(dtype), item and single-element reads (layer L4).
+ * copy.c — moving values between tensors and dtypes: copy_, contiguous, clone, to(dtype)
+ * and single-element reads (layer L4; fill_, zero_ and item are in fill.c).
  *
  * Each op validates, allocates its result if it has one, builds an iterator and runs a
  * loop from kernels/convert.c. Names are not checked here (copy_'s name rule belongs to
@@ -11,6 +11,7 @@
 #include "core/scalar.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "dispatch/dispatch.h"
 #include "iter/iter.h"
 #include "kernels/convert.h"
 
@@ -84,25 +85,6 @@ fail:
     return st;
 }
 
-nt_status nt_fill_(nt_tensor *t, nt_scalar value) {
-    if (!t) return nt_fail_null_tensor("fill_", "self");
-    NT_TRY(nt_scalar_check_fits(value, t->dtype));
-    uint64_t element = 0; /* 8 aligned bytes: room for any dtype */
-    nt_store_scalar(&element, t->dtype, value);
-    nt_iter_config cfg = nt_iter_defaults();
-    cfg.check_mem_overlap = false; /* PyTorch fills expanded tensors without complaint */
-    nt_iter it;
-    NT_TRY(nt_iter_build(&it, 1, &t, &cfg));
-    nt_iter_run(&it, nt_fill_loop(t->dtype), &element);
-    nt_storage_bump_version(t->storage);
-    return NT_OK;
-}
-
-nt_status nt_zero_(nt_tensor *t) {
-    if (!t) return nt_fail_null_tensor("zero_", "self");
-    return nt_fill_(t, nt_scalar_int(0));
-}
-
 nt_status nt_contiguous(nt_tensor *t, nt_tensor **out) {
     if (!t) return nt_fail_null_tensor("contiguous", "self");
     if (!out) return null_out("contiguous");
@@ -119,25 +101,17 @@ nt_status nt_clone(const nt_tensor *t, nt_tensor **out) {
     return converted_copy(t, t->dtype, true, out);
 }
 
-nt_status nt_to_dtype(nt_tensor *t, nt_dtype dtype, nt_tensor **out) {
+/* to(dtype) (the public function and the conversion methods are in to_dtype.c) */
+nt_status nt_impl_to_dtype(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    nt_dtype dtype = c->args[1].v.dtype;
     if (!t) return nt_fail_null_tensor("to", "self");
-    if (!out) return null_out("to");
     if (!nt_dtype_valid((int)dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", (int)dtype);
     if (t->dtype == dtype) {
-        *out = nt_tensor_retain(t);
+        c->result[0] = nt_tensor_retain(t);
         return NT_OK;
     }
-    return converted_copy(t, dtype, true, out);
-}
-
-nt_status nt_item(const nt_tensor *t, nt_scalar *out) {
-    if (!t) return nt_fail_null_tensor("item", "self");
-    if (!out) return null_out("item");
-    if (t->numel != 1)
-        return nt_fail(NT_ERR_VALUE, "only one element tensors can be converted to Python "
-                                     "scalars");
-    *out = nt_load_scalar(nt_tensor_bytes(t), t->dtype);
-    return NT_OK;
+    return converted_copy(t, dtype, true, &c->result[0]);
 }
 
 nt_status nt_get_double(const nt_tensor *t, const int64_t *index, double *out) {

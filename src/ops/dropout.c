@@ -3,7 +3,7 @@
  *
  * PyTorch 1.13 computes dropout on the CPU as input * (bernoulli(1 - p) / (1 - p)): a noise
  * tensor, a division and a product, three passes and an allocation. Here it is one pass on
- * the block engine of random_ops.h: each element reads its own Philox word and becomes
+ * the block engine of iter/random.h: each element reads its own Philox word and becomes
  * x * scale or x * 0 (so NaN and infinities give NaN where dropped, as in PyTorch). The
  * scale is PyTorch's: 1 / (1 - p) rounded as the dtype divides, 1 and 1 - p being in the
  * dtype first. The result has the input's names and, for a dense input, its strides (the
@@ -20,7 +20,8 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "iter/iter.h"
-#include "ops/random_ops.h"
+#include "iter/random.h"
+#include "ops/factory_call.h"
 
 #define LANES PHILOX_LANES
 
@@ -51,7 +52,8 @@ static void dropout_block(void *ctx, uint32_t w[4][LANES], int64_t base, int64_t
         const double *x = (const double *)job->x + base;
         double *y = (double *)job->y + base;
         double s = job->scale_d;
-        for (int64_t i = 0; i < n; i++) y[i] = x[i] * (w[i / LANES][i % LANES] <= keep_max ? s : 0.0);
+        for (int64_t i = 0; i < n; i++)
+            y[i] = x[i] * (w[i / LANES][i % LANES] <= keep_max ? s : 0.0);
     } else { /* bfloat16, computed in float */
         const nt_bfloat16 *x = (const nt_bfloat16 *)job->x + base;
         nt_bfloat16 *y = (nt_bfloat16 *)job->y + base;
@@ -66,10 +68,12 @@ static void dropout_block(void *ctx, uint32_t w[4][LANES], int64_t base, int64_t
 static void zero_times(nt_dtype dt, const char *x, char *y, int64_t n) {
     switch (dt) {
     case NT_FLOAT32:
-        for (int64_t i = 0; i < n; i++) ((float *)y)[i] = ((const float *)x)[i] * 0.0f;
+        for (int64_t i = 0; i < n; i++)
+            ((float *)y)[i] = ((const float *)x)[i] * 0.0f;
         return;
     case NT_FLOAT64:
-        for (int64_t i = 0; i < n; i++) ((double *)y)[i] = ((const double *)x)[i] * 0.0;
+        for (int64_t i = 0; i < n; i++)
+            ((double *)y)[i] = ((const double *)x)[i] * 0.0;
         return;
     case NT_FLOAT16:
         for (int64_t i = 0; i < n; i++)
@@ -80,7 +84,9 @@ static void zero_times(nt_dtype dt, const char *x, char *y, int64_t n) {
             ((nt_bfloat16 *)y)[i] =
                 nt_f32_to_bf16(nt_bf16_to_f32(((const nt_bfloat16 *)x)[i]) * 0.0f);
         return;
-    default: memset(y, 0, (size_t)n * nt_dtype_table[dt].size); return;
+    default:
+        memset(y, 0, (size_t)n * nt_dtype_table[dt].size);
+        return;
     }
 }
 
@@ -118,8 +124,9 @@ static nt_status check_dropout(const nt_tensor *t, double p, bool train, bool *i
     if (t->dtype == NT_FLOAT16)
         return nt_fail(NT_ERR_RUNTIME, "\"bernoulli_scalar_cpu_\" not implemented for 'Half'");
     if (nt_dtype_table[t->dtype].kind != NT_KIND_FLOAT)
-        return nt_fail(NT_ERR_RUNTIME, "result type Float can't be cast to the desired output "
-                                       "type %s",
+        return nt_fail(NT_ERR_RUNTIME,
+                       "result type Float can't be cast to the desired output "
+                       "type %s",
                        nt_dtype_torch_name(t->dtype));
     return NT_OK;
 }
@@ -134,10 +141,9 @@ static nt_status empty_same_layout(const nt_tensor *t, nt_tensor **out) {
     return st;
 }
 
-nt_status nt_dropout(nt_tensor *input, double p, bool train, nt_tensor **out) {
+static nt_status dropout(nt_tensor *input, double p, bool train, nt_tensor **out) {
     bool identity = false;
     NT_TRY(check_dropout(input, p, train, &identity));
-    if (!out) return nt_fail(NT_ERR_VALUE, "dropout(): the output pointer is NULL");
     if (identity) {
         *out = nt_tensor_retain(input);
         return NT_OK;
@@ -154,7 +160,7 @@ nt_status nt_dropout(nt_tensor *input, double p, bool train, nt_tensor **out) {
     return NT_OK;
 }
 
-nt_status nt_dropout_(nt_tensor *t, double p, bool train) {
+static nt_status dropout_(nt_tensor *t, double p, bool train) {
     bool identity = false;
     NT_TRY(check_dropout(t, p, train, &identity));
     if (identity) return NT_OK;
@@ -169,4 +175,35 @@ nt_status nt_dropout_(nt_tensor *t, double p, bool train) {
     nt_status st = nt_copy_(t, tmp);
     nt_tensor_release(tmp);
     return st;
+}
+
+nt_status nt_impl_dropout(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    double p = c->args[1].v.f;
+    bool train = c->args[2].v.b;
+    if (!c->inplace) return dropout(t, p, train, &c->result[0]);
+    NT_TRY(dropout_(t, p, train));
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+static nt_status dropout_call(nt_tensor *t, double p, bool train, bool inplace, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_DROPOUT);
+    c.inplace = inplace;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_float(p);
+    c.args[2] = nt_arg_bool(train);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_dropout(nt_tensor *input, double p, bool train, nt_tensor **out) {
+    if (!input) return nt_fail_null_tensor("dropout", "input");
+    if (!out) return nt_fail(NT_ERR_VALUE, "dropout(): the output pointer is NULL");
+    return dropout_call(input, p, train, false, out);
+}
+
+nt_status nt_dropout_(nt_tensor *t, double p, bool train) {
+    if (!t) return nt_fail_null_tensor("dropout", "input");
+    return dropout_call(t, p, train, true, NULL);
 }

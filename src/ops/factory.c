@@ -17,6 +17,8 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "iter/iter.h"
+#include "names/names.h"
+#include "ops/factory_call.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -41,27 +43,18 @@ static void zero_storage(nt_tensor *t) {
 
 /* ------------------------------------------------------------------ empty, zeros, ones, full */
 
-nt_status nt_empty(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
-                   nt_tensor **out) {
+static nt_status empty(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
+                       nt_tensor **out) {
     NT_TRY(nt_names_check_known(names, ndim));
     return nt_tensor_alloc(dtype, ndim, sizes, names, out);
 }
 
-nt_status nt_zeros(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
-                   nt_tensor **out) {
-    nt_tensor *t = NULL;
-    NT_TRY(nt_empty(ndim, sizes, dtype, names, &t));
-    zero_storage(t);
-    *out = t;
-    return NT_OK;
-}
-
-/* Allocates with nt_empty, then fills with `value`; releases the tensor if filling fails. */
+/* Allocates with empty(), then fills with `value`; releases the tensor if filling fails. */
 static nt_status empty_filled(int ndim, const int64_t *sizes, nt_scalar value, nt_dtype dtype,
                               const nt_name *names, nt_tensor **out) {
     nt_tensor *t = NULL;
     nt_status st;
-    NT_CHECK(st, nt_empty(ndim, sizes, dtype, names, &t));
+    NT_CHECK(st, empty(ndim, sizes, dtype, names, &t));
     NT_CHECK(st, nt_fill_(t, value));
     *out = t;
     return NT_OK;
@@ -70,19 +63,108 @@ fail:
     return st;
 }
 
+/* The slots of a sized row: size, names, dtype (none: the default dtype). */
+static nt_status sized_args(const nt_call *c, int first, const nt_name **names, nt_dtype *dtype) {
+    *dtype = nt_call_dtype(c, first + 2, nt_default_dtype());
+    return nt_call_names_for(c, first + 1, c->args[first].n, names);
+}
+
+nt_status nt_factory_out(nt_call *c, int size, int dtype) {
+    nt_tensor *out = c->out[0];
+    if (c->args[dtype].kind == NT_ARG_DTYPE && c->args[dtype].v.dtype != out->dtype)
+        return nt_fail(NT_ERR_RUNTIME, "dtype %s does not match dtype of out parameter (%s)",
+                       nt_dtype_torch_name(c->args[dtype].v.dtype),
+                       nt_dtype_torch_name(out->dtype));
+    NT_TRY(nt_resize_(out, c->args[size].n, c->args[size].v.ints));
+    c->result[0] = nt_tensor_retain(out);
+    return NT_OK;
+}
+
+/* The sized rows into an out= tensor: resized, then filled with `value` (none: left as is). */
+static nt_status fill_out(nt_call *c, int dtype, const nt_scalar *value) {
+    NT_TRY(nt_factory_out(c, 0, dtype));
+    if (value) NT_TRY(nt_fill_(c->out[0], *value));
+    return NT_OK;
+}
+
+nt_status nt_impl_empty(nt_call *c) {
+    if (c->out[0]) return fill_out(c, 2, NULL);
+    const nt_name *names;
+    nt_dtype dtype;
+    NT_TRY(sized_args(c, 0, &names, &dtype));
+    return empty(c->args[0].n, c->args[0].v.ints, dtype, names, &c->result[0]);
+}
+
+nt_status nt_impl_zeros(nt_call *c) {
+    if (c->out[0]) return fill_out(c, 2, &(nt_scalar){.kind = NT_SCALAR_INT, .v.i = 0});
+    const nt_name *names;
+    nt_dtype dtype;
+    NT_TRY(sized_args(c, 0, &names, &dtype));
+    NT_TRY(empty(c->args[0].n, c->args[0].v.ints, dtype, names, &c->result[0]));
+    zero_storage(c->result[0]);
+    return NT_OK;
+}
+
+nt_status nt_impl_ones(nt_call *c) {
+    nt_scalar one = nt_scalar_int(1);
+    if (c->out[0]) return fill_out(c, 2, &one);
+    const nt_name *names;
+    nt_dtype dtype;
+    NT_TRY(sized_args(c, 0, &names, &dtype));
+    return empty_filled(c->args[0].n, c->args[0].v.ints, one, dtype, names, &c->result[0]);
+}
+
+/* full(size, fill_value): the fill value's dtype when none is given */
+nt_status nt_impl_full(nt_call *c) {
+    nt_scalar value = c->args[1].v.s;
+    if (c->out[0]) return fill_out(c, 3, &value);
+    const nt_name *names;
+    NT_TRY(nt_call_names_for(c, 2, c->args[0].n, &names));
+    nt_dtype dtype = nt_call_dtype(c, 3, nt_scalar_dtype(value));
+    return empty_filled(c->args[0].n, c->args[0].v.ints, value, dtype, names, &c->result[0]);
+}
+
+/* A sized call of op `op` (size, names, dtype). */
+static nt_status sized(nt_op op, int ndim, const int64_t *sizes, nt_dtype dtype,
+                       const nt_name *names, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.args[0] = nt_arg_ints(ndim, sizes);
+    c.args[1] = names ? nt_arg_names(ndim, names, -1) : nt_arg_none();
+    c.args[2] = nt_arg_dtype_given(dtype);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_empty(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
+                   nt_tensor **out) {
+    return sized(NT_OP_EMPTY, ndim, sizes, dtype, names, out);
+}
+
+nt_status nt_zeros(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
+                   nt_tensor **out) {
+    return sized(NT_OP_ZEROS, ndim, sizes, dtype, names, out);
+}
+
 nt_status nt_ones(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
                   nt_tensor **out) {
-    return empty_filled(ndim, sizes, nt_scalar_int(1), dtype, names, out);
+    return sized(NT_OP_ONES, ndim, sizes, dtype, names, out);
 }
 
 nt_status nt_full(int ndim, const int64_t *sizes, nt_scalar value, nt_dtype dtype,
                   const nt_name *names, nt_tensor **out) {
-    return empty_filled(ndim, sizes, value, dtype, names, out);
+    nt_call c;
+    nt_call_init(&c, NT_OP_FULL);
+    c.args[0] = nt_arg_ints(ndim, sizes);
+    c.args[1] = nt_arg_scalar(value);
+    c.args[2] = names ? nt_arg_names(ndim, names, -1) : nt_arg_none();
+    c.args[3] = nt_arg_dtype_given(dtype);
+    return nt_dispatch_result(&c, out);
 }
 
 /* ------------------------------------------------------------------ *_like */
 
-nt_status nt_empty_like(const nt_tensor *like, int dtype, nt_tensor **out) {
+static nt_status empty_like(const nt_tensor *like, int dtype, nt_tensor **out) {
+    if (!like) return nt_fail_null_tensor("empty_like", "input");
     if (dtype == -1) dtype = (int)like->dtype;
     if (!nt_dtype_valid(dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
     if (!nt_is_non_overlapping_and_dense(like))
@@ -97,18 +179,10 @@ nt_status nt_empty_like(const nt_tensor *like, int dtype, nt_tensor **out) {
     return st;
 }
 
-nt_status nt_zeros_like(const nt_tensor *like, int dtype, nt_tensor **out) {
-    nt_tensor *t = NULL;
-    NT_TRY(nt_empty_like(like, dtype, &t));
-    zero_storage(t);
-    *out = t;
-    return NT_OK;
-}
-
-nt_status nt_full_like(const nt_tensor *like, nt_scalar value, int dtype, nt_tensor **out) {
+static nt_status full_like(const nt_tensor *like, nt_scalar value, int dtype, nt_tensor **out) {
     nt_tensor *t = NULL;
     nt_status st;
-    NT_CHECK(st, nt_empty_like(like, dtype, &t));
+    NT_CHECK(st, empty_like(like, dtype, &t));
     NT_CHECK(st, nt_fill_(t, value));
     *out = t;
     return NT_OK;
@@ -117,8 +191,56 @@ fail:
     return st;
 }
 
+nt_status nt_impl_empty_like(nt_call *c) {
+    return empty_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &c->result[0]);
+}
+
+nt_status nt_impl_zeros_like(nt_call *c) {
+    NT_TRY(empty_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &c->result[0]));
+    zero_storage(c->result[0]);
+    return NT_OK;
+}
+
+nt_status nt_impl_ones_like(nt_call *c) {
+    return full_like(nt_call_tensor(c, 0), nt_scalar_int(1), nt_call_dtype_or_keep(c, 1),
+                     &c->result[0]);
+}
+
+nt_status nt_impl_full_like(nt_call *c) {
+    return full_like(nt_call_tensor(c, 0), c->args[1].v.s, nt_call_dtype_or_keep(c, 2),
+                     &c->result[0]);
+}
+
+/* A *_like call of op `op`. */
+static nt_status like_call(nt_op op, const nt_tensor *like, int dtype, nt_tensor **out) {
+    if (!like) return nt_fail_null_tensor(nt_op_name(op), "input");
+    nt_call c;
+    nt_call_init(&c, op);
+    c.args[0] = nt_arg_tensor((nt_tensor *)like);
+    c.args[1] = dtype == -1 ? nt_arg_none() : nt_arg_dtype_given((nt_dtype)dtype);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_empty_like(const nt_tensor *like, int dtype, nt_tensor **out) {
+    return like_call(NT_OP_EMPTY_LIKE, like, dtype, out);
+}
+
+nt_status nt_zeros_like(const nt_tensor *like, int dtype, nt_tensor **out) {
+    return like_call(NT_OP_ZEROS_LIKE, like, dtype, out);
+}
+
 nt_status nt_ones_like(const nt_tensor *like, int dtype, nt_tensor **out) {
-    return nt_full_like(like, nt_scalar_int(1), dtype, out);
+    return like_call(NT_OP_ONES_LIKE, like, dtype, out);
+}
+
+nt_status nt_full_like(const nt_tensor *like, nt_scalar value, int dtype, nt_tensor **out) {
+    if (!like) return nt_fail_null_tensor("full_like", "input");
+    nt_call c;
+    nt_call_init(&c, NT_OP_FULL_LIKE);
+    c.args[0] = nt_arg_tensor((nt_tensor *)like);
+    c.args[1] = nt_arg_scalar(value);
+    c.args[2] = dtype == -1 ? nt_arg_none() : nt_arg_dtype_given((nt_dtype)dtype);
+    return nt_dispatch_result(&c, out);
 }
 
 /* ------------------------------------------------------------------ buffers */
@@ -126,7 +248,7 @@ nt_status nt_ones_like(const nt_tensor *like, int dtype, nt_tensor **out) {
 nt_status nt_from_buffer(const void *data, nt_dtype dtype, int ndim, const int64_t *sizes,
                          const nt_name *names, nt_tensor **out) {
     nt_tensor *t = NULL;
-    NT_TRY(nt_empty(ndim, sizes, dtype, names, &t));
+    NT_TRY(empty(ndim, sizes, dtype, names, &t));
     size_t nbytes = (size_t)t->numel * nt_dtype_table[dtype].size;
     if (nbytes > 0 && !data) {
         int64_t numel = t->numel;
@@ -343,16 +465,82 @@ static nt_status arange_setup(nt_scalar start, nt_scalar end, nt_scalar step, nt
     return NT_OK;
 }
 
-nt_status nt_arange(nt_scalar start, nt_scalar end, nt_scalar step, nt_dtype dtype,
-                    nt_tensor **out) {
+/* The out= of arange: PyTorch resizes it to the length when its element count differs (a
+ * warning when it had elements); a tensor of that count keeps its shape. A non-contiguous
+ * out receives the values through a contiguous temporary. */
+static nt_status arange_out(nt_tensor *out, arange_job *job, nt_tensor **tmp) {
+    if (out->numel != job->n) {
+        char have[256];
+        nt_ints_repr(out->sizes, out->ndim, have, sizeof have);
+        bool warn = out->numel > 0;
+        int64_t had = out->numel;
+        NT_TRY(nt_resize_(out, 1, &job->n));
+        if (warn)
+            nt_warn("The number of elements in the out tensor of shape %s is %" PRId64
+                    " which does not match the computed number of elements %" PRId64
+                    ". Note that this may occur as a result of rounding error. The out tensor "
+                    "will be resized to a tensor of shape (%" PRId64 ",).",
+                    have, had, job->n, job->n);
+    }
+    if (out->is_contiguous) {
+        job->t = out;
+        return NT_OK;
+    }
+    NT_TRY(nt_tensor_alloc(out->dtype, out->ndim, out->sizes, NULL, tmp)); /* row-major */
+    job->t = *tmp;
+    return NT_OK;
+}
+
+/* arange(start=0, end, step=1): the dtype given (out's with out=), else int64 for integer
+ * bounds and the default dtype when one is a float */
+nt_status nt_impl_arange(nt_call *c) {
+    nt_scalar start = c->args[0].kind == NT_ARG_SCALAR ? c->args[0].v.s : nt_scalar_int(0);
+    nt_scalar end = c->args[1].v.s;
+    nt_scalar step = c->args[2].kind == NT_ARG_SCALAR ? c->args[2].v.s : nt_scalar_int(1);
+    nt_tensor *out = c->out[0], *tmp = NULL;
+    nt_dtype dtype;
+    if (c->args[3].kind == NT_ARG_DTYPE) {
+        dtype = c->args[3].v.dtype;
+        if (out && out->dtype != dtype)
+            return nt_fail(NT_ERR_RUNTIME, "dtype %s does not match dtype of out parameter (%s)",
+                           nt_dtype_torch_name(dtype), nt_dtype_torch_name(out->dtype));
+    } else if (out) {
+        dtype = out->dtype;
+    } else {
+        bool floating = start.kind == NT_SCALAR_FLOAT || end.kind == NT_SCALAR_FLOAT ||
+                        step.kind == NT_SCALAR_FLOAT;
+        dtype = floating ? nt_default_dtype() : NT_INT64;
+    }
     if (!nt_dtype_valid((int)dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", (int)dtype);
     arange_job job = {.acc = arange_info[dtype].acc, .lanes = arange_info[dtype].lanes};
     if (job.acc == ACC_NONE)
         return nt_fail(NT_ERR_RUNTIME, "\"arange_cpu\" not implemented for 'Bool'");
     NT_TRY(arange_setup(start, end, step, dtype, &job));
-    NT_TRY(nt_tensor_alloc(dtype, 1, &job.n, NULL, &job.t));
+    if (out)
+        NT_TRY(arange_out(out, &job, &tmp));
+    else
+        NT_TRY(nt_tensor_alloc(dtype, 1, &job.n, NULL, &job.t));
     job.vec_end = job.n - job.n % (2 * job.lanes); /* the kernel does two vectors a turn */
     nt_parallel_for(0, job.n, NT_GRAIN_SIZE, arange_range, &job);
-    *out = job.t;
+    if (!out) {
+        c->result[0] = job.t;
+        return NT_OK;
+    }
+    nt_status st = tmp ? nt_copy_(out, tmp) : NT_OK;
+    nt_tensor_release(tmp);
+    if (st != NT_OK) return st;
+    nt_storage_bump_version(out->storage);
+    c->result[0] = nt_tensor_retain(out);
     return NT_OK;
+}
+
+nt_status nt_arange(nt_scalar start, nt_scalar end, nt_scalar step, nt_dtype dtype,
+                    nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_ARANGE);
+    c.args[0] = nt_arg_scalar(start);
+    c.args[1] = nt_arg_scalar(end);
+    c.args[2] = nt_arg_scalar(step);
+    c.args[3] = nt_arg_dtype_given(dtype);
+    return nt_dispatch_result(&c, out);
 }

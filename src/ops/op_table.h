@@ -125,6 +125,39 @@ nt_status nt_impl_pdist(nt_call *c);
 /* end */
 
 /* factory.c, random*.c, convert: factories, random, conversions */
+nt_status nt_impl_empty(nt_call *c);
+nt_status nt_impl_zeros(nt_call *c);
+nt_status nt_impl_ones(nt_call *c);
+nt_status nt_impl_full(nt_call *c);
+nt_status nt_impl_arange(nt_call *c);
+nt_status nt_impl_empty_like(nt_call *c);
+nt_status nt_impl_zeros_like(nt_call *c);
+nt_status nt_impl_ones_like(nt_call *c);
+nt_status nt_impl_full_like(nt_call *c);
+nt_status nt_impl_rand(nt_call *c);
+nt_status nt_impl_randn(nt_call *c);
+nt_status nt_impl_rand_like(nt_call *c);
+nt_status nt_impl_randn_like(nt_call *c);
+nt_status nt_impl_normal_sized(nt_call *c);
+nt_status nt_impl_uniform_(nt_call *c);
+nt_status nt_impl_normal_(nt_call *c);
+nt_status nt_impl_cauchy_(nt_call *c);
+nt_status nt_impl_exponential_(nt_call *c);
+nt_status nt_impl_geometric_(nt_call *c);
+nt_status nt_impl_log_normal_(nt_call *c);
+nt_status nt_impl_bernoulli_tensor_(nt_call *c);
+nt_status nt_impl_bernoulli_(nt_call *c);
+nt_status nt_impl_random_(nt_call *c);
+nt_status nt_impl_bernoulli(nt_call *c);
+nt_status nt_impl_bernoulli_p(nt_call *c);
+nt_status nt_impl_normal_tensors(nt_call *c);
+nt_status nt_impl_dropout(nt_call *c);
+nt_status nt_impl_is_nonzero(nt_call *c);
+nt_status nt_impl_fill_(nt_call *c);
+nt_status nt_impl_zero_(nt_call *c);
+nt_status nt_impl_item(nt_call *c);
+nt_status nt_impl_to_dtype(nt_call *c);
+nt_status nt_impl_to_method(nt_call *c);
 
 /* end */
 

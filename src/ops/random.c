@@ -1,11 +1,10 @@
 /*
- * random.c — the global generator and the random fills: uniform_, normal_, rand, randn,
+ * random.c — the random fills: uniform_, normal_, rand, randn,
  * normal and their *_like forms.
  *
- * The generator is a (seed, offset) pair behind a mutex. A fill reserves a range of Philox
- * counters (advancing the offset) and then computes its elements from (seed, counter)
- * alone, so any split across threads gives the same numbers, and two fills never share
- * counters. Counters go in blocks of PHILOX_LANES; within block b, value w*PHILOX_LANES + j
+ * A fill reserves a range of Philox counters from the generator (iter/random.c) and then
+ * computes its elements from (seed, counter) alone, so any split across threads gives the
+ * same numbers. Counters go in blocks of PHILOX_LANES; within block b, value w*PHILOX_LANES + j
  * (w < per-counter values) comes from counter offset + b*PHILOX_LANES + j, so the transforms
  * run over contiguous lanes and vectorize.
  *
@@ -14,47 +13,15 @@
  * come from Box-Muller on pairs of such uniforms. The checks and their texts are PyTorch's.
  */
 #include <math.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "core/half.h"
 #include "core/parallel.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "iter/random.h"
 #include "kernels/philox.h"
-#include "ops/random_ops.h"
-
-/* ------------------------------------------------------------------ the generator */
-
-/* PyTorch's default CPU seed (default_rng_seed_val), so an unseeded program is repeatable. */
-#define NT_DEFAULT_SEED UINT64_C(67280421310721)
-
-static struct {
-    pthread_mutex_t lock;
-    uint64_t seed;
-    uint64_t offset; /* the next unused Philox counter */
-} generator = {PTHREAD_MUTEX_INITIALIZER, NT_DEFAULT_SEED, 0};
-
-void nt_manual_seed(uint64_t seed) {
-    pthread_mutex_lock(&generator.lock);
-    generator.seed = seed;
-    generator.offset = 0;
-    pthread_mutex_unlock(&generator.lock);
-}
-
-/* Reserves `counters` counters: returns the seed and the first one. */
-static void reserve_counters(uint64_t counters, uint64_t *seed, uint64_t *first) {
-    pthread_mutex_lock(&generator.lock);
-    *seed = generator.seed;
-    *first = generator.offset;
-    generator.offset += counters;
-    pthread_mutex_unlock(&generator.lock);
-}
-
-/* The same reservation for the distributions of random_ops.c and dropout.c. */
-void nt_random_reserve(uint64_t counters, uint64_t *seed, uint64_t *first) {
-    reserve_counters(counters, seed, first);
-}
+#include "ops/factory_call.h"
 
 /* ------------------------------------------------------------------ transforms */
 
@@ -187,7 +154,7 @@ static void fill_contiguous(nt_tensor *t, fill_job *job) {
     job->numel = t->numel;
     job->per_block = (t->dtype == NT_FLOAT64 ? 2 : 4) * LANES;
     int64_t blocks = (t->numel + job->per_block - 1) / job->per_block;
-    reserve_counters((uint64_t)blocks * LANES, &job->seed, &job->first);
+    nt_random_reserve((uint64_t)blocks * LANES, &job->seed, &job->first);
     int64_t grain = NT_GRAIN_SIZE / job->per_block;
     nt_parallel_for(0, blocks, grain > 0 ? grain : 1, fill_range, job);
 }
@@ -243,7 +210,8 @@ static uint16_t half_bits_below(uint16_t h) {
 
 /* ------------------------------------------------------------------ public fills */
 
-nt_status nt_uniform_(nt_tensor *t, double low, double high) {
+static nt_status uniform_(nt_tensor *t, double low, double high) {
+    if (!t) return nt_fail_null_tensor("uniform_", "self");
     NT_TRY(check_floating(t->dtype, "check_uniform_bounds"));
     double max = random_dtype[t->dtype].max;
     const char *cpp = random_dtype[t->dtype].cpp_name;
@@ -288,7 +256,8 @@ nt_status nt_uniform_(nt_tensor *t, double low, double high) {
     return fill(t, &job);
 }
 
-nt_status nt_normal_(nt_tensor *t, double mean, double std) {
+static nt_status normal_(nt_tensor *t, double mean, double std) {
+    if (!t) return nt_fail_null_tensor("normal_", "self");
     if (!(std >= 0.0))
         return nt_fail(NT_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g", std);
     NT_TRY(check_floating(t->dtype, "normal_kernel_cpu"));
@@ -298,6 +267,39 @@ nt_status nt_normal_(nt_tensor *t, double mean, double std) {
     return fill(t, &job);
 }
 
+nt_status nt_impl_uniform_(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    NT_TRY(uniform_(t, nt_call_float(c, 1, 0.0), nt_call_float(c, 2, 1.0)));
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+nt_status nt_impl_normal_(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    NT_TRY(normal_(t, nt_call_float(c, 1, 0.0), nt_call_float(c, 2, 1.0)));
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+/* A fill of t in place through op `op` (UNIFORM_ or NORMAL_). */
+static nt_status fill_call(nt_op op, nt_tensor *t, double a, double b) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = true;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_float(a);
+    c.args[2] = nt_arg_float(b);
+    return nt_dispatch_result(&c, NULL);
+}
+
+nt_status nt_uniform_(nt_tensor *t, double low, double high) {
+    return fill_call(NT_OP_UNIFORM_, t, low, high);
+}
+
+nt_status nt_normal_(nt_tensor *t, double mean, double std) {
+    return fill_call(NT_OP_NORMAL_, t, mean, std);
+}
+
 /* ------------------------------------------------------------------ factories */
 
 /* Finishes a random factory: given the freshly made tensor (or the status that making it
@@ -305,44 +307,101 @@ nt_status nt_normal_(nt_tensor *t, double mean, double std) {
 static nt_status filled(nt_tensor *t, nt_status made, dist kind, double a, double b,
                         nt_tensor **out) {
     if (made != NT_OK) return made;
-    nt_status st = kind == DIST_UNIFORM ? nt_uniform_(t, a, b) : nt_normal_(t, a, b);
+    nt_status st = kind == DIST_UNIFORM ? uniform_(t, a, b) : normal_(t, a, b);
     if (st != NT_OK) {
         nt_tensor_release(t);
+        *out = NULL; /* an out= tensor's reference, given back */
         return st;
     }
     *out = t;
     return NT_OK;
 }
 
+/* The sized rows: size, names, dtype (none: the default dtype), from slot `first`. */
+static nt_status sized_empty(nt_call *c, int first, nt_tensor **t) {
+    const nt_name *names;
+    NT_TRY(nt_call_names_for(c, first + 1, c->args[first].n, &names));
+    return nt_empty(c->args[first].n, c->args[first].v.ints,
+                    nt_call_dtype(c, first + 2, nt_default_dtype()), names, t);
+}
+
+nt_status nt_impl_rand(nt_call *c) {
+    nt_tensor *t = NULL;
+    nt_status made = c->out[0] ? nt_factory_out(c, 0, 2) : sized_empty(c, 0, &t);
+    if (c->out[0] && made == NT_OK) t = c->result[0];
+    return filled(t, made, DIST_UNIFORM, 0.0, 1.0, &c->result[0]);
+}
+
+nt_status nt_impl_randn(nt_call *c) {
+    nt_tensor *t = NULL;
+    nt_status made = c->out[0] ? nt_factory_out(c, 0, 2) : sized_empty(c, 0, &t);
+    if (c->out[0] && made == NT_OK) t = c->result[0];
+    return filled(t, made, DIST_NORMAL, 0.0, 1.0, &c->result[0]);
+}
+
+nt_status nt_impl_normal_sized(nt_call *c) {
+    nt_tensor *t = NULL;
+    nt_status made = sized_empty(c, 2, &t);
+    return filled(t, made, DIST_NORMAL, c->args[0].v.f, c->args[1].v.f, &c->result[0]);
+}
+
+nt_status nt_impl_rand_like(nt_call *c) {
+    nt_tensor *t = NULL;
+    nt_status made = nt_empty_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &t);
+    return filled(t, made, DIST_UNIFORM, 0.0, 1.0, &c->result[0]);
+}
+
+nt_status nt_impl_randn_like(nt_call *c) {
+    nt_tensor *t = NULL;
+    nt_status made = nt_empty_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &t);
+    return filled(t, made, DIST_NORMAL, 0.0, 1.0, &c->result[0]);
+}
+
+static nt_status sized_call(nt_op op, int ndim, const int64_t *sizes, nt_dtype dtype,
+                            const nt_name *names, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.args[0] = nt_arg_ints(ndim, sizes);
+    c.args[1] = names ? nt_arg_names(ndim, names, -1) : nt_arg_none();
+    c.args[2] = nt_arg_dtype_given(dtype);
+    return nt_dispatch_result(&c, out);
+}
+
 nt_status nt_rand(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
                   nt_tensor **out) {
-    nt_tensor *t = NULL;
-    nt_status made = nt_empty(ndim, sizes, dtype, names, &t);
-    return filled(t, made, DIST_UNIFORM, 0.0, 1.0, out);
+    return sized_call(NT_OP_RAND, ndim, sizes, dtype, names, out);
 }
 
 nt_status nt_randn(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
                    nt_tensor **out) {
-    nt_tensor *t = NULL;
-    nt_status made = nt_empty(ndim, sizes, dtype, names, &t);
-    return filled(t, made, DIST_NORMAL, 0.0, 1.0, out);
+    return sized_call(NT_OP_RANDN, ndim, sizes, dtype, names, out);
 }
 
 nt_status nt_normal(double mean, double std, int ndim, const int64_t *sizes, nt_dtype dtype,
                     const nt_name *names, nt_tensor **out) {
-    nt_tensor *t = NULL;
-    nt_status made = nt_empty(ndim, sizes, dtype, names, &t);
-    return filled(t, made, DIST_NORMAL, mean, std, out);
+    nt_call c;
+    nt_call_init(&c, NT_OP_NORMAL_SIZED);
+    c.args[0] = nt_arg_float(mean);
+    c.args[1] = nt_arg_float(std);
+    c.args[2] = nt_arg_ints(ndim, sizes);
+    c.args[3] = names ? nt_arg_names(ndim, names, -1) : nt_arg_none();
+    c.args[4] = nt_arg_dtype_given(dtype);
+    return nt_dispatch_result(&c, out);
+}
+
+static nt_status like_call(nt_op op, const nt_tensor *like, int dtype, nt_tensor **out) {
+    if (!like) return nt_fail_null_tensor(nt_op_name(op), "input");
+    nt_call c;
+    nt_call_init(&c, op);
+    c.args[0] = nt_arg_tensor((nt_tensor *)like);
+    c.args[1] = dtype == -1 ? nt_arg_none() : nt_arg_dtype_given((nt_dtype)dtype);
+    return nt_dispatch_result(&c, out);
 }
 
 nt_status nt_rand_like(const nt_tensor *like, int dtype, nt_tensor **out) {
-    nt_tensor *t = NULL;
-    nt_status made = nt_empty_like(like, dtype, &t);
-    return filled(t, made, DIST_UNIFORM, 0.0, 1.0, out);
+    return like_call(NT_OP_RAND_LIKE, like, dtype, out);
 }
 
 nt_status nt_randn_like(const nt_tensor *like, int dtype, nt_tensor **out) {
-    nt_tensor *t = NULL;
-    nt_status made = nt_empty_like(like, dtype, &t);
-    return filled(t, made, DIST_NORMAL, 0.0, 1.0, out);
+    return like_call(NT_OP_RANDN_LIKE, like, dtype, out);
 }

@@ -24,39 +24,13 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "iter/iter.h"
+#include "iter/random.h"
 #include "names/infer.h"
-#include "ops/random_ops.h"
+#include "ops/factory_call.h"
+#include "ops/out.h"
 
 #define LANES PHILOX_LANES
 #define PI 3.14159265358979323846
-
-/* ------------------------------------------------------------------ the block engine */
-
-typedef struct run_job {
-    nt_random_block_fn fn;
-    void *ctx;
-    int64_t numel, per_block;
-    uint64_t seed, first;
-} run_job;
-
-static void run_range(void *arg, int64_t begin, int64_t end) {
-    const run_job *job = arg;
-    uint32_t w[4][LANES];
-    for (int64_t b = begin; b < end; b++) {
-        nt_philox_block(job->first + (uint64_t)b * LANES, job->seed, w);
-        int64_t base = b * job->per_block, rest = job->numel - base;
-        job->fn(job->ctx, w, base, rest < job->per_block ? rest : job->per_block);
-    }
-}
-
-void nt_random_run(int64_t numel, int words, nt_random_block_fn fn, void *ctx) {
-    if (numel <= 0) return;
-    run_job job = {.fn = fn, .ctx = ctx, .numel = numel, .per_block = nt_random_block_values(words)};
-    int64_t blocks = (numel + job.per_block - 1) / job.per_block;
-    nt_random_reserve((uint64_t)blocks * LANES, &job.seed, &job.first);
-    int64_t grain = NT_GRAIN_SIZE / job.per_block;
-    nt_parallel_for(0, blocks, grain > 0 ? grain : 1, run_range, &job);
-}
 
 /* ------------------------------------------------------------------ dtype facts */
 
@@ -80,7 +54,9 @@ static const struct {
     [NT_FLOAT64] = {"Double", "double", 53, 0, 0, DBL_MAX},
 };
 
-static bool is_float(nt_dtype d) { return nt_dtype_table[d].kind == NT_KIND_FLOAT; }
+static bool is_float(nt_dtype d) {
+    return nt_dtype_table[d].kind == NT_KIND_FLOAT;
+}
 
 static nt_status not_implemented(const char *kernel, nt_dtype d) {
     return nt_fail(NT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel, info[d].torch);
@@ -94,19 +70,24 @@ static void store_f32(nt_dtype dt, const float *v, int64_t n, char *dst) {
         memcpy(dst, v, (size_t)n * sizeof *v);
     } else if (dt == NT_FLOAT16) {
         nt_float16 *d = (nt_float16 *)dst;
-        for (int64_t i = 0; i < n; i++) d[i] = nt_f32_to_f16(v[i]);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = nt_f32_to_f16(v[i]);
     } else {
         nt_bfloat16 *d = (nt_bfloat16 *)dst;
-        for (int64_t i = 0; i < n; i++) d[i] = nt_f32_to_bf16(v[i]);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = nt_f32_to_bf16(v[i]);
     }
 }
 
 /* Writes n values computed in double, converted as PyTorch's static_cast does. */
 static void store_f64(nt_dtype dt, const double *v, int64_t n, char *dst) {
     switch (dt) {
-    case NT_FLOAT64: memcpy(dst, v, (size_t)n * sizeof *v); return;
+    case NT_FLOAT64:
+        memcpy(dst, v, (size_t)n * sizeof *v);
+        return;
     case NT_FLOAT32:
-        for (int64_t i = 0; i < n; i++) ((float *)dst)[i] = (float)v[i];
+        for (int64_t i = 0; i < n; i++)
+            ((float *)dst)[i] = (float)v[i];
         return;
     default:
         for (int64_t i = 0; i < n; i++)
@@ -116,29 +97,42 @@ static void store_f64(nt_dtype dt, const double *v, int64_t n, char *dst) {
 }
 
 #define STORE_INT_LOOP(T)                                                                          \
-    for (int64_t i = 0; i < n; i++) ((T *)dst)[i] = (T)v[i];                                       \
+    for (int64_t i = 0; i < n; i++)                                                                \
+        ((T *)dst)[i] = (T)v[i];                                                                   \
     return;
 
 /* Writes n integer values (already in the dtype's range). */
 static void store_i64(nt_dtype dt, const int64_t *v, int64_t n, char *dst) {
     switch (dt) {
     case NT_BOOL:
-        for (int64_t i = 0; i < n; i++) ((nt_bool *)dst)[i] = v[i] != 0;
+        for (int64_t i = 0; i < n; i++)
+            ((nt_bool *)dst)[i] = v[i] != 0;
         return;
-    case NT_UINT8: STORE_INT_LOOP(uint8_t)
-    case NT_INT8: STORE_INT_LOOP(int8_t)
-    case NT_INT16: STORE_INT_LOOP(int16_t)
-    case NT_INT32: STORE_INT_LOOP(int32_t)
-    case NT_INT64: memcpy(dst, v, (size_t)n * sizeof *v); return;
+    case NT_UINT8:
+        STORE_INT_LOOP(uint8_t)
+    case NT_INT8:
+        STORE_INT_LOOP(int8_t)
+    case NT_INT16:
+        STORE_INT_LOOP(int16_t)
+    case NT_INT32:
+        STORE_INT_LOOP(int32_t)
+    case NT_INT64:
+        memcpy(dst, v, (size_t)n * sizeof *v);
+        return;
     case NT_FLOAT16:
-        for (int64_t i = 0; i < n; i++) ((nt_float16 *)dst)[i] = nt_f32_to_f16((float)v[i]);
+        for (int64_t i = 0; i < n; i++)
+            ((nt_float16 *)dst)[i] = nt_f32_to_f16((float)v[i]);
         return;
     case NT_BFLOAT16:
-        for (int64_t i = 0; i < n; i++) ((nt_bfloat16 *)dst)[i] = nt_f32_to_bf16((float)v[i]);
+        for (int64_t i = 0; i < n; i++)
+            ((nt_bfloat16 *)dst)[i] = nt_f32_to_bf16((float)v[i]);
         return;
-    case NT_FLOAT32: STORE_INT_LOOP(float)
-    case NT_FLOAT64: STORE_INT_LOOP(double)
-    default: return;
+    case NT_FLOAT32:
+        STORE_INT_LOOP(float)
+    case NT_FLOAT64:
+        STORE_INT_LOOP(double)
+    default:
+        return;
     }
 }
 
@@ -147,19 +141,29 @@ static void store_u8(nt_dtype dt, const uint8_t *v, int64_t n, char *dst) {
     switch (dt) {
     case NT_BOOL:
     case NT_UINT8:
-    case NT_INT8: memcpy(dst, v, (size_t)n); return;
-    case NT_INT16: STORE_INT_LOOP(int16_t)
-    case NT_INT32: STORE_INT_LOOP(int32_t)
-    case NT_INT64: STORE_INT_LOOP(int64_t)
+    case NT_INT8:
+        memcpy(dst, v, (size_t)n);
+        return;
+    case NT_INT16:
+        STORE_INT_LOOP(int16_t)
+    case NT_INT32:
+        STORE_INT_LOOP(int32_t)
+    case NT_INT64:
+        STORE_INT_LOOP(int64_t)
     case NT_FLOAT16:
-        for (int64_t i = 0; i < n; i++) ((nt_float16 *)dst)[i].bits = v[i] ? 0x3c00u : 0u;
+        for (int64_t i = 0; i < n; i++)
+            ((nt_float16 *)dst)[i].bits = v[i] ? 0x3c00u : 0u;
         return;
     case NT_BFLOAT16:
-        for (int64_t i = 0; i < n; i++) ((nt_bfloat16 *)dst)[i].bits = v[i] ? 0x3f80u : 0u;
+        for (int64_t i = 0; i < n; i++)
+            ((nt_bfloat16 *)dst)[i].bits = v[i] ? 0x3f80u : 0u;
         return;
-    case NT_FLOAT32: STORE_INT_LOOP(float)
-    case NT_FLOAT64: STORE_INT_LOOP(double)
-    default: return;
+    case NT_FLOAT32:
+        STORE_INT_LOOP(float)
+    case NT_FLOAT64:
+        STORE_INT_LOOP(double)
+    default:
+        return;
     }
 }
 
@@ -178,8 +182,8 @@ typedef enum dist {
 typedef struct dist_job {
     dist kind;
     nt_dtype dtype;
-    char *data; /* contiguous target */
-    double a, b; /* lambda; median, sigma; mean, std; p */
+    char *data;        /* contiguous target */
+    double a, b;       /* lambda; median, sigma; mean, std; p */
     uint32_t keep_max; /* bernoulli: a word w gives 1 when w <= keep_max (and keep_any) */
     bool keep_any;
     uint64_t range; /* random_: values from + [0, range); 0 means all 2^64 */
@@ -191,10 +195,13 @@ static int dist_words(dist kind, nt_dtype dt) {
     switch (kind) {
     case DIST_EXPONENTIAL:
     case DIST_CAUCHY:
-    case DIST_LOG_NORMAL: return dt == NT_FLOAT64 ? 2 : 1;
+    case DIST_LOG_NORMAL:
+        return dt == NT_FLOAT64 ? 2 : 1;
     case DIST_GEOMETRIC:
-    case DIST_RANDOM: return 2;
-    default: return 1;
+    case DIST_RANDOM:
+        return 2;
+    default:
+        return 1;
     }
 }
 
@@ -261,7 +268,8 @@ static void log_normal_block(const dist_job *job, uint32_t w[4][LANES], int64_t 
     for (int k = 0; k < 4; k += 2)
         for (int j = 0; j < LANES; j++)
             nt_box_muller_f32(w[k][j], w[k + 1][j], &v[k * LANES + j], &v[(k + 1) * LANES + j]);
-    for (int i = 0; i < 4 * LANES; i++) v[i] = expf(mean + std * v[i]);
+    for (int i = 0; i < 4 * LANES; i++)
+        v[i] = expf(mean + std * v[i]);
     store_f32(job->dtype, v, n, dst);
 }
 
@@ -284,7 +292,8 @@ static void bernoulli_block(const dist_job *job, uint32_t w[4][LANES], int64_t b
     uint32_t keep_max = job->keep_max;
     uint8_t any = job->keep_any;
     for (int k = 0; k < 4; k++)
-        for (int j = 0; j < LANES; j++) v[k * LANES + j] = (uint8_t)(any & (w[k][j] <= keep_max));
+        for (int j = 0; j < LANES; j++)
+            v[k * LANES + j] = (uint8_t)(any & (w[k][j] <= keep_max));
     store_u8(job->dtype, v, n, job->data + base * (int64_t)nt_dtype_table[job->dtype].size);
 }
 
@@ -313,19 +322,34 @@ static void random_block(const dist_job *job, uint32_t w[4][LANES], int64_t base
 
 static void words_block(const dist_job *job, uint32_t w[4][LANES], int64_t base, int64_t n) {
     uint32_t *dst = (uint32_t *)job->data + base;
-    for (int64_t i = 0; i < n; i++) dst[i] = w[i / LANES][i % LANES];
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = w[i / LANES][i % LANES];
 }
 
 static void dist_block(void *ctx, uint32_t w[4][LANES], int64_t base, int64_t n) {
     const dist_job *job = ctx;
     switch (job->kind) {
-    case DIST_EXPONENTIAL: exponential_block(job, w, base, n); return;
-    case DIST_CAUCHY: cauchy_block(job, w, base, n); return;
-    case DIST_LOG_NORMAL: log_normal_block(job, w, base, n); return;
-    case DIST_GEOMETRIC: geometric_block(job, w, base, n); return;
-    case DIST_BERNOULLI: bernoulli_block(job, w, base, n); return;
-    case DIST_RANDOM: random_block(job, w, base, n); return;
-    case DIST_WORDS: words_block(job, w, base, n); return;
+    case DIST_EXPONENTIAL:
+        exponential_block(job, w, base, n);
+        return;
+    case DIST_CAUCHY:
+        cauchy_block(job, w, base, n);
+        return;
+    case DIST_LOG_NORMAL:
+        log_normal_block(job, w, base, n);
+        return;
+    case DIST_GEOMETRIC:
+        geometric_block(job, w, base, n);
+        return;
+    case DIST_BERNOULLI:
+        bernoulli_block(job, w, base, n);
+        return;
+    case DIST_RANDOM:
+        random_block(job, w, base, n);
+        return;
+    case DIST_WORDS:
+        words_block(job, w, base, n);
+        return;
     }
 }
 
@@ -355,7 +379,7 @@ static nt_status check_target(const nt_tensor *t, const char *fn) {
     return t ? NT_OK : nt_fail_null_tensor(fn, "self");
 }
 
-nt_status nt_exponential_(nt_tensor *t, double lambd) {
+static nt_status exponential_fill(nt_tensor *t, double lambd) {
     NT_TRY(check_target(t, "exponential_"));
     if (!(lambd >= 0.0))
         return nt_fail(NT_ERR_RUNTIME, "exponential_ expects lambda >= 0.0, but found lambda=%g",
@@ -365,14 +389,14 @@ nt_status nt_exponential_(nt_tensor *t, double lambd) {
     return dist_fill(t, &job);
 }
 
-nt_status nt_cauchy_(nt_tensor *t, double median, double sigma) {
+static nt_status cauchy_fill(nt_tensor *t, double median, double sigma) {
     NT_TRY(check_target(t, "cauchy_"));
     if (!is_float(t->dtype)) return not_implemented("cauchy_cpu", t->dtype);
     dist_job job = {.kind = DIST_CAUCHY, .a = median, .b = sigma};
     return dist_fill(t, &job);
 }
 
-nt_status nt_log_normal_(nt_tensor *t, double mean, double std) {
+static nt_status log_normal_fill(nt_tensor *t, double mean, double std) {
     NT_TRY(check_target(t, "log_normal_"));
     if (!(std > 0.0))
         return nt_fail(NT_ERR_RUNTIME, "log_normal_ expects std > 0.0, but found std=%g", std);
@@ -381,7 +405,7 @@ nt_status nt_log_normal_(nt_tensor *t, double mean, double std) {
     return dist_fill(t, &job);
 }
 
-nt_status nt_geometric_(nt_tensor *t, double p) {
+static nt_status geometric_fill(nt_tensor *t, double p) {
     NT_TRY(check_target(t, "geometric_"));
     if (!(p > 0.0 && p < 1.0))
         return nt_fail(NT_ERR_RUNTIME, "geometric_ expects p to be in (0, 1), but got p=%g", p);
@@ -401,7 +425,7 @@ static dist_job bernoulli_job(double p) {
     return job;
 }
 
-nt_status nt_bernoulli_(nt_tensor *t, double p) {
+static nt_status bernoulli_fill(nt_tensor *t, double p) {
     NT_TRY(check_target(t, "bernoulli_"));
     if (!(p >= 0.0 && p <= 1.0))
         return nt_fail(NT_ERR_RUNTIME, "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
@@ -466,7 +490,7 @@ static nt_status check_probabilities(nt_tensor *p) {
     return NT_OK;
 }
 
-nt_status nt_bernoulli_tensor_(nt_tensor *t, const nt_tensor *p) {
+static nt_status bernoulli_tensor_fill(nt_tensor *t, const nt_tensor *p) {
     NT_TRY(check_target(t, "bernoulli_"));
     if (!p) return nt_fail_null_tensor("bernoulli_", "p");
     NT_TRY(nt_check_no_internal_overlap(t));
@@ -494,12 +518,13 @@ fail:
     return st;
 }
 
-nt_status nt_bernoulli(const nt_tensor *input, nt_tensor **out) {
+static nt_status bernoulli_of(const nt_tensor *input, nt_tensor **out) {
     if (!input) return nt_fail_null_tensor("bernoulli", "input");
-    if (input->dtype == NT_FLOAT16) return not_implemented("bernoulli_tensor_cpu_self_", NT_FLOAT16);
+    if (input->dtype == NT_FLOAT16)
+        return not_implemented("bernoulli_tensor_cpu_self_", NT_FLOAT16);
     nt_tensor *r = NULL;
     NT_TRY(nt_tensor_alloc(input->dtype, input->ndim, input->sizes, input->names, &r));
-    nt_status st = nt_bernoulli_tensor_(r, input);
+    nt_status st = bernoulli_tensor_fill(r, input);
     if (st != NT_OK) {
         nt_tensor_release(r);
         return st;
@@ -508,11 +533,11 @@ nt_status nt_bernoulli(const nt_tensor *input, nt_tensor **out) {
     return NT_OK;
 }
 
-nt_status nt_bernoulli_p(const nt_tensor *input, double p, nt_tensor **out) {
+static nt_status bernoulli_p_of(const nt_tensor *input, double p, nt_tensor **out) {
     if (!input) return nt_fail_null_tensor("bernoulli", "input");
     nt_tensor *r = NULL;
     NT_TRY(nt_tensor_alloc(input->dtype, input->ndim, input->sizes, input->names, &r));
-    nt_status st = nt_bernoulli_(r, p);
+    nt_status st = bernoulli_fill(r, p);
     if (st != NT_OK) {
         nt_tensor_release(r);
         return st;
@@ -527,21 +552,32 @@ nt_status nt_bernoulli_p(const nt_tensor *input, double p, nt_tensor **out) {
 static int64_t through_dtype(int64_t v, nt_dtype dt) {
     double x;
     switch (dt) {
-    case NT_FLOAT16: x = nt_f16_to_f32(nt_f32_to_f16((float)v)); break;
-    case NT_BFLOAT16: x = nt_bf16_to_f32(nt_f32_to_bf16((float)v)); break;
-    case NT_FLOAT32: x = (float)v; break;
-    default: x = (double)v; break;
+    case NT_FLOAT16:
+        x = nt_f16_to_f32(nt_f32_to_f16((float)v));
+        break;
+    case NT_BFLOAT16:
+        x = nt_bf16_to_f32(nt_f32_to_bf16((float)v));
+        break;
+    case NT_FLOAT32:
+        x = (float)v;
+        break;
+    default:
+        x = (double)v;
+        break;
     }
     return nt_double_to_i64(x);
 }
 
 static int floor_log2(uint64_t x) {
     int n = 0;
-    while (x >>= 1) n++;
+    while (x >>= 1)
+        n++;
     return n;
 }
 
-static uint64_t abs_u64(int64_t v) { return v < 0 ? 0 - (uint64_t)v : (uint64_t)v; }
+static uint64_t abs_u64(int64_t v) {
+    return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+}
 
 /* PyTorch's update_from / update_to: moves a bound that the dtype cannot hold exactly to
  * one it rounds to inside [from, to). */
@@ -645,7 +681,7 @@ static nt_status random_fill(nt_tensor *t, int64_t lo, uint64_t range) {
     return dist_fill(t, &job);
 }
 
-nt_status nt_random_(nt_tensor *t) {
+static nt_status random_all(nt_tensor *t) {
     NT_TRY(check_target(t, "random_"));
     NT_TRY(nt_check_no_internal_overlap(t));
     nt_dtype dt = t->dtype;
@@ -654,7 +690,7 @@ nt_status nt_random_(nt_tensor *t) {
     return random_fill(t, 0, range);
 }
 
-nt_status nt_random_from_to_(nt_tensor *t, int64_t from, const int64_t *to) {
+static nt_status random_from_to(nt_tensor *t, int64_t from, const int64_t *to) {
     NT_TRY(check_target(t, "random_"));
     int64_t lo, to_inc;
     uint64_t range;
@@ -663,8 +699,8 @@ nt_status nt_random_from_to_(nt_tensor *t, int64_t from, const int64_t *to) {
     return random_fill(t, lo, range);
 }
 
-nt_status nt_random_to_(nt_tensor *t, int64_t to) {
-    return nt_random_from_to_(t, 0, &to);
+static nt_status random_to(nt_tensor *t, int64_t to) {
+    return random_from_to(t, 0, &to);
 }
 
 int nt_random_precision_warnings(nt_dtype dtype, int64_t from, const int64_t *to) {
@@ -775,11 +811,9 @@ static nt_status normal_impl(const nt_tensor *mean_t, double mean_v, const nt_te
             }
         }
         bool same = into->ndim == ndim;
-        for (int d = 0; same && d < ndim; d++) same = into->sizes[d] == shape[d];
-        if (!same)
-            return nt_fail(NT_ERR_RUNTIME,
-                           "normal(): out= must have the broadcast shape of mean and std "
-                           "(ntensor does not resize out= tensors)");
+        for (int d = 0; same && d < ndim; d++)
+            same = into->sizes[d] == shape[d];
+        if (!same) NT_TRY(nt_out_resize(into, ndim, shape)); /* PyTorch's resize_output */
         if (names) NT_TRY(nt_names_check_out(into->names, into->ndim, names, ndim));
     }
     nt_tensor *r = NULL;
@@ -814,29 +848,179 @@ fail:
     return st;
 }
 
+/* ------------------------------------------------------------------ the rows */
+
+/* The tensor written, returned as the call's result. */
+static nt_status written(nt_call *c, nt_status st) {
+    if (st == NT_OK) c->result[0] = nt_tensor_retain(c->args[0].v.t);
+    return st;
+}
+
+nt_status nt_impl_cauchy_(nt_call *c) {
+    return written(
+        c, cauchy_fill(nt_call_tensor(c, 0), nt_call_float(c, 1, 0.0), nt_call_float(c, 2, 1.0)));
+}
+
+nt_status nt_impl_exponential_(nt_call *c) {
+    return written(c, exponential_fill(nt_call_tensor(c, 0), nt_call_float(c, 1, 1.0)));
+}
+
+nt_status nt_impl_geometric_(nt_call *c) {
+    return written(c, geometric_fill(nt_call_tensor(c, 0), c->args[1].v.f));
+}
+
+nt_status nt_impl_log_normal_(nt_call *c) {
+    return written(c, log_normal_fill(nt_call_tensor(c, 0), nt_call_float(c, 1, 1.0),
+                                      nt_call_float(c, 2, 2.0)));
+}
+
+nt_status nt_impl_bernoulli_(nt_call *c) {
+    return written(c, bernoulli_fill(nt_call_tensor(c, 0), nt_call_float(c, 1, 0.5)));
+}
+
+nt_status nt_impl_bernoulli_tensor_(nt_call *c) {
+    return written(c, bernoulli_tensor_fill(nt_call_tensor(c, 0), nt_call_tensor(c, 1)));
+}
+
+/* random_(): [0, max]; random_(to); random_(from, to) (to none: the dtype's max) */
+nt_status nt_impl_random_(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    bool from = c->args[1].kind == NT_ARG_INT, to = c->args[2].kind == NT_ARG_INT;
+    if (!from && !to) return written(c, random_all(t));
+    if (!from) return written(c, random_to(t, c->args[2].v.i));
+    return written(c, random_from_to(t, c->args[1].v.i, to ? &c->args[2].v.i : NULL));
+}
+
+/* torch.bernoulli(input), and its out= form: out gets input's shape (resize_as_, as in
+ * PyTorch), then 1 with probability input[i] */
+nt_status nt_impl_bernoulli(nt_call *c) {
+    nt_tensor *input = nt_call_tensor(c, 0);
+    if (!c->out[0]) return bernoulli_of(input, &c->result[0]);
+    if (!input) return nt_fail_null_tensor("bernoulli", "input");
+    NT_TRY(nt_resize_as_(c->out[0], input)); /* PyTorch's resize_as_: no warning */
+    NT_TRY(bernoulli_tensor_fill(c->out[0], input));
+    c->result[0] = nt_tensor_retain(c->out[0]);
+    return NT_OK;
+}
+
+nt_status nt_impl_bernoulli_p(nt_call *c) {
+    return bernoulli_p_of(nt_call_tensor(c, 0), c->args[1].v.f, &c->result[0]);
+}
+
+static double scalar_value(nt_scalar s) {
+    return s.kind == NT_SCALAR_FLOAT ? s.v.f : s.kind == NT_SCALAR_INT ? (double)s.v.i : s.v.b;
+}
+
+/* normal(mean, std): each a tensor or a number (not both numbers: that is the sized form) */
+nt_status nt_impl_normal_tensors(nt_call *c) {
+    const nt_tensor *mean = nt_call_tensor(c, 0), *std = nt_call_tensor(c, 1);
+    double mean_v = 0.0, std_v = 0.0;
+    if (!mean) mean_v = c->args[0].kind == NT_ARG_SCALAR ? scalar_value(c->args[0].v.s) : 0.0;
+    if (!std) std_v = c->args[1].kind == NT_ARG_SCALAR ? scalar_value(c->args[1].v.s) : 1.0;
+    if (!mean && !std) return nt_fail(NT_ERR_TYPE, "normal(): mean or std must be a tensor");
+    if (c->out[0]) {
+        NT_TRY(normal_impl(mean, mean_v, std, std_v, c->out[0], &c->result[0]));
+        return NT_OK;
+    }
+    return normal_impl(mean, mean_v, std, std_v, NULL, &c->result[0]);
+}
+
+/* ------------------------------------------------------------------ the public functions */
+
+static nt_status fill_call(nt_op op, nt_tensor *t, nt_arg a, nt_arg b) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = true;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = a;
+    c.args[2] = b;
+    return nt_dispatch_result(&c, NULL);
+}
+
+nt_status nt_exponential_(nt_tensor *t, double lambd) {
+    return fill_call(NT_OP_EXPONENTIAL_, t, nt_arg_float(lambd), nt_arg_none());
+}
+
+nt_status nt_cauchy_(nt_tensor *t, double median, double sigma) {
+    return fill_call(NT_OP_CAUCHY_, t, nt_arg_float(median), nt_arg_float(sigma));
+}
+
+nt_status nt_log_normal_(nt_tensor *t, double mean, double std) {
+    return fill_call(NT_OP_LOG_NORMAL_, t, nt_arg_float(mean), nt_arg_float(std));
+}
+
+nt_status nt_geometric_(nt_tensor *t, double p) {
+    return fill_call(NT_OP_GEOMETRIC_, t, nt_arg_float(p), nt_arg_none());
+}
+
+nt_status nt_bernoulli_(nt_tensor *t, double p) {
+    return fill_call(NT_OP_BERNOULLI_, t, nt_arg_float(p), nt_arg_none());
+}
+
+nt_status nt_bernoulli_tensor_(nt_tensor *t, const nt_tensor *p) {
+    if (!p) return nt_fail_null_tensor("bernoulli_", "p");
+    return fill_call(NT_OP_BERNOULLI_TENSOR_, t, nt_arg_tensor((nt_tensor *)p), nt_arg_none());
+}
+
+nt_status nt_random_(nt_tensor *t) {
+    return fill_call(NT_OP_RANDOM_, t, nt_arg_none(), nt_arg_none());
+}
+
+nt_status nt_random_to_(nt_tensor *t, int64_t to) {
+    return fill_call(NT_OP_RANDOM_, t, nt_arg_none(), nt_arg_int(to));
+}
+
+nt_status nt_random_from_to_(nt_tensor *t, int64_t from, const int64_t *to) {
+    return fill_call(NT_OP_RANDOM_, t, nt_arg_int(from), to ? nt_arg_int(*to) : nt_arg_none());
+}
+
+nt_status nt_bernoulli(const nt_tensor *input, nt_tensor **out) {
+    if (!input) return nt_fail_null_tensor("bernoulli", "input");
+    nt_call c;
+    nt_call_init(&c, NT_OP_BERNOULLI);
+    c.args[0] = nt_arg_tensor((nt_tensor *)input);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_bernoulli_p(const nt_tensor *input, double p, nt_tensor **out) {
+    if (!input) return nt_fail_null_tensor("bernoulli", "input");
+    nt_call c;
+    nt_call_init(&c, NT_OP_BERNOULLI_P);
+    c.args[0] = nt_arg_tensor((nt_tensor *)input);
+    c.args[1] = nt_arg_float(p);
+    return nt_dispatch_result(&c, out);
+}
+
+/* normal with tensors: a NULL tensor is the number beside it. */
+static nt_status normal_call(const nt_tensor *mean, double mean_v, const nt_tensor *std,
+                             double std_v, nt_tensor *into, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_NORMAL_TENSORS);
+    c.out[0] = into;
+    c.args[0] = mean ? nt_arg_tensor((nt_tensor *)mean) : nt_arg_scalar(nt_scalar_float(mean_v));
+    c.args[1] = std ? nt_arg_tensor((nt_tensor *)std) : nt_arg_scalar(nt_scalar_float(std_v));
+    return nt_dispatch_result(&c, out);
+}
+
 nt_status nt_normal_tensors(const nt_tensor *mean, const nt_tensor *std, nt_tensor **out) {
     if (!mean) return nt_fail_null_tensor("normal", "mean");
     if (!std) return nt_fail_null_tensor("normal", "std");
-    return normal_impl(mean, 0.0, std, 0.0, NULL, out);
+    return normal_call(mean, 0.0, std, 0.0, NULL, out);
 }
 
 nt_status nt_normal_mean_tensor(const nt_tensor *mean, double std, nt_tensor **out) {
     if (!mean) return nt_fail_null_tensor("normal", "mean");
-    return normal_impl(mean, 0.0, NULL, std, NULL, out);
+    return normal_call(mean, 0.0, NULL, std, NULL, out);
 }
 
 nt_status nt_normal_std_tensor(double mean, const nt_tensor *std, nt_tensor **out) {
     if (!std) return nt_fail_null_tensor("normal", "std");
-    return normal_impl(NULL, mean, std, 0.0, NULL, out);
+    return normal_call(NULL, mean, std, 0.0, NULL, out);
 }
 
 nt_status nt_normal_out(nt_tensor *out, const nt_tensor *mean, double mean_value,
                         const nt_tensor *std, double std_value) {
     if (!out) return nt_fail_null_tensor("normal", "out");
-    if (!mean && !std)
-        return nt_fail(NT_ERR_TYPE, "normal(): mean or std must be a tensor");
-    nt_tensor *r = NULL;
-    NT_TRY(normal_impl(mean, mean_value, std, std_value, out, &r));
-    nt_tensor_release(r);
-    return NT_OK;
+    if (!mean && !std) return nt_fail(NT_ERR_TYPE, "normal(): mean or std must be a tensor");
+    return normal_call(mean, mean_value, std, std_value, out, NULL);
 }

@@ -3,6 +3,7 @@
  * *_like factories: shapes, strides, dtypes, names, values and errors. Expected values and
  * error texts are PyTorch 1.13's (the expression that produced each is in a comment).
  */
+#include <math.h>
 #include <stdint.h>
 
 #include "core/scalar.h"
@@ -517,6 +518,91 @@ static void test_from_external_extent_at_int64_max(void) {
     EXPECT(t == NULL);
 }
 
+/* ------------------------------------------------------------------ the op table */
+
+/* The factory rows run from a generic call record (as a language binding calls them), with
+ * the schema's defaults for the slots left out. */
+static void test_factories_through_nt_call_op(void) {
+    int64_t sizes[2] = {2, 3};
+    nt_name names[2] = {N("a"), N("b")};
+    nt_call c = {.op = NT_OP_ONES};
+    c.args[0] = nt_arg_ints(2, sizes);
+    c.args[1] = nt_arg_names(2, names, -1);
+    c.args[2] = nt_arg_none(); /* the default dtype */
+    EXPECT_OK(nt_call_op(&c));
+    EXPECT(c.result[0] && sizes_are(c.result[0], 2, sizes) && at(c.result[0], 5) == 1.0);
+    EXPECT(nt_tensor_dtype(c.result[0]) == nt_default_dtype());
+    EXPECT(c.result[0]->names && c.result[0]->names[1] == N("b"));
+    nt_tensor *like = c.result[0];
+
+    /* full: the fill value's dtype when none is given (torch.full((2,), 7).dtype: int64) */
+    nt_call f = {.op = NT_OP_FULL};
+    f.args[0] = nt_arg_ints(1, sizes);
+    f.args[1] = nt_arg_scalar(nt_scalar_int(7));
+    f.args[2] = nt_arg_none();
+    f.args[3] = nt_arg_none();
+    EXPECT_OK(nt_call_op(&f));
+    EXPECT(nt_tensor_dtype(f.result[0]) == NT_INT64 && at(f.result[0], 1) == 7.0);
+    nt_tensor_release(f.result[0]);
+
+    /* names of the wrong count: PyTorch's text */
+    c.result[0] = NULL;
+    c.args[1] = nt_arg_names(1, names, -1);
+    EXPECT_ERR(nt_call_op(&c), NT_ERR_RUNTIME, "Number of names (1) and number of dimensions");
+
+    /* zeros_like keeps shape and names; dtype given */
+    nt_call z = {.op = NT_OP_ZEROS_LIKE};
+    z.args[0] = nt_arg_tensor(like);
+    z.args[1] = nt_arg_dtype(NT_INT8);
+    EXPECT_OK(nt_call_op(&z));
+    EXPECT(nt_tensor_dtype(z.result[0]) == NT_INT8 && sizes_are(z.result[0], 2, sizes));
+    EXPECT(z.result[0]->names && z.result[0]->names[0] == N("a") && at(z.result[0], 4) == 0.0);
+    nt_tensor_release(z.result[0]);
+
+    /* an in-place distribution is only an in-place form; its result is self */
+    nt_call u = {.op = NT_OP_UNIFORM_, .inplace = true};
+    u.args[0] = nt_arg_tensor(like);
+    u.args[1] = nt_arg_float(2.0);
+    u.args[2] = nt_arg_float(3.0);
+    EXPECT_OK(nt_call_op(&u));
+    EXPECT(u.result[0] == like && at(like, 0) >= 2.0 && at(like, 0) < 3.0);
+    nt_tensor_release(u.result[0]);
+    u.inplace = false;
+    u.out[0] = like;
+    EXPECT_ERR(nt_call_op(&u), NT_ERR_VALUE, "has no out= form");
+    nt_tensor_release(like);
+}
+
+/* is_nonzero: the truth of one element, PyTorch's errors otherwise. */
+static void test_is_nonzero(void) {
+    /* torch.tensor(v).is_nonzero() for v = 0.0, -0.0, nan, 3 */
+    const double values[4] = {0.0, -0.0, NAN, 3.0};
+    const bool truth[4] = {false, false, true, true};
+    for (int i = 0; i < 4; i++)
+        for (int d = 0; d < N_DTYPES; d++) {
+            nt_dtype dt = all_dtypes[d];
+            if (!nt_dtype_is_floating(dt) && isnan(values[i])) continue;
+            nt_tensor *t = NULL;
+            bool b = !truth[i];
+            EXPECT_OK(nt_full(0, NULL, nt_scalar_float(values[i]), dt, NULL, &t));
+            EXPECT_OK(nt_is_nonzero(t, &b));
+            EXPECT(b == truth[i]);
+            nt_tensor_release(t);
+        }
+    int64_t two = 2, none = 0;
+    nt_tensor *t2 = NULL, *t0 = NULL;
+    bool b;
+    EXPECT_OK(nt_zeros(1, &two, NT_FLOAT32, NULL, &t2));
+    EXPECT_OK(nt_zeros(1, &none, NT_FLOAT32, NULL, &t0));
+    EXPECT_ERR(nt_is_nonzero(t2, &b), NT_ERR_RUNTIME,
+               "Boolean value of Tensor with more than one value is ambiguous");
+    EXPECT_ERR(nt_is_nonzero(t0, &b), NT_ERR_RUNTIME,
+               "Boolean value of Tensor with no values is ambiguous");
+    EXPECT_ERR(nt_is_nonzero(NULL, &b), NT_ERR_TYPE, "must be Tensor");
+    nt_tensor_release(t2);
+    nt_tensor_release(t0);
+}
+
 int main(void) {
     NT_RUN(test_empty_has_shape_strides_dtype_and_names);
     NT_RUN(test_factories_reject_bad_arguments);
@@ -533,5 +619,7 @@ int main(void) {
     NT_RUN(test_from_external_wraps_without_copy);
     NT_RUN(test_from_external_checks_the_extent);
     NT_RUN(test_from_external_extent_at_int64_max);
+    NT_RUN(test_factories_through_nt_call_op);
+    NT_RUN(test_is_nonzero);
     return nt_test_summary();
 }

@@ -2,6 +2,8 @@
 manual_seed) against PyTorch 1.13: names, shapes, dtypes, values and error texts."""
 import math
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -282,7 +284,10 @@ def test_tensor_from_tensor_copies_and_keeps_names():
     assert y.dtype == nt.float64 and y.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
     z = nt.tensor(nt.arange(6).view(2, 3).t())
     assert z.tolist() == [[0, 3], [1, 4], [2, 5]]
-    assert nt.tensor(src, names=("A", "B")).names == ("A", "B")
+    # names= must repeat a named tensor's names, as in PyTorch (test_tensor_type.py)
+    with pytest.raises(RuntimeError, match="Name mismatch"):
+        nt.tensor(src, names=("A", "B"))
+    assert nt.tensor(src.rename(None), names=("A", "B")).names == ("A", "B")
 
 
 def test_tensor_from_zero_dim_tensor_elements():
@@ -444,3 +449,87 @@ def test_big_fills_release_the_gil_and_are_right():
     assert nt.ones(n, dtype=nt.float64).numpy().sum() == n
     assert np.all(nt.full((n,), 2.5).numpy() == 2.5)
     assert math.isclose(float(nt.arange(n, dtype=nt.float64).numpy().sum()), n * (n - 1) / 2)
+
+
+# ---------------------------------------------------------------- generated entries: out=, overloads
+
+SIZED_OUT_CASES = {
+    "zeros out": lambda m: m.zeros(2, 3, out=m.empty(2, 3, dtype=m.int32)),
+    "zeros out resized": lambda m: m.zeros(4, out=m.empty(2, 3, dtype=m.int32)),
+    "zeros out dtype mismatch": lambda m: m.zeros(2, out=m.empty(2, dtype=m.int32), dtype=m.float32),
+    "ones out transposed": lambda m: m.ones(2, 3, out=m.empty(3, 2).t()),
+    "full out keeps its dtype": lambda m: m.full((2,), 7.5, out=m.empty(2, dtype=m.int8)),
+    "empty out": lambda m: m.empty(2, out=m.empty(3)).shape,
+    "rand out of int64": lambda m: m.rand(2, out=m.empty(2, dtype=m.int64)),
+    "randn out shape": lambda m: m.randn(2, 3, out=m.empty(0)).shape,
+    "full bool value": lambda m: m.full((2,), True),
+    "full int value": lambda m: m.full((2,), 7),
+    "full tensor value": lambda m: m.full((2, 3), m.tensor(2.5)),
+    "zeros size=": lambda m: m.zeros(size=(2, 3)),
+    "zeros of []": lambda m: m.zeros([]),
+    "zeros of Size": lambda m: m.zeros(m.Size([2, 3])),
+    "ones with layout and device": lambda m: m.ones(2, layout=m.strided, device="cpu"),
+    "rand generator=None": lambda m: m.rand(2, generator=None).shape,
+    "rand generator=1": lambda m: m.rand(2, generator=1),
+    "zeros generator=None": lambda m: m.zeros(2, generator=None),
+    "randn names and dtype": lambda m: m.randn(2, 3, names=("a", "b"), dtype=m.float64).names,
+    "size element str": lambda m: m.ones(2, "a"),
+    "size element float": lambda m: m.rand((2, 1.5)),
+}
+
+
+@pytest.mark.parametrize("case", SIZED_OUT_CASES)
+def test_sized_factories_match_torch(case):
+    f = SIZED_OUT_CASES[case]
+    try:
+        want = f(torch)
+    except Exception:  # noqa: BLE001 - the oracle's error
+        assert_same_error(lambda: f(nt), lambda: f(torch))
+        return
+    got = f(nt)
+    if isinstance(want, torch.Tensor):
+        if "rand" in case:
+            assert tuple(got.shape) == tuple(want.shape) and str(got.dtype) == str(want.dtype)
+            assert got.stride() == want.stride()
+        else:
+            assert_same(got, want)
+            assert got.stride() == want.stride()
+    else:
+        assert tuple(got) == tuple(want)
+
+
+def test_stride_of_a_0dim_tensor_is_a_tuple():
+    assert type(nt.zeros([]).stride()) is tuple and type(nt.zeros([]).size()) is nt.Size
+
+
+ARANGE_OUT_CASES = {
+    "resized with a warning": lambda m: m.arange(5, out=m.empty(2, 3)),
+    "its dtype": lambda m: m.arange(5, out=m.empty(2, dtype=m.int32)),
+    "dtype mismatch": lambda m: m.arange(5, out=m.empty(2, dtype=m.int32), dtype=m.float32),
+    "empty out: no warning": lambda m: m.arange(0.5, 3, out=m.empty(0)),
+    "same count keeps the shape": lambda m: m.arange(6, out=m.empty(2, 3)),
+    "transposed out": lambda m: m.arange(6, out=m.empty(3, 2).t()),
+    "start end step": lambda m: m.arange(1, 4, 0.5, out=m.empty(6, dtype=m.float64)),
+    "keywords": lambda m: m.arange(start=1, end=4),
+    "0-dim tensor bound": lambda m: m.arange(m.tensor(3)),
+}
+
+
+@pytest.mark.parametrize("case", ARANGE_OUT_CASES)
+def test_arange_out_and_forms_match_torch(case):
+    f = ARANGE_OUT_CASES[case]
+
+    def run(m):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = f(m)
+        return r, [str(w.message).split(" (Triggered internally")[0] for w in caught
+                   if "out tensor" in str(w.message)]
+    try:
+        want, w_t = run(torch)
+    except Exception:  # noqa: BLE001 - the oracle's error
+        assert_same_error(lambda: f(nt), lambda: f(torch))
+        return
+    got, w_n = run(nt)
+    assert_same(got, want)
+    assert got.stride() == want.stride() and w_n == w_t

@@ -30,6 +30,8 @@ OPS = {
     "eq": (lambda m: (m.ones(2, 3), m.ones(3)), lambda m, x, y, out: m.eq(x, y, out=out)),
     "clamp": (lambda m: (m.ones(2, 3),), lambda m, x, out: m.clamp(x, 0, 0.5, out=out)),
     "clamp_t": (lambda m: (m.ones(2, 3), m.zeros(3)), lambda m, x, lo, out: m.clamp(x, lo, out=out)),
+    # factories, random: bernoulli's out= takes input's shape by resize_as_ (no warning)
+    "bernoulli": (lambda m: (m.zeros(2, 3),), lambda m, x, out: m.bernoulli(x, out=out)),
 }
 
 

@@ -586,3 +586,18 @@ def test_dropout_reproducible_and_thread_independent():
         assert np.array_equal(out[0], out[1])
     finally:
         nt.set_num_threads(threads)
+
+
+@pytest.mark.parametrize("shape", [(3,), (0,), (2, 3), (4, 5, 6)], ids=str)
+def test_normal_out_of_another_shape_is_resized_as_torch(shape):
+    """normal(mean, std, out=): out is resized (a UserWarning when it had elements)."""
+    def run(m):
+        out = m.zeros(*shape)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = m.normal(m.zeros(2, 3), m.ones(2, 3), out=out)
+        assert r is out
+        texts = [str(w.message).split(" (Triggered internally")[0] for w in caught
+                 if "resized" in str(w.message)]
+        return tuple(out.shape), out.stride(), texts
+    assert run(nt) == run(torch)

@@ -1,0 +1,122 @@
+/*
+ * fill.c — one value and a whole tensor (layer L4): fill_ (a number or a 0-dim tensor),
+ * zero_, item, and is_nonzero (bool(t) in Python) with PyTorch's errors for a tensor of no
+ * or several values.
+ */
+#include "core/scalar.h"
+#include "core/status.h"
+#include "core/tensor.h"
+#include "iter/iter.h"
+#include "kernels/convert.h"
+#include "ops/factory_call.h"
+
+/* ------------------------------------------------------------------ fill_, zero_ */
+
+static nt_status fill(nt_tensor *t, nt_scalar value) {
+    NT_TRY(nt_scalar_check_fits(value, t->dtype));
+    uint64_t element = 0; /* 8 aligned bytes: room for any dtype */
+    nt_store_scalar(&element, t->dtype, value);
+    nt_iter_config cfg = nt_iter_defaults();
+    cfg.check_mem_overlap = false; /* PyTorch fills expanded tensors without complaint */
+    nt_iter it;
+    NT_TRY(nt_iter_build(&it, 1, &t, &cfg));
+    nt_iter_run(&it, nt_fill_loop(t->dtype), &element);
+    nt_storage_bump_version(t->storage);
+    return NT_OK;
+}
+
+/* fill_(value): value a number or a 0-dim tensor (its element) */
+nt_status nt_impl_fill_(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("fill_", "self");
+    nt_scalar value = c->args[1].v.s;
+    const nt_tensor *v = nt_call_tensor(c, 1);
+    if (v) {
+        if (v->ndim != 0)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "fill_ only supports 0-dimension value tensor but got tensor with %d "
+                           "dimensions.",
+                           v->ndim);
+        value = nt_load_scalar(nt_tensor_bytes(v), v->dtype);
+    }
+    NT_TRY(fill(t, value));
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+nt_status nt_impl_zero_(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("zero_", "self");
+    NT_TRY(fill(t, nt_scalar_int(0)));
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+nt_status nt_fill_(nt_tensor *t, nt_scalar value) {
+    if (!t) return nt_fail_null_tensor("fill_", "self");
+    nt_call c;
+    nt_call_init(&c, NT_OP_FILL_);
+    c.inplace = true;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_scalar(value);
+    return nt_dispatch_result(&c, NULL);
+}
+
+nt_status nt_zero_(nt_tensor *t) {
+    if (!t) return nt_fail_null_tensor("zero_", "self");
+    nt_call c;
+    nt_call_init(&c, NT_OP_ZERO_);
+    c.inplace = true;
+    c.args[0] = nt_arg_tensor(t);
+    return nt_dispatch_result(&c, NULL);
+}
+
+/* ------------------------------------------------------------------ item, is_nonzero */
+
+nt_status nt_impl_item(nt_call *c) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("item", "self");
+    if (t->numel != 1)
+        return nt_fail(NT_ERR_VALUE, "only one element tensors can be converted to Python "
+                                     "scalars");
+    c->value = nt_load_scalar(nt_tensor_bytes(t), t->dtype);
+    return NT_OK;
+}
+
+nt_status nt_item(const nt_tensor *t, nt_scalar *out) {
+    if (!t) return nt_fail_null_tensor("item", "self");
+    if (!out) return nt_fail(NT_ERR_VALUE, "item(): the output pointer is NULL");
+    nt_call c;
+    nt_call_init(&c, NT_OP_ITEM);
+    c.args[0] = nt_arg_tensor((nt_tensor *)t);
+    NT_TRY(nt_dispatch(&c));
+    *out = c.value;
+    return NT_OK;
+}
+
+nt_status nt_impl_is_nonzero(nt_call *c) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("is_nonzero", "input");
+    if (t->numel == 0)
+        return nt_fail(NT_ERR_RUNTIME, "Boolean value of Tensor with no values is ambiguous");
+    if (t->numel > 1)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "Boolean value of Tensor with more than one value is ambiguous");
+    /* NaN is true, -0.0 false: a compare with zero in the element's own kind */
+    nt_scalar v = nt_load_scalar(nt_tensor_bytes(t), t->dtype);
+    c->value = nt_scalar_bool(v.kind == NT_SCALAR_FLOAT ? v.v.f != 0.0
+                              : v.kind == NT_SCALAR_INT ? v.v.i != 0
+                                                        : v.v.b);
+    return NT_OK;
+}
+
+nt_status nt_is_nonzero(const nt_tensor *t, bool *out) {
+    if (!t) return nt_fail_null_tensor("is_nonzero", "input");
+    if (!out) return nt_fail(NT_ERR_VALUE, "is_nonzero(): the output pointer is NULL");
+    nt_call c;
+    nt_call_init(&c, NT_OP_IS_NONZERO);
+    c.args[0] = nt_arg_tensor((nt_tensor *)t);
+    NT_TRY(nt_dispatch(&c));
+    *out = c.value.v.b;
+    return NT_OK;
+}
