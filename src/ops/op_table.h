@@ -61,7 +61,7 @@ nt_status nt_impl_polygamma(nt_call *c);
 nt_status nt_check_neg(const nt_call *c);
 nt_status nt_check_relu(const nt_call *c);
 
-/* binary.c, where.c, clamp.c: pointwise binary and ternary */
+/* binary.c, ternary.c: pointwise binary and ternary */
 nt_status nt_impl_binary(nt_call *c);
 nt_status nt_check_sub(const nt_call *c);
 nt_status nt_impl_where(nt_call *c);
