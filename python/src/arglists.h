@@ -109,13 +109,4 @@ typedef PyObject *(*nt_py_method)(PyObject *self, PyObject *const *args, Py_ssiz
 PyObject *nt_py_call_as_function(const char *fname, nt_py_method method, PyObject *const *args,
                               Py_ssize_t nargs, PyObject *kwnames);
 
-/* Tensor.flatten and Tensor.unflatten (names.c), also torch.flatten/torch.unflatten. */
-PyObject *nt_py_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                            PyObject *kwnames);
-PyObject *nt_py_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames);
-
-/* The module functions views.c contributes (torch.transpose, torch.t, ...). */
-extern PyMethodDef nt_py_module_view_functions[];
-
 #endif

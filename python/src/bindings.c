@@ -216,9 +216,12 @@ typedef struct call_lists {
     nt_tensor **tensors[NT_SIG_MAX_PARAMS];
 } call_lists;
 
-static int bad_list_item(const py_sig *sig, const py_param *p, PyObject *item) {
-    PyErr_Format(PyExc_TypeError, "%s(): argument '%U' must be %s, not %s", sig->name, p->name,
-                 py_type_name(p->type), Py_TYPE(item)->tp_name);
+/* PyTorch's error for an element of a list that is not an int (its first element was
+ * checked by the binder). */
+static int bad_list_item(const py_sig *sig, const py_param *p, PyObject *item, Py_ssize_t i) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s(): argument '%U' must be %s, but found element of type %s at pos %zd",
+                 sig->name, p->name, py_type_name(p->type), Py_TYPE(item)->tp_name, i + 1);
     return -1;
 }
 
@@ -240,10 +243,38 @@ static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *
         PyObject *item = PySequence_Fast_GET_ITEM(o, i);
         if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item) ||
             nt_py_is_tensor(item))
-            return bad_list_item(sig, p, o);
+            return bad_list_item(sig, p, item, i);
         if (nt_py_int64_from_object(item, &out[i], PyUnicode_AsUTF8(p->name)) < 0) return -1;
     }
     *n = (int)len;
+    return 0;
+}
+
+/* A Dim[] list: ints and names (str), or one of them for IntArrayRef[N]. */
+static int dim_list(const py_sig *sig, const py_param *p, PyObject *o, nt_dim *out, int *n) {
+    bool seq = PyTuple_Check(o) || PyList_Check(o);
+    Py_ssize_t len = seq ? PySequence_Fast_GET_SIZE(o) : 1;
+    if (len > NT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): too many dims (%zd)", sig->name, len);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *item = seq ? PySequence_Fast_GET_ITEM(o, i) : o;
+        if (PyUnicode_Check(item)) {
+            nt_name name;
+            if (nt_py_name_from_object(item, &name) < 0) return -1;
+            out[i] = nt_dim_name(name);
+            continue;
+        }
+        if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item) ||
+            nt_py_is_tensor(item))
+            return bad_list_item(sig, p, item, i);
+        if (nt_py_int64_from_object(item, &out[i], PyUnicode_AsUTF8(p->name)) < 0) return -1;
+    }
+    if (!seq) /* IntArrayRef[N]: one value for all */
+        for (int k = 1; k < (p->size > 0 ? p->size : 1); k++)
+            out[k] = out[0];
+    *n = seq ? (int)len : (p->size > 0 ? p->size : 1);
     return 0;
 }
 
@@ -337,6 +368,12 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
     case PT_INT64:
     case PT_SYM_INT: {
         int64_t v;
+        if (p->dim_names && PyUnicode_Check(o)) { /* a name where a dim index goes */
+            nt_name name;
+            if (nt_py_name_from_object(o, &name) < 0) return -1;
+            *a = nt_arg_dim(nt_dim_name(name));
+            return 0;
+        }
         if (nt_py_is_tensor(o)) {
             nt_scalar s;
             nt_status st = nt_item(nt_py_tensor(o), &s);
@@ -354,6 +391,11 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
     case PT_INT_LIST:
     case PT_SYM_INT_LIST: {
         int n;
+        if (p->dim_names && kind == NT_ARG_DIMS) {
+            if (dim_list(sig, p, o, l->dims[i], &n) < 0) return -1;
+            *a = nt_arg_dims(n, l->dims[i]);
+            return 0;
+        }
         if (int_list(sig, p, o, (int64_t *)l->dims[i], &n) < 0) return -1;
         *a = kind == NT_ARG_DIMS ? nt_arg_dims(n, l->dims[i])
                                  : nt_arg_ints(n, (const int64_t *)l->dims[i]);

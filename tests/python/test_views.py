@@ -430,7 +430,8 @@ def test_module_functions(expr):
 
 @wired
 def test_module_functions_want_a_tensor():
-    with pytest.raises(TypeError, match="argument 'input' \\(position 1\\) must be Tensor, not int"):
+    # PyTorch's text: transpose has two overloads, neither takes an int input
+    with pytest.raises(TypeError, match="transpose\\(\\) received an invalid combination of arguments"):
         nt.transpose(1, 0, 1)
     with pytest.raises(TypeError, match="missing 1 required positional arguments"):
         nt.clone()
