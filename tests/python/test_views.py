@@ -1,5 +1,6 @@
 """The views (transpose, t, permute, expand, expand_as, squeeze, unsqueeze, select, narrow,
-view, reshape, as_strided) and contiguous/clone against PyTorch 1.13: names, shapes,
+view, reshape, as_strided, diagonal; squeeze_, unsqueeze_, as_strided_ in place),
+is_same_size, size/stride by name and contiguous/clone against PyTorch 1.13: names, shapes,
 strides, values, storage sharing and every error's type and text. Where the spec
 deliberately differs (permute/view/reshape/unsqueeze work on named tensors, dims may be
 given by name everywhere), our behaviour is tested directly."""
