@@ -64,7 +64,7 @@ int nt_py_find_ellipsis(const char *fname, PyObject *const *items, Py_ssize_t n)
 }
 
 int nt_py_convert_names(const char *fname, const char *arg, const char *container,
-                     const nt_py_name_item *items, int n, nt_name *out) {
+                        const nt_py_name_item *items, int n, nt_name *out) {
     if (n > 0 && items[0].obj && !is_name_or_none(items[0].obj)) {
         PyErr_Format(PyExc_TypeError,
                      "%s(): argument '%s' (position 1) must be tuple of names, not %s", fname, arg,
@@ -83,7 +83,7 @@ int nt_py_convert_names(const char *fname, const char *arg, const char *containe
 /* ---- int lists ---- */
 
 int nt_py_int_list(const char *fname, const char *arg, int position, const char *what,
-                PyObject *const *args, Py_ssize_t nargs, int64_t *out) {
+                   PyObject *const *args, Py_ssize_t nargs, int64_t *out) {
     PyObject *const *items = args;
     Py_ssize_t n = nargs;
     PyObject *container = nargs > 0 ? args[0] : NULL;
@@ -117,7 +117,7 @@ int nt_py_int_list(const char *fname, const char *arg, int position, const char 
 /* ---- module-level functions ---- */
 
 PyObject *nt_py_call_as_function(const char *fname, nt_py_method method, PyObject *const *args,
-                              Py_ssize_t nargs, PyObject *kwnames) {
+                                 Py_ssize_t nargs, PyObject *kwnames) {
     if (nargs > 0) {
         if (!nt_py_is_tensor(args[0])) {
             PyErr_Format(PyExc_TypeError,

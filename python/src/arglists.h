@@ -56,22 +56,22 @@ typedef struct nt_py_name_item {
  * tuple of names, not <container>"; a later one "expected None or string for Dimname but
  * got int". Returns 0 or -1. */
 int nt_py_convert_names(const char *fname, const char *arg, const char *container,
-                     const nt_py_name_item *items, int n, nt_name *out);
+                        const nt_py_name_item *items, int n, nt_name *out);
 
 /* Reads a list of ints given as varargs or as one list/tuple/Size, the way PyTorch reads a
  * "tuple of SymInts"/"tuple of ints" argument, with its TypeErrors. `what` is "SymInts" or
  * "ints", `arg` the parameter name and `position` its (1-based) position. Returns the count or -1.
  */
 int nt_py_int_list(const char *fname, const char *arg, int position, const char *what,
-                PyObject *const *args, Py_ssize_t nargs, int64_t *out);
+                   PyObject *const *args, Py_ssize_t nargs, int64_t *out);
 
 /* ---- module-level functions ---- */
 
 /* Calls the Tensor method `method` for torch.f(input, *args, **kwargs): the tensor comes
  * first by position or as the keyword `input`. */
 typedef PyObject *(*nt_py_method)(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                               PyObject *kwnames);
+                                  PyObject *kwnames);
 PyObject *nt_py_call_as_function(const char *fname, nt_py_method method, PyObject *const *args,
-                              Py_ssize_t nargs, PyObject *kwnames);
+                                 Py_ssize_t nargs, PyObject *kwnames);
 
 #endif

@@ -209,8 +209,10 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
 
 /* ------------------------------------------------------------------ converting arguments */
 
-/* Storage for the lists of one call. */
+/* Storage for the lists of one call, on the caller's stack (a heap block per call cost
+ * more than a view itself); `ready` once its tensor lists are cleared. */
 typedef struct call_lists {
+    bool ready;
     nt_dim dims[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
     nt_name names[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
     nt_tensor **tensors[NT_SIG_MAX_PARAMS];
@@ -288,18 +290,16 @@ static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
 }
 
 static void release_lists(call_lists *l) {
-    if (!l) return;
+    if (!l->ready) return;
     for (int i = 0; i < NT_SIG_MAX_PARAMS; i++)
         PyMem_Free(l->tensors[i]);
-    PyMem_Free(l);
 }
 
-/* The list storage of a call, made on first use (most calls take no list). */
+/* The list storage of a call, readied on first use (most calls take no list). */
 static call_lists *lists_of(call_lists **l) {
-    if (!*l) {
-        *l = PyMem_Malloc(sizeof **l);
-        if (!*l) return (call_lists *)PyErr_NoMemory();
+    if (!(*l)->ready) {
         memset((*l)->tensors, 0, sizeof(*l)->tensors);
+        (*l)->ready = true;
     }
     return *l;
 }
@@ -536,7 +536,8 @@ static PyObject *invoke(nt_op op, bind_mode mode, PyObject *self, PyObject *cons
     const py_sig *sig = g->sigs[which];
     const op_info *info = &infos[sig->op];
     nt_call c;
-    call_lists *lists = NULL;
+    call_lists lists_storage, *lists = &lists_storage;
+    lists_storage.ready = false;
     c.op = sig->op;
     c.inplace = mode == MODE_INPLACE || mode == MODE_INPLACE_FUNCTION;
     c.out[0] = c.out[1] = NULL;
