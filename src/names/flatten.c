@@ -8,7 +8,9 @@
  * Names: the named flatten gives the merged dim `out_name` (None allowed) and keeps the
  * others; the positional flatten (nt_flatten_dims) leaves the merged dim unnamed, since
  * PyTorch refuses it on named tensors; unflatten gives the new dims the names it is given
- * and keeps the others. Messages are PyTorch 1.13's.
+ * and keeps the others. Messages are PyTorch 1.13's. Dims are nt_dim (indices or names).
+ * The rows FLATTEN_OUT, FLATTEN, FLATTEN_NAMED_RANGE, FLATTEN_NAMES (PyTorch's overloads,
+ * in its order), UNFLATTEN_NAMED and UNFLATTEN run nt_impl_flatten / nt_impl_unflatten.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -6,6 +6,11 @@
  * (rename, refine_names) or in a permutation plus size-one dims (align_to, align_as). The
  * checks and messages follow PyTorch 1.13, except where the spec is stricter: align_to and
  * align_as need every dim of the input named, with or without an Ellipsis.
+ *
+ * They are op-table ops (rows RENAME, RENAME_MAP, REFINE_NAMES, ALIGN_TO, ALIGN_AS): the
+ * nt_impl_* functions read the call record, the public functions go through nt_dispatch.
+ * The one Ellipsis of rename and refine_names arrives as an index into the names
+ * (NT_ARG_NAMES) and is expanded here as PyTorch's Python code does (expand_ellipsis).
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,6 +1,12 @@
 /*
  * view.c — the views: transpose, t, permute, expand, squeeze, unsqueeze, select, narrow,
- * view, reshape and as_strided.
+ * view, reshape, as_strided and diagonal; the in-place squeeze_, unsqueeze_ and as_strided_;
+ * is_same_size.
+ *
+ * Each op is a row of ntensor/ops.def whose nt_impl_* function here reads the call record;
+ * the public functions at the end only fill a record and go through nt_dispatch. Every dim
+ * argument is an nt_dim (an index or a name), resolved by nt_tensor_dim. An in-place form
+ * computes the view, then gives its geometry to the tensor itself (take_geometry).
  *
  * Every one of them only computes new sizes, strides, offset and names (on the stack) and
  * makes one tensor over the same storage; no element moves, except in reshape's fallback,
@@ -12,7 +18,8 @@
  * unsqueeze inserts an unnamed dim; view and reshape keep the names of the dims they keep
  * (see kept_names). PyTorch refuses permute, unsqueeze, view and reshape on named tensors;
  * the rules above are the natural ones the spec asks for instead. as_strided gives an
- * unnamed result, as PyTorch does.
+ * unnamed result, as PyTorch does. diagonal drops both dims' names and names the new last
+ * dim `outdim` (None in its positional form).
  */
 #include <inttypes.h>
 #include <string.h>
