@@ -19,6 +19,9 @@ extern "C" {
 NT_API nt_status nt_transpose(nt_tensor *t, nt_dim dim0, nt_dim dim1, nt_tensor **out);
 /* transpose(0, 1) for 2-D, identity for 0-D and 1-D. */
 NT_API nt_status nt_t(nt_tensor *t, nt_tensor **out);
+/* The same two in place: t itself takes the new strides (names move with their dims). */
+NT_API nt_status nt_transpose_(nt_tensor *t, nt_dim dim0, nt_dim dim1);
+NT_API nt_status nt_t_(nt_tensor *t);
 NT_API nt_status nt_permute(nt_tensor *t, int count, const nt_dim *dims, nt_tensor **out);
 /* Broadcasts to `sizes` (-1 keeps a size); new leading dims are unnamed. */
 NT_API nt_status nt_expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
@@ -44,6 +47,9 @@ NT_API nt_status nt_narrow(nt_tensor *t, nt_dim dim, int64_t start, int64_t leng
 NT_API nt_status nt_view(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
 /* A view when possible, otherwise a contiguous copy. */
 NT_API nt_status nt_reshape(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
+/* nt_view and nt_reshape to other's sizes. */
+NT_API nt_status nt_view_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out);
+NT_API nt_status nt_reshape_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out);
 /* A general, unnamed view of t's storage; `offset` is in elements from the storage's
  * start; strides must be non-negative and the extent must lie inside the storage, except
  * for a view without elements, which may have any non-negative strides and offset (as in

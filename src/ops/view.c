@@ -67,10 +67,11 @@ static nt_status transpose(nt_tensor *t, nt_dim dim0, nt_dim dim1, nt_tensor **o
     return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
 }
 
-static nt_status t_2d(nt_tensor *t, nt_tensor **out) {
+static nt_status t_2d(nt_tensor *t, bool inplace, nt_tensor **out) {
     if (t->ndim > 2)
-        return nt_fail(NT_ERR_RUNTIME, "t() expects a tensor with <= 2 dimensions, but self is %dD",
-                       t->ndim);
+        return nt_fail(NT_ERR_RUNTIME,
+                       "%s() expects a tensor with <= 2 dimensions, but self is %dD",
+                       inplace ? "t_" : "t", t->ndim);
     return transpose(t, 0, t->ndim < 2 ? 0 : 1, out);
 }
 
@@ -641,14 +642,19 @@ static inline int64_t int_arg(const nt_call *c, int i, int64_t def) {
     nt_tensor *t = nt_call_tensor(c, 0);                                                           \
     if (!t) return nt_fail_null_tensor(name, "self")
 
+/* transpose, transpose_, swapaxes(_), swapdims(_): slots 1 and 2 are the dims */
 nt_status nt_impl_transpose(nt_call *c) {
     SELF_OR_FAIL(c, "transpose");
-    return transpose(t, dim_arg(c, 1, 0), dim_arg(c, 2, 1), &c->result[0]);
+    nt_tensor *v = NULL;
+    nt_status st = transpose(t, dim_arg(c, 1, 0), dim_arg(c, 2, 1), &v);
+    return view_result(c, st, v);
 }
 
 nt_status nt_impl_t(nt_call *c) {
     SELF_OR_FAIL(c, "t");
-    return t_2d(t, &c->result[0]);
+    nt_tensor *v = NULL;
+    nt_status st = t_2d(t, c->inplace, &v);
+    return view_result(c, st, v);
 }
 
 nt_status nt_impl_permute(nt_call *c) {
@@ -708,14 +714,20 @@ nt_status nt_impl_view_dtype(nt_call *c) {
                                            "dtype is not supported");
 }
 
+/* view(size), reshape(shape), and view_as(other), reshape_as(other): other's sizes */
+static nt_status view_or_reshape_call(nt_call *c, bool allow_copy) {
+    SELF_OR_FAIL(c, allow_copy ? "reshape" : "view");
+    const nt_tensor *other = nt_call_tensor(c, 1);
+    if (other) return view_or_reshape(t, other->ndim, other->sizes, allow_copy, &c->result[0]);
+    return view_or_reshape(t, c->args[1].n, c->args[1].v.ints, allow_copy, &c->result[0]);
+}
+
 nt_status nt_impl_view(nt_call *c) {
-    SELF_OR_FAIL(c, "view");
-    return view_or_reshape(t, c->args[1].n, c->args[1].v.ints, false, &c->result[0]);
+    return view_or_reshape_call(c, false);
 }
 
 nt_status nt_impl_reshape(nt_call *c) {
-    SELF_OR_FAIL(c, "reshape");
-    return view_or_reshape(t, c->args[1].n, c->args[1].v.ints, true, &c->result[0]);
+    return view_or_reshape_call(c, true);
 }
 
 nt_status nt_impl_as_strided(nt_call *c) {
@@ -779,11 +791,27 @@ nt_status nt_transpose(nt_tensor *t, nt_dim dim0, nt_dim dim1, nt_tensor **out) 
     return run_view(&c, out);
 }
 
+nt_status nt_transpose_(nt_tensor *t, nt_dim dim0, nt_dim dim1) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_TRANSPOSE_INPLACE);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim0);
+    c.args[2] = nt_arg_dim(dim1);
+    return run_inplace(&c);
+}
+
 nt_status nt_t(nt_tensor *t, nt_tensor **out) {
     nt_call c;
     nt_call_init(&c, NT_OP_T);
     c.args[0] = nt_arg_tensor(t);
     return run_view(&c, out);
+}
+
+nt_status nt_t_(nt_tensor *t) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_T);
+    c.args[0] = nt_arg_tensor(t);
+    return run_inplace(&c);
 }
 
 nt_status nt_permute(nt_tensor *t, int count, const nt_dim *dims, nt_tensor **out) {
@@ -891,6 +919,22 @@ nt_status nt_reshape(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **o
     nt_call_init(&c, NT_OP_RESHAPE);
     c.args[0] = nt_arg_tensor(t);
     c.args[1] = nt_arg_ints(ndim, sizes);
+    return run_view(&c, out);
+}
+
+nt_status nt_view_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_VIEW_AS);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)other);
+    return run_view(&c, out);
+}
+
+nt_status nt_reshape_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_RESHAPE_AS);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)other);
     return run_view(&c, out);
 }
 

@@ -765,6 +765,32 @@ static void test_call_op_runs_views(void) {
     nt_tensor_release(t);
 }
 
+/* transpose_, t_, view_as, reshape_as */
+static void test_inplace_transpose_and_as_forms(void) {
+    nt_tensor *t = iota(3, (int64_t[]){2, 3, 4}, NULL), *u = iota(1, (int64_t[]){6}, NULL);
+    nt_tensor *y = NULL, *shape = iota(2, (int64_t[]){3, 2}, NULL);
+    nt_tensor *flat = iota(1, (int64_t[]){24}, NULL);
+    EXPECT_OK(nt_transpose_(t, 0, -1));
+    EXPECT(G(t, 3, I(4), I(3), I(2), I(1), I(4), I(12)) && !nt_tensor_is_contiguous(t));
+    EXPECT_ERR(nt_t_(t), NT_ERR_RUNTIME,
+               "t_() expects a tensor with <= 2 dimensions, but self is 3D");
+    EXPECT_OK(nt_t_(u)); /* 1-D: unchanged */
+    EXPECT(G(u, 1, I(6), I(1)));
+    EXPECT_OK(nt_view_as(u, shape, &y));
+    EXPECT(G(y, 2, I(3), I(2), I(2), I(1)));
+    nt_tensor_release(y);
+    EXPECT_OK(nt_reshape_as(t, flat, &y)); /* t is transposed: a copy */
+    EXPECT(G(y, 1, I(24), I(1)) && !nt_tensor_shares_storage(y, t) && at(y, I(1)) == 12.0f);
+    nt_tensor_release(y);
+    y = NULL;
+    EXPECT_ERR(nt_view_as(t, flat, &y), NT_ERR_RUNTIME, "view size is not compatible");
+    EXPECT(y == NULL);
+    nt_tensor_release(flat);
+    nt_tensor_release(shape);
+    nt_tensor_release(u);
+    nt_tensor_release(t);
+}
+
 int main(void) {
     NT_RUN(test_transpose_swaps_dims_and_names);
     NT_RUN(test_t_handles_up_to_two_dims);
@@ -788,5 +814,6 @@ int main(void) {
     NT_RUN(test_diagonal);
     NT_RUN(test_inplace_views);
     NT_RUN(test_call_op_runs_views);
+    NT_RUN(test_inplace_transpose_and_as_forms);
     return nt_test_summary();
 }

@@ -590,3 +590,35 @@ def test_size_and_stride_look_up_by_name(expr):
         assert_same_error(lambda: eval(expr, make(nt)), lambda: eval(expr, make(torch)))
         return
     assert eval(expr, make(nt)) == expected
+
+
+# ---- transpose_, t_, swapaxes, swapdims, view_as, reshape_as ----
+
+@pytest.mark.parametrize("expr", [
+    'u.swapaxes(0, 1)', 'x.swapaxes(0, -1)', 'torch.swapaxes(x, 1, 2)', 'x.swapaxes(0, 4)',
+    'x.swapaxes(0)', 'x.swapaxes(axis0=1, axis1=0)', 'u.swapaxes(0, 1.0)', 'u.swapdims(0, 1)',
+    'torch.swapdims(x, 3, 0)', 'x.swapdims(dim0=1, dim1=2)', 'x.swapdims(0, 9)',
+    'u.view_as(torch.zeros(3, 2))', 'u.view_as(torch.zeros(6))', 'u.view_as(torch.zeros(4))',
+    'u.t().view_as(torch.zeros(6))', 'u.view_as(3)', 'u.reshape_as(torch.zeros(3, 2))',
+    'u.t().reshape_as(torch.zeros(6))', 'u.reshape_as(torch.zeros(5))', 'u.reshape_as()',
+])
+def test_transpose_aliases_and_as_forms_same_as_torch(expr):
+    check(expr)
+
+
+@pytest.mark.parametrize("sizes,call", [
+    ((2, 3), 't.t_()'), ((3,), 't.t_()'), ((), 't.t_()'), ((2, 3, 4), 't.t_()'),
+    ((2, 3, 4), 't.transpose_(0, 2)'), ((2, 3, 4), 't.transpose_(-1, 1)'),
+    ((2, 3), 't.transpose_(0, 2)'), ((2, 3), 't.transpose_(0)'), ((2, 3), 't.transpose_(0, 1.0)'),
+    ((2, 3, 4), 't.swapaxes_(0, 1)'), ((2, 3, 4), 't.swapdims_(2, 0)'),
+    ((2, 3), 't[0].t_()'), ((2, 3, 4), 't.narrow(2, 1, 2).transpose_(0, 2)'),
+])
+def test_inplace_transposes_same_as_torch(sizes, call):
+    test_inplace_views_same_as_torch(sizes, call)
+
+
+def test_inplace_transposes_move_names():
+    t = nt.zeros(2, 3, 4, names=("A", "B", "C"))
+    assert t.transpose_("A", "C") is t and t.names == ("C", "B", "A") and t.stride() == (1, 4, 12)
+    u = nt.zeros(2, 3, names=("A", "B"))
+    assert u.t_().names == ("B", "A") and u.swapdims_(0, 1).names == ("A", "B")
