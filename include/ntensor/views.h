@@ -66,6 +66,14 @@ NT_API nt_status nt_diagonal(nt_tensor *t, int64_t offset, nt_dim dim1, nt_dim d
                              nt_tensor **out);
 NT_API nt_status nt_diagonal_named(nt_tensor *t, nt_name outdim, nt_dim dim1, nt_dim dim2,
                                    int64_t offset, nt_tensor **out);
+/* Moves dims source[i] (indices or names) to positions destination[i]; the other dims keep
+ * their order (PyTorch's movedim); names move with their dims. */
+NT_API nt_status nt_movedim(nt_tensor *t, int count, const nt_dim *source,
+                            const int64_t *destination, nt_tensor **out);
+/* Windows of `size` every `step` along `dimension`: that dim counts the windows, a new
+ * last (unnamed) dim walks each one (PyTorch's Tensor.unfold). */
+NT_API nt_status nt_unfold(nt_tensor *t, nt_dim dimension, int64_t size, int64_t step,
+                           nt_tensor **out);
 /* Whether both tensors have the same sizes (names are not compared). */
 NT_API nt_status nt_is_same_size(const nt_tensor *t, const nt_tensor *other, bool *out);
 

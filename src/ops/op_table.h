@@ -83,6 +83,8 @@ nt_status nt_impl_view(nt_call *c);
 nt_status nt_impl_reshape(nt_call *c);
 nt_status nt_impl_as_strided(nt_call *c);
 nt_status nt_impl_diagonal(nt_call *c);
+nt_status nt_impl_movedim(nt_call *c);
+nt_status nt_impl_unfold(nt_call *c);
 nt_status nt_impl_is_same_size(nt_call *c);
 nt_status nt_impl_rename(nt_call *c);
 nt_status nt_impl_rename_map(nt_call *c);

@@ -22,6 +22,7 @@
  * dim `outdim` (None in its positional form).
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/status.h"
@@ -591,6 +592,113 @@ static nt_status diagonal(nt_tensor *t, int64_t offset, nt_dim dim1, nt_dim dim2
     return nt_tensor_view_of(t, n, sizes, strides, pos, t->names || outdim ? names : NULL, out);
 }
 
+/* ------------------------------------------------------------------ movedim, unfold */
+
+/* "[0, 'C', -1]": dims as PyTorch prints a list of ints, names quoted. */
+static void dims_repr(const nt_dim *dims, int n, char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i <= n && len < cap; i++) {
+        const char *sep = i == 0 ? "[" : ", ";
+        int w;
+        if (i == n)
+            w = snprintf(buf + len, cap - len, "%s]", i == 0 ? "[" : "");
+        else if (nt_dim_is_name(dims[i]) && nt_name_str(nt_dim_to_name(dims[i])))
+            w = snprintf(buf + len, cap - len, "%s'%s'", sep, nt_name_str(nt_dim_to_name(dims[i])));
+        else if (nt_dim_is_name(dims[i]))
+            w = snprintf(buf + len, cap - len, "%sNone", sep);
+        else
+            w = snprintf(buf + len, cap - len, "%s%" PRId64, sep, dims[i]);
+        if (w > 0) len += (size_t)w;
+    }
+}
+
+/* PyTorch's movedim: dims source[i] go to positions destination[i], the others keep their
+ * order in the remaining positions; a permute. */
+static nt_status movedim(nt_tensor *t, int count, const nt_dim *source, const int64_t *dest,
+                         int dcount, nt_tensor **out) {
+    char a[512], b[512];
+    if (count != dcount) {
+        dims_repr(source, count, a, sizeof a);
+        nt_ints_repr(dest, dcount, b, sizeof b);
+        return nt_fail(NT_ERR_RUNTIME,
+                       "movedim: Invalid source or destination dims: source (%s dims) should "
+                       "contain the same number of dims as destination (%s dims)",
+                       a, b);
+    }
+    if (count > NT_MAX_DIMS) return nt_fail(NT_ERR_RUNTIME, "movedim: too many dims (%d)", count);
+    int64_t src[NT_MAX_DIMS], dst[NT_MAX_DIMS];
+    for (int i = 0; i < count; i++)
+        NT_TRY(nt_tensor_dim(t, source[i], &src[i]));
+    for (int i = 0; i < count; i++)
+        NT_TRY(nt_wrap_dim(dest[i], t->ndim, &dst[i]));
+    bool src_used[NT_MAX_DIMS] = {false}, dst_used[NT_MAX_DIMS] = {false};
+    for (int i = 0; i < count; i++) {
+        if (src_used[src[i]]) {
+            dims_repr(source, count, a, sizeof a);
+            return nt_fail(NT_ERR_RUNTIME, "movedim: repeated dim in `source` (%s)", a);
+        }
+        src_used[src[i]] = true;
+    }
+    for (int i = 0; i < count; i++) {
+        if (dst_used[dst[i]]) {
+            nt_ints_repr(dest, count, a, sizeof a);
+            return nt_fail(NT_ERR_RUNTIME, "movedim: repeated dim in `destination` (%s)", a);
+        }
+        dst_used[dst[i]] = true;
+    }
+    if (t->ndim == 0) return nt_tensor_view_of(t, 0, NULL, NULL, t->offset, NULL, out);
+    nt_dim order[NT_MAX_DIMS];
+    for (int i = 0; i < count; i++)
+        order[dst[i]] = src[i];
+    for (int d = 0, s = 0; d < t->ndim; d++) {
+        if (dst_used[d]) continue;
+        while (src_used[s])
+            s++;
+        order[d] = s++;
+    }
+    return permute(t, t->ndim, order, out);
+}
+
+/* PyTorch's unfold: dim `dimension` becomes (size_d - size) / step + 1 windows, and a new
+ * last dim of `size` walks each window; the new dim is unnamed, the others keep theirs. */
+static nt_status unfold(nt_tensor *t, nt_dim dimension, int64_t size, int64_t step,
+                        nt_tensor **out) {
+    int64_t d;
+    NT_TRY(nt_tensor_dim(t, dimension, &d));
+    int64_t max_size = t->ndim == 0 ? 1 : t->sizes[d];
+    if (size > max_size)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "maximum size for tensor at dimension %" PRId64 " is %" PRId64
+                       " but size is %" PRId64,
+                       d, max_size, size);
+    if (step <= 0) return nt_fail(NT_ERR_RUNTIME, "step is %" PRId64 " but must be > 0", step);
+    if (t->ndim + 1 > NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",
+                       NT_MAX_DIMS, t->ndim + 1);
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    nt_name names[NT_MAX_DIMS];
+    memcpy(sizes, t->sizes, (size_t)t->ndim * sizeof *sizes);
+    memcpy(strides, t->strides, (size_t)t->ndim * sizeof *strides);
+    names_of(t, names);
+    int n = t->ndim;
+    sizes[n] = size;
+    strides[n] = t->ndim == 0 ? 1 : t->strides[d];
+    names[n] = NT_NAME_NONE;
+    if (t->ndim > 0) {
+        sizes[d] = (t->sizes[d] - size) / step + 1;
+        strides[d] = wrapping_mul(step, t->strides[d]);
+    }
+    if (size < 0) { /* PyTorch fails when it makes the strided view */
+        char a[512], b[512];
+        nt_ints_repr(sizes, n + 1, a, sizeof a);
+        nt_ints_repr(strides, n + 1, b, sizeof b);
+        return nt_fail(NT_ERR_RUNTIME,
+                       "Storage size calculation overflowed with sizes=%s and strides=%s", a, b);
+    }
+    return nt_tensor_view_of(t, n + 1, sizes, strides, t->offset, t->names ? names : NULL, out);
+}
+
 /* ------------------------------------------------------------------ in place */
 
 /* Gives t itself the geometry of view `v` (squeeze_, unsqueeze_, as_strided_): its dims
@@ -740,6 +848,22 @@ nt_status nt_impl_as_strided(nt_call *c) {
     nt_tensor *v = NULL;
     nt_status st = nt_tensor_view_of(t, size->n, size->v.ints, stride->v.ints, offset, NULL, &v);
     return view_result(c, st, v);
+}
+
+/* movedim(source, destination) and moveaxis: one dim each, or lists */
+nt_status nt_impl_movedim(nt_call *c) {
+    SELF_OR_FAIL(c, "movedim");
+    if (c->args[1].kind == NT_ARG_DIMS)
+        return movedim(t, c->args[1].n, c->args[1].v.dims, c->args[2].v.ints, c->args[2].n,
+                       &c->result[0]);
+    nt_dim source = dim_arg(c, 1, 0);
+    int64_t dest = int_arg(c, 2, 0);
+    return movedim(t, 1, &source, &dest, 1, &c->result[0]);
+}
+
+nt_status nt_impl_unfold(nt_call *c) {
+    SELF_OR_FAIL(c, "unfold");
+    return unfold(t, dim_arg(c, 1, 0), int_arg(c, 2, 0), int_arg(c, 3, 1), &c->result[0]);
 }
 
 nt_status nt_impl_diagonal(nt_call *c) {
@@ -979,6 +1103,26 @@ nt_status nt_diagonal_named(nt_tensor *t, nt_name outdim, nt_dim dim1, nt_dim di
     c.args[2] = nt_arg_dim(dim1);
     c.args[3] = nt_arg_dim(dim2);
     c.args[4] = nt_arg_int(offset);
+    return run_view(&c, out);
+}
+
+nt_status nt_movedim(nt_tensor *t, int count, const nt_dim *source, const int64_t *destination,
+                     nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_MOVEDIM_LIST);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dims(count, source);
+    c.args[2] = nt_arg_ints(count, destination);
+    return run_view(&c, out);
+}
+
+nt_status nt_unfold(nt_tensor *t, nt_dim dimension, int64_t size, int64_t step, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_UNFOLD);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dimension);
+    c.args[2] = nt_arg_int(size);
+    c.args[3] = nt_arg_int(step);
     return run_view(&c, out);
 }
 

@@ -791,6 +791,31 @@ static void test_inplace_transpose_and_as_forms(void) {
     nt_tensor_release(t);
 }
 
+/* movedim and unfold (checked against torch) */
+static void test_movedim_and_unfold(void) {
+    nt_name a, c;
+    EXPECT_OK(nt_name_intern("A", &a));
+    EXPECT_OK(nt_name_intern("C", &c));
+    nt_name names[3] = {a, NT_NAME_NONE, c};
+    nt_tensor *t = iota(3, (int64_t[]){2, 3, 4}, names), *y = NULL;
+    nt_dim src[2] = {nt_dim_name(c), 0};
+    EXPECT_OK(nt_movedim(t, 2, src, (int64_t[]){0, 1}, &y)); /* movedim((2, 0), (0, 1)) */
+    EXPECT(G(y, 3, I(4), I(2), I(3), I(1), I(12), I(4)) && names_are(y, "C", "A", NULL));
+    nt_tensor_release(y);
+    EXPECT_OK(nt_unfold(t, 1, 2, 1, &y)); /* torch: [2, 2, 4, 2], (12, 4, 1, 4) */
+    EXPECT(G(y, 4, I(2), I(2), I(4), I(2), I(12), I(4), I(1), I(4)));
+    EXPECT(names_are(y, "A", NULL, "C", NULL) && at(y, I(1), I(1), I(2), I(1)) == 22.0f);
+    nt_tensor_release(y);
+    y = NULL;
+    EXPECT_ERR(nt_movedim(t, 2, (nt_dim[]){0, 0}, (int64_t[]){1, 2}, &y), NT_ERR_RUNTIME,
+               "movedim: repeated dim in `source` ([0, 0])");
+    EXPECT_ERR(nt_unfold(t, 2, 5, 1, &y), NT_ERR_RUNTIME,
+               "maximum size for tensor at dimension 2 is 4 but size is 5");
+    EXPECT_ERR(nt_unfold(t, 2, 2, 0, &y), NT_ERR_RUNTIME, "step is 0 but must be > 0");
+    EXPECT(y == NULL);
+    nt_tensor_release(t);
+}
+
 int main(void) {
     NT_RUN(test_transpose_swaps_dims_and_names);
     NT_RUN(test_t_handles_up_to_two_dims);
@@ -815,5 +840,6 @@ int main(void) {
     NT_RUN(test_inplace_views);
     NT_RUN(test_call_op_runs_views);
     NT_RUN(test_inplace_transpose_and_as_forms);
+    NT_RUN(test_movedim_and_unfold);
     return nt_test_summary();
 }
