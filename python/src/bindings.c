@@ -292,7 +292,7 @@ static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
 static void release_lists(call_lists *l) {
     if (!l->ready) return;
     for (int i = 0; i < NT_SIG_MAX_PARAMS; i++)
-        PyMem_Free(l->tensors[i]);
+        if (l->tensors[i]) PyMem_Free(l->tensors[i]);
 }
 
 /* The list storage of a call, readied on first use (most calls take no list). */
@@ -558,12 +558,11 @@ static PyObject *invoke(nt_op op, bind_mode mode, PyObject *self, PyObject *cons
             out_obj = vals[i];
             continue;
         }
-        nt_arg a;
+        nt_arg unused, *a = p->slot >= 0 ? &c.args[p->slot] : &unused; /* written in place */
         int kind = p->slot >= 0 ? info->slot_kind[p->slot] : NT_ARG_NONE;
-        if (convert(sig, i, vals[i], kind, &lists, &a) < 0) goto done;
-        if (p->slot >= 0) c.args[p->slot] = a;
+        if (convert(sig, i, vals[i], kind, &lists, a) < 0) goto done;
         /* torch.name_(input): the input is the object written */
-        if (mode == MODE_INPLACE_FUNCTION && !self && a.kind == NT_ARG_TENSOR && p->slot == 0)
+        if (mode == MODE_INPLACE_FUNCTION && !self && a->kind == NT_ARG_TENSOR && p->slot == 0)
             self = vals[i];
     }
     nt_status st;
