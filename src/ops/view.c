@@ -42,6 +42,15 @@ static inline int64_t saturating_mul(int64_t a, int64_t b) {
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
+/* nt_tensor_dim with the common case inline: an index already in [0, ndim). */
+static inline nt_status resolve_dim(const nt_tensor *t, nt_dim dim, int64_t *out) {
+    if (dim >= 0 && dim < t->ndim) {
+        *out = dim;
+        return NT_OK;
+    }
+    return nt_tensor_dim(t, dim, out);
+}
+
 /* Copies t's names into `names` (all None when t is unnamed). */
 static void names_of(const nt_tensor *t, nt_name *names) {
     for (int i = 0; i < t->ndim; i++)
@@ -52,20 +61,25 @@ static void names_of(const nt_tensor *t, nt_name *names) {
 
 static nt_status transpose(nt_tensor *t, nt_dim dim0, nt_dim dim1, nt_tensor **out) {
     int64_t d0, d1;
-    NT_TRY(nt_tensor_dim(t, dim0, &d0));
-    NT_TRY(nt_tensor_dim(t, dim1, &d1));
+    NT_TRY(resolve_dim(t, dim0, &d0));
+    NT_TRY(resolve_dim(t, dim1, &d1));
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
     memcpy(sizes, t->sizes, (size_t)t->ndim * sizeof *sizes);
     memcpy(strides, t->strides, (size_t)t->ndim * sizeof *strides);
-    names_of(t, names);
     if (t->ndim > 0) { /* a 0-dim tensor accepts dims 0 and -1 and stays as it is */
         int64_t s = sizes[d0], st = strides[d0];
-        nt_name n = names[d0];
-        sizes[d0] = sizes[d1], strides[d0] = strides[d1], names[d0] = names[d1];
-        sizes[d1] = s, strides[d1] = st, names[d1] = n;
+        sizes[d0] = sizes[d1], strides[d0] = strides[d1];
+        sizes[d1] = s, strides[d1] = st;
     }
-    return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
+    if (!t->names) /* the hot path: no names to move */
+        return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, NULL, out);
+    memcpy(names, t->names, (size_t)t->ndim * sizeof *names);
+    if (t->ndim > 0) {
+        nt_name n = names[d0];
+        names[d0] = names[d1], names[d1] = n;
+    }
+    return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, names, out);
 }
 
 static nt_status t_2d(nt_tensor *t, bool inplace, nt_tensor **out) {
@@ -85,7 +99,7 @@ static nt_status permute(nt_tensor *t, int count, const nt_dim *dims, nt_tensor 
                        t->ndim, count);
     int64_t wrapped[NT_MAX_DIMS];
     for (int i = 0; i < count; i++)
-        NT_TRY(nt_tensor_dim(t, dims[i], &wrapped[i]));
+        NT_TRY(resolve_dim(t, dims[i], &wrapped[i]));
     bool seen[NT_MAX_DIMS] = {false};
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
@@ -196,7 +210,7 @@ static nt_status squeeze_all(nt_tensor *t, nt_tensor **out) {
  * "removes dimensions" says for the dims that remain. */
 static nt_status squeeze_dim(nt_tensor *t, nt_dim dim, nt_tensor **out) {
     int64_t d;
-    NT_TRY(nt_tensor_dim(t, dim, &d));
+    NT_TRY(resolve_dim(t, dim, &d));
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
     int n = 0;
@@ -240,7 +254,7 @@ static nt_status select_(nt_tensor *t, nt_dim dim, int64_t index, nt_tensor **ou
     if (t->ndim == 0 && !nt_dim_is_name(dim))
         return nt_fail(NT_ERR_INDEX, "select() cannot be applied to a 0-dim tensor.");
     int64_t d;
-    NT_TRY(nt_tensor_dim(t, dim, &d));
+    NT_TRY(resolve_dim(t, dim, &d));
     int64_t size = t->sizes[d];
     if (index < -size || index >= size) {
         char shape[512];
@@ -274,7 +288,7 @@ static nt_status narrow(nt_tensor *t, nt_dim dim, int64_t start, int64_t length,
     if (t->ndim == 0)
         return nt_fail(NT_ERR_RUNTIME, "narrow() cannot be applied to a 0-dim tensor.");
     int64_t d;
-    NT_TRY(nt_tensor_dim(t, dim, &d));
+    NT_TRY(resolve_dim(t, dim, &d));
     int64_t size = t->sizes[d];
     /* PyTorch wraps `start` like a dim index over the dim's size; start == size is the
      * valid empty slice at the end. */
@@ -556,8 +570,8 @@ static nt_status check_strided(const nt_tensor *t, int ndim, const int64_t *size
 static nt_status diagonal(nt_tensor *t, int64_t offset, nt_dim dim1, nt_dim dim2, nt_name outdim,
                           nt_tensor **out) {
     int64_t d1, d2;
-    NT_TRY(nt_tensor_dim(t, dim1, &d1));
-    NT_TRY(nt_tensor_dim(t, dim2, &d2));
+    NT_TRY(resolve_dim(t, dim1, &d1));
+    NT_TRY(resolve_dim(t, dim2, &d2));
     if (d1 == d2) {
         if (nt_dim_is_name(dim1) || nt_dim_is_name(dim2)) dim1 = d1, dim2 = d2;
         return nt_fail(NT_ERR_RUNTIME,
@@ -629,7 +643,7 @@ static nt_status movedim(nt_tensor *t, int count, const nt_dim *source, const in
     if (count > NT_MAX_DIMS) return nt_fail(NT_ERR_RUNTIME, "movedim: too many dims (%d)", count);
     int64_t src[NT_MAX_DIMS], dst[NT_MAX_DIMS];
     for (int i = 0; i < count; i++)
-        NT_TRY(nt_tensor_dim(t, source[i], &src[i]));
+        NT_TRY(resolve_dim(t, source[i], &src[i]));
     for (int i = 0; i < count; i++)
         NT_TRY(nt_wrap_dim(dest[i], t->ndim, &dst[i]));
     bool src_used[NT_MAX_DIMS] = {false}, dst_used[NT_MAX_DIMS] = {false};
@@ -665,7 +679,7 @@ static nt_status movedim(nt_tensor *t, int count, const nt_dim *source, const in
 static nt_status unfold(nt_tensor *t, nt_dim dimension, int64_t size, int64_t step,
                         nt_tensor **out) {
     int64_t d;
-    NT_TRY(nt_tensor_dim(t, dimension, &d));
+    NT_TRY(resolve_dim(t, dimension, &d));
     int64_t max_size = t->ndim == 0 ? 1 : t->sizes[d];
     if (size > max_size)
         return nt_fail(NT_ERR_RUNTIME,
@@ -721,16 +735,19 @@ static nt_status take_geometry(nt_tensor *t, nt_tensor *v) {
     return st;
 }
 
-/* The result of a view op: the view, or for the in-place form t reshaped to it. */
-static nt_status view_result(nt_call *c, nt_status st, nt_tensor *view) {
-    if (st != NT_OK) return st;
+/* The in-place form's result: t itself, given the view's geometry. */
+static nt_status inplace_result(nt_call *c, nt_tensor *view) {
     nt_tensor *t = c->args[0].v.t;
-    if (!c->inplace) {
-        c->result[0] = view;
-        return NT_OK;
-    }
     NT_TRY(take_geometry(t, view));
     c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+/* The result of a view op: the view, or for the in-place form t reshaped to it. */
+static inline nt_status view_result(nt_call *c, nt_status st, nt_tensor *view) {
+    if (st != NT_OK) return st;
+    if (c->inplace) return inplace_result(c, view);
+    c->result[0] = view;
     return NT_OK;
 }
 
