@@ -30,25 +30,27 @@ NT_API nt_status nt_set_names_(nt_tensor *t, const nt_name *names);
 NT_API nt_status nt_set_names_n_(nt_tensor *t, int count, const nt_name *names);
 /* refine_names / align_to take `count` names; `ellipsis` is the index of the one Ellipsis
  * among those `count` entries (its entry's value is ignored), or -1 for none. So
- * align_to('F', 'E', ...) is count 3, names {F, E, <any>}, ellipsis 2. */
+ * align_to('F', 'E', ...) is count 3, names {F, E, <any>}, ellipsis 2. refine_names expands
+ * it as PyTorch's Python code does (a slice of t's names), align_to to the dims the order
+ * does not mention. */
 NT_API nt_status nt_refine_names(nt_tensor *t, int count, const nt_name *names, int ellipsis,
                                  nt_tensor **out);
 NT_API nt_status nt_align_to(nt_tensor *t, int count, const nt_name *names, int ellipsis,
                              nt_tensor **out);
 NT_API nt_status nt_align_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out);
-/* Flattens the consecutive dims [start, end] into one named `out_name` (may be none): a
- * view when strides allow, else a copy. start == end only renames that dim. */
-NT_API nt_status nt_flatten(nt_tensor *t, int64_t start, int64_t end, nt_name out_name,
+/* Flattens the consecutive dims [start, end] (indices or names) into one named `out_name`
+ * (may be none): a view when strides allow, else a copy. start == end only renames that dim. */
+NT_API nt_status nt_flatten(nt_tensor *t, nt_dim start, nt_dim end, nt_name out_name,
                             nt_tensor **out);
 /* The positional flatten (Tensor.flatten(start, end)): the merged dim is unnamed, the
  * others keep their names; start == end returns t itself (a new reference). */
-NT_API nt_status nt_flatten_dims(nt_tensor *t, int64_t start, int64_t end, nt_tensor **out);
+NT_API nt_status nt_flatten_dims(nt_tensor *t, nt_dim start, nt_dim end, nt_tensor **out);
 /* Flattens the named, consecutive dims `dims` into one dim named `out_name`. */
 NT_API nt_status nt_flatten_names(nt_tensor *t, int count, const nt_name *dims, nt_name out_name,
                                   nt_tensor **out);
 /* Splits `dim` into `count` dims of the given sizes (one may be -1) and names (NULL:
  * unnamed, which a named `t` refuses, as PyTorch does; pass none entries instead). */
-NT_API nt_status nt_unflatten(nt_tensor *t, int64_t dim, int count, const int64_t *sizes,
+NT_API nt_status nt_unflatten(nt_tensor *t, nt_dim dim, int count, const int64_t *sizes,
                               const nt_name *names, nt_tensor **out);
 
 #ifdef __cplusplus

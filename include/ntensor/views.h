@@ -1,6 +1,6 @@
 /*
  * ntensor/views.h — views: transpose, permute, expand, squeeze, unsqueeze, select, narrow, view,
- * reshape, as_strided.
+ * reshape, as_strided, diagonal (and squeeze_, unsqueeze_, as_strided_ in place).
  *
  * Part of the public C API; include <ntensor.h> for all of it (its conventions hold here).
  */
@@ -15,10 +15,14 @@ extern "C" {
 
 /* ------------------------------------------------------------------ views */
 
-NT_API nt_status nt_transpose(nt_tensor *t, int64_t dim0, int64_t dim1, nt_tensor **out);
+/* Every dim argument (nt_dim) is an index or a name (nt_dim_name), as in PyTorch. */
+NT_API nt_status nt_transpose(nt_tensor *t, nt_dim dim0, nt_dim dim1, nt_tensor **out);
 /* transpose(0, 1) for 2-D, identity for 0-D and 1-D. */
 NT_API nt_status nt_t(nt_tensor *t, nt_tensor **out);
-NT_API nt_status nt_permute(nt_tensor *t, int count, const int64_t *dims, nt_tensor **out);
+/* The same two in place: t itself takes the new strides (names move with their dims). */
+NT_API nt_status nt_transpose_(nt_tensor *t, nt_dim dim0, nt_dim dim1);
+NT_API nt_status nt_t_(nt_tensor *t);
+NT_API nt_status nt_permute(nt_tensor *t, int count, const nt_dim *dims, nt_tensor **out);
 /* Broadcasts to `sizes` (-1 keeps a size); new leading dims are unnamed. */
 NT_API nt_status nt_expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
 /* nt_expand to other's sizes. */
@@ -26,11 +30,16 @@ NT_API nt_status nt_expand_as(nt_tensor *t, const nt_tensor *other, nt_tensor **
 /* Drops every size-one dim. */
 NT_API nt_status nt_squeeze(nt_tensor *t, nt_tensor **out);
 /* Drops `dim` if its size is one (otherwise returns an equal view). */
-NT_API nt_status nt_squeeze_dim(nt_tensor *t, int64_t dim, nt_tensor **out);
-/* Inserts an unnamed size-one dim at `dim` (in [-ndim-1, ndim]). */
+NT_API nt_status nt_squeeze_dim(nt_tensor *t, nt_dim dim, nt_tensor **out);
+/* The same two in place: t itself takes the new shape (names as for the views). */
+NT_API nt_status nt_squeeze_(nt_tensor *t);
+NT_API nt_status nt_squeeze_dim_(nt_tensor *t, nt_dim dim);
+/* Inserts an unnamed size-one dim at `dim` (an index in [-ndim-1, ndim]: a new position,
+ * so no name). */
 NT_API nt_status nt_unsqueeze(nt_tensor *t, int64_t dim, nt_tensor **out);
-NT_API nt_status nt_select(nt_tensor *t, int64_t dim, int64_t index, nt_tensor **out);
-NT_API nt_status nt_narrow(nt_tensor *t, int64_t dim, int64_t start, int64_t length,
+NT_API nt_status nt_unsqueeze_(nt_tensor *t, int64_t dim);
+NT_API nt_status nt_select(nt_tensor *t, nt_dim dim, int64_t index, nt_tensor **out);
+NT_API nt_status nt_narrow(nt_tensor *t, nt_dim dim, int64_t start, int64_t length,
                            nt_tensor **out);
 /* A view with the new shape (one size may be -1); fails if strides do not allow it.
  * Names (view and reshape): a dim the reshape keeps unchanged keeps its name, merged,
@@ -38,12 +47,35 @@ NT_API nt_status nt_narrow(nt_tensor *t, int64_t dim, int64_t start, int64_t len
 NT_API nt_status nt_view(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
 /* A view when possible, otherwise a contiguous copy. */
 NT_API nt_status nt_reshape(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out);
+/* nt_view and nt_reshape to other's sizes. */
+NT_API nt_status nt_view_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out);
+NT_API nt_status nt_reshape_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out);
 /* A general, unnamed view of t's storage; `offset` is in elements from the storage's
  * start; strides must be non-negative and the extent must lie inside the storage, except
  * for a view without elements, which may have any non-negative strides and offset (as in
  * PyTorch). */
 NT_API nt_status nt_as_strided(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
                                int64_t offset, nt_tensor **out);
+/* The same in place: t itself takes that geometry (and loses its names). */
+NT_API nt_status nt_as_strided_(nt_tensor *t, int ndim, const int64_t *sizes,
+                                const int64_t *strides, int64_t offset);
+/* The diagonal of dims dim1 and dim2 (offset > 0 above it, < 0 below) as a view: both dims
+ * removed, the diagonal appended as the last dim (unnamed; named `outdim`, which may be
+ * none, in nt_diagonal_named). */
+NT_API nt_status nt_diagonal(nt_tensor *t, int64_t offset, nt_dim dim1, nt_dim dim2,
+                             nt_tensor **out);
+NT_API nt_status nt_diagonal_named(nt_tensor *t, nt_name outdim, nt_dim dim1, nt_dim dim2,
+                                   int64_t offset, nt_tensor **out);
+/* Moves dims source[i] (indices or names) to positions destination[i]; the other dims keep
+ * their order (PyTorch's movedim); names move with their dims. */
+NT_API nt_status nt_movedim(nt_tensor *t, int count, const nt_dim *source,
+                            const int64_t *destination, nt_tensor **out);
+/* Windows of `size` every `step` along `dimension`: that dim counts the windows, a new
+ * last (unnamed) dim walks each one (PyTorch's Tensor.unfold). */
+NT_API nt_status nt_unfold(nt_tensor *t, nt_dim dimension, int64_t size, int64_t step,
+                           nt_tensor **out);
+/* Whether both tensors have the same sizes (names are not compared). */
+NT_API nt_status nt_is_same_size(const nt_tensor *t, const nt_tensor *other, bool *out);
 
 #ifdef __cplusplus
 }

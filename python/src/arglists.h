@@ -1,8 +1,8 @@
 /*
- * arglists.h — argument helpers shared by the names methods (names.c) and the views
- * (views.c): name lists with one Ellipsis, int/name lists, and the texts of PyTorch's
- * argument-parser errors ("received an invalid combination of arguments", "missing 1
- * required positional arguments"), so that a bad call fails as it does in PyTorch 1.13.
+ * arglists.h — argument helpers shared by the hand-written Python entries (names.c and the
+ * families not yet generated from the op table): name lists with one Ellipsis, int lists,
+ * and some texts of PyTorch's argument-parser errors ("missing 1 required positional
+ * arguments"), so that a bad call fails as it does in PyTorch 1.13.
  */
 #ifndef NT_PY_ARGLISTS_H
 #define NT_PY_ARGLISTS_H
@@ -28,32 +28,6 @@ static inline PyObject *nt_py_result_self(PyObject *self, nt_status st, nt_tenso
 
 /* ---- PyTorch's argument-parser messages ---- */
 
-typedef enum nt_py_param_type {
-    NT_PY_ARG_INT,     /* "int": a Python int (not bool) or an object with __index__ */
-    NT_PY_ARG_NAME,    /* "name": a str */
-    NT_PY_ARG_NAMES,   /* "tuple of names": a list/tuple whose first item is a str or None */
-    NT_PY_ARG_TENSOR,  /* "Tensor" */
-    NT_PY_ARG_DTYPE,   /* "torch.dtype" */
-    NT_PY_ARG_SYMINTS, /* "tuple of SymInts": a list/tuple of ints */
-} nt_py_param_type;
-
-typedef struct nt_py_param {
-    nt_py_param_type type;
-    const char *name;
-} nt_py_param;
-
-/* One overload of a PyTorch signature: its parameters and how many are required. */
-typedef struct nt_py_signature {
-    int nparams;
-    int min_args;
-    nt_py_param params[4];
-} nt_py_signature;
-
-/* Raises PyTorch's TypeError "f() received an invalid combination of arguments - got
- * (int, float), but expected one of: ..." for the given call. Returns NULL. */
-PyObject *nt_py_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                                 PyObject *kwnames, const nt_py_signature *sigs, int nsigs);
-
 /* Raises 'f() missing 1 required positional arguments: "dims"'. Returns NULL. */
 PyObject *nt_py_missing_args(const char *fname, int n, const char *const *names);
 
@@ -70,52 +44,34 @@ int nt_py_is_int(PyObject *o);
  * (...)") if there are several. */
 int nt_py_find_ellipsis(const char *fname, PyObject *const *items, Py_ssize_t n);
 
-/* An entry of a name list after Ellipsis expansion: either a Python object still to be
- * converted, or a name taken from the tensor. */
+/* An entry of a name list: a Python object still to be converted, or a name already known
+ * (the placeholder of an Ellipsis, a tensor's name). */
 typedef struct nt_py_name_item {
-    PyObject *obj; /* borrowed; NULL when `name` came from the tensor */
+    PyObject *obj; /* borrowed; NULL when `name` is given */
     nt_name name;
 } nt_py_name_item;
-
-/* Expands the Ellipsis at `ellipsis` (-1: none) of items[0..n) with t's names the way
- * PyTorch's Python code does (a list slice, with its semantics for odd lengths). Writes
- * at most NT_MAX_DIMS * 2 entries into out; returns the count or -1 with an error set. */
-int nt_py_expand_ellipsis(const nt_tensor *t, PyObject *const *items, Py_ssize_t n, int ellipsis,
-                       nt_py_name_item *out);
 
 /* Converts entries to names as PyTorch's parser converts a "tuple of names" argument: a
  * first entry that is neither str nor None is "f(): argument 'arg' (position 1) must be
  * tuple of names, not <container>"; a later one "expected None or string for Dimname but
  * got int". Returns 0 or -1. */
 int nt_py_convert_names(const char *fname, const char *arg, const char *container,
-                     const nt_py_name_item *items, int n, nt_name *out);
-
-/* A Python list of the names (for messages). */
-PyObject *nt_py_names_list(const nt_name *names, int n);
+                        const nt_py_name_item *items, int n, nt_name *out);
 
 /* Reads a list of ints given as varargs or as one list/tuple/Size, the way PyTorch reads a
  * "tuple of SymInts"/"tuple of ints" argument, with its TypeErrors. `what` is "SymInts" or
  * "ints", `arg` the parameter name and `position` its (1-based) position. Returns the count or -1.
  */
 int nt_py_int_list(const char *fname, const char *arg, int position, const char *what,
-                PyObject *const *args, Py_ssize_t nargs, int64_t *out);
+                   PyObject *const *args, Py_ssize_t nargs, int64_t *out);
 
 /* ---- module-level functions ---- */
 
 /* Calls the Tensor method `method` for torch.f(input, *args, **kwargs): the tensor comes
  * first by position or as the keyword `input`. */
 typedef PyObject *(*nt_py_method)(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                               PyObject *kwnames);
+                                  PyObject *kwnames);
 PyObject *nt_py_call_as_function(const char *fname, nt_py_method method, PyObject *const *args,
-                              Py_ssize_t nargs, PyObject *kwnames);
-
-/* Tensor.flatten and Tensor.unflatten (names.c), also torch.flatten/torch.unflatten. */
-PyObject *nt_py_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                            PyObject *kwnames);
-PyObject *nt_py_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames);
-
-/* The module functions views.c contributes (torch.transpose, torch.t, ...). */
-extern PyMethodDef nt_py_module_view_functions[];
+                                 Py_ssize_t nargs, PyObject *kwnames);
 
 #endif

@@ -226,8 +226,10 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
 
 /* ------------------------------------------------------------------ converting arguments */
 
-/* Storage for the lists of one call. */
+/* Storage for the lists of one call, on the caller's stack (a heap block per call cost
+ * more than a view itself); `ready` once its tensor lists are cleared. */
 typedef struct call_lists {
+    bool ready;
     nt_dim dims[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
     nt_name names[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
     nt_tensor **tensors[NT_SIG_MAX_PARAMS];
@@ -272,6 +274,35 @@ static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *
     return 0;
 }
 
+/* A Dim[] list: ints and names (str), or one of them for IntArrayRef[N]. */
+static int dim_list(const py_sig *sig, const py_param *p, PyObject *o, nt_dim *out, int *n) {
+    bool seq = PyTuple_Check(o) || PyList_Check(o);
+    Py_ssize_t len = seq ? PySequence_Fast_GET_SIZE(o) : 1;
+    if (len > NT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): too many dims (%zd)", sig->name, len);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *item = seq ? PySequence_Fast_GET_ITEM(o, i) : o;
+        bool name_list = i > 0 && PyUnicode_Check(PySequence_Fast_GET_ITEM(o, 0));
+        if (PyUnicode_Check(item) || (item == Py_None && name_list)) {
+            nt_name name;
+            if (nt_py_name_from_object(item, &name) < 0) return -1;
+            out[i] = nt_dim_name(name); /* None: "Please look up dimensions by name" */
+            continue;
+        }
+        if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item) ||
+            nt_py_is_tensor(item))
+            return bad_list_item(sig, p, item, i + 1);
+        if (nt_py_int64_from_object(item, &out[i], PyUnicode_AsUTF8(p->name)) < 0) return -1;
+    }
+    if (!seq) /* IntArrayRef[N]: one value for all */
+        for (int k = 1; k < (p->size > 0 ? p->size : 1); k++)
+            out[k] = out[0];
+    *n = seq ? (int)len : (p->size > 0 ? p->size : 1);
+    return 0;
+}
+
 /* A name list (a sequence, or one name for DimnameList[1]). */
 static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
@@ -281,36 +312,20 @@ static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
     return nt_py_names_from_sequence(o, out, n, NULL);
 }
 
-/* The list storage of the call in progress: one kept (a call with a dim list is common:
- * x.sum(1)); a call that finds it taken (another thread's, while that one runs without
- * the GIL, or a call made while converting another's arguments) allocates its own. Taken
- * and given back with the GIL held. */
-static call_lists kept_lists;
-static bool kept_lists_busy;
-
 static void release_lists(call_lists *l) {
-    if (!l) return;
+    if (!l->ready) return;
     for (int i = 0; i < NT_SIG_MAX_PARAMS; i++) {
         if (l->tensors[i]) PyMem_Free(l->tensors[i]);
         if (l->ints[i]) PyMem_Free(l->ints[i]);
     }
-    if (l == &kept_lists)
-        kept_lists_busy = false;
-    else
-        PyMem_Free(l);
 }
 
-/* The list storage of a call, made on first use (most calls take no list). */
+/* The list storage of a call, readied on first use (most calls take no list). */
 static call_lists *lists_of(call_lists **l) {
-    if (!*l) {
-        if (!kept_lists_busy) {
-            kept_lists_busy = true;
-            *l = &kept_lists;
-        } else if (!(*l = PyMem_Malloc(sizeof **l))) {
-            return (call_lists *)PyErr_NoMemory();
-        }
+    if (!(*l)->ready) {
         memset((*l)->tensors, 0, sizeof(*l)->tensors);
         memset((*l)->ints, 0, sizeof(*l)->ints);
+        (*l)->ready = true;
     }
     return *l;
 }
@@ -380,7 +395,11 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
     case PT_INT64:
     case PT_SYM_INT: {
         int64_t v;
-        if (nt_py_is_tensor(o)) {
+        if (p->dim_names && PyUnicode_Check(o)) { /* a name where a dim index goes */
+            nt_name name;
+            if (nt_py_name_from_object(o, &name) < 0) return -1;
+            v = nt_dim_name(name);
+        } else if (nt_py_is_tensor(o)) {
             nt_scalar s;
             nt_status st = nt_item(nt_py_tensor(o), &s);
             if (st != NT_OK) return nt_py_raise_int(st);
@@ -402,6 +421,11 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
     case PT_INT_LIST:
     case PT_SYM_INT_LIST: {
         int n;
+        if (p->dim_names && kind == NT_ARG_DIMS) {
+            if (dim_list(sig, p, o, l->dims[i], &n) < 0) return -1;
+            *a = nt_arg_dims(n, l->dims[i]);
+            return 0;
+        }
         if (int_list(sig, p, o, (int64_t *)l->dims[i], &n,
                      kind == NT_ARG_INTS ? &l->ints[i] : NULL) < 0)
             return -1;
@@ -599,7 +623,8 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     const py_sig *sig = g->sigs[which];
     const op_info *info = &infos[sig->op];
     nt_call c;
-    call_lists *lists = NULL;
+    call_lists lists_storage, *lists = &lists_storage;
+    lists_storage.ready = false;
     c.op = sig->op;
     c.inplace = mode == MODE_INPLACE || mode == MODE_INPLACE_FUNCTION;
     c.out[0] = c.out[1] = NULL;
@@ -621,14 +646,13 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
             out_obj = vals[i];
             continue;
         }
-        nt_arg a;
+        nt_arg unused, *a = p->slot >= 0 ? &c.args[p->slot] : &unused; /* written in place */
         int kind = p->slot >= 0 ? info->slot_kind[p->slot] : NT_ARG_NONE;
         if (p->slot < 0 && p->type == PT_BOOL && vals[i] == Py_True && no_grad_flag(p) < 0)
             goto done;
-        if (convert(sig, i, vals[i], kind, &lists, &a) < 0) goto done;
-        if (p->slot >= 0) c.args[p->slot] = a;
+        if (convert(sig, i, vals[i], kind, &lists, a) < 0) goto done;
         /* torch.name_(input): the input is the object written */
-        if (mode == MODE_INPLACE_FUNCTION && !self && a.kind == NT_ARG_TENSOR && p->slot == 0)
+        if (mode == MODE_INPLACE_FUNCTION && !self && a->kind == NT_ARG_TENSOR && p->slot == 0)
             self = vals[i];
     }
     nt_status st;

@@ -1,12 +1,17 @@
 /*
- * names.c — the named-dimension methods of Tensor: rename, rename_, refine_names,
- * align_to, align_as, flatten, unflatten (thin wrappers over src/names/).
+ * names.c — the named-dimension methods whose Python form no signature describes, so they
+ * are written by hand: rename(*names, **rename_map), rename_, refine_names(*names),
+ * align_to(*names) and Tensor.unflatten(dim, sizes) with a namedshape. Every other op of
+ * the family (views, flatten, align_as, torch.unflatten, copies) is generated from its rows.
  *
- * PyTorch implements parts of these in Python (torch/_tensor.py, _namedtensor_internals.py):
- * the Ellipsis expansion of rename/refine_names, the rename(**map) form, the namedshape
- * form of unflatten. They are done here in C with the same results and the same error
- * texts, including the odd ones (a list slice for the Ellipsis, a zip for namedshapes).
+ * PyTorch implements these in Python (torch/_tensor.py, _namedtensor_internals.py). Here
+ * they only turn the Python arguments into names and the index of the one Ellipsis (its
+ * entry a placeholder), with the texts of PyTorch's own checks on Python objects ("More
+ * than one Ellipsis", a zip for namedshapes); the C functions expand the Ellipsis, check
+ * the names and do the work.
  */
+#include <string.h>
+
 #include "arglists.h"
 
 /* ---- rename, rename_ ---- */
@@ -43,79 +48,86 @@ static int names_from_map(const char *api, nt_tensor *t, PyObject *const *values
     return nt_py_convert_names(api, "names", "tuple", items, ndim, out);
 }
 
-/* rename(*names) / rename(**rename_map) / rename(None); writes the new names (NULL: drop
- * them all) into *names_out. Returns 0 or -1. */
-static int rename_args(const char *api, nt_tensor *t, PyObject *const *args, Py_ssize_t nargs,
-                       PyObject *kwnames, nt_name *buf, const nt_name **names_out) {
+/* Converts *names, one of which may be an Ellipsis (its entry a placeholder; its index in
+ * *ellipsis, else -1), for rename and refine_names. Returns the count or -1. */
+static int names_with_ellipsis(const char *api, PyObject *const *args, Py_ssize_t nargs,
+                               nt_name *out, int *ellipsis) {
+    *ellipsis = nt_py_find_ellipsis(api, args, nargs);
+    if (*ellipsis == -2) return -1;
+    if (nargs > 2 * NT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "too many names: %zd (at most %d)", nargs,
+                     2 * NT_MAX_DIMS);
+        return -1;
+    }
+    nt_py_name_item items[2 * NT_MAX_DIMS];
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        items[i] =
+            i == *ellipsis ? (nt_py_name_item){NULL, NT_NAME_NONE} : (nt_py_name_item){args[i], 0};
+    if (nt_py_convert_names(api, "names", "tuple", items, (int)nargs, out) < 0) return -1;
+    return (int)nargs;
+}
+
+/* rename(*names, **rename_map) and rename_: by map, by names (which C expands and checks),
+ * or rename(None). */
+static PyObject *rename_impl(const char *api, PyObject *self, PyObject *const *args,
+                             Py_ssize_t nargs, PyObject *kwnames, bool inplace) {
+    nt_tensor *t = nt_py_tensor(self), *out = NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    int ndim = nt_tensor_ndim(t);
+    nt_name buf[2 * NT_MAX_DIMS];
+    nt_status st;
     if (nargs > 0 && nkw > 0) {
         PyErr_Format(PyExc_RuntimeError,
                      "%s: This function takes either positional args or keyword args, but not "
                      "both. Use tensor.%s(*names) to name dims and tensor.%s(**rename_map) to "
                      "rename dims.",
                      api, api, api);
-        return -1;
+        return NULL;
     }
     if (nkw > 0) {
-        *names_out = buf;
-        return names_from_map(api, t, args + nargs, kwnames, buf);
+        if (names_from_map(api, t, args + nargs, kwnames, buf) < 0) return NULL;
+        st = inplace ? nt_set_names_(t, buf) : nt_rename(t, buf, &out);
+    } else if (nargs == 1 && args[0] == Py_None) {
+        st = inplace ? nt_set_names_(t, NULL) : nt_rename(t, NULL, &out);
+    } else {
+        int ellipsis, count = names_with_ellipsis(api, args, nargs, buf, &ellipsis);
+        if (count < 0) return NULL;
+        nt_call c;
+        memset(&c, 0, sizeof c);
+        c.op = NT_OP_RENAME;
+        c.inplace = inplace;
+        c.args[0] = nt_arg_tensor(t);
+        c.args[1] = nt_arg_names(count, buf, ellipsis);
+        st = nt_call_op(&c);
+        out = c.result[0];
+        if (inplace && st == NT_OK) nt_tensor_release(out);
     }
-    if (nargs == 1 && args[0] == Py_None) {
-        *names_out = NULL;
-        return 0;
+    if (st != NT_OK) return nt_py_raise(st);
+    if (inplace) {
+        Py_INCREF(self);
+        return self;
     }
-    int ellipsis = nt_py_find_ellipsis(api, args, nargs);
-    if (ellipsis == -2) return -1;
-    nt_py_name_item items[2 * NT_MAX_DIMS];
-    int count = nt_py_expand_ellipsis(t, args, nargs, ellipsis, items);
-    if (count < 0 || nt_py_convert_names(api, "names", "tuple", items, count, buf) < 0) return -1;
-    if (count != ndim) {
-        PyObject *list = nt_py_names_list(buf, count);
-        if (list) nt_py_set_names_count_error(count, ndim, list);
-        Py_XDECREF(list);
-        return -1;
-    }
-    *names_out = ndim > 0 ? buf : NULL;
-    return 0;
+    return nt_py_wrap(out);
 }
 
-/* rename(*names, **rename_map): a view with new names. */
 static PyObject *tensor_rename(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
-    nt_tensor *t = nt_py_tensor(self), *out;
-    nt_name buf[2 * NT_MAX_DIMS];
-    const nt_name *names;
-    if (rename_args("rename", t, args, nargs, kwnames, buf, &names) < 0) return NULL;
-    return nt_py_result_of(nt_rename(t, names, &out), &out);
+    return rename_impl("rename", self, args, nargs, kwnames, false);
 }
 
-/* rename_(*names, **rename_map): renames in place and returns self. */
 static PyObject *tensor_rename_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames) {
-    nt_tensor *t = nt_py_tensor(self);
-    nt_name buf[2 * NT_MAX_DIMS];
-    const nt_name *names;
-    if (rename_args("rename_", t, args, nargs, kwnames, buf, &names) < 0) return NULL;
-    nt_status st = nt_set_names_(t, names);
-    if (st != NT_OK) return nt_py_raise(st);
-    Py_INCREF(self);
-    return self;
+    return rename_impl("rename_", self, args, nargs, kwnames, true);
 }
 
-/* ---- refine_names, align_to, align_as ---- */
+/* ---- refine_names, align_to ---- */
 
-/* refine_names(*names): names may hold one Ellipsis, expanded here as PyTorch does. */
+/* refine_names(*names): one Ellipsis, expanded by C as PyTorch does. */
 static PyObject *tensor_refine_names(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     nt_tensor *t = nt_py_tensor(self), *out;
-    int ellipsis = nt_py_find_ellipsis("refine_names", args, nargs);
-    if (ellipsis == -2) return NULL;
-    nt_py_name_item items[2 * NT_MAX_DIMS];
     nt_name names[2 * NT_MAX_DIMS];
-    int count = nt_py_expand_ellipsis(t, args, nargs, ellipsis, items);
-    if (count < 0 || nt_py_convert_names("refine_names", "names", "tuple", items, count, names) < 0)
-        return NULL;
-    return nt_py_result_of(nt_refine_names(t, count, names, -1, &out), &out);
+    int ellipsis, count = names_with_ellipsis("refine_names", args, nargs, names, &ellipsis);
+    if (count < 0) return NULL;
+    return nt_py_result_of(nt_refine_names(t, count, names, ellipsis, &out), &out);
 }
 
 /* align_to(*names): one Ellipsis stands for the dims not mentioned, in their order. */
@@ -136,113 +148,12 @@ static PyObject *tensor_align_to(PyObject *self, PyObject *const *args, Py_ssize
         if (i != ellipsis) items[n++] = (nt_py_name_item){args[i], 0};
     nt_name converted[NT_MAX_DIMS];
     if (nt_py_convert_names("align_to", ellipsis >= 0 ? "order" : "names",
-                         ellipsis >= 0 ? "list" : "tuple", items, n, converted) < 0)
+                            ellipsis >= 0 ? "list" : "tuple", items, n, converted) < 0)
         return NULL;
     /* the C API takes the Ellipsis as a placeholder entry at its position */
     for (int i = 0, j = 0; i < (int)nargs; i++)
         names[i] = i == ellipsis ? NT_NAME_NONE : converted[j++];
     return nt_py_result_of(nt_align_to(t, (int)nargs, names, ellipsis, &out), &out);
-}
-
-static PyObject *tensor_align_as(PyObject *self, PyObject *other) {
-    if (!nt_py_is_tensor(other)) {
-        PyErr_Format(PyExc_TypeError,
-                     "align_as(): argument 'other' (position 1) must be Tensor, not %s",
-                     nt_py_type_name(other));
-        return NULL;
-    }
-    nt_tensor *out;
-    return nt_py_result_of(nt_align_as(nt_py_tensor(self), nt_py_tensor(other), &out), &out);
-}
-
-/* ---- flatten ---- */
-
-static const nt_py_signature flatten_sigs[] = {
-    {3, 3, {{NT_PY_ARG_INT, "start_dim"}, {NT_PY_ARG_INT, "end_dim"}, {NT_PY_ARG_NAME, "out_dim"}}},
-    {2, 0, {{NT_PY_ARG_INT, "start_dim"}, {NT_PY_ARG_INT, "end_dim"}}},
-    {3, 3, {{NT_PY_ARG_NAME, "start_dim"}, {NT_PY_ARG_NAME, "end_dim"}, {NT_PY_ARG_NAME, "out_dim"}}},
-    {2, 2, {{NT_PY_ARG_NAMES, "dims"}, {NT_PY_ARG_NAME, "out_dim"}}},
-};
-
-/* A start/end dim argument: an int (left for the C API to wrap) or a name (resolved). */
-static int flatten_dim(nt_tensor *t, PyObject *o, int64_t *out) {
-    if (PyUnicode_Check(o)) return nt_py_dim_from_object(t, o, out);
-    return nt_py_int64_from_object(o, out, "dim");
-}
-
-/* flatten(start_dim=0, end_dim=-1), flatten(start_dim, end_dim, out_dim) with dims as
- * indices or names, flatten(dims, out_dim) with a list of names. */
-PyObject *nt_py_tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                            PyObject *kwnames) {
-    static const char *const kwlist[] = {"start_dim", "end_dim", "out_dim", "dims", NULL};
-    nt_tensor *t = nt_py_tensor(self), *out;
-    PyObject *v[4];
-    if (nt_py_parse_args("flatten", args, nargs, kwnames, kwlist, 3, v) < 0) {
-        if (nargs > 3 && PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Clear();
-            return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
-        }
-        return NULL;
-    }
-    PyObject *dims = v[3];
-    if (!dims && v[0] && (PyList_Check(v[0]) || PyTuple_Check(v[0]))) {
-        dims = v[0]; /* flatten(dims, out_dim): the 2nd positional is out_dim */
-        v[0] = NULL;
-        if (nargs >= 2 && !v[2]) {
-            v[2] = v[1];
-            v[1] = NULL;
-        } else if (nargs == 1 && !v[2] && !kwnames) {
-            PyErr_Format(PyExc_TypeError,
-                         "flatten(): argument 'start_dim' (position 1) must be int, not %s",
-                         nt_py_type_name(dims));
-            return NULL;
-        }
-    }
-    if (dims) {
-        if (v[0] || v[1] || nargs > 2 || !v[2] || !(v[2] == Py_None || PyUnicode_Check(v[2])) ||
-            !(PyList_Check(dims) || PyTuple_Check(dims)))
-            return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(dims);
-        if (n > NT_MAX_DIMS) {
-            PyErr_SetString(PyExc_RuntimeError, "flatten: too many dims");
-            return NULL;
-        }
-        if (n > 0 && !(PySequence_Fast_GET_ITEM(dims, 0) == Py_None ||
-                       PyUnicode_Check(PySequence_Fast_GET_ITEM(dims, 0))))
-            return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
-        nt_py_name_item items[NT_MAX_DIMS];
-        nt_name names[NT_MAX_DIMS], out_name;
-        for (Py_ssize_t i = 0; i < n; i++)
-            items[i] = (nt_py_name_item){PySequence_Fast_GET_ITEM(dims, i), 0};
-        if (nt_py_convert_names("flatten", "dims", Py_TYPE(dims)->tp_name, items, (int)n, names) < 0 ||
-            nt_py_name_from_object(v[2], &out_name) < 0)
-            return NULL;
-        return nt_py_result_of(nt_flatten_names(t, (int)n, names, out_name, &out), &out);
-    }
-    /* flatten(start_dim, end_dim[, out_dim]) */
-    for (int i = 0; i < 2; i++)
-        if (v[i] && !nt_py_is_int(v[i]) && !PyUnicode_Check(v[i])) {
-            if (nargs == 1 && !kwnames) {
-                PyErr_Format(PyExc_TypeError,
-                             "flatten(): argument 'start_dim' (position 1) must be int, not %s",
-                             nt_py_type_name(v[i]));
-                return NULL;
-            }
-            return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
-        }
-    if (v[2] && v[2] != Py_None && !PyUnicode_Check(v[2]))
-        return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
-    if (!v[2] && ((v[0] && PyUnicode_Check(v[0])) || (v[1] && PyUnicode_Check(v[1]))) &&
-        !(v[0] && v[1]))
-        return nt_py_invalid_combination("flatten", args, nargs, kwnames, flatten_sigs, 4);
-    int64_t start = 0, end = -1;
-    if ((v[0] && flatten_dim(t, v[0], &start) < 0) || (v[1] && flatten_dim(t, v[1], &end) < 0))
-        return NULL;
-    if (!v[2]) /* the merged dim is unnamed; one dim alone is the tensor itself */
-        return nt_py_result_self(self, nt_flatten_dims(t, start, end, &out), &out);
-    nt_name out_name;
-    if (nt_py_name_from_object(v[2], &out_name) < 0) return NULL;
-    return nt_py_result_of(nt_flatten(t, start, end, out_name, &out), &out);
 }
 
 /* ---- unflatten ---- */
@@ -308,8 +219,8 @@ static int is_ordered_dict(PyObject *o) {
 }
 
 /* unflatten(dim, sizes): sizes are ints (a -1 is inferred) or a namedshape. */
-PyObject *nt_py_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames) {
+static PyObject *tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames) {
     static const char *const kwlist[] = {"dim", "sizes", NULL};
     nt_tensor *t = nt_py_tensor(self), *out;
     PyObject *v[2];
@@ -370,7 +281,8 @@ PyObject *nt_py_tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize
         if (nt_py_convert_names("unflatten", "names", "tuple", items, (int)n, names) < 0) goto done;
     }
     if (nt_py_dim_from_object(t, v[0], &dim) < 0) goto done;
-    result = nt_py_result_of(nt_unflatten(t, dim, count, sizes, names_obj ? names : NULL, &out), &out);
+    result =
+        nt_py_result_of(nt_unflatten(t, dim, count, sizes, names_obj ? names : NULL, &out), &out);
 done:
     if (names_obj) {
         Py_DECREF(names_obj);
@@ -389,12 +301,7 @@ PyMethodDef nt_py_tensor_names_methods[] = {
      "refine_names(*names): lifts unnamed dims to the given names (one ... allowed)."},
     {"align_to", (PyCFunction)(void (*)(void))tensor_align_to, METH_FASTCALL,
      "align_to(*names): permutes dims into this order, adding size-one dims for new names."},
-    {"align_as", tensor_align_as, METH_O,
-     "align_as(other): align_to(*other.names): permutes and adds dims to match other."},
-    {"flatten", FASTCALL_KW(nt_py_tensor_flatten),
-     "flatten(start_dim=0, end_dim=-1[, out_dim]) or flatten(dims, out_dim): merges "
-     "consecutive dims into one."},
-    {"unflatten", FASTCALL_KW(nt_py_tensor_unflatten),
+    {"unflatten", FASTCALL_KW(tensor_unflatten),
      "unflatten(dim, sizes): splits a dim into sizes or a namedshape ((name, size), ...)."},
     {NULL, NULL, 0, NULL},
 };

@@ -3,8 +3,7 @@
  * (bindings.c makes uniform_, normal_, cauchy_, exponential_, geometric_, log_normal_,
  * bernoulli_ and bernoulli from their rows): random_ (its two precision warnings), torch.normal
  * with tensor arguments, dropout (F.dropout's and torch.dropout's arguments in one), and the Tensor
- * rows of the coverage table with no name rule that no other file provides (copy_ with its name
- * rule, zero_, fill_, requires_grad_, register_hook, the requires_grad and grad setters, and the
+ * rows of the coverage table with no name rule that no other file provides (requires_grad_, register_hook, the requires_grad and grad setters, and the
  * module forms torch.is_floating_point, is_signed, numel and get_device).
  *
  * Argument errors reproduce PyTorch 1.13's parser texts; autograd does not exist yet, so
@@ -18,9 +17,6 @@
 #include "interop.h"
 #include "ops_random.h"
 
-#include "core/status.h" /* nt_fail: the saved name error */
-#include "iter/iter.h"   /* nt_iter_build: copy_'s shape errors come before its name error */
-#include "names/infer.h" /* copy_'s name rule */
 
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
@@ -351,76 +347,6 @@ static PyObject *py_dropout_(PyObject *m, PyObject *const *args, Py_ssize_t narg
     return dropout_impl(args, nargs, kwnames, "dropout_", 1);
 }
 
-/* ---- copy_, zero_, fill_ ---- */
-
-/* copy_(other, non_blocking=False): other a tensor or a number (copied as a 0-dim tensor
- * of PyTorch's wrapped-number dtype: bool, int64 or float64). Names: self and other are
- * unified from the right; an unnamed self takes the result, a named one must equal it
- * (checked after the shapes, as PyTorch reports the shape error first). */
-static PyObject *tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames) {
-    static const char *const kwlist[] = {"other", "non_blocking", NULL};
-    PyObject *v[2];
-    if (nargs > 2 || (nargs == 0 && !kwnames)) { /* one overload: "but expected (...)" */
-        PyObject *got = format_got(args, nargs, kwnames);
-        if (got)
-            PyErr_Format(PyExc_TypeError,
-                         "copy_() received an invalid combination of arguments - got (%U), but "
-                         "expected (Tensor other, bool non_blocking)",
-                         got);
-        Py_XDECREF(got);
-        return NULL;
-    }
-    if (parse("copy_", args, nargs, kwnames, kwlist, 1, 2, v) < 0) return NULL;
-    if (!v[0]) return nt_py_missing_args("copy_", 1, (const char *const[]){"other"});
-    if (v[1] && !PyBool_Check(v[1])) {
-        PyErr_Format(PyExc_TypeError, "copy_(): argument 'non_blocking'%s must be bool, not %s",
-                     nargs >= 2 ? " (position 2)" : "", nt_py_type_name(v[1]));
-        return NULL;
-    }
-    nt_tensor *dst = nt_py_tensor(self), *src = NULL, *owned = NULL;
-    if (nt_py_is_tensor(v[0])) {
-        src = nt_py_tensor(v[0]);
-    } else if (PyBool_Check(v[0]) || PyLong_Check(v[0]) || PyFloat_Check(v[0])) {
-        nt_scalar s;
-        if (nt_py_scalar_from_object(v[0], &s) < 0) return NULL;
-        nt_dtype d = s.kind == NT_SCALAR_BOOL  ? NT_BOOL
-                     : s.kind == NT_SCALAR_INT ? NT_INT64
-                                               : NT_FLOAT64;
-        nt_status st = nt_full(0, NULL, s, d, NULL, &owned);
-        if (st != NT_OK) return nt_py_raise(st);
-        src = owned;
-    } else {
-        PyErr_Format(PyExc_TypeError,
-                     "copy_(): argument 'other' (position 1) must be Tensor, "
-                     "not %s",
-                     nt_py_type_name(v[0]));
-        return NULL;
-    }
-    nt_name buf[NT_MAX_DIMS];
-    const nt_name *names = NULL;
-    int ndim = 0;
-    int dst_ndim = nt_tensor_ndim(dst), src_ndim = nt_tensor_ndim(src);
-    nt_status st = nt_names_unify_from_right(nt_tensor_names(dst), dst_ndim, nt_tensor_names(src),
-                                             src_ndim, buf, &ndim, &names);
-    if (st == NT_OK && names && nt_tensor_names(dst) && ndim == dst_ndim) {
-        st = nt_names_check_out(nt_tensor_names(dst), dst_ndim, names, ndim);
-        if (st != NT_OK) { /* a shape error, if any, is PyTorch's first complaint */
-            char saved[512];
-            snprintf(saved, sizeof saved, "%s", nt_last_error());
-            nt_tensor *ops[2] = {dst, src};
-            nt_iter it;
-            if (nt_iter_build(&it, 2, ops, NULL) == NT_OK)
-                st = nt_fail(NT_ERR_RUNTIME, "%s", saved);
-            else
-                st = nt_last_status();
-        }
-    }
-    if (st == NT_OK) NT_PY_CALL_NOGIL(nt_tensor_numel(dst), st, nt_copy_(dst, src));
-    if (st == NT_OK && names && !nt_tensor_names(dst)) st = nt_set_names_(dst, names);
-    nt_tensor_release(owned);
-    return self_result(self, st);
-}
 
 /* ---- autograd placeholders ---- */
 
@@ -586,7 +512,6 @@ static PyObject *py_get_device(PyObject *m, PyObject *const *args, Py_ssize_t na
 PyMethodDef nt_py_tensor_random_methods[] = {
     {"random_", FASTKW(tensor_random_),
      "random_() / random_(to) / random_(from, to): uniform integers."},
-    {"copy_", FASTKW(tensor_copy_), "copy_(other, non_blocking=False): copies other into self."},
     {"requires_grad_", FASTKW(tensor_requires_grad_),
      "requires_grad_(requires_grad=True): False only until autograd exists."},
     {"register_hook", FASTKW(tensor_register_hook),

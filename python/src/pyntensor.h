@@ -157,8 +157,6 @@ extern const nt_py_family nt_py_families[];
 
 extern PyMethodDef nt_py_tensor_core_methods[];    /* tensor_type.c */
 extern PyMethodDef nt_py_tensor_names_methods[];   /* names.c */
-extern PyMethodDef nt_py_tensor_view_methods[];    /* views.c */
-extern PyMethodDef nt_py_module_view_functions[];  /* views.c */
 extern PyMethodDef nt_py_tensor_convert_methods[]; /* convert.c */
 extern PyMethodDef nt_py_module_factory_functions[]; /* factories.c */
 extern PyMethodDef nt_py_module_functions[];         /* module.c */

@@ -50,8 +50,9 @@ const char *py_type_name(py_type t) {
     case PT_SCALAR:
         return "Number";
     case PT_INT64:
-    case PT_SYM_INT:
         return "int";
+    case PT_SYM_INT:
+        return "SymInt";
     case PT_DOUBLE:
         return "float";
     case PT_BOOL:
@@ -176,12 +177,14 @@ static bool check_dimname_list(PyObject *o) {
 
 /* is_int_list: a tuple or list whose first item is an int (empty: yes), or, with a size,
  * one int. */
-static bool check_int_list(PyObject *o, int size) {
+static bool check_int_list(PyObject *o, int size, bool names) {
     if (PyTuple_Check(o) || PyList_Check(o)) {
         Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-        return n == 0 || check_index(PySequence_Fast_GET_ITEM(o, 0));
+        if (n == 0) return true;
+        PyObject *first = PySequence_Fast_GET_ITEM(o, 0);
+        return check_index(first) || (names && PyUnicode_Check(first));
     }
-    return size > 0 && check_long(o);
+    return size > 0 && (check_long(o) || (names && PyUnicode_Check(o)));
 }
 
 static bool check_tensor_list(PyObject *o) {
@@ -214,7 +217,7 @@ static bool param_check(const py_param *p, PyObject *o) {
         return check_double(o) || (is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
     case PT_INT64:
     case PT_SYM_INT:
-        if (check_long(o)) return true;
+        if (check_long(o) || (p->dim_names && PyUnicode_Check(o))) return true;
         if (p->type == PT_SYM_INT && check_index(o)) return true;
         if (is_tensor(o)) {
             nt_tensor *t = nt_py_tensor(o);
@@ -230,7 +233,7 @@ static bool param_check(const py_param *p, PyObject *o) {
         return check_tensor_list(o);
     case PT_INT_LIST:
     case PT_SYM_INT_LIST:
-        return check_int_list(o, p->size);
+        return check_int_list(o, p->size, p->dim_names);
     case PT_FLOAT_LIST:
         return check_float_list(o);
     case PT_GENERATOR:
@@ -437,6 +440,9 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
             if (parse_default(p, q->default_text) < 0) return -1;
         }
         p->slot = find_slot(schema, q->name);
+        p->dim_names = p->slot >= 0 && (p->type == PT_INT64 || p->type == PT_INT_LIST) &&
+                       (strcmp(schema->params[p->slot].type, "Dim") == 0 ||
+                        strcmp(schema->params[p->slot].type, "Dim[]") == 0);
         if (strcmp(q->name, "out") == 0) sig->out_param = sig->nparams;
         if (!p->optional) sig->min_args++;
         if (!p->keyword_only) sig->max_pos_args++;
@@ -574,7 +580,8 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
             return raise ? -1 : 0;
         } else if (param_check(p, obj)) {
             vals[i] = obj;
-        } else if (varargs_ok && pos == 0 && !is_kw && check_index(obj)) {
+        } else if (varargs_ok && pos == 0 && !is_kw &&
+                   (check_index(obj) || (p->dim_names && PyUnicode_Check(obj)))) {
             /* permute(1, 2, 3) is permute((1, 2, 3)): every positional argument */
             PyObject *tuple = PyTuple_New(nargs);
             if (!tuple) return -1;
@@ -639,20 +646,6 @@ static void put(text_buf *b, const char *fmt, ...) {
     if (b->n > sizeof b->s) b->n = sizeof b->s;
 }
 
-/* One argument's description: "int", "tuple of (int, str)", "list of [int]". */
-static void put_arg(text_buf *b, PyObject *o) {
-    bool tuple = PyTuple_Check(o);
-    if (!tuple && !PyList_Check(o)) {
-        put(b, "%s", type_name(o));
-        return;
-    }
-    put(b, "%s of %s", type_name(o), tuple ? "(" : "[");
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-    for (Py_ssize_t i = 0; i < n; i++)
-        put(b, "%s%s", i ? ", " : "", type_name(PySequence_Fast_GET_ITEM(o, i)));
-    put(b, "%s", tuple ? (n == 1 ? ",)" : ")") : "]");
-}
-
 /* _argDesc: "(int, str, dim=float)", keywords in the call's order. */
 static void put_args(text_buf *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
@@ -674,6 +667,10 @@ typedef struct option_arg {
 
 static int option_args(const py_sig *sig, option_arg *out) {
     int n = 0;
+    if (sig->nparams == 0) { /* "()" splits into one empty argument, which nothing matches */
+        out[0] = (option_arg){"", ""};
+        return 1;
+    }
     bool star = false;
     for (int i = 0; i < sig->nparams; i++) {
         if (sig->params[i].keyword_only && !star) {
@@ -713,7 +710,7 @@ static void put_marked(text_buf *b, const py_sig *sig, PyObject *const *args, Py
         bool ok = a && type_matches(a->type, o);
         put(b, "%s%s", i ? ", " : "", ok ? "" : "!");
         if (i >= nargs && a) put(b, "%s=", a->name);
-        put_arg(b, o);
+        put(b, "%s", type_name(o));
         put(b, "%s", ok ? "" : "!");
     }
     put(b, ")");

@@ -61,6 +61,8 @@ typedef struct py_param {
     int size; /* IntArrayRef[N] / DimnameList[N]: a single value is accepted */
     bool allow_none, optional, keyword_only;
     bool numbers_as_tensors; /* add(x, 2): a Python number where a Tensor goes */
+    bool dim_names;          /* an int or int list that fills a Dim/Dim[] slot: names (str)
+                                are taken where indices are, as everywhere in ntensor */
     py_default def;
     int slot; /* the op schema's slot it fills, -1 for none */
 } py_param;

@@ -165,7 +165,7 @@ static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t 
     PyObject *dim_arg;
     if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 1, &dim_arg) < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self);
-    if (!dim_arg || dim_arg == Py_None) {
+    if (!dim_arg) {
         if (sizes) return nt_py_size_new(nt_tensor_ndim(t), values); /* a Size; strides: tuple */
         PyObject *tuple = PyTuple_New(nt_tensor_ndim(t));
         for (int i = 0; tuple && i < nt_tensor_ndim(t); i++) {
@@ -178,6 +178,10 @@ static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t 
         return tuple;
     }
     int64_t dim;
+    if (dim_arg == Py_None) { /* a None name: PyTorch's "Please look up dimensions by name" */
+        nt_status st = nt_tensor_dim(t, nt_dim_name(NT_NAME_NONE), &dim);
+        if (st != NT_OK) return nt_py_raise(st);
+    }
     if (nt_py_dim_from_object(t, dim_arg, &dim) < 0) return NULL;
     if (nt_tensor_ndim(t) == 0) { /* a 0-dim tensor accepts dim 0/-1 but has no sizes */
         PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",

@@ -8,20 +8,22 @@
  * Names: the named flatten gives the merged dim `out_name` (None allowed) and keeps the
  * others; the positional flatten (nt_flatten_dims) leaves the merged dim unnamed, since
  * PyTorch refuses it on named tensors; unflatten gives the new dims the names it is given
- * and keeps the others. Messages are PyTorch 1.13's.
+ * and keeps the others. Messages are PyTorch 1.13's. Dims are nt_dim (indices or names).
+ * The rows FLATTEN_OUT, FLATTEN, FLATTEN_NAMED_RANGE, FLATTEN_NAMES (PyTorch's overloads,
+ * in its order), UNFLATTEN_NAMED and UNFLATTEN run nt_impl_flatten / nt_impl_unflatten.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/status.h"
+#include "dispatch/dispatch.h"
 #include "names/names.h"
 
 /* Wraps [start, end] into t's dims and checks their order. */
-static nt_status wrap_range(const nt_tensor *t, int64_t start, int64_t end, int64_t *s,
-                            int64_t *e) {
-    NT_TRY(nt_wrap_dim(start, t->ndim, s));
-    NT_TRY(nt_wrap_dim(end, t->ndim, e));
+static nt_status wrap_range(const nt_tensor *t, nt_dim start, nt_dim end, int64_t *s, int64_t *e) {
+    NT_TRY(nt_tensor_dim(t, start, s));
+    NT_TRY(nt_tensor_dim(t, end, e));
     if (*s > *e)
         return nt_fail(NT_ERR_RUNTIME,
                        "flatten() has invalid args: start_dim cannot come after end_dim");
@@ -58,7 +60,8 @@ static const nt_name *merged_names(const nt_tensor *t, int64_t s, int64_t e, nt_
     return names;
 }
 
-nt_status nt_flatten(nt_tensor *t, int64_t start, int64_t end, nt_name out_name, nt_tensor **out) {
+static nt_status flatten(nt_tensor *t, nt_dim start, nt_dim end, nt_name out_name,
+                         nt_tensor **out) {
     int64_t s, e;
     NT_TRY(wrap_range(t, start, end, &s, &e));
     NT_TRY(nt_names_check_known(&out_name, 1));
@@ -77,7 +80,7 @@ nt_status nt_flatten(nt_tensor *t, int64_t start, int64_t end, nt_name out_name,
     return nt_view_named(t, ndim, sizes, names, true, out);
 }
 
-nt_status nt_flatten_dims(nt_tensor *t, int64_t start, int64_t end, nt_tensor **out) {
+static nt_status flatten_dims(nt_tensor *t, nt_dim start, nt_dim end, nt_tensor **out) {
     int64_t s, e;
     NT_TRY(wrap_range(t, start, end, &s, &e));
     if (t->ndim == 0) {
@@ -95,8 +98,8 @@ nt_status nt_flatten_dims(nt_tensor *t, int64_t start, int64_t end, nt_tensor **
                          true, out);
 }
 
-nt_status nt_flatten_names(nt_tensor *t, int count, const nt_name *dims, nt_name out_name,
-                           nt_tensor **out) {
+static nt_status flatten_names(nt_tensor *t, int count, const nt_name *dims, nt_name out_name,
+                               nt_tensor **out) {
     int64_t first = 0, prev = 0, at;
     for (int i = 0; i < count; i++)
         NT_TRY(nt_tensor_dim_of(t, dims[i], &at));
@@ -117,7 +120,7 @@ nt_status nt_flatten_names(nt_tensor *t, int count, const nt_name *dims, nt_name
         }
         prev = at;
     }
-    return nt_flatten(t, first, prev, out_name, out);
+    return flatten(t, first, prev, out_name, out);
 }
 
 /* ------------------------------------------------------------------ unflatten */
@@ -146,10 +149,10 @@ static nt_status unflatten_size_error(const nt_tensor *t, int64_t d, int count,
                    want, d, dim_name, t->sizes[d], have);
 }
 
-nt_status nt_unflatten(nt_tensor *t, int64_t dim, int count, const int64_t *sizes,
-                       const nt_name *names, nt_tensor **out) {
+static nt_status unflatten(nt_tensor *t, nt_dim dim, int count, const int64_t *sizes,
+                           const nt_name *names, nt_tensor **out) {
     int64_t d;
-    NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    NT_TRY(nt_tensor_dim(t, dim, &d));
     if (t->ndim == 0)
         return nt_fail(NT_ERR_INDEX, "Dimension specified as 0 but tensor has no dimensions");
     if (count <= 0) return nt_fail(NT_ERR_RUNTIME, "unflatten: sizes must be non-empty");
@@ -177,4 +180,93 @@ nt_status nt_unflatten(nt_tensor *t, int64_t dim, int count, const int64_t *size
         NT_TRY(nt_names_check_unique(out_names, ndim));
     }
     return nt_view_named(t, ndim, shape, names ? out_names : NULL, false, out);
+}
+
+/* ------------------------------------------------------------------ the op table's functions */
+
+/* The one name of a Dimname slot, or None. */
+static nt_name name_arg(const nt_arg *a) {
+    return a->kind == NT_ARG_NAMES && a->n == 1 ? a->v.names[0] : NT_NAME_NONE;
+}
+
+static nt_dim dim_arg(const nt_call *c, int i, nt_dim def) {
+    return c->args[i].kind == NT_ARG_DIM ? c->args[i].v.dim : def;
+}
+
+/* flatten(start, end, out_dim) by index or name, flatten(start=0, end=-1), flatten(dims,
+ * out_dim). */
+nt_status nt_impl_flatten(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("flatten", "self");
+    switch (c->op) {
+    case NT_OP_FLATTEN:
+        return flatten_dims(t, dim_arg(c, 1, 0), dim_arg(c, 2, -1), &c->result[0]);
+    case NT_OP_FLATTEN_NAMES:
+        return flatten_names(t, c->args[1].n, c->args[1].v.names, name_arg(&c->args[2]),
+                             &c->result[0]);
+    default:
+        return flatten(t, dim_arg(c, 1, 0), dim_arg(c, 2, -1), name_arg(&c->args[3]),
+                       &c->result[0]);
+    }
+}
+
+/* unflatten(dim, sizes) and unflatten(dim, sizes, names). */
+nt_status nt_impl_unflatten(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("unflatten", "self");
+    const nt_arg *names = &c->args[3];
+    if (c->op == NT_OP_UNFLATTEN_NAMED && names->kind == NT_ARG_NAMES && names->n != c->args[2].n)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "unflatten: %d sizes but %d names were given for the unflattened dims",
+                       (int)c->args[2].n, (int)names->n);
+    return unflatten(t, dim_arg(c, 1, 0), c->args[2].n, c->args[2].v.ints,
+                     c->op == NT_OP_UNFLATTEN_NAMED && names->kind == NT_ARG_NAMES ? names->v.names
+                                                                                   : NULL,
+                     &c->result[0]);
+}
+
+static nt_status run(nt_call *c, nt_tensor **out) {
+    NT_TRY(nt_dispatch(c));
+    *out = c->result[0];
+    return NT_OK;
+}
+
+nt_status nt_flatten(nt_tensor *t, nt_dim start, nt_dim end, nt_name out_name, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_FLATTEN_OUT);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(start);
+    c.args[2] = nt_arg_dim(end);
+    c.args[3] = nt_arg_names(1, &out_name, -1);
+    return run(&c, out);
+}
+
+nt_status nt_flatten_dims(nt_tensor *t, nt_dim start, nt_dim end, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_FLATTEN);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(start);
+    c.args[2] = nt_arg_dim(end);
+    return run(&c, out);
+}
+
+nt_status nt_flatten_names(nt_tensor *t, int count, const nt_name *dims, nt_name out_name,
+                           nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_FLATTEN_NAMES);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_names(count, dims, -1);
+    c.args[2] = nt_arg_names(1, &out_name, -1);
+    return run(&c, out);
+}
+
+nt_status nt_unflatten(nt_tensor *t, nt_dim dim, int count, const int64_t *sizes,
+                       const nt_name *names, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, names ? NT_OP_UNFLATTEN_NAMED : NT_OP_UNFLATTEN);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim);
+    c.args[2] = nt_arg_ints(count, sizes);
+    c.args[3] = names ? nt_arg_names(count, names, -1) : nt_arg_none();
+    return run(&c, out);
 }

@@ -6,12 +6,18 @@
  * (rename, refine_names) or in a permutation plus size-one dims (align_to, align_as). The
  * checks and messages follow PyTorch 1.13, except where the spec is stricter: align_to and
  * align_as need every dim of the input named, with or without an Ellipsis.
+ *
+ * They are op-table ops (rows RENAME, RENAME_MAP, REFINE_NAMES, ALIGN_TO, ALIGN_AS): the
+ * nt_impl_* functions read the call record, the public functions go through nt_dispatch.
+ * The one Ellipsis of rename and refine_names arrives as an index into the names
+ * (NT_ARG_NAMES) and is expanded here as PyTorch's Python code does (expand_ellipsis).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/status.h"
+#include "dispatch/dispatch.h"
 #include "names/names.h"
 
 /* ------------------------------------------------------------------ helpers (names.h) */
@@ -98,25 +104,92 @@ static nt_status alias_with_names(nt_tensor *t, const nt_name *names, nt_tensor 
 
 /* ------------------------------------------------------------------ rename */
 
+/* Expands the Ellipsis at `ellipsis` (-1: none) of names[0..count) with t's names as
+ * PyTorch's Python code does (rename, refine_names: the slice names[pre : ndim - post] with
+ * Python's rules, so a negative end counts from the back and the expansion can be
+ * non-empty even when the counts do not match). Writes at most 3 * NT_MAX_DIMS names. */
+static nt_status expand_ellipsis(const char *api, const nt_tensor *t, int count,
+                                 const nt_name *names, int ellipsis, nt_name *out, int *n_out) {
+    if (count < 0 || ellipsis < -1 || ellipsis >= count)
+        return nt_fail(NT_ERR_VALUE, "%s: invalid Ellipsis position %d among %d names", api,
+                       ellipsis, count);
+    if (count > 2 * NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME, "%s: too many names (%d)", api, count);
+    int pre = ellipsis >= 0 ? ellipsis : count;
+    int post = ellipsis >= 0 ? count - ellipsis - 1 : 0;
+    int start = 0, stop = 0;
+    if (ellipsis >= 0) {
+        start = pre < t->ndim ? pre : t->ndim;
+        stop = t->ndim - post;
+        if (stop < 0) stop += t->ndim;
+        if (stop < start) stop = start;
+    }
+    int n = 0;
+    for (int i = 0; i < pre; i++)
+        out[n++] = names[i];
+    for (int i = start; i < stop; i++)
+        out[n++] = nt_tensor_name_at(t, i);
+    for (int i = 0; i < post; i++)
+        out[n++] = names[ellipsis + 1 + i];
+    *n_out = n;
+    return NT_OK;
+}
+
+/* rename(names) and rename_(names): NT_ARG_NONE drops every name; a list (with at most
+ * one Ellipsis) must name every dim. */
+nt_status nt_impl_rename(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor(c->inplace ? "rename_" : "rename", "self");
+    const nt_arg *a = &c->args[1];
+    nt_name buf[3 * NT_MAX_DIMS];
+    const nt_name *names = NULL;
+    if (a->kind == NT_ARG_NAMES) {
+        int n;
+        NT_TRY(expand_ellipsis(c->inplace ? "rename_" : "rename", t, a->n, a->v.names, a->ellipsis,
+                               buf, &n));
+        NT_TRY(nt_names_check_for(t->ndim, n, buf));
+        names = buf;
+    }
+    if (c->inplace) {
+        NT_TRY(nt_tensor_set_names(t, names));
+        c->result[0] = nt_tensor_retain(t);
+        return NT_OK;
+    }
+    return alias_with_names(t, names, &c->result[0]);
+}
+
+/* A call of op `op` on t with a names slot (NULL: none), in place or not. */
+static nt_status names_call(nt_op op, nt_tensor *t, int count, const nt_name *names, int ellipsis,
+                            bool inplace, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = inplace;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = names ? nt_arg_names(count, names, ellipsis) : nt_arg_none();
+    NT_TRY(nt_dispatch(&c));
+    if (out)
+        *out = c.result[0];
+    else
+        nt_tensor_release(c.result[0]);
+    return NT_OK;
+}
+
 nt_status nt_rename(nt_tensor *t, const nt_name *names, nt_tensor **out) {
-    return nt_rename_n(t, t->ndim, names, out);
+    return names_call(NT_OP_RENAME, t, t ? t->ndim : 0, names, -1, false, out);
 }
 
 nt_status nt_rename_n(nt_tensor *t, int count, const nt_name *names, nt_tensor **out) {
     /* Python's rename(None) drops every name, whatever the number of dims */
     if (names && count == 1 && names[0] == NT_NAME_NONE) names = NULL;
-    if (names) NT_TRY(nt_names_check_for(t->ndim, count, names));
-    return alias_with_names(t, names, out);
+    return names_call(NT_OP_RENAME, t, count, names, -1, false, out);
 }
 
 nt_status nt_set_names_(nt_tensor *t, const nt_name *names) {
-    NT_TRY(nt_names_check_known(names, t->ndim));
-    return nt_tensor_set_names(t, names);
+    return names_call(NT_OP_RENAME, t, t ? t->ndim : 0, names, -1, true, NULL);
 }
 
 nt_status nt_set_names_n_(nt_tensor *t, int count, const nt_name *names) {
-    if (names) NT_TRY(nt_names_check_for(t->ndim, count, names));
-    return nt_tensor_set_names(t, names);
+    return names_call(NT_OP_RENAME, t, count, names, -1, true, NULL);
 }
 
 /* The names t would have after renaming from[i] to to[i]. Like PyTorch's Python
@@ -144,23 +217,54 @@ static nt_status renamed_names(const nt_tensor *t, int count, const nt_name *fro
     return nt_names_check_unique(names, t->ndim);
 }
 
+/* rename(**map), rename_(**map): slot 1 the old names, slot 2 the new ones. */
+nt_status nt_impl_rename_map(nt_call *c) {
+    const char *api = c->inplace ? "rename_" : "rename";
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor(api, "self");
+    const nt_arg *from = &c->args[1], *to = &c->args[2];
+    if (from->n != to->n)
+        return nt_fail(NT_ERR_VALUE, "%s: %d names to rename but %d new names", api, from->n,
+                       to->n);
+    nt_name names[NT_MAX_DIMS];
+    NT_TRY(renamed_names(t, from->n, from->v.names, to->v.names, api, names));
+    if (c->inplace) {
+        NT_TRY(nt_tensor_set_names(t, names));
+        c->result[0] = nt_tensor_retain(t);
+        return NT_OK;
+    }
+    return alias_with_names(t, names, &c->result[0]);
+}
+
+static nt_status rename_map_call(nt_tensor *t, int count, const nt_name *from, const nt_name *to,
+                                 bool inplace, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_RENAME_MAP);
+    c.inplace = inplace;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_names(count, from, -1);
+    c.args[2] = nt_arg_names(count, to, -1);
+    NT_TRY(nt_dispatch(&c));
+    if (out)
+        *out = c.result[0];
+    else
+        nt_tensor_release(c.result[0]);
+    return NT_OK;
+}
+
 nt_status nt_rename_map(nt_tensor *t, int count, const nt_name *from, const nt_name *to,
                         nt_tensor **out) {
-    nt_name names[NT_MAX_DIMS];
-    NT_TRY(renamed_names(t, count, from, to, "rename", names));
-    return alias_with_names(t, names, out);
+    return rename_map_call(t, count, from, to, false, out);
 }
 
 nt_status nt_rename_map_(nt_tensor *t, int count, const nt_name *from, const nt_name *to) {
-    nt_name names[NT_MAX_DIMS];
-    NT_TRY(renamed_names(t, count, from, to, "rename_", names));
-    return nt_tensor_set_names(t, names);
+    return rename_map_call(t, count, from, to, true, NULL);
 }
 
 /* ------------------------------------------------------------------ refine_names */
 
-/* Checks the Ellipsis position of refine_names / align_to: -1, or one of the `count`
- * entries of names (whose value is then ignored). */
+/* Checks the Ellipsis position of align_to: -1, or one of the `count` entries of names
+ * (whose value is then ignored). */
 static nt_status check_ellipsis(const char *api, int count, int ellipsis) {
     if (count < 0 || ellipsis < -1 || ellipsis >= count)
         return nt_fail(NT_ERR_VALUE, "%s: invalid Ellipsis position %d among %d names", api,
@@ -168,31 +272,13 @@ static nt_status check_ellipsis(const char *api, int count, int ellipsis) {
     return NT_OK;
 }
 
-nt_status nt_refine_names(nt_tensor *t, int count, const nt_name *names, int ellipsis,
-                          nt_tensor **out) {
-    NT_TRY(check_ellipsis("refine_names", count, ellipsis));
-    if (count > 2 * NT_MAX_DIMS)
-        return nt_fail(NT_ERR_RUNTIME, "refine_names: too many names (%d)", count);
-    /* The Ellipsis expands to t's names at the positions it covers: PyTorch takes the
-     * slice names[pre : ndim - post] with Python's rules, so a negative end counts from
-     * the back and the expansion can be non-empty even when the counts do not match. */
-    int pre = ellipsis >= 0 ? ellipsis : count;
-    int post = ellipsis >= 0 ? count - ellipsis - 1 : 0;
-    int start = 0, stop = 0;
-    if (ellipsis >= 0) {
-        start = pre < t->ndim ? pre : t->ndim;
-        stop = t->ndim - post;
-        if (stop < 0) stop += t->ndim;
-        if (stop < start) stop = start;
-    }
+nt_status nt_impl_refine_names(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("refine_names", "self");
+    const nt_arg *a = &c->args[1];
     nt_name refined[3 * NT_MAX_DIMS];
-    int n = 0;
-    for (int i = 0; i < pre; i++)
-        refined[n++] = names[i];
-    for (int i = start; i < stop; i++)
-        refined[n++] = nt_tensor_name_at(t, i);
-    for (int i = 0; i < post; i++)
-        refined[n++] = names[ellipsis + 1 + i];
+    int n;
+    NT_TRY(expand_ellipsis("refine_names", t, a->n, a->v.names, a->ellipsis, refined, &n));
     char have[512], want[512];
     if (n != t->ndim) {
         nt_names_repr(t->names, t->ndim, have, sizeof have);
@@ -220,7 +306,12 @@ nt_status nt_refine_names(nt_tensor *t, int count, const nt_name *names, int ell
                        "different from '%s' at index %d",
                        have, want, nt_name_str(self), to, i);
     }
-    return alias_with_names(t, refined, out);
+    return alias_with_names(t, refined, &c->result[0]);
+}
+
+nt_status nt_refine_names(nt_tensor *t, int count, const nt_name *names, int ellipsis,
+                          nt_tensor **out) {
+    return names_call(NT_OP_REFINE_NAMES, t, count, names, ellipsis, false, out);
 }
 
 /* ------------------------------------------------------------------ align_to, align_as */
@@ -271,8 +362,8 @@ static nt_status align_to_order(nt_tensor *t, int count, const nt_name *order, n
     return nt_tensor_view_of(t, count, sizes, strides, t->offset, order, out);
 }
 
-nt_status nt_align_to(nt_tensor *t, int count, const nt_name *names, int ellipsis,
-                      nt_tensor **out) {
+static nt_status align_to(nt_tensor *t, int count, const nt_name *names, int ellipsis,
+                          nt_tensor **out) {
     NT_TRY(check_ellipsis("align_to", count, ellipsis));
     if (ellipsis < 0) return align_to_order(t, count, names, out);
     /* PyTorch lets an Ellipsis carry unnamed dims along; the spec does not. */
@@ -322,8 +413,33 @@ nt_status nt_align_to(nt_tensor *t, int count, const nt_name *names, int ellipsi
     return nt_tensor_view_of(t, ndim, sizes, strides, t->offset, out_names, out);
 }
 
-nt_status nt_align_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out) {
+nt_status nt_impl_align_to(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("align_to", "self");
+    const nt_arg *a = &c->args[1];
+    return align_to(t, a->n, a->v.names, a->ellipsis, &c->result[0]);
+}
+
+nt_status nt_impl_align_as(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *other = nt_call_tensor(c, 1);
+    if (!t) return nt_fail_null_tensor("align_as", "self");
+    if (!other) return nt_fail_null_tensor("align_as", "other");
     nt_name order[NT_MAX_DIMS];
     names_of(other, order);
-    return align_to_order(t, other->ndim, order, out);
+    return align_to_order(t, other->ndim, order, &c->result[0]);
+}
+
+nt_status nt_align_to(nt_tensor *t, int count, const nt_name *names, int ellipsis,
+                      nt_tensor **out) {
+    return names_call(NT_OP_ALIGN_TO, t, count, names, ellipsis, false, out);
+}
+
+nt_status nt_align_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_ALIGN_AS);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)other);
+    NT_TRY(nt_dispatch(&c));
+    *out = c.result[0];
+    return NT_OK;
 }

@@ -3,10 +3,12 @@
  * and single-element reads (layer L4; fill_, zero_ and item are in fill.c).
  *
  * Each op validates, allocates its result if it has one, builds an iterator and runs a
- * loop from kernels/convert.c. Names are not checked here (copy_'s name rule belongs to
- * the names layer); results that are new tensors keep the input's names.
+ * loop from kernels/convert.c. copy_ follows its name rule (copy_names); results that
+ * are new tensors keep the input's names. copy_, contiguous and clone are op-table ops,
+ * their public functions go through the dispatcher.
  */
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "core/scalar.h"
 #include "core/status.h"
@@ -14,6 +16,7 @@
 #include "dispatch/dispatch.h"
 #include "iter/iter.h"
 #include "kernels/convert.h"
+#include "names/infer.h"
 
 static nt_status null_out(const char *fn) {
     return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fn);
@@ -59,9 +62,8 @@ static bool same_elements(const nt_iter *it) {
     return true;
 }
 
-nt_status nt_copy_(nt_tensor *dst, const nt_tensor *src) {
-    if (!dst) return nt_fail_null_tensor("copy_", "self");
-    if (!src) return nt_fail_null_tensor("copy_", "src");
+/* The values of src into dst (no names): copy_'s work. */
+static nt_status copy_values(nt_tensor *dst, const nt_tensor *src) {
     nt_status st = NT_OK;
     nt_tensor *tmp = NULL;
     if (dst != src) {
@@ -85,20 +87,100 @@ fail:
     return st;
 }
 
-nt_status nt_contiguous(nt_tensor *t, nt_tensor **out) {
+/* copy_'s name rule: self and src unified from the right; an unnamed self takes the
+ * result, a named one must equal it (checked after the shapes: PyTorch reports a shape
+ * error first). *names is set when self is to take names. */
+static nt_status copy_names(nt_tensor *dst, const nt_tensor *src, nt_name *buf,
+                            const nt_name **names) {
+    int ndim = 0;
+    *names = NULL;
+    if (!dst->names && !src->names) return NT_OK;
+    NT_TRY(
+        nt_names_unify_from_right(dst->names, dst->ndim, src->names, src->ndim, buf, &ndim, names));
+    if (*names && dst->names && ndim == dst->ndim &&
+        nt_names_check_out(dst->names, dst->ndim, *names, ndim) != NT_OK) {
+        /* a shape error, if any, is PyTorch's first complaint */
+        char saved[512];
+        snprintf(saved, sizeof saved, "%s", nt_last_error());
+        nt_tensor *ops[2] = {dst, (nt_tensor *)src};
+        nt_iter it;
+        if (nt_iter_build(&it, 2, ops, NULL) != NT_OK) return nt_last_status();
+        return nt_fail(NT_ERR_RUNTIME, "%s", saved);
+    }
+    if (dst->names) *names = NULL;
+    return NT_OK;
+}
+
+/* copy_(other, non_blocking=False): other a tensor or a number (copied as a 0-dim tensor
+ * of PyTorch's wrapped-number dtype: bool, int64 or float64). */
+nt_status nt_impl_copy(nt_call *c) {
+    nt_tensor *dst = nt_call_tensor(c, 0), *src = nt_call_tensor(c, 1), *owned = NULL;
+    if (!dst) return nt_fail_null_tensor("copy_", "self");
+    if (!src && c->args[1].kind == NT_ARG_SCALAR) {
+        nt_scalar s = c->args[1].v.s;
+        nt_dtype d = s.kind == NT_SCALAR_BOOL  ? NT_BOOL
+                     : s.kind == NT_SCALAR_INT ? NT_INT64
+                                               : NT_FLOAT64;
+        NT_TRY(nt_full(0, NULL, s, d, NULL, &owned));
+        src = owned;
+    }
+    if (!src) return nt_fail_null_tensor("copy_", "src");
+    nt_name buf[NT_MAX_DIMS];
+    const nt_name *names = NULL;
+    nt_status st = copy_names(dst, src, buf, &names);
+    if (st == NT_OK) st = copy_values(dst, src);
+    if (st == NT_OK && names) st = nt_tensor_set_names(dst, names);
+    nt_tensor_release(owned);
+    if (st == NT_OK) c->result[0] = nt_tensor_retain(dst);
+    return st;
+}
+
+nt_status nt_impl_contiguous(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
     if (!t) return nt_fail_null_tensor("contiguous", "self");
-    if (!out) return null_out("contiguous");
     if (t->is_contiguous) {
-        *out = nt_tensor_retain(t);
+        c->result[0] = nt_tensor_retain(t);
         return NT_OK;
     }
-    return converted_copy(t, t->dtype, false, out);
+    return converted_copy(t, t->dtype, false, &c->result[0]);
+}
+
+nt_status nt_impl_clone(nt_call *c) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("clone", "self");
+    return converted_copy(t, t->dtype, true, &c->result[0]);
+}
+
+nt_status nt_copy_(nt_tensor *dst, const nt_tensor *src) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_COPY);
+    c.inplace = true;
+    c.args[0] = nt_arg_tensor(dst);
+    c.args[1] = nt_arg_tensor((nt_tensor *)src);
+    c.args[2] = nt_arg_bool(false);
+    NT_TRY(nt_dispatch(&c));
+    nt_tensor_release(c.result[0]);
+    return NT_OK;
+}
+
+nt_status nt_contiguous(nt_tensor *t, nt_tensor **out) {
+    if (!out) return null_out("contiguous");
+    nt_call c;
+    nt_call_init(&c, NT_OP_CONTIGUOUS);
+    c.args[0] = nt_arg_tensor(t);
+    NT_TRY(nt_dispatch(&c));
+    *out = c.result[0];
+    return NT_OK;
 }
 
 nt_status nt_clone(const nt_tensor *t, nt_tensor **out) {
-    if (!t) return nt_fail_null_tensor("clone", "self");
     if (!out) return null_out("clone");
-    return converted_copy(t, t->dtype, true, out);
+    nt_call c;
+    nt_call_init(&c, NT_OP_CLONE);
+    c.args[0] = nt_arg_tensor((nt_tensor *)t);
+    NT_TRY(nt_dispatch(&c));
+    *out = c.result[0];
+    return NT_OK;
 }
 
 /* to(dtype) (the public function and the conversion methods are in to_dtype.c) */

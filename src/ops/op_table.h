@@ -96,6 +96,33 @@ nt_status nt_impl_softmax(nt_call *c);
 /* end */
 
 /* view.c, copy.c, names: views, names, copies */
+nt_status nt_impl_transpose(nt_call *c);
+nt_status nt_impl_t(nt_call *c);
+nt_status nt_impl_permute(nt_call *c);
+nt_status nt_impl_expand(nt_call *c);
+nt_status nt_impl_expand_as(nt_call *c);
+nt_status nt_impl_squeeze(nt_call *c);
+nt_status nt_impl_unsqueeze(nt_call *c);
+nt_status nt_impl_select(nt_call *c);
+nt_status nt_impl_narrow(nt_call *c);
+nt_status nt_impl_view_dtype(nt_call *c);
+nt_status nt_impl_view(nt_call *c);
+nt_status nt_impl_reshape(nt_call *c);
+nt_status nt_impl_as_strided(nt_call *c);
+nt_status nt_impl_diagonal(nt_call *c);
+nt_status nt_impl_movedim(nt_call *c);
+nt_status nt_impl_unfold(nt_call *c);
+nt_status nt_impl_is_same_size(nt_call *c);
+nt_status nt_impl_rename(nt_call *c);
+nt_status nt_impl_rename_map(nt_call *c);
+nt_status nt_impl_refine_names(nt_call *c);
+nt_status nt_impl_align_to(nt_call *c);
+nt_status nt_impl_align_as(nt_call *c);
+nt_status nt_impl_flatten(nt_call *c);
+nt_status nt_impl_unflatten(nt_call *c);
+nt_status nt_impl_copy(nt_call *c);
+nt_status nt_impl_contiguous(nt_call *c);
+nt_status nt_impl_clone(nt_call *c);
 
 /* end */
 

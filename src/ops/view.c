@@ -1,6 +1,12 @@
 /*
  * view.c — the views: transpose, t, permute, expand, squeeze, unsqueeze, select, narrow,
- * view, reshape and as_strided.
+ * view, reshape, as_strided and diagonal; the in-place squeeze_, unsqueeze_ and as_strided_;
+ * is_same_size.
+ *
+ * Each op is a row of ntensor/ops.def whose nt_impl_* function here reads the call record;
+ * the public functions at the end only fill a record and go through nt_dispatch. Every dim
+ * argument is an nt_dim (an index or a name), resolved by nt_tensor_dim. An in-place form
+ * computes the view, then gives its geometry to the tensor itself (take_geometry).
  *
  * Every one of them only computes new sizes, strides, offset and names (on the stack) and
  * makes one tensor over the same storage; no element moves, except in reshape's fallback,
@@ -12,13 +18,16 @@
  * unsqueeze inserts an unnamed dim; view and reshape keep the names of the dims they keep
  * (see kept_names). PyTorch refuses permute, unsqueeze, view and reshape on named tensors;
  * the rules above are the natural ones the spec asks for instead. as_strided gives an
- * unnamed result, as PyTorch does.
+ * unnamed result, as PyTorch does. diagonal drops both dims' names and names the new last
+ * dim `outdim` (None in its positional form).
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/status.h"
 #include "core/tensor.h"
+#include "dispatch/dispatch.h"
 #include "names/names.h"
 
 /* a*b with wrap-around instead of undefined behaviour; used where PyTorch multiplies
@@ -33,6 +42,15 @@ static inline int64_t saturating_mul(int64_t a, int64_t b) {
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
+/* nt_tensor_dim with the common case inline: an index already in [0, ndim). */
+static inline nt_status resolve_dim(const nt_tensor *t, nt_dim dim, int64_t *out) {
+    if (dim >= 0 && dim < t->ndim) {
+        *out = dim;
+        return NT_OK;
+    }
+    return nt_tensor_dim(t, dim, out);
+}
+
 /* Copies t's names into `names` (all None when t is unnamed). */
 static void names_of(const nt_tensor *t, nt_name *names) {
     for (int i = 0; i < t->ndim; i++)
@@ -41,32 +59,38 @@ static void names_of(const nt_tensor *t, nt_name *names) {
 
 /* ------------------------------------------------------------------ transpose, permute */
 
-nt_status nt_transpose(nt_tensor *t, int64_t dim0, int64_t dim1, nt_tensor **out) {
+static nt_status transpose(nt_tensor *t, nt_dim dim0, nt_dim dim1, nt_tensor **out) {
     int64_t d0, d1;
-    NT_TRY(nt_wrap_dim(dim0, t->ndim, &d0));
-    NT_TRY(nt_wrap_dim(dim1, t->ndim, &d1));
+    NT_TRY(resolve_dim(t, dim0, &d0));
+    NT_TRY(resolve_dim(t, dim1, &d1));
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
     memcpy(sizes, t->sizes, (size_t)t->ndim * sizeof *sizes);
     memcpy(strides, t->strides, (size_t)t->ndim * sizeof *strides);
-    names_of(t, names);
     if (t->ndim > 0) { /* a 0-dim tensor accepts dims 0 and -1 and stays as it is */
         int64_t s = sizes[d0], st = strides[d0];
-        nt_name n = names[d0];
-        sizes[d0] = sizes[d1], strides[d0] = strides[d1], names[d0] = names[d1];
-        sizes[d1] = s, strides[d1] = st, names[d1] = n;
+        sizes[d0] = sizes[d1], strides[d0] = strides[d1];
+        sizes[d1] = s, strides[d1] = st;
     }
-    return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
+    if (!t->names) /* the hot path: no names to move */
+        return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, NULL, out);
+    memcpy(names, t->names, (size_t)t->ndim * sizeof *names);
+    if (t->ndim > 0) {
+        nt_name n = names[d0];
+        names[d0] = names[d1], names[d1] = n;
+    }
+    return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, names, out);
 }
 
-nt_status nt_t(nt_tensor *t, nt_tensor **out) {
+static nt_status t_2d(nt_tensor *t, bool inplace, nt_tensor **out) {
     if (t->ndim > 2)
-        return nt_fail(NT_ERR_RUNTIME, "t() expects a tensor with <= 2 dimensions, but self is %dD",
-                       t->ndim);
-    return nt_transpose(t, 0, t->ndim < 2 ? 0 : 1, out);
+        return nt_fail(NT_ERR_RUNTIME,
+                       "%s() expects a tensor with <= 2 dimensions, but self is %dD",
+                       inplace ? "t_" : "t", t->ndim);
+    return transpose(t, 0, t->ndim < 2 ? 0 : 1, out);
 }
 
-nt_status nt_permute(nt_tensor *t, int count, const int64_t *dims, nt_tensor **out) {
+static nt_status permute(nt_tensor *t, int count, const nt_dim *dims, nt_tensor **out) {
     if (count != t->ndim)
         return nt_fail(NT_ERR_RUNTIME,
                        "permute(sparse_coo): number of dimensions in the tensor input does not "
@@ -75,7 +99,7 @@ nt_status nt_permute(nt_tensor *t, int count, const int64_t *dims, nt_tensor **o
                        t->ndim, count);
     int64_t wrapped[NT_MAX_DIMS];
     for (int i = 0; i < count; i++)
-        NT_TRY(nt_wrap_dim(dims[i], t->ndim, &wrapped[i]));
+        NT_TRY(resolve_dim(t, dims[i], &wrapped[i]));
     bool seen[NT_MAX_DIMS] = {false};
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
@@ -100,7 +124,7 @@ static const char *const legacy_type_name[NT_DTYPE_COUNT] = {
     [NT_FLOAT64] = "DoubleTensor",
 };
 
-nt_status nt_expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out) {
+static nt_status expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out) {
     char have[512], want[512];
     if (ndim < t->ndim) {
         nt_ints_repr(t->sizes, t->ndim, have, sizeof have);
@@ -166,13 +190,9 @@ nt_status nt_expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **ou
                              out);
 }
 
-nt_status nt_expand_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out) {
-    return nt_expand(t, other->ndim, other->sizes, out);
-}
-
 /* ------------------------------------------------------------------ squeeze, unsqueeze */
 
-nt_status nt_squeeze(nt_tensor *t, nt_tensor **out) {
+static nt_status squeeze_all(nt_tensor *t, nt_tensor **out) {
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
     int n = 0;
@@ -188,9 +208,9 @@ nt_status nt_squeeze(nt_tensor *t, nt_tensor **out) {
 /* PyTorch 1.13 drops every name when squeeze(dim) meets a dim whose size is not one (it
  * returns an as_strided alias before propagating names); we keep them, as the rule
  * "removes dimensions" says for the dims that remain. */
-nt_status nt_squeeze_dim(nt_tensor *t, int64_t dim, nt_tensor **out) {
+static nt_status squeeze_dim(nt_tensor *t, nt_dim dim, nt_tensor **out) {
     int64_t d;
-    NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    NT_TRY(resolve_dim(t, dim, &d));
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
     int n = 0;
@@ -203,7 +223,7 @@ nt_status nt_squeeze_dim(nt_tensor *t, int64_t dim, nt_tensor **out) {
     return nt_tensor_view_of(t, n, sizes, strides, t->offset, t->names ? names : NULL, out);
 }
 
-nt_status nt_unsqueeze(nt_tensor *t, int64_t dim, nt_tensor **out) {
+static nt_status unsqueeze(nt_tensor *t, int64_t dim, nt_tensor **out) {
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim + 1, &d));
     if (t->ndim + 1 > NT_MAX_DIMS)
@@ -230,10 +250,11 @@ nt_status nt_unsqueeze(nt_tensor *t, int64_t dim, nt_tensor **out) {
 
 /* ------------------------------------------------------------------ select, narrow */
 
-nt_status nt_select(nt_tensor *t, int64_t dim, int64_t index, nt_tensor **out) {
-    if (t->ndim == 0) return nt_fail(NT_ERR_INDEX, "select() cannot be applied to a 0-dim tensor.");
+static nt_status select_(nt_tensor *t, nt_dim dim, int64_t index, nt_tensor **out) {
+    if (t->ndim == 0 && !nt_dim_is_name(dim))
+        return nt_fail(NT_ERR_INDEX, "select() cannot be applied to a 0-dim tensor.");
     int64_t d;
-    NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    NT_TRY(resolve_dim(t, dim, &d));
     int64_t size = t->sizes[d];
     if (index < -size || index >= size) {
         char shape[512];
@@ -263,11 +284,11 @@ nt_status nt_select(nt_tensor *t, int64_t dim, int64_t index, nt_tensor **out) {
                              t->names ? names : NULL, out);
 }
 
-nt_status nt_narrow(nt_tensor *t, int64_t dim, int64_t start, int64_t length, nt_tensor **out) {
+static nt_status narrow(nt_tensor *t, nt_dim dim, int64_t start, int64_t length, nt_tensor **out) {
     if (t->ndim == 0)
         return nt_fail(NT_ERR_RUNTIME, "narrow() cannot be applied to a 0-dim tensor.");
     int64_t d;
-    NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
+    NT_TRY(resolve_dim(t, dim, &d));
     int64_t size = t->sizes[d];
     /* PyTorch wraps `start` like a dim index over the dim's size; start == size is the
      * valid empty slice at the end. */
@@ -481,18 +502,11 @@ static nt_status view_or_reshape(nt_tensor *t, int ndim, const int64_t *proposed
     return reshape_impl(t, ndim, sizes, false, NULL, allow_copy, out);
 }
 
-nt_status nt_view(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out) {
-    return view_or_reshape(t, ndim, sizes, false, out);
-}
-
-nt_status nt_reshape(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out) {
-    return view_or_reshape(t, ndim, sizes, true, out);
-}
-
 /* ------------------------------------------------------------------ as_strided */
 
-nt_status nt_as_strided(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
-                        int64_t offset, nt_tensor **out) {
+/* PyTorch's checks of an as_strided geometry on t's storage. */
+static nt_status check_strided(const nt_tensor *t, int ndim, const int64_t *sizes,
+                               const int64_t *strides, int64_t offset) {
     char size_text[512], stride_text[512];
     if (ndim < 0 || ndim > NT_MAX_DIMS)
         return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",
@@ -546,5 +560,595 @@ nt_status nt_as_strided(nt_tensor *t, int ndim, const int64_t *sizes, const int6
     }
     if (offset < 0)
         return nt_fail(NT_ERR_RUNTIME, "Tensor: invalid storage offset %" PRId64, offset);
-    return nt_tensor_view_of(t, ndim, sizes, strides, offset, NULL, out);
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ diagonal */
+
+/* PyTorch's diagonal: dims dim1 and dim2 removed, one dim of the diagonal's length
+ * appended, whose stride walks both; `outdim` names it (None for the positional form). */
+static nt_status diagonal(nt_tensor *t, int64_t offset, nt_dim dim1, nt_dim dim2, nt_name outdim,
+                          nt_tensor **out) {
+    int64_t d1, d2;
+    NT_TRY(resolve_dim(t, dim1, &d1));
+    NT_TRY(resolve_dim(t, dim2, &d2));
+    if (d1 == d2) {
+        if (nt_dim_is_name(dim1) || nt_dim_is_name(dim2)) dim1 = d1, dim2 = d2;
+        return nt_fail(NT_ERR_RUNTIME,
+                       "diagonal dimensions cannot be identical %" PRId64 ", %" PRId64, dim1, dim2);
+    }
+    int64_t n1 = t->sizes[d1], n2 = t->sizes[d2], length;
+    int64_t pos = t->offset;
+    if (offset >= 0)
+        length = n1 < n2 - offset ? n1 : n2 - offset;
+    else
+        length = n1 + offset < n2 ? n1 + offset : n2;
+    if (length < 0) length = 0;
+    if (length > 0)
+        pos = offset >= 0 ? nt_offset_moved(pos, offset, t->strides[d2])
+                          : nt_offset_moved(pos, -offset, t->strides[d1]);
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    nt_name names[NT_MAX_DIMS];
+    int n = 0;
+    for (int i = 0; i < t->ndim; i++) {
+        if (i == d1 || i == d2) continue;
+        sizes[n] = t->sizes[i];
+        strides[n] = t->strides[i];
+        names[n++] = nt_tensor_name_at(t, i);
+    }
+    sizes[n] = length;
+    strides[n] = (int64_t)((uint64_t)t->strides[d1] + (uint64_t)t->strides[d2]);
+    names[n++] = outdim;
+    if (outdim != NT_NAME_NONE) {
+        NT_TRY(nt_names_check_known(&outdim, 1));
+        NT_TRY(nt_names_check_unique(names, n));
+    }
+    return nt_tensor_view_of(t, n, sizes, strides, pos, t->names || outdim ? names : NULL, out);
+}
+
+/* ------------------------------------------------------------------ movedim, unfold */
+
+/* "[0, 'C', -1]": dims as PyTorch prints a list of ints, names quoted. */
+static void dims_repr(const nt_dim *dims, int n, char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i <= n && len < cap; i++) {
+        const char *sep = i == 0 ? "[" : ", ";
+        int w;
+        if (i == n)
+            w = snprintf(buf + len, cap - len, "%s]", i == 0 ? "[" : "");
+        else if (nt_dim_is_name(dims[i]) && nt_name_str(nt_dim_to_name(dims[i])))
+            w = snprintf(buf + len, cap - len, "%s'%s'", sep, nt_name_str(nt_dim_to_name(dims[i])));
+        else if (nt_dim_is_name(dims[i]))
+            w = snprintf(buf + len, cap - len, "%sNone", sep);
+        else
+            w = snprintf(buf + len, cap - len, "%s%" PRId64, sep, dims[i]);
+        if (w > 0) len += (size_t)w;
+    }
+}
+
+/* PyTorch's movedim: dims source[i] go to positions destination[i], the others keep their
+ * order in the remaining positions; a permute. */
+static nt_status movedim(nt_tensor *t, int count, const nt_dim *source, const int64_t *dest,
+                         int dcount, nt_tensor **out) {
+    char a[512], b[512];
+    if (count != dcount) {
+        dims_repr(source, count, a, sizeof a);
+        nt_ints_repr(dest, dcount, b, sizeof b);
+        return nt_fail(NT_ERR_RUNTIME,
+                       "movedim: Invalid source or destination dims: source (%s dims) should "
+                       "contain the same number of dims as destination (%s dims)",
+                       a, b);
+    }
+    if (count > NT_MAX_DIMS) return nt_fail(NT_ERR_RUNTIME, "movedim: too many dims (%d)", count);
+    int64_t src[NT_MAX_DIMS], dst[NT_MAX_DIMS];
+    for (int i = 0; i < count; i++)
+        NT_TRY(resolve_dim(t, source[i], &src[i]));
+    for (int i = 0; i < count; i++)
+        NT_TRY(nt_wrap_dim(dest[i], t->ndim, &dst[i]));
+    bool src_used[NT_MAX_DIMS] = {false}, dst_used[NT_MAX_DIMS] = {false};
+    for (int i = 0; i < count; i++) {
+        if (src_used[src[i]]) {
+            dims_repr(source, count, a, sizeof a);
+            return nt_fail(NT_ERR_RUNTIME, "movedim: repeated dim in `source` (%s)", a);
+        }
+        src_used[src[i]] = true;
+    }
+    for (int i = 0; i < count; i++) {
+        if (dst_used[dst[i]]) {
+            nt_ints_repr(dest, count, a, sizeof a);
+            return nt_fail(NT_ERR_RUNTIME, "movedim: repeated dim in `destination` (%s)", a);
+        }
+        dst_used[dst[i]] = true;
+    }
+    if (t->ndim == 0) return nt_tensor_view_of(t, 0, NULL, NULL, t->offset, NULL, out);
+    nt_dim order[NT_MAX_DIMS];
+    for (int i = 0; i < count; i++)
+        order[dst[i]] = src[i];
+    for (int d = 0, s = 0; d < t->ndim; d++) {
+        if (dst_used[d]) continue;
+        while (src_used[s])
+            s++;
+        order[d] = s++;
+    }
+    return permute(t, t->ndim, order, out);
+}
+
+/* PyTorch's unfold: dim `dimension` becomes (size_d - size) / step + 1 windows, and a new
+ * last dim of `size` walks each window; the new dim is unnamed, the others keep theirs. */
+static nt_status unfold(nt_tensor *t, nt_dim dimension, int64_t size, int64_t step,
+                        nt_tensor **out) {
+    int64_t d;
+    NT_TRY(resolve_dim(t, dimension, &d));
+    int64_t max_size = t->ndim == 0 ? 1 : t->sizes[d];
+    if (size > max_size)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "maximum size for tensor at dimension %" PRId64 " is %" PRId64
+                       " but size is %" PRId64,
+                       d, max_size, size);
+    if (step <= 0) return nt_fail(NT_ERR_RUNTIME, "step is %" PRId64 " but must be > 0", step);
+    if (t->ndim + 1 > NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",
+                       NT_MAX_DIMS, t->ndim + 1);
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    nt_name names[NT_MAX_DIMS];
+    memcpy(sizes, t->sizes, (size_t)t->ndim * sizeof *sizes);
+    memcpy(strides, t->strides, (size_t)t->ndim * sizeof *strides);
+    names_of(t, names);
+    int n = t->ndim;
+    sizes[n] = size;
+    strides[n] = t->ndim == 0 ? 1 : t->strides[d];
+    names[n] = NT_NAME_NONE;
+    if (t->ndim > 0) {
+        sizes[d] = (t->sizes[d] - size) / step + 1;
+        strides[d] = wrapping_mul(step, t->strides[d]);
+    }
+    if (size < 0) { /* PyTorch fails when it makes the strided view */
+        char a[512], b[512];
+        nt_ints_repr(sizes, n + 1, a, sizeof a);
+        nt_ints_repr(strides, n + 1, b, sizeof b);
+        return nt_fail(NT_ERR_RUNTIME,
+                       "Storage size calculation overflowed with sizes=%s and strides=%s", a, b);
+    }
+    return nt_tensor_view_of(t, n + 1, sizes, strides, t->offset, t->names ? names : NULL, out);
+}
+
+/* ------------------------------------------------------------------ in place */
+
+/* Gives t itself the geometry of view `v` (squeeze_, unsqueeze_, as_strided_): its dims
+ * live in t's own allocation, which nt_tensor_reserve_dims grows past the ndim t was made
+ * with. */
+static nt_status take_geometry(nt_tensor *t, nt_tensor *v) {
+    nt_status st = nt_tensor_reserve_dims(t, v->ndim);
+    if (st == NT_OK) {
+        t->sizes = t->grown ? t->grown : t->dims;
+        t->strides = t->grown ? t->grown + NT_MAX_DIMS : t->dims + v->ndim;
+        memcpy(t->sizes, v->sizes, (size_t)v->ndim * sizeof *t->sizes);
+        memcpy(t->strides, v->strides, (size_t)v->ndim * sizeof *t->strides);
+        t->ndim = v->ndim;
+        t->offset = v->offset;
+        t->numel = v->numel;
+        t->is_contiguous = v->is_contiguous;
+        nt_tensor_set_names_unchecked(t, v->names);
+    }
+    nt_tensor_release(v);
+    return st;
+}
+
+/* The in-place form's result: t itself, given the view's geometry. */
+static nt_status inplace_result(nt_call *c, nt_tensor *view) {
+    nt_tensor *t = c->args[0].v.t;
+    NT_TRY(take_geometry(t, view));
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+/* The result of a view op: the view, or for the in-place form t reshaped to it. */
+static inline nt_status view_result(nt_call *c, nt_status st, nt_tensor *view) {
+    if (st != NT_OK) return st;
+    if (c->inplace) return inplace_result(c, view);
+    c->result[0] = view;
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ the op table's functions */
+
+/* Slot i as a dim, or `def` when not given. */
+static inline nt_dim dim_arg(const nt_call *c, int i, nt_dim def) {
+    return c->args[i].kind == NT_ARG_DIM ? c->args[i].v.dim : def;
+}
+
+static inline int64_t int_arg(const nt_call *c, int i, int64_t def) {
+    return c->args[i].kind == NT_ARG_INT ? c->args[i].v.i : def;
+}
+
+/* The tensor of slot 0, which every view op takes. */
+#define SELF_OR_FAIL(c, name)                                                                      \
+    nt_tensor *t = nt_call_tensor(c, 0);                                                           \
+    if (!t) return nt_fail_null_tensor(name, "self")
+
+/* transpose, transpose_, swapaxes(_), swapdims(_): slots 1 and 2 are the dims */
+nt_status nt_impl_transpose(nt_call *c) {
+    SELF_OR_FAIL(c, "transpose");
+    nt_tensor *v = NULL;
+    nt_status st = transpose(t, dim_arg(c, 1, 0), dim_arg(c, 2, 1), &v);
+    return view_result(c, st, v);
+}
+
+nt_status nt_impl_t(nt_call *c) {
+    SELF_OR_FAIL(c, "t");
+    nt_tensor *v = NULL;
+    nt_status st = t_2d(t, c->inplace, &v);
+    return view_result(c, st, v);
+}
+
+nt_status nt_impl_permute(nt_call *c) {
+    SELF_OR_FAIL(c, "permute");
+    return permute(t, c->args[1].n, c->args[1].v.dims, &c->result[0]);
+}
+
+nt_status nt_impl_expand(nt_call *c) {
+    SELF_OR_FAIL(c, "expand");
+    return expand(t, c->args[1].n, c->args[1].v.ints, &c->result[0]);
+}
+
+nt_status nt_impl_expand_as(nt_call *c) {
+    SELF_OR_FAIL(c, "expand_as");
+    const nt_tensor *other = nt_call_tensor(c, 1);
+    if (!other) return nt_fail_null_tensor("expand_as", "other");
+    return expand(t, other->ndim, other->sizes, &c->result[0]);
+}
+
+nt_status nt_impl_squeeze(nt_call *c) {
+    SELF_OR_FAIL(c, "squeeze");
+    nt_tensor *v = NULL;
+    nt_status st =
+        c->op == NT_OP_SQUEEZE_DIM ? squeeze_dim(t, dim_arg(c, 1, 0), &v) : squeeze_all(t, &v);
+    return view_result(c, st, v);
+}
+
+nt_status nt_impl_unsqueeze(nt_call *c) {
+    SELF_OR_FAIL(c, "unsqueeze");
+    nt_tensor *v = NULL;
+    nt_status st = unsqueeze(t, int_arg(c, 1, 0), &v);
+    return view_result(c, st, v);
+}
+
+nt_status nt_impl_select(nt_call *c) {
+    SELF_OR_FAIL(c, "select");
+    return select_(t, dim_arg(c, 1, 0), int_arg(c, 2, 0), &c->result[0]);
+}
+
+nt_status nt_impl_narrow(nt_call *c) {
+    SELF_OR_FAIL(c, "narrow");
+    int64_t start = int_arg(c, 2, 0);
+    const nt_tensor *s = nt_call_tensor(c, 2);
+    if (s) { /* narrow(dim, Tensor start, length) */
+        if (s->ndim != 0 || nt_dtype_is_floating(s->dtype) || s->dtype == NT_BOOL)
+            return nt_fail(NT_ERR_RUNTIME, "start must be an 0-dim integral Tensor.");
+        nt_scalar v;
+        NT_TRY(nt_item(s, &v));
+        start = v.v.i;
+    }
+    return narrow(t, dim_arg(c, 1, 0), start, int_arg(c, 3, 0), &c->result[0]);
+}
+
+nt_status nt_impl_view_dtype(nt_call *c) {
+    (void)c;
+    return nt_fail(NT_ERR_NOT_IMPLEMENTED, "view(dtype): reinterpreting the elements as another "
+                                           "dtype is not supported");
+}
+
+/* view(size), reshape(shape), and view_as(other), reshape_as(other): other's sizes */
+static nt_status view_or_reshape_call(nt_call *c, bool allow_copy) {
+    SELF_OR_FAIL(c, allow_copy ? "reshape" : "view");
+    const nt_tensor *other = nt_call_tensor(c, 1);
+    if (other) return view_or_reshape(t, other->ndim, other->sizes, allow_copy, &c->result[0]);
+    return view_or_reshape(t, c->args[1].n, c->args[1].v.ints, allow_copy, &c->result[0]);
+}
+
+nt_status nt_impl_view(nt_call *c) {
+    return view_or_reshape_call(c, false);
+}
+
+nt_status nt_impl_reshape(nt_call *c) {
+    return view_or_reshape_call(c, true);
+}
+
+nt_status nt_impl_as_strided(nt_call *c) {
+    SELF_OR_FAIL(c, "as_strided");
+    const nt_arg *size = &c->args[1], *stride = &c->args[2];
+    int64_t offset = int_arg(c, 3, t->offset);
+    if (size->n != stride->n)
+        return nt_fail(NT_ERR_RUNTIME, "mismatch in length of strides and shape");
+    NT_TRY(check_strided(t, size->n, size->v.ints, stride->v.ints, offset));
+    nt_tensor *v = NULL;
+    nt_status st = nt_tensor_view_of(t, size->n, size->v.ints, stride->v.ints, offset, NULL, &v);
+    return view_result(c, st, v);
+}
+
+/* movedim(source, destination) and moveaxis: one dim each, or lists */
+nt_status nt_impl_movedim(nt_call *c) {
+    SELF_OR_FAIL(c, "movedim");
+    if (c->args[1].kind == NT_ARG_DIMS)
+        return movedim(t, c->args[1].n, c->args[1].v.dims, c->args[2].v.ints, c->args[2].n,
+                       &c->result[0]);
+    nt_dim source = dim_arg(c, 1, 0);
+    int64_t dest = int_arg(c, 2, 0);
+    return movedim(t, 1, &source, &dest, 1, &c->result[0]);
+}
+
+nt_status nt_impl_unfold(nt_call *c) {
+    SELF_OR_FAIL(c, "unfold");
+    return unfold(t, dim_arg(c, 1, 0), int_arg(c, 2, 0), int_arg(c, 3, 1), &c->result[0]);
+}
+
+nt_status nt_impl_diagonal(nt_call *c) {
+    SELF_OR_FAIL(c, "diagonal");
+    if (c->op == NT_OP_DIAGONAL_NAMED) {
+        const nt_arg *outdim = &c->args[1];
+        nt_name name =
+            outdim->kind == NT_ARG_NAMES && outdim->n == 1 ? outdim->v.names[0] : NT_NAME_NONE;
+        return diagonal(t, int_arg(c, 4, 0), dim_arg(c, 2, 0), dim_arg(c, 3, 1), name,
+                        &c->result[0]);
+    }
+    return diagonal(t, int_arg(c, 1, 0), dim_arg(c, 2, 0), dim_arg(c, 3, 1), NT_NAME_NONE,
+                    &c->result[0]);
+}
+
+nt_status nt_impl_is_same_size(nt_call *c) {
+    SELF_OR_FAIL(c, "is_same_size");
+    const nt_tensor *other = nt_call_tensor(c, 1);
+    if (!other) return nt_fail_null_tensor("is_same_size", "other");
+    bool same = t->ndim == other->ndim;
+    for (int i = 0; same && i < t->ndim; i++)
+        same = t->sizes[i] == other->sizes[i];
+    c->value = nt_scalar_bool(same);
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ the public functions */
+
+/* Each fills a call record and goes through the dispatcher. */
+static inline nt_status run_view(nt_call *c, nt_tensor **out) {
+    NT_TRY(nt_dispatch(c));
+    *out = c->result[0];
+    return NT_OK;
+}
+
+static inline nt_status run_inplace(nt_call *c) {
+    c->inplace = true;
+    NT_TRY(nt_dispatch(c));
+    nt_tensor_release(c->result[0]);
+    return NT_OK;
+}
+
+nt_status nt_transpose(nt_tensor *t, nt_dim dim0, nt_dim dim1, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_TRANSPOSE);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim0);
+    c.args[2] = nt_arg_dim(dim1);
+    return run_view(&c, out);
+}
+
+nt_status nt_transpose_(nt_tensor *t, nt_dim dim0, nt_dim dim1) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_TRANSPOSE_INPLACE);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim0);
+    c.args[2] = nt_arg_dim(dim1);
+    return run_inplace(&c);
+}
+
+nt_status nt_t(nt_tensor *t, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_T);
+    c.args[0] = nt_arg_tensor(t);
+    return run_view(&c, out);
+}
+
+nt_status nt_t_(nt_tensor *t) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_T);
+    c.args[0] = nt_arg_tensor(t);
+    return run_inplace(&c);
+}
+
+nt_status nt_permute(nt_tensor *t, int count, const nt_dim *dims, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_PERMUTE);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dims(count, dims);
+    return run_view(&c, out);
+}
+
+nt_status nt_expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_EXPAND);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_ints(ndim, sizes);
+    c.args[2] = nt_arg_bool(false);
+    return run_view(&c, out);
+}
+
+nt_status nt_expand_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_EXPAND_AS);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)other);
+    return run_view(&c, out);
+}
+
+nt_status nt_squeeze(nt_tensor *t, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_SQUEEZE);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_none();
+    return run_view(&c, out);
+}
+
+nt_status nt_squeeze_dim(nt_tensor *t, nt_dim dim, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_SQUEEZE_DIM);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim);
+    return run_view(&c, out);
+}
+
+nt_status nt_squeeze_(nt_tensor *t) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_SQUEEZE);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_none();
+    return run_inplace(&c);
+}
+
+nt_status nt_squeeze_dim_(nt_tensor *t, nt_dim dim) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_SQUEEZE_DIM);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim);
+    return run_inplace(&c);
+}
+
+nt_status nt_unsqueeze(nt_tensor *t, int64_t dim, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_UNSQUEEZE);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(dim);
+    return run_view(&c, out);
+}
+
+nt_status nt_unsqueeze_(nt_tensor *t, int64_t dim) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_UNSQUEEZE);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(dim);
+    return run_inplace(&c);
+}
+
+nt_status nt_select(nt_tensor *t, nt_dim dim, int64_t index, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_SELECT);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim);
+    c.args[2] = nt_arg_int(index);
+    return run_view(&c, out);
+}
+
+nt_status nt_narrow(nt_tensor *t, nt_dim dim, int64_t start, int64_t length, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_NARROW);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim);
+    c.args[2] = nt_arg_int(start);
+    c.args[3] = nt_arg_int(length);
+    return run_view(&c, out);
+}
+
+nt_status nt_view(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_VIEW);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_ints(ndim, sizes);
+    return run_view(&c, out);
+}
+
+nt_status nt_reshape(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_RESHAPE);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_ints(ndim, sizes);
+    return run_view(&c, out);
+}
+
+nt_status nt_view_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_VIEW_AS);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)other);
+    return run_view(&c, out);
+}
+
+nt_status nt_reshape_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_RESHAPE_AS);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)other);
+    return run_view(&c, out);
+}
+
+nt_status nt_as_strided(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                        int64_t offset, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_AS_STRIDED);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_ints(ndim, sizes);
+    c.args[2] = nt_arg_ints(ndim, strides);
+    c.args[3] = nt_arg_int(offset);
+    return run_view(&c, out);
+}
+
+nt_status nt_as_strided_(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                         int64_t offset) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_AS_STRIDED);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_ints(ndim, sizes);
+    c.args[2] = nt_arg_ints(ndim, strides);
+    c.args[3] = nt_arg_int(offset);
+    return run_inplace(&c);
+}
+
+nt_status nt_diagonal(nt_tensor *t, int64_t offset, nt_dim dim1, nt_dim dim2, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_DIAGONAL);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(offset);
+    c.args[2] = nt_arg_dim(dim1);
+    c.args[3] = nt_arg_dim(dim2);
+    return run_view(&c, out);
+}
+
+nt_status nt_diagonal_named(nt_tensor *t, nt_name outdim, nt_dim dim1, nt_dim dim2, int64_t offset,
+                            nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_DIAGONAL_NAMED);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_names(1, &outdim, -1);
+    c.args[2] = nt_arg_dim(dim1);
+    c.args[3] = nt_arg_dim(dim2);
+    c.args[4] = nt_arg_int(offset);
+    return run_view(&c, out);
+}
+
+nt_status nt_movedim(nt_tensor *t, int count, const nt_dim *source, const int64_t *destination,
+                     nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_MOVEDIM_LIST);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dims(count, source);
+    c.args[2] = nt_arg_ints(count, destination);
+    return run_view(&c, out);
+}
+
+nt_status nt_unfold(nt_tensor *t, nt_dim dimension, int64_t size, int64_t step, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_UNFOLD);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dimension);
+    c.args[2] = nt_arg_int(size);
+    c.args[3] = nt_arg_int(step);
+    return run_view(&c, out);
+}
+
+nt_status nt_is_same_size(const nt_tensor *t, const nt_tensor *other, bool *out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_IS_SAME_SIZE);
+    c.args[0] = nt_arg_tensor((nt_tensor *)t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)other);
+    NT_TRY(nt_dispatch(&c));
+    *out = c.value.v.b;
+    return NT_OK;
 }

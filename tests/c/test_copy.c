@@ -911,6 +911,44 @@ static void test_copy_broadcasts_and_converts(void) {
     nt_tensor_release(i);
 }
 
+/* copy_'s name rule, in C (checked against torch): names unify from the right; an unnamed
+ * self takes them, a named one must already have them; a shape error comes first. */
+static void test_copy_follows_its_name_rule(void) {
+    int64_t s[2] = {2, 3}, r[1] = {3}, w[2] = {3, 2};
+    double zeros[6] = {0};
+    nt_name nc[2] = {N("N"), N("C")}, ac[2] = {N("A"), N("C")}, nn[2] = {N("N"), NT_NAME_NONE};
+    nt_name c1[1] = {N("C")};
+    nt_tensor *x = floats(2, s, zeros), *named = floats(2, s, zeros), *row = floats(1, r, zeros);
+    nt_tensor *other = floats(2, s, zeros), *wide = floats(2, w, zeros);
+    EXPECT_OK(nt_set_names_(named, nc));
+    EXPECT_OK(nt_set_names_(row, c1));
+    EXPECT_OK(nt_copy_(x, row)); /* z().copy_(z('C', shape=(3,))).names == (None, 'C') */
+    EXPECT(x->names && x->names[0] == NT_NAME_NONE && x->names[1] == N("C"));
+    EXPECT_OK(nt_copy_(named, row));
+    EXPECT(named->names[0] == N("N") && named->names[1] == N("C"));
+    EXPECT_OK(nt_set_names_(other, ac));
+    EXPECT_ERR(nt_copy_(named, other), NT_ERR_RUNTIME, "Error when attempting to broadcast dims");
+    EXPECT_OK(nt_set_names_(other, nn));
+    EXPECT_OK(nt_set_names_(x, nn));
+    EXPECT_ERR(nt_copy_(x, named), NT_ERR_RUNTIME, /* z('N', None).copy_(z('N', 'C')) */
+               "Name mismatch: specified out tensor with names ['N', None] are not the same as "
+               "the computed output names ['N', 'C'].");
+    EXPECT_OK(nt_set_names_(wide, nc));
+    EXPECT_ERR(nt_copy_(x, wide), NT_ERR_RUNTIME, /* the shape error comes first */
+               "The size of tensor a (3) must match the size of tensor b (2) at non-singleton "
+               "dimension 1");
+    nt_tensor *t = NULL;
+    EXPECT_OK(nt_full(0, NULL, nt_scalar_float(1.5), NT_FLOAT64, NULL, &t));
+    EXPECT_OK(nt_copy_(named, t)); /* a 0-dim source broadcasts and names nothing */
+    EXPECT(floats_are(named, (double[]){1.5, 1.5, 1.5, 1.5, 1.5, 1.5}));
+    nt_tensor_release(t);
+    nt_tensor_release(x);
+    nt_tensor_release(named);
+    nt_tensor_release(row);
+    nt_tensor_release(other);
+    nt_tensor_release(wide);
+}
+
 static void test_copy_shape_errors_match_torch(void) {
     int64_t s3[1] = {3}, s4[1] = {4}, s23[2] = {2, 3}, s41[2] = {4, 1}, s113[3] = {1, 1, 3},
             s1[1] = {1}, s0[2] = {0, 3}, s5[2] = {5, 3}, s13[2] = {1, 3};
@@ -1140,6 +1178,7 @@ int main(void) {
     NT_RUN(test_fill_strided_expanded_and_empty);
     NT_RUN(test_copy_broadcasts_and_converts);
     NT_RUN(test_copy_shape_errors_match_torch);
+    NT_RUN(test_copy_follows_its_name_rule);
     NT_RUN(test_copy_overlap_errors_and_safe_cases);
     NT_RUN(test_large_copies_run_in_parallel);
     NT_RUN(test_contiguous_clone_and_to_keep_names);

@@ -42,14 +42,15 @@ static void test_every_row_is_complete(void) {
     }
 }
 
-/* The Python signatures parse; an op with out= has an out parameter in its function form. */
+/* The Python signatures parse; an op with out= has an out parameter in its function form
+ * (an op without signatures has a hand-written Python entry). */
 static void test_python_signatures_agree_with_flags(void) {
     for (int op = 0; op < NT_OP_COUNT; op++) {
         const nt_op_row *row = &nt_op_rows[op];
         unsigned flags = row->flags | row->extra_flags;
         if (!(flags & (NT_OPF_FUNCTION | NT_OPF_METHOD))) continue;
         const char *py = nt_op_python((nt_op)op);
-        EXPECT(py[0] != '\0');
+        /* no signature: a hand-written entry (rename's **rename_map, align_to's *names) */
         bool any_out = false;
         for (const char *line = py; *line;) {
             const char *end = strchr(line, '\n');
@@ -62,7 +63,7 @@ static void test_python_signatures_agree_with_flags(void) {
                 any_out |= strcmp(sig.params[i].name, "out") == 0;
             line = end ? end + 1 : line + len;
         }
-        if (flags & NT_OPF_OUT) EXPECT(any_out);
+        if ((flags & NT_OPF_OUT) && py[0]) EXPECT(any_out);
     }
 }
 

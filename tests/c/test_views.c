@@ -1,6 +1,7 @@
 /*
  * test_views.c — transpose, t, permute, expand, squeeze, unsqueeze, select, narrow, view,
- * reshape and as_strided: result metadata, names, shared storage, values, and every error
+ * reshape, as_strided, diagonal, is_same_size, the in-place squeeze_/unsqueeze_/as_strided_ and
+ * dims by name: result metadata, names, shared storage, values, and every error
  * with PyTorch 1.13's status and message (checked against torch).
  */
 #include <stdarg.h>
@@ -644,6 +645,177 @@ static void test_view_to_a_shape_past_int64(void) {
     nt_tensor_release(x);
 }
 
+/* Every dim argument takes a name as well as an index (nt_dim_name). */
+static void test_dims_by_name(void) {
+    nt_name a, b, c, x;
+    EXPECT_OK(nt_name_intern("A", &a));
+    EXPECT_OK(nt_name_intern("B", &b));
+    EXPECT_OK(nt_name_intern("C", &c));
+    EXPECT_OK(nt_name_intern("X", &x));
+    nt_name names[3] = {a, b, c};
+    nt_tensor *t = iota(3, (int64_t[]){2, 3, 4}, names), *y = NULL;
+    EXPECT_OK(nt_transpose(t, nt_dim_name(a), nt_dim_name(c), &y));
+    EXPECT(G(y, 3, I(4), I(3), I(2), I(1), I(4), I(12)) && names_are(y, "C", "B", "A"));
+    nt_tensor_release(y);
+    nt_dim order[3] = {2, nt_dim_name(a), nt_dim_name(b)};
+    EXPECT_OK(nt_permute(t, 3, order, &y));
+    EXPECT(G(y, 3, I(4), I(2), I(3), I(1), I(12), I(4)) && names_are(y, "C", "A", "B"));
+    nt_tensor_release(y);
+    EXPECT_OK(nt_select(t, nt_dim_name(b), 1, &y));
+    EXPECT(G(y, 2, I(2), I(4), I(12), I(1)) && names_are(y, "A", "C"));
+    nt_tensor_release(y);
+    EXPECT_OK(nt_narrow(t, nt_dim_name(c), 1, 2, &y));
+    EXPECT(G(y, 3, I(2), I(3), I(2), I(12), I(4), I(1)) && nt_tensor_offset(y) == 1);
+    nt_tensor_release(y);
+    EXPECT_OK(nt_flatten_dims(t, nt_dim_name(b), nt_dim_name(c), &y));
+    EXPECT(G(y, 2, I(2), I(12), I(12), I(1)) && names_are(y, "A", NULL));
+    nt_tensor_release(y);
+    y = NULL;
+    EXPECT_ERR(nt_transpose(t, nt_dim_name(x), 0, &y), NT_ERR_RUNTIME,
+               "Name 'X' not found in Tensor['A', 'B', 'C'].");
+    EXPECT_ERR(nt_squeeze_dim(t, nt_dim_name(NT_NAME_NONE), &y), NT_ERR_RUNTIME,
+               "Please look up dimensions by name, got: name = None.");
+    EXPECT(y == NULL);
+    nt_tensor_release(t);
+}
+
+/* diagonal: values checked against torch.arange(24.).reshape(2, 3, 4). */
+static void test_diagonal(void) {
+    nt_name a, b, c, d;
+    EXPECT_OK(nt_name_intern("A", &a));
+    EXPECT_OK(nt_name_intern("B", &b));
+    EXPECT_OK(nt_name_intern("C", &c));
+    EXPECT_OK(nt_name_intern("D", &d));
+    nt_name names[3] = {a, b, c};
+    nt_tensor *t = iota(3, (int64_t[]){2, 3, 4}, names), *y = NULL;
+    EXPECT_OK(
+        nt_diagonal(t, 0, 0, 1, &y)); /* torch: size [4, 2], stride (1, 16), names ('C', None) */
+    EXPECT(G(y, 2, I(4), I(2), I(1), I(16)) && names_are(y, "C", NULL));
+    nt_tensor_release(y);
+    EXPECT_OK(nt_diagonal(t, 1, 0, 2, &y)); /* [3, 2], (4, 13), offset 1 */
+    EXPECT(G(y, 2, I(3), I(2), I(4), I(13)) && nt_tensor_offset(y) == 1);
+    EXPECT(at(y, I(1), I(0)) == 5.0f && at(y, I(2), I(1)) == 22.0f);
+    nt_tensor_release(y);
+    EXPECT_OK(nt_diagonal_named(t, d, nt_dim_name(a), nt_dim_name(c), -1, &y));
+    EXPECT(G(y, 2, I(3), I(1), I(4), I(13)) && nt_tensor_offset(y) == 12);
+    EXPECT(names_are(y, "B", "D"));
+    nt_tensor_release(y);
+    EXPECT_OK(nt_diagonal(t, 9, 1, 2, &y)); /* empty, offset untouched */
+    EXPECT(G(y, 2, I(2), I(0), I(12), I(5)) && nt_tensor_offset(y) == 0);
+    nt_tensor_release(y);
+    y = NULL;
+    EXPECT_ERR(nt_diagonal(t, 0, -1, 2, &y), NT_ERR_RUNTIME,
+               "diagonal dimensions cannot be identical -1, 2");
+    EXPECT_ERR(nt_diagonal_named(t, a, nt_dim_name(b), nt_dim_name(c), 0, &y), NT_ERR_RUNTIME,
+               "duplicate");
+    EXPECT_ERR(nt_diagonal(t, 0, 0, 3, &y), NT_ERR_INDEX, "Dimension out of range");
+    EXPECT(y == NULL);
+    bool same = false;
+    EXPECT_OK(nt_is_same_size(t, t, &same));
+    EXPECT(same);
+    nt_tensor *u = iota(2, (int64_t[]){2, 3}, NULL);
+    EXPECT_OK(nt_is_same_size(t, u, &same));
+    EXPECT(!same);
+    nt_tensor_release(u);
+    nt_tensor_release(t);
+}
+
+/* squeeze_, unsqueeze_, as_strided_ reshape the tensor itself, even past the dims it was
+ * made with. */
+static void test_inplace_views(void) {
+    nt_tensor *t = iota(3, (int64_t[]){2, 1, 3}, NULL), *y = NULL;
+    EXPECT_OK(nt_select(t, 0, 1, &y)); /* a view made before */
+    EXPECT_OK(nt_squeeze_(t));
+    EXPECT(G(t, 2, I(2), I(3), I(3), I(1)) && nt_tensor_is_contiguous(t));
+    for (int i = 0; i < 8; i++)
+        EXPECT_OK(nt_unsqueeze_(t, 1));
+    EXPECT(nt_tensor_ndim(t) == 10 && nt_tensor_sizes(t)[9] == 3 && nt_tensor_strides(t)[1] == 3);
+    EXPECT_OK(nt_squeeze_dim_(t, 1));
+    EXPECT(nt_tensor_ndim(t) == 9);
+    EXPECT_OK(nt_as_strided_(t, 2, (int64_t[]){3, 2}, (int64_t[]){1, 3}, 0));
+    EXPECT(G(t, 2, I(3), I(2), I(1), I(3)) && !nt_tensor_is_contiguous(t));
+    EXPECT(at(t, I(2), I(1)) == 5.0f && at(y, I(0), I(2)) == 5.0f);
+    EXPECT_ERR(nt_as_strided_(t, 2, (int64_t[]){3, 3}, (int64_t[]){1, 3}, 0), NT_ERR_RUNTIME,
+               "out of bounds for storage of size 24");
+    EXPECT(G(t, 2, I(3), I(2), I(1), I(3))); /* unchanged by the failed call */
+    nt_tensor_release(y);
+    nt_tensor_release(t);
+}
+
+/* The generic entry runs a view op from its schema. */
+static void test_call_op_runs_views(void) {
+    nt_tensor *t = iota(2, (int64_t[]){2, 3}, NULL);
+    nt_call c;
+    memset(&c, 0, sizeof c);
+    c.op = NT_OP_DIAGONAL;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_none(); /* the defaults: offset 0, dims 0 and 1 */
+    c.args[2] = nt_arg_none();
+    c.args[3] = nt_arg_none();
+    EXPECT_OK(nt_call_op(&c));
+    EXPECT(G(c.result[0], 1, I(2), I(4)));
+    nt_tensor_release(c.result[0]);
+    memset(&c, 0, sizeof c);
+    c.op = NT_OP_SQUEEZE;
+    c.inplace = true;
+    c.args[0] = nt_arg_tensor(t);
+    EXPECT_OK(nt_call_op(&c));
+    EXPECT(c.result[0] == t);
+    nt_tensor_release(c.result[0]);
+    nt_tensor_release(t);
+}
+
+/* transpose_, t_, view_as, reshape_as */
+static void test_inplace_transpose_and_as_forms(void) {
+    nt_tensor *t = iota(3, (int64_t[]){2, 3, 4}, NULL), *u = iota(1, (int64_t[]){6}, NULL);
+    nt_tensor *y = NULL, *shape = iota(2, (int64_t[]){3, 2}, NULL);
+    nt_tensor *flat = iota(1, (int64_t[]){24}, NULL);
+    EXPECT_OK(nt_transpose_(t, 0, -1));
+    EXPECT(G(t, 3, I(4), I(3), I(2), I(1), I(4), I(12)) && !nt_tensor_is_contiguous(t));
+    EXPECT_ERR(nt_t_(t), NT_ERR_RUNTIME,
+               "t_() expects a tensor with <= 2 dimensions, but self is 3D");
+    EXPECT_OK(nt_t_(u)); /* 1-D: unchanged */
+    EXPECT(G(u, 1, I(6), I(1)));
+    EXPECT_OK(nt_view_as(u, shape, &y));
+    EXPECT(G(y, 2, I(3), I(2), I(2), I(1)));
+    nt_tensor_release(y);
+    EXPECT_OK(nt_reshape_as(t, flat, &y)); /* t is transposed: a copy */
+    EXPECT(G(y, 1, I(24), I(1)) && !nt_tensor_shares_storage(y, t) && at(y, I(1)) == 12.0f);
+    nt_tensor_release(y);
+    y = NULL;
+    EXPECT_ERR(nt_view_as(t, flat, &y), NT_ERR_RUNTIME, "view size is not compatible");
+    EXPECT(y == NULL);
+    nt_tensor_release(flat);
+    nt_tensor_release(shape);
+    nt_tensor_release(u);
+    nt_tensor_release(t);
+}
+
+/* movedim and unfold (checked against torch) */
+static void test_movedim_and_unfold(void) {
+    nt_name a, c;
+    EXPECT_OK(nt_name_intern("A", &a));
+    EXPECT_OK(nt_name_intern("C", &c));
+    nt_name names[3] = {a, NT_NAME_NONE, c};
+    nt_tensor *t = iota(3, (int64_t[]){2, 3, 4}, names), *y = NULL;
+    nt_dim src[2] = {nt_dim_name(c), 0};
+    EXPECT_OK(nt_movedim(t, 2, src, (int64_t[]){0, 1}, &y)); /* movedim((2, 0), (0, 1)) */
+    EXPECT(G(y, 3, I(4), I(2), I(3), I(1), I(12), I(4)) && names_are(y, "C", "A", NULL));
+    nt_tensor_release(y);
+    EXPECT_OK(nt_unfold(t, 1, 2, 1, &y)); /* torch: [2, 2, 4, 2], (12, 4, 1, 4) */
+    EXPECT(G(y, 4, I(2), I(2), I(4), I(2), I(12), I(4), I(1), I(4)));
+    EXPECT(names_are(y, "A", NULL, "C", NULL) && at(y, I(1), I(1), I(2), I(1)) == 22.0f);
+    nt_tensor_release(y);
+    y = NULL;
+    EXPECT_ERR(nt_movedim(t, 2, (nt_dim[]){0, 0}, (int64_t[]){1, 2}, &y), NT_ERR_RUNTIME,
+               "movedim: repeated dim in `source` ([0, 0])");
+    EXPECT_ERR(nt_unfold(t, 2, 5, 1, &y), NT_ERR_RUNTIME,
+               "maximum size for tensor at dimension 2 is 4 but size is 5");
+    EXPECT_ERR(nt_unfold(t, 2, 2, 0, &y), NT_ERR_RUNTIME, "step is 0 but must be > 0");
+    EXPECT(y == NULL);
+    nt_tensor_release(t);
+}
+
 int main(void) {
     NT_RUN(test_transpose_swaps_dims_and_names);
     NT_RUN(test_t_handles_up_to_two_dims);
@@ -663,5 +835,11 @@ int main(void) {
     NT_RUN(test_views_of_empty_views_with_huge_strides);
     NT_RUN(test_view_of_empty_tensors_with_huge_sizes);
     NT_RUN(test_view_to_a_shape_past_int64);
+    NT_RUN(test_dims_by_name);
+    NT_RUN(test_diagonal);
+    NT_RUN(test_inplace_views);
+    NT_RUN(test_call_op_runs_views);
+    NT_RUN(test_inplace_transpose_and_as_forms);
+    NT_RUN(test_movedim_and_unfold);
     return nt_test_summary();
 }
