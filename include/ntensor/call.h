@@ -89,6 +89,10 @@ typedef struct nt_call {
 
 /* Calls c->op. On failure nothing is returned (and nt_last_error() says why). */
 NT_API nt_status nt_call_op(nt_call *c);
+/* The same without checking the record against the op's schema: for a binding that builds
+ * its records from the schema itself (the Python module does), whose calls are well-formed
+ * by construction. A malformed record is undefined behaviour. */
+NT_API nt_status nt_call_run(nt_call *c);
 
 /* Argument constructors. */
 static inline nt_arg nt_arg_none(void) {

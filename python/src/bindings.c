@@ -164,6 +164,33 @@ static int init_info(nt_op op, PyObject *return_types, nt_sig *schema) {
     return 0;
 }
 
+/* The slot value of parameter p when a call leaves it out: its default, made once when the
+ * binding is built (a list default points into the signature's own storage). */
+static nt_arg default_arg(const py_param *p, int kind) {
+    const py_default *d = &p->def;
+    if (!d->given || d->none) return nt_arg_none();
+    switch (p->type) {
+    case PT_INT64:
+    case PT_SYM_INT:
+        return kind == NT_ARG_DIM ? nt_arg_dim(d->i) : nt_arg_int(d->i);
+    case PT_BOOL:
+        return nt_arg_bool(d->i != 0);
+    case PT_DOUBLE:
+        return kind == NT_ARG_SCALAR ? nt_arg_scalar(nt_scalar_float(d->f)) : nt_arg_float(d->f);
+    case PT_SCALAR:
+        return nt_arg_scalar(d->s);
+    case PT_INT_LIST:
+    case PT_SYM_INT_LIST:
+        return kind == NT_ARG_DIMS ? nt_arg_dims(d->n, d->ints) : nt_arg_ints(d->n, d->ints);
+    case PT_SCALARTYPE:
+        return nt_arg_dtype(d->dtype);
+    case PT_STRING:
+        return nt_arg_str(d->str);
+    default:
+        return nt_arg_none();
+    }
+}
+
 /* ------------------------------------------------------------------ groups */
 
 /* The group of `name` in `mode`, made on first use (the first op of a name owns it). */
@@ -210,6 +237,10 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
                 form |= SIG_SELF;
             if (m != MODE_FUNCTION) form |= SIG_NO_OUT;
             if (py_sig_init(sig, line, len, form, gname, op, schema) < 0) return -1;
+            for (int k = 0; k < sig->nparams; k++) {
+                py_param *q = &sig->params[k];
+                q->def_arg = default_arg(q, q->slot >= 0 ? infos[op].slot_kind[q->slot] : -2);
+            }
             /* a function's line that does not take the tensor first ("pow(Scalar self,
              * Tensor exponent)") has no method form */
             if ((form & SIG_SELF) && sig->self_slot < 0) {
@@ -227,9 +258,10 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
 /* ------------------------------------------------------------------ converting arguments */
 
 /* Storage for the lists of one call, on the caller's stack (a heap block per call cost
- * more than a view itself); `ready` once its tensor lists are cleared. */
+ * more than a view itself); `heap` has bit i set when slot i's tensors[i] or ints[i] were
+ * allocated (nothing else is read, so nothing needs clearing). */
 typedef struct call_lists {
-    bool ready;
+    uint32_t heap;
     nt_dim dims[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
     nt_name names[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
     nt_tensor **tensors[NT_SIG_MAX_PARAMS];
@@ -250,7 +282,7 @@ static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *
                     int64_t **longer) {
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
         int64_t v;
-        if (nt_py_int64_from_object(o, &v, PyUnicode_AsUTF8(p->name)) < 0) return -1;
+        if (nt_py_int64_from_object(o, &v, p->cname) < 0) return -1;
         for (*n = 0; *n < (p->size > 0 ? p->size : 1); (*n)++)
             out[*n] = v;
         return 0;
@@ -268,7 +300,7 @@ static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *
         if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item) ||
             nt_py_is_tensor(item))
             return bad_list_item(sig, p, item, i + 1);
-        if (nt_py_int64_from_object(item, &out[i], PyUnicode_AsUTF8(p->name)) < 0) return -1;
+        if (nt_py_int64_from_object(item, &out[i], p->cname) < 0) return -1;
     }
     *n = (int)len;
     return 0;
@@ -294,7 +326,7 @@ static int dim_list(const py_sig *sig, const py_param *p, PyObject *o, nt_dim *o
         if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item) ||
             nt_py_is_tensor(item))
             return bad_list_item(sig, p, item, i + 1);
-        if (nt_py_int64_from_object(item, &out[i], PyUnicode_AsUTF8(p->name)) < 0) return -1;
+        if (nt_py_int64_from_object(item, &out[i], p->cname) < 0) return -1;
     }
     if (!seq) /* IntArrayRef[N]: one value for all */
         for (int k = 1; k < (p->size > 0 ? p->size : 1); k++)
@@ -313,66 +345,19 @@ static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
 }
 
 static void release_lists(call_lists *l) {
-    if (!l->ready) return;
-    for (int i = 0; i < NT_SIG_MAX_PARAMS; i++) {
-        if (l->tensors[i]) PyMem_Free(l->tensors[i]);
-        if (l->ints[i]) PyMem_Free(l->ints[i]);
-    }
+    for (int i = 0; l->heap; i++, l->heap >>= 1)
+        if (l->heap & 1) {
+            PyMem_Free(l->tensors[i]);
+            PyMem_Free(l->ints[i]);
+        }
 }
 
-/* The list storage of a call, readied on first use (most calls take no list). */
-static call_lists *lists_of(call_lists **l) {
-    if (!(*l)->ready) {
-        memset((*l)->tensors, 0, sizeof(*l)->tensors);
-        memset((*l)->ints, 0, sizeof(*l)->ints);
-        (*l)->ready = true;
-    }
-    return *l;
-}
 
 /* One bound value `o` (NULL: absent or None) of parameter p into slot kind `kind`. */
+/* One given value `o` of parameter p into slot kind `kind`. */
 static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists **lp, nt_arg *a) {
     const py_param *p = &sig->params[i];
-    call_lists *l = NULL;
-    bool list = p->type == PT_INT_LIST || p->type == PT_SYM_INT_LIST || p->type == PT_DIMNAME ||
-                p->type == PT_DIMNAME_LIST || p->type == PT_TENSOR_LIST ||
-                (p->type == PT_INT64 && kind == NT_ARG_DIMS); /* one dim of a Dim[] slot */
-    if (list && (o || p->def.n) && !(l = lists_of(lp))) return -1;
-    if (!o) {
-        const py_default *d = &p->def;
-        *a = nt_arg_none();
-        if (!d->given || d->none) return 0;
-        switch (p->type) {
-        case PT_INT64:
-        case PT_SYM_INT:
-            *a = kind == NT_ARG_DIM ? nt_arg_dim(d->i) : nt_arg_int(d->i);
-            return 0;
-        case PT_BOOL:
-            *a = nt_arg_bool(d->i != 0);
-            return 0;
-        case PT_DOUBLE:
-            *a = kind == NT_ARG_SCALAR ? nt_arg_scalar(nt_scalar_float(d->f)) : nt_arg_float(d->f);
-            return 0;
-        case PT_SCALAR:
-            *a = nt_arg_scalar(d->s);
-            return 0;
-        case PT_INT_LIST:
-        case PT_SYM_INT_LIST:
-            for (int k = 0; k < d->n; k++)
-                l->dims[i][k] = d->ints[k];
-            *a = kind == NT_ARG_DIMS ? nt_arg_dims(d->n, l->dims[i])
-                                     : nt_arg_ints(d->n, (const int64_t *)l->dims[i]);
-            return 0;
-        case PT_SCALARTYPE:
-            *a = nt_arg_dtype(d->dtype);
-            return 0;
-        case PT_STRING:
-            *a = nt_arg_str(d->str);
-            return 0;
-        default:
-            return 0;
-        }
-    }
+    call_lists *l = *lp;
     switch (p->type) {
     case PT_TENSOR:
         if (nt_py_is_tensor(o)) {
@@ -404,7 +389,7 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
             nt_status st = nt_item(nt_py_tensor(o), &s);
             if (st != NT_OK) return nt_py_raise_int(st);
             v = s.v.i;
-        } else if (nt_py_int64_from_object(o, &v, PyUnicode_AsUTF8(p->name)) < 0) {
+        } else if (nt_py_int64_from_object(o, &v, p->cname) < 0) {
             return -1;
         }
         if (kind == NT_ARG_DIMS) { /* prod(dim) into a Dim[] slot */
@@ -426,9 +411,12 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
             *a = nt_arg_dims(n, l->dims[i]);
             return 0;
         }
-        if (int_list(sig, p, o, (int64_t *)l->dims[i], &n,
-                     kind == NT_ARG_INTS ? &l->ints[i] : NULL) < 0)
-            return -1;
+        l->tensors[i] = NULL;
+        l->ints[i] = NULL;
+        int rc = int_list(sig, p, o, (int64_t *)l->dims[i], &n,
+                          kind == NT_ARG_INTS ? &l->ints[i] : NULL);
+        if (l->ints[i]) l->heap |= 1u << i;
+        if (rc < 0) return -1;
         *a = kind == NT_ARG_DIMS
                  ? nt_arg_dims(n, l->dims[i])
                  : nt_arg_ints(n, l->ints[i] ? l->ints[i] : (const int64_t *)l->dims[i]);
@@ -462,8 +450,10 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
     }
     case PT_TENSOR_LIST: {
         Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        l->ints[i] = NULL;
         l->tensors[i] = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(nt_tensor *));
         if (!l->tensors[i]) return PyErr_NoMemory(), -1;
+        l->heap |= 1u << i;
         for (Py_ssize_t k = 0; k < n; k++)
             l->tensors[i][k] = nt_py_tensor(PySequence_Fast_GET_ITEM(o, k));
         *a = nt_arg_tensors((int)n, l->tensors[i]);
@@ -624,7 +614,7 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     const op_info *info = &infos[sig->op];
     nt_call c;
     call_lists lists_storage, *lists = &lists_storage;
-    lists_storage.ready = false;
+    lists_storage.heap = 0;
     c.op = sig->op;
     c.inplace = mode == MODE_INPLACE || mode == MODE_INPLACE_FUNCTION;
     c.out[0] = c.out[1] = NULL;
@@ -646,6 +636,10 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
             out_obj = vals[i];
             continue;
         }
+        if (!vals[i]) { /* left out, or None */
+            if (p->slot >= 0) c.args[p->slot] = p->def_arg;
+            continue;
+        }
         nt_arg unused, *a = p->slot >= 0 ? &c.args[p->slot] : &unused; /* written in place */
         int kind = p->slot >= 0 ? info->slot_kind[p->slot] : NT_ARG_NONE;
         if (p->slot < 0 && p->type == PT_BOOL && vals[i] == Py_True && no_grad_flag(p) < 0)
@@ -656,11 +650,12 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
             self = vals[i];
     }
     nt_status st;
+    /* the record is made from the op's schema: no need to check it again (nt_call_op) */
     if (large(&c, info->nslots)) {
-        Py_BEGIN_ALLOW_THREADS st = nt_call_op(&c);
+        Py_BEGIN_ALLOW_THREADS st = nt_call_run(&c);
         Py_END_ALLOW_THREADS
     } else {
-        st = nt_call_op(&c);
+        st = nt_call_run(&c);
     }
     if (st != NT_OK) {
         nt_py_raise(st);

@@ -1,5 +1,6 @@
 /*
- * errors.c — turning a failed nt_status into the exception PyTorch raises.
+ * errors.c — turning a failed nt_status into the exception PyTorch raises, and a warning the
+ * C library left into a UserWarning.
  */
 #include "pyntensor.h"
 
@@ -13,6 +14,8 @@ PyObject *nt_py_raise(nt_status st) {
     case NT_ERR_NOT_IMPLEMENTED: type = PyExc_NotImplementedError; break;
     default: type = PyExc_RuntimeError; break;
     }
+    /* a warning the op gave before it failed comes first, as PyTorch's does */
+    if (nt_py_warn_pending() < 0) return NULL;
     PyErr_SetString(type, nt_last_error());
     return NULL;
 }

@@ -109,12 +109,12 @@ static bool is_tensor(PyObject *o) {
 }
 
 static bool is_numpy_scalar(PyObject *o) {
-    if (PyLong_Check(o) || PyFloat_Check(o) || PyBool_Check(o)) return false;
-    PyObject *generic = nt_py_numpy_generic_type();
-    if (!generic || PyObject_IsInstance(o, generic) != 1) {
-        PyErr_Clear();
+    /* the common arguments first: no NumPy lookup for them */
+    if (PyLong_Check(o) || PyFloat_Check(o) || PyBool_Check(o) || PyUnicode_Check(o) ||
+        o == Py_None || PyTuple_Check(o) || PyList_Check(o) || is_tensor(o))
         return false;
-    }
+    PyObject *generic = nt_py_numpy_generic_type();
+    if (!generic || !PyObject_TypeCheck(o, (PyTypeObject *)generic)) return false;
     nt_dtype d;
     if (nt_py_numpy_dtype_of(o, &d) < 0) {
         PyErr_Clear();
@@ -435,6 +435,7 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
         p->numbers_as_tensors = allow_numbers;
         p->def.dtype = -1;
         if (!(p->name = intern(q->name)) || set_numpy_names(p, q->name) < 0) return -1;
+        if (!(p->cname = PyUnicode_AsUTF8(p->name))) return -1;
         if (q->optional) {
             p->optional = true;
             if (parse_default(p, q->default_text) < 0) return -1;

@@ -64,7 +64,9 @@ typedef struct py_param {
     bool dim_names;          /* an int or int list that fills a Dim/Dim[] slot: names (str)
                                 are taken where indices are, as everywhere in ntensor */
     py_default def;
-    int slot; /* the op schema's slot it fills, -1 for none */
+    nt_arg def_arg;    /* the slot value when a call leaves it out (bindings.c) */
+    const char *cname; /* name, UTF-8 (for messages) */
+    int slot;          /* the op schema's slot it fills, -1 for none */
 } py_param;
 
 typedef struct py_sig {

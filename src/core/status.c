@@ -5,6 +5,7 @@
 #include "status.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -39,6 +40,9 @@ void nt_clear_error(void) {
 
 static _Thread_local char warning_text[1024];
 static _Thread_local bool warning_pending;
+/* Whether any thread ever warned: until then nt_take_warning touches no thread-local
+ * storage (a TLS access from a shared library is a call). */
+static _Atomic bool any_warning;
 
 void nt_warn(const char *fmt, ...) {
     va_list args;
@@ -46,10 +50,11 @@ void nt_warn(const char *fmt, ...) {
     vsnprintf(warning_text, sizeof warning_text, fmt, args);
     va_end(args);
     warning_pending = true;
+    atomic_store_explicit(&any_warning, true, memory_order_relaxed);
 }
 
 const char *nt_take_warning(void) {
-    if (!warning_pending) return NULL;
+    if (!atomic_load_explicit(&any_warning, memory_order_relaxed) || !warning_pending) return NULL;
     warning_pending = false;
     return warning_text;
 }

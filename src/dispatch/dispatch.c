@@ -99,3 +99,10 @@ nt_status nt_call_op(nt_call *c) {
     c->nlist = 0;
     return nt_dispatch(c);
 }
+
+nt_status nt_call_run(nt_call *c) {
+    c->result[0] = c->result[1] = NULL;
+    c->list = NULL;
+    c->nlist = 0;
+    return nt_dispatch(c);
+}

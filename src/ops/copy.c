@@ -12,6 +12,7 @@
 
 #include "core/scalar.h"
 #include "core/status.h"
+#include "ops/out.h"
 #include "core/tensor.h"
 #include "dispatch/dispatch.h"
 #include "iter/iter.h"
@@ -40,7 +41,7 @@ static nt_status converted_copy(const nt_tensor *t, nt_dtype dtype, bool keep_la
                                 nt_tensor **out) {
     nt_tensor *r = NULL;
     if (keep_layout)
-        NT_TRY(nt_empty_like(t, (int)dtype, &r));
+        NT_TRY(nt_result_like(t, (int)dtype, &r));
     else
         NT_TRY(nt_tensor_alloc(dtype, t->ndim, t->sizes, t->names, &r));
     nt_status st = convert_into(r, t, false);

@@ -163,11 +163,12 @@ nt_status nt_full(int ndim, const int64_t *sizes, nt_scalar value, nt_dtype dtyp
 
 /* ------------------------------------------------------------------ *_like */
 
-static nt_status empty_like(const nt_tensor *like, int dtype, nt_tensor **out) {
+nt_status nt_result_like(const nt_tensor *like, int dtype, nt_tensor **out) {
     if (!like) return nt_fail_null_tensor("empty_like", "input");
     if (dtype == -1) dtype = (int)like->dtype;
     if (!nt_dtype_valid(dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
-    if (!nt_is_non_overlapping_and_dense(like))
+    /* contiguous (the common case) or not dense: a fresh contiguous tensor, one block */
+    if (like->is_contiguous || !nt_is_non_overlapping_and_dense(like))
         return nt_tensor_alloc((nt_dtype)dtype, like->ndim, like->sizes, like->names, out);
     /* PyTorch's memory_format=preserve: a dense tensor's layout (a transpose, say) is kept.
      * Dense strides starting at offset 0 span exactly numel elements. */
@@ -182,7 +183,7 @@ static nt_status empty_like(const nt_tensor *like, int dtype, nt_tensor **out) {
 static nt_status full_like(const nt_tensor *like, nt_scalar value, int dtype, nt_tensor **out) {
     nt_tensor *t = NULL;
     nt_status st;
-    NT_CHECK(st, empty_like(like, dtype, &t));
+    NT_CHECK(st, nt_result_like(like, dtype, &t));
     NT_CHECK(st, nt_fill_(t, value));
     *out = t;
     return NT_OK;
@@ -192,11 +193,11 @@ fail:
 }
 
 nt_status nt_impl_empty_like(nt_call *c) {
-    return empty_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &c->result[0]);
+    return nt_result_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &c->result[0]);
 }
 
 nt_status nt_impl_zeros_like(nt_call *c) {
-    NT_TRY(empty_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &c->result[0]));
+    NT_TRY(nt_result_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &c->result[0]));
     zero_storage(c->result[0]);
     return NT_OK;
 }

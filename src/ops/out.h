@@ -1,5 +1,6 @@
 /*
- * out.h — the rules every op applies to an out= tensor, in one place.
+ * out.h — the tensors an op writes: a fresh result shaped like an input, and the rules every
+ * op applies to an out= tensor, in one place.
  *
  * PyTorch resizes an out= tensor of another shape than the result's: an unnamed one is
  * resized (with a deprecation warning when it had elements), a named one refuses ("Cannot
@@ -10,6 +11,11 @@
 #define NT_OPS_OUT_H
 
 #include "ntensor.h"
+
+/* A new tensor like `like` (its sizes, names and, when it is dense, its layout: PyTorch's
+ * memory_format=preserve) of dtype `dtype` (-1: like's): what empty_like makes, without the
+ * dispatcher, for the ops' own results. */
+nt_status nt_result_like(const nt_tensor *like, int dtype, nt_tensor **out);
 
 /* Gives `out` the result's shape as PyTorch's resize_output does: nothing when it has it,
  * else resize_ (contiguous strides, storage grown) with PyTorch's warning (nt_warn) when

@@ -18,6 +18,7 @@
 #include "core/half.h"
 #include "core/parallel.h"
 #include "core/status.h"
+#include "ops/out.h"
 #include "core/tensor.h"
 #include "iter/random.h"
 #include "kernels/philox.h"
@@ -347,13 +348,13 @@ nt_status nt_impl_normal_sized(nt_call *c) {
 
 nt_status nt_impl_rand_like(nt_call *c) {
     nt_tensor *t = NULL;
-    nt_status made = nt_empty_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &t);
+    nt_status made = nt_result_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &t);
     return filled(t, made, DIST_UNIFORM, 0.0, 1.0, &c->result[0]);
 }
 
 nt_status nt_impl_randn_like(nt_call *c) {
     nt_tensor *t = NULL;
-    nt_status made = nt_empty_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &t);
+    nt_status made = nt_result_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &t);
     return filled(t, made, DIST_NORMAL, 0.0, 1.0, &c->result[0]);
 }
 

@@ -72,7 +72,7 @@ static nt_status run(const nt_op_row *row, const nt_loop2d *loops, nt_tensor *t,
         in = converted;
     }
     if (!out || out->dtype != rdtype) {
-        NT_CHECK(st, nt_empty_like(t, (int)rdtype, &fresh));
+        NT_CHECK(st, nt_result_like(t, (int)rdtype, &fresh));
         dst = fresh;
     }
     if (in->is_contiguous && dst->is_contiguous && in->numel < NT_GRAIN_SIZE) {
