@@ -9,7 +9,8 @@
  * the reductions (sum ... amin, reduce_out, var/std, max_dim, argmax, kthvalue, topk,
  * mode, median), cumsum/cumprod, softmax, cat/stack, the matrix products, where, clamp,
  * masked_fill/masked_select, indexing with every nt_index kind (get and set), resize_,
- * conversions, and nt_format under fuzzed print options.
+ * conversions, nt_format under fuzzed print options, and any op of the op table through the
+ * generic entry nt_call_op, its slots filled by the kinds its schema names.
  *
  * Each op's result is checked (sane metadata, every element readable, a contiguous copy
  * equal) and goes into a slot, so ops chain. Inputs to ops are kept small and the result's
@@ -28,8 +29,29 @@ typedef struct state {
     nt_tensor *slot[NSLOTS];
 } state;
 
+/* Every op's schema, parsed once (the slots op_call fills). */
+static nt_sig schemas[NT_OP_COUNT];
+static bool schema_ok[NT_OP_COUNT];
+/* The ops of the binary and unary families (their typed entries refuse the others). */
+static nt_op binary_ops[NT_OP_COUNT], unary_ops[NT_OP_COUNT];
+static int nbinary, nunary;
+static nt_name name_n, name_c;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     fz_init_trace();
+    nt_name_intern("N", &name_n);
+    nt_name_intern("C", &name_c);
+    for (int op = 0; op < NT_OP_COUNT; op++) {
+        const char *text = nt_op_schema((nt_op)op);
+        schema_ok[op] = nt_sig_parse(text, strlen(text), &schemas[op]) == NT_OK;
+        if (!schema_ok[op] || nt_op_kind_of((nt_op)op) != NT_OPK_POINTWISE) continue;
+        const nt_sig *sig = &schemas[op];
+        if (sig->nparams >= 2 && strcmp(sig->params[1].type, "Operand") == 0)
+            binary_ops[nbinary++] = (nt_op)op;
+        else if (sig->nparams == 1)
+            unary_ops[nunary++] = (nt_op)op;
+    }
+    nt_clear_error();
     return 0;
 }
 
@@ -188,7 +210,9 @@ static void op_copy(state *s, fz_input *in) {
 }
 
 static void op_binary(state *s, fz_input *in) {
-    nt_binary_op op = (nt_binary_op)(fz_u8(in) % (NT_BINARY_OP_COUNT + 1));
+    /* mostly the family's ops; now and then any id, which must be refused */
+    nt_binary_op op = fz_u8(in) % 16 ? binary_ops[fz_u8(in) % nbinary]
+                                     : (nt_binary_op)(fz_u8(in) % (NT_OP_COUNT + 1));
     nt_operand a = fuzz_operand(s, in), b = fuzz_operand(s, in);
     nt_scalar alpha = fz_scalar(in);
     bool use_alpha = fz_u8(in) % 4 == 0;
@@ -202,7 +226,8 @@ static void op_binary(state *s, fz_input *in) {
 }
 
 static void op_unary(state *s, fz_input *in) {
-    nt_op op = (nt_op)(fz_u8(in) % (NT_OP_COUNT + 1));
+    nt_op op =
+        fz_u8(in) % 16 ? unary_ops[fz_u8(in) % nunary] : (nt_op)(fz_u8(in) % (NT_OP_COUNT + 1));
     nt_tensor *t = pick(s, in), *out = fz_u8(in) % 4 == 0 ? pick(s, in) : NULL, *r = NULL;
     bool inplace = fz_u8(in) % 4 == 0;
     if (!t) return;
@@ -574,8 +599,98 @@ static void op_format(state *s, fz_input *in) {
     }
 }
 
+/* Any op of the table through nt_call_op: each slot gets a value of its schema's kind (or
+ * none), small ints so that no op is asked for much memory, tensors of few elements. */
+static void op_call(state *s, fz_input *in) {
+    nt_op op = (nt_op)(((unsigned)fz_u8(in) << 8 | fz_u8(in)) % NT_OP_COUNT);
+    if (!schema_ok[op]) return;
+    nt_op_kind kind = nt_op_kind_of(op);
+    if (kind == NT_OPK_FACTORY || kind == NT_OPK_RANDOM) return; /* sizes from the input */
+    const nt_sig *sig = &schemas[op];
+    static const char *const strs[] = {"floor", "trunc", "none", "mean", "x"};
+    nt_dim dims[NT_CALL_MAX_ARGS][4];
+    nt_name names[NT_CALL_MAX_ARGS][4];
+    nt_tensor *lists[NT_CALL_MAX_ARGS][3];
+    nt_call c;
+    memset(&c, 0, sizeof c);
+    c.op = op;
+    unsigned flags = nt_op_flags(op);
+    for (int i = 0; i < sig->nparams; i++) {
+        int k = nt_sig_kind_of(sig->params[i].type);
+        bool operand = strcmp(sig->params[i].type, "Operand") == 0;
+        nt_tensor *t = NULL;
+        int n = fz_u8(in) % 4;
+        if (fz_u8(in) % 8 == 0) { /* left out: the default, or a refusal */
+            c.args[i] = nt_arg_none();
+            continue;
+        }
+        if (operand) k = fz_bool(in) ? NT_ARG_TENSOR : NT_ARG_SCALAR;
+        switch (k) {
+        case NT_ARG_TENSOR:
+            t = pick(s, in);
+            if (t && nt_tensor_numel(t) > 256) t = NULL;
+            c.args[i] = nt_arg_tensor(t);
+            break;
+        case NT_ARG_SCALAR:
+            c.args[i] = nt_arg_scalar(fz_scalar(in));
+            break;
+        case NT_ARG_INT:
+        case NT_ARG_DIM:
+            c.args[i] = k == NT_ARG_INT ? nt_arg_int((int)(fz_u8(in) % 9) - 4)
+                                        : nt_arg_dim((int)(fz_u8(in) % 9) - 4);
+            break;
+        case NT_ARG_FLOAT:
+            c.args[i] = nt_arg_float((double)(int8_t)fz_u8(in) / 16);
+            break;
+        case NT_ARG_BOOL:
+            c.args[i] = nt_arg_bool(fz_bool(in));
+            break;
+        case NT_ARG_DTYPE:
+            c.args[i] = nt_arg_dtype((int)fz_dtype(in));
+            break;
+        case NT_ARG_DIMS:
+        case NT_ARG_INTS:
+            for (int j = 0; j < n; j++)
+                dims[i][j] = (int)(fz_u8(in) % 9) - 4;
+            c.args[i] = k == NT_ARG_DIMS ? nt_arg_dims(n, dims[i]) : nt_arg_ints(n, dims[i]);
+            break;
+        case NT_ARG_NAMES:
+            for (int j = 0; j < n; j++)
+                names[i][j] = fz_u8(in) % 3 ? (fz_bool(in) ? name_n : name_c) : 0;
+            c.args[i] =
+                nt_arg_names(n, names[i], fz_u8(in) % 4 == 0 ? (int)(fz_u8(in) % 4) - 1 : -1);
+            break;
+        case NT_ARG_TENSORS:
+            for (int j = 0; j < n; j++) {
+                lists[i][j] = pick(s, in);
+                if (!lists[i][j] || nt_tensor_numel(lists[i][j]) > 256) n = j;
+            }
+            c.args[i] = nt_arg_tensors(n > 3 ? 3 : n, lists[i]);
+            break;
+        case NT_ARG_STR:
+            c.args[i] = nt_arg_str(strs[fz_u8(in) % 5]);
+            break;
+        default:
+            c.args[i] = nt_arg_none();
+            break;
+        }
+    }
+    if ((flags & NT_OPF_INPLACE) && fz_u8(in) % 4 == 0) c.inplace = true;
+    if ((flags & NT_OPF_OUT) && !c.inplace && fz_u8(in) % 4 == 0) c.out[0] = pick(s, in);
+    if (!FZ_OK(nt_call_op(&c))) return;
+    for (int k = 0; k < 2; k++)
+        if (c.result[k]) keep(s, in, c.result[k]);
+    for (int64_t k = 0; k < c.nlist; k++)
+        fz_check_tensor(c.list[k]);
+    nt_tensors_release(c.list, c.nlist);
+}
+
 static void run_op(state *s, fz_input *in) {
-    switch (fz_u8(in) % 18) {
+    switch (fz_u8(in) % 20) {
+    case 18:
+    case 19:
+        op_call(s, in);
+        break;
     case 0:
     case 1:
         op_create(s, in);
