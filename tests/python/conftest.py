@@ -1,5 +1,6 @@
 """pytest set-up: find the freshly built ntensor (build/python unless NT_PYTHONPATH says
-otherwise) and silence PyTorch's "named tensors are experimental" warning, since PyTorch
+otherwise) and the shared helpers of the test folders (which mirror src/: core, ops, names,
+and python for the binding itself), and silence PyTorch's "named tensors are experimental" warning, since PyTorch
 1.13 is the oracle these tests compare against."""
 import os
 import sys
@@ -7,6 +8,7 @@ import warnings
 
 _root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.environ.get("NT_PYTHONPATH", os.path.join(_root, "build", "python")))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # helpers.py, format_cases.py
 
 warnings.filterwarnings("ignore", message=".*Named tensors.*")
 
