@@ -4,7 +4,8 @@
 #      (pytest, PyTorch 1.13 as the oracle) with 1 and with 2 threads;
 #   2. the same C and Python tests in a build with AddressSanitizer + UndefinedBehaviorSanitizer;
 #   3. a clang build (warnings are errors) with the libFuzzer harnesses of tests/fuzz, each run
-#      for NT_FUZZ_SECONDS (default 60) on its seed corpus (scripts/fuzz.sh).
+#      for NT_FUZZ_SECONDS (default 60) on its seed corpus (scripts/fuzz.sh);
+#   4. every C source and header follows .clang-format (scripts/format.sh).
 # Every stage runs even when an earlier one failed (a stage whose build failed is reported as
 # such); a summary line per stage closes the output, and the exit status is non-zero if any
 # stage failed. NT_STAGES="c python" (names from the summary) runs a subset.
@@ -71,6 +72,9 @@ fi
 
 # 3. clang, with the fuzzers
 stage fuzz bash scripts/fuzz.sh
+
+# 4. every C file as .clang-format says
+stage format bash scripts/format.sh
 
 echo
 echo "== summary"

@@ -181,8 +181,10 @@ static bool is_unary(nt_op op) {
     return (unsigned)op < NT_OP_COUNT && nt_op_rows[op].impl == nt_impl_unary;
 }
 
-nt_status nt_unary_ex(nt_op op, nt_tensor *t, nt_tensor *out, bool inplace, nt_tensor **result) {
-    if (!is_unary(op)) return nt_fail(NT_ERR_VALUE, "nt_unary_ex(): invalid op %d", (int)op);
+/* A call of a unary row on t with its second slot (none, or decimals / n), into a new
+ * tensor, `out`, or t itself (inplace); the result goes to *result (released if NULL). */
+static nt_status unary_call(nt_op op, nt_tensor *t, nt_arg second, nt_tensor *out, bool inplace,
+                            nt_tensor **result) {
     const char *name = nt_op_rows[op].name;
     if (!t) return nt_fail_null_tensor(name, inplace ? "self" : "input");
     if (inplace && out && out != t)
@@ -192,6 +194,7 @@ nt_status nt_unary_ex(nt_op op, nt_tensor *t, nt_tensor *out, bool inplace, nt_t
     c.inplace = inplace;
     c.out[0] = inplace ? NULL : out;
     c.args[0] = nt_arg_tensor(t);
+    c.args[1] = second;
     nt_status st = nt_dispatch(&c);
     if (st != NT_OK) return st;
     if (result)
@@ -199,6 +202,11 @@ nt_status nt_unary_ex(nt_op op, nt_tensor *t, nt_tensor *out, bool inplace, nt_t
     else
         nt_tensor_release(c.result[0]);
     return NT_OK;
+}
+
+nt_status nt_unary_ex(nt_op op, nt_tensor *t, nt_tensor *out, bool inplace, nt_tensor **result) {
+    if (!is_unary(op)) return nt_fail(NT_ERR_VALUE, "nt_unary_ex(): invalid op %d", (int)op);
+    return unary_call(op, t, nt_arg_none(), out, inplace, result);
 }
 
 nt_status nt_unary(nt_op op, nt_tensor *t, nt_tensor **out) {
@@ -217,41 +225,11 @@ nt_status nt_unary_out(nt_op op, nt_tensor *t, nt_tensor *out) {
 
 nt_status nt_round_decimals(nt_tensor *t, int64_t decimals, nt_tensor *out, bool inplace,
                             nt_tensor **result) {
-    if (!t) return nt_fail_null_tensor(inplace ? "round_" : "round", inplace ? "self" : "input");
-    if (inplace && out && out != t)
-        return nt_fail(NT_ERR_VALUE, "round_(): an in-place op takes no out tensor");
-    nt_call c;
-    nt_call_init(&c, NT_OP_ROUND_DECIMALS);
-    c.inplace = inplace;
-    c.out[0] = inplace ? NULL : out;
-    c.args[0] = nt_arg_tensor(t);
-    c.args[1] = nt_arg_int(decimals);
-    nt_status st = nt_dispatch(&c);
-    if (st != NT_OK) return st;
-    if (result)
-        *result = c.result[0];
-    else
-        nt_tensor_release(c.result[0]);
-    return NT_OK;
+    return unary_call(NT_OP_ROUND_DECIMALS, t, nt_arg_int(decimals), out, inplace, result);
 }
 
 nt_status nt_polygamma(int64_t n, nt_tensor *t, nt_tensor *out, bool inplace, nt_tensor **result) {
-    if (!t) return nt_fail_null_tensor("polygamma", "input");
-    if (inplace && out && out != t)
-        return nt_fail(NT_ERR_VALUE, "polygamma_(): an in-place op takes no out tensor");
-    nt_call c;
-    nt_call_init(&c, NT_OP_POLYGAMMA);
-    c.inplace = inplace;
-    c.out[0] = inplace ? NULL : out;
-    c.args[0] = nt_arg_tensor(t);
-    c.args[1] = nt_arg_int(n);
-    nt_status st = nt_dispatch(&c);
-    if (st != NT_OK) return st;
-    if (result)
-        *result = c.result[0];
-    else
-        nt_tensor_release(c.result[0]);
-    return NT_OK;
+    return unary_call(NT_OP_POLYGAMMA, t, nt_arg_int(n), out, inplace, result);
 }
 
 nt_status nt_positive(nt_tensor *t, nt_tensor **out) {
