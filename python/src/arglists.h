@@ -65,13 +65,4 @@ int nt_py_convert_names(const char *fname, const char *arg, const char *containe
 int nt_py_int_list(const char *fname, const char *arg, int position, const char *what,
                    PyObject *const *args, Py_ssize_t nargs, int64_t *out);
 
-/* ---- module-level functions ---- */
-
-/* Calls the Tensor method `method` for torch.f(input, *args, **kwargs): the tensor comes
- * first by position or as the keyword `input`. */
-typedef PyObject *(*nt_py_method)(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                  PyObject *kwnames);
-PyObject *nt_py_call_as_function(const char *fname, nt_py_method method, PyObject *const *args,
-                                 Py_ssize_t nargs, PyObject *kwnames);
-
 #endif

@@ -310,22 +310,8 @@ static PyObject *tensor_array(PyObject *self, PyObject *const *args, Py_ssize_t 
     return result;
 }
 
-/* ---- dtype and device queries ---- */
-
-static PyObject *tensor_is_floating_point(PyObject *self, PyObject *unused) {
-    return PyBool_FromLong(nt_dtype_is_floating(nt_tensor_dtype(nt_py_tensor(self))));
-}
-
-static PyObject *tensor_is_signed(PyObject *self, PyObject *unused) {
-    return PyBool_FromLong(nt_dtype_is_signed(nt_tensor_dtype(nt_py_tensor(self))));
-}
-
 static PyObject *return_false(PyObject *self, PyObject *unused) {
     Py_RETURN_FALSE;
-}
-
-static PyObject *tensor_get_device(PyObject *self, PyObject *unused) {
-    return PyLong_FromLong(-1);
 }
 
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
@@ -347,10 +333,6 @@ PyMethodDef nt_py_tensor_convert_methods[] = {
     {"__int__", tensor_int_method, METH_NOARGS, "int(t) of a one-element tensor."},
     {"__index__", tensor_index_method, METH_NOARGS, "The index of a one-element integer tensor."},
     {"__bool__", tensor_bool_method, METH_NOARGS, "bool(t) of a one-element tensor."},
-    {"is_floating_point", tensor_is_floating_point, METH_NOARGS, "Whether the dtype is floating."},
-    {"is_signed", tensor_is_signed, METH_NOARGS, "Whether the dtype is signed."},
-    {"is_complex", return_false, METH_NOARGS, "False: there are no complex dtypes."},
-    {"get_device", tensor_get_device, METH_NOARGS, "-1: the CPU."},
     {"is_pinned", return_false, METH_NOARGS, "False: no pinned memory."},
     {"is_shared", return_false, METH_NOARGS, "False: no shared-memory tensors."},
     {NULL, NULL, 0, NULL},

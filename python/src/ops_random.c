@@ -1,10 +1,11 @@
 /*
  * ops_random.c — the "random" family's entries that are not generated from the op table
  * (bindings.c makes uniform_, normal_, cauchy_, exponential_, geometric_, log_normal_,
- * bernoulli_ and bernoulli from their rows): random_ (its two precision warnings), torch.normal
+ * bernoulli_, bernoulli and random_ from their rows): torch.normal
  * with tensor arguments, dropout (F.dropout's and torch.dropout's arguments in one), and the Tensor
- * rows of the coverage table with no name rule that no other file provides (requires_grad_, register_hook, the requires_grad and grad setters, and the
- * module forms torch.is_floating_point, is_signed, numel and get_device).
+ * rows of the coverage table with no name rule that no other file provides (requires_grad_,
+ * register_hook, the requires_grad and grad setters, and the rows with no name rule that no other
+ * file provides).
  *
  * Argument errors reproduce PyTorch 1.13's parser texts; autograd does not exist yet, so
  * the calls that would need it (requires_grad_(True), assigning a gradient) raise
@@ -16,7 +17,6 @@
 #include "arglists.h"
 #include "interop.h"
 #include "ops_random.h"
-
 
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
@@ -117,95 +117,6 @@ static int float_arg(PyObject *o, const char *fname, const char *arg, int pos, d
         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be float, not %s", fname, arg,
                      nt_py_type_name(o));
     return -1;
-}
-
-/* generator= : only None (ntensor has one global generator). */
-static int check_generator(PyObject *o, const char *fname) {
-    if (!o || o == Py_None) return 0;
-    PyErr_Format(PyExc_TypeError, "%s(): argument 'generator' must be torch.Generator, not %s",
-                 fname, nt_py_type_name(o));
-    return -1;
-}
-
-/* ---- random_ ---- */
-
-static const char RANDOM_SIGS[] = " * (*, torch.Generator generator)\n"
-                                  " * (int from, int to, *, torch.Generator generator)\n"
-                                  " * (int to, *, torch.Generator generator)\n";
-
-/* An `int` parameter of random_: a Python int (not bool), an integer NumPy scalar or a
- * one-element integer tensor. 1 when read, 0 when the type does not fit, -1 on error. */
-static int random_int(PyObject *o, int64_t *out) {
-    if (nt_py_is_tensor(o)) {
-        nt_tensor *t = nt_py_tensor(o);
-        if (nt_tensor_numel(t) != 1 || nt_dtype_is_floating(nt_tensor_dtype(t))) return 0;
-    } else if (!nt_py_is_int(o)) {
-        return 0;
-    }
-    nt_scalar s;
-    if (nt_py_scalar_from_object(o, &s) < 0) return -1;
-    *out = s.kind == NT_SCALAR_INT ? s.v.i : (int64_t)s.v.b;
-    return 1;
-}
-
-static void random_warnings(nt_dtype dtype, int64_t from, const int64_t *to) {
-    static const char *const cpp[NT_DTYPE_COUNT] = {[NT_FLOAT16] = "c10::Half",
-                                                    [NT_BFLOAT16] = "c10::BFloat16",
-                                                    [NT_FLOAT32] = "float",
-                                                    [NT_FLOAT64] = "double"};
-    static const int digits[NT_DTYPE_COUNT] = {
-        [NT_FLOAT16] = 11, [NT_BFLOAT16] = 8, [NT_FLOAT32] = 24, [NT_FLOAT64] = 53};
-    int flags = nt_random_precision_warnings(dtype, from, to);
-    const char *what[2] = {"from", "to - 1"};
-    for (int i = 0; i < 2; i++) {
-        if (!(flags & (1 << i))) continue;
-        char msg[512];
-        snprintf(msg, sizeof msg,
-                 "%s is out of bounds [-(2^%d), 2^%d]. Due to precision limitations %s can support "
-                 "discrete uniform distribution only within this range. This warning will become "
-                 "an error in version 1.7 release, please fix the code in advance",
-                 what[i], digits[dtype], digits[dtype], cpp[dtype]);
-        if (PyErr_WarnEx(PyExc_UserWarning, msg, 1) < 0) PyErr_Clear();
-    }
-}
-
-/* random_() / random_(to) / random_(from, to) with to=None meaning the dtype's max. */
-static PyObject *tensor_random_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                PyObject *kwnames) {
-    static const char *const kwlist[] = {"from", "to", "generator", NULL};
-    PyObject *v[3];
-    if (parse("random_", args, nargs, kwnames, kwlist, 2, 2, v) < 0 || /* "takes 2 ..." */
-        check_generator(v[2], "random_") < 0)
-        return NULL;
-    nt_tensor *t = nt_py_tensor(self);
-    nt_status st;
-    if (!v[0] && !v[1]) {
-        NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_random_(t));
-        return self_result(self, st);
-    }
-    int64_t from = 0, to = 0;
-    const int64_t *to_p = &to;
-    int ok;
-    if (v[0] && (nargs >= 2 || v[1])) { /* (from, to) with to possibly None */
-        ok = random_int(v[0], &from);
-        if (ok > 0) {
-            if (v[1] == Py_None)
-                to_p = NULL;
-            else
-                ok = random_int(v[1], &to);
-        }
-    } else if (nargs == 1 || (v[1] && !v[0])) { /* (to) */
-        ok = random_int(nargs == 1 ? v[0] : v[1], &to);
-    } else {
-        ok = 0;
-    }
-    if (ok < 0) return NULL;
-    if (ok == 0) return invalid_combination("random_", args, nargs, kwnames, RANDOM_SIGS);
-    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st, nt_random_from_to_(t, from, to_p));
-    if (st != NT_OK) return nt_py_raise(st);
-    random_warnings(nt_tensor_dtype(t), from, to_p);
-    Py_INCREF(self);
-    return self;
 }
 
 /* ---- torch.normal with tensors ---- */
@@ -347,7 +258,6 @@ static PyObject *py_dropout_(PyObject *m, PyObject *const *args, Py_ssize_t narg
     return dropout_impl(args, nargs, kwnames, "dropout_", 1);
 }
 
-
 /* ---- autograd placeholders ---- */
 
 static int requires_grad_value(nt_tensor *t, int value) {
@@ -468,50 +378,9 @@ int nt_py_random_init(PyObject *module) {
     return 0;
 }
 
-/* ---- module forms of the queries ---- */
-
-static PyObject *input_arg(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                           PyObject *kwnames) {
-    static const char *const kwlist[] = {"input", NULL};
-    PyObject *v[1];
-    if (parse(fname, args, nargs, kwnames, kwlist, 1, 1, v) < 0) return NULL;
-    if (!v[0]) return nt_py_missing_args(fname, 1, (const char *const[]){"input"});
-    if (!nt_py_is_tensor(v[0])) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'input'%s must be Tensor, not %s", fname,
-                     nargs ? " (position 1)" : "", nt_py_type_name(v[0]));
-        return NULL;
-    }
-    return v[0];
-}
-
-static PyObject *py_is_floating_point(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                                      PyObject *kwnames) {
-    PyObject *t = input_arg("is_floating_point", args, nargs, kwnames);
-    return t ? PyBool_FromLong(nt_dtype_is_floating(nt_tensor_dtype(nt_py_tensor(t)))) : NULL;
-}
-
-static PyObject *py_is_signed(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames) {
-    PyObject *t = input_arg("is_signed", args, nargs, kwnames);
-    return t ? PyBool_FromLong(nt_dtype_is_signed(nt_tensor_dtype(nt_py_tensor(t)))) : NULL;
-}
-
-static PyObject *py_numel(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *t = input_arg("numel", args, nargs, kwnames);
-    return t ? PyLong_FromLongLong(nt_tensor_numel(nt_py_tensor(t))) : NULL;
-}
-
-static PyObject *py_get_device(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                               PyObject *kwnames) {
-    PyObject *t = input_arg("get_device", args, nargs, kwnames);
-    return t ? PyLong_FromLong(-1) : NULL;
-}
-
 /* ---- tables ---- */
 
 PyMethodDef nt_py_tensor_random_methods[] = {
-    {"random_", FASTKW(tensor_random_),
-     "random_() / random_(to) / random_(from, to): uniform integers."},
     {"requires_grad_", FASTKW(tensor_requires_grad_),
      "requires_grad_(requires_grad=True): False only until autograd exists."},
     {"register_hook", FASTKW(tensor_register_hook),
@@ -523,9 +392,5 @@ PyMethodDef nt_py_module_random_functions[] = {
     {"dropout", FASTKW(py_dropout),
      "dropout(input, p=0.5, training=True, inplace=False); torch.dropout's (input, p, train)."},
     {"dropout_", FASTKW(py_dropout_), "dropout_(input, p=0.5, train=True): in place."},
-    {"is_floating_point", FASTKW(py_is_floating_point), "Whether input's dtype is floating."},
-    {"is_signed", FASTKW(py_is_signed), "Whether input's dtype is signed."},
-    {"numel", FASTKW(py_numel), "The number of elements of input."},
-    {"get_device", FASTKW(py_get_device), "-1: tensors live on the CPU."},
     {NULL, NULL, 0, NULL},
 };

@@ -243,7 +243,6 @@ PyMethodDef nt_py_tensor_core_methods[] = {
      "size(dim=None): the Size, or the size of one dim (index or name)."},
     {"stride", (PyCFunction)(void (*)(void))tensor_stride, METH_FASTCALL | METH_KEYWORDS,
      "stride(dim=None): the strides, or the stride of one dim (index or name)."},
-    {"numel", tensor_numel, METH_NOARGS, "The number of elements."},
     {"nelement", tensor_numel, METH_NOARGS, "The number of elements."},
     {"element_size", tensor_element_size, METH_NOARGS, "Bytes per element."},
     {"is_contiguous", tensor_is_contiguous, METH_NOARGS, "Row-major and dense."},

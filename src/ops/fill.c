@@ -1,7 +1,7 @@
 /*
  * fill.c — one value and a whole tensor (layer L4): fill_ (a number or a 0-dim tensor),
  * zero_, item, and is_nonzero (bool(t) in Python) with PyTorch's errors for a tensor of no
- * or several values.
+ * or several values; the queries of a tensor's dtype and device (is_floating_point, numel, ...).
  */
 #include "core/scalar.h"
 #include "core/status.h"
@@ -118,5 +118,41 @@ nt_status nt_is_nonzero(const nt_tensor *t, bool *out) {
     c.args[0] = nt_arg_tensor((nt_tensor *)t);
     NT_TRY(nt_dispatch(&c));
     *out = c.value.v.b;
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ queries */
+
+static nt_scalar is_floating_point(const nt_tensor *t) {
+    return nt_scalar_bool(nt_dtype_is_floating(t->dtype));
+}
+static nt_scalar is_signed(const nt_tensor *t) {
+    return nt_scalar_bool(nt_dtype_is_signed(t->dtype));
+}
+static nt_scalar is_complex(const nt_tensor *t) {
+    (void)t;
+    return nt_scalar_bool(false); /* there are no complex dtypes */
+}
+static nt_scalar numel(const nt_tensor *t) {
+    return nt_scalar_int(t->numel);
+}
+static nt_scalar get_device(const nt_tensor *t) {
+    (void)t;
+    return nt_scalar_int(-1); /* the CPU */
+}
+
+static nt_scalar (*const queries[NT_OP_COUNT])(const nt_tensor *) = {
+    [NT_OP_IS_FLOATING_POINT] = is_floating_point,
+    [NT_OP_IS_SIGNED] = is_signed,
+    [NT_OP_IS_COMPLEX] = is_complex,
+    [NT_OP_NUMEL] = numel,
+    [NT_OP_GET_DEVICE] = get_device,
+};
+
+/* A query row: its answer in c->value. */
+nt_status nt_impl_query(nt_call *c) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor(nt_op_name(c->op), "self");
+    c->value = queries[c->op](t);
     return NT_OK;
 }
