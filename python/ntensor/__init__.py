@@ -9,3 +9,5 @@ from .functional import cdist  # noqa: E402,F401  (torch.cdist is Python in PyTo
 from . import nn  # noqa: E402,F401  (torch.nn.functional is reachable as an attribute)
 # torch.softmax and torch.log_softmax take nn.functional's signature here (implicit dim)
 from .nn.functional import log_softmax, softmax  # noqa: E402,F401
+# ntensor.dropout is F.dropout, which also takes torch.dropout's (input, p, train)
+from .nn.functional import dropout  # noqa: E402,F401

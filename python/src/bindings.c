@@ -350,8 +350,9 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
         case PT_BOOL:
             *a = nt_arg_bool(d->i != 0);
             return 0;
-        case PT_DOUBLE:
-            *a = kind == NT_ARG_SCALAR ? nt_arg_scalar(nt_scalar_float(d->f)) : nt_arg_float(d->f);
+        case PT_DOUBLE: /* into a Scalar or an Operand slot (normal(mean, std=1)): a number */
+            *a = kind == NT_ARG_SCALAR || kind == -1 ? nt_arg_scalar(nt_scalar_float(d->f))
+                                                     : nt_arg_float(d->f);
             return 0;
         case PT_SCALAR:
             *a = nt_arg_scalar(d->s);
@@ -693,7 +694,8 @@ done:
     T1(p##0) T1(p##1) T1(p##2) T1(p##3) T1(p##4) T1(p##5) T1(p##6) T1(p##7) T1(p##8) T1(p##9)
 T2(0)
 T2(1)
-T2(2) T2(3) T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
+T2(2)
+T2(3) T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
 #undef T
 
     typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);

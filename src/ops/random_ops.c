@@ -919,12 +919,17 @@ static double scalar_value(nt_scalar s) {
     return s.kind == NT_SCALAR_FLOAT ? s.v.f : s.kind == NT_SCALAR_INT ? (double)s.v.i : s.v.b;
 }
 
-/* normal(mean, std): each a tensor or a number (not both numbers: that is the sized form) */
+/* normal(mean, std): each a tensor or a number; both numbers with a size: the sized form */
 nt_status nt_impl_normal_tensors(nt_call *c) {
     const nt_tensor *mean = nt_call_tensor(c, 0), *std = nt_call_tensor(c, 1);
     double mean_v = 0.0, std_v = 0.0;
     if (!mean) mean_v = c->args[0].kind == NT_ARG_SCALAR ? scalar_value(c->args[0].v.s) : 0.0;
     if (!std) std_v = c->args[1].kind == NT_ARG_SCALAR ? scalar_value(c->args[1].v.s) : 1.0;
+    if (!mean && !std && c->args[2].kind != NT_ARG_NONE) { /* (mean, std, size): the sized form */
+        c->args[0] = nt_arg_float(mean_v);
+        c->args[1] = nt_arg_float(std_v);
+        return nt_impl_normal_sized(c);
+    }
     if (!mean && !std) return nt_fail(NT_ERR_TYPE, "normal(): mean or std must be a tensor");
     if (c->out[0]) {
         NT_TRY(normal_impl(mean, mean_v, std, std_v, c->out[0], &c->result[0]));
