@@ -22,16 +22,6 @@ static int is_name_or_none(PyObject *o) {
     return o == Py_None || PyUnicode_Check(o);
 }
 
-PyObject *nt_py_missing_args(const char *fname, int n, const char *const *names) {
-    char list[256] = "";
-    size_t len = 0;
-    for (int i = 0; i < n && len < sizeof list; i++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s\"%s\"", i ? ", " : "", names[i]);
-    PyErr_Format(PyExc_TypeError, "%s() missing %d required positional arguments: %s", fname, n,
-                 list);
-    return NULL;
-}
-
 /* ---- name lists ---- */
 
 static int is_ellipsis(PyObject *o) {

@@ -28,9 +28,6 @@ static inline PyObject *nt_py_result_self(PyObject *self, nt_status st, nt_tenso
 
 /* ---- PyTorch's argument-parser messages ---- */
 
-/* Raises 'f() missing 1 required positional arguments: "dims"'. Returns NULL. */
-PyObject *nt_py_missing_args(const char *fname, int n, const char *const *names);
-
 /* The type name PyTorch prints for an argument ("int", "Tensor", "NoneType"). */
 const char *nt_py_type_name(PyObject *o);
 

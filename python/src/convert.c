@@ -1,6 +1,6 @@
 /*
- * convert.c — Tensor methods that read values or change the dtype: item, tolist, to,
- * float/double/..., type, type_as, detach, cpu, numpy and __array__, the number protocol
+ * convert.c — Tensor methods that read values or change the dtype: item, tolist, to, type,
+ * numpy and __array__ (float/double/..., type_as, detach and cpu are rows), the number protocol
  * (__float__, __int__, __index__, __bool__), the buffer protocol, and the attributes that
  * have no autograd or device behind them yet (device, is_cuda, requires_grad, ...).
  *
@@ -204,25 +204,6 @@ static PyObject *tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return convert(self, dtype, copy);
 }
 
-static PyObject *tensor_type_as(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                PyObject *kwnames) {
-    static const char *const kwlist[] = {"other", NULL};
-    PyObject *other;
-    if (nt_py_parse_args("type_as", args, nargs, kwnames, kwlist, 1, &other) < 0) return NULL;
-    if (!other) {
-        PyErr_SetString(PyExc_TypeError,
-                        "type_as() missing 1 required positional arguments: \"other\"");
-        return NULL;
-    }
-    if (!nt_py_is_tensor(other)) {
-        PyErr_Format(PyExc_TypeError,
-                     "type_as(): argument 'other' (position 1) must be Tensor, not %s",
-                     Py_TYPE(other)->tp_name);
-        return NULL;
-    }
-    return convert(self, nt_tensor_dtype(nt_py_tensor(other)), 0);
-}
-
 /* PyTorch's legacy type names, by dtype. */
 static const char *const type_names[NT_DTYPE_COUNT] = {
     [NT_BOOL] = "torch.BoolTensor",     [NT_UINT8] = "torch.ByteTensor",
@@ -253,26 +234,6 @@ static PyObject *tensor_type(PyObject *self, PyObject *const *args, Py_ssize_t n
 }
 
 /* ---- identity-like methods ---- */
-
-/* detach(): a new tensor viewing the same memory (there is no graph to cut yet). */
-static PyObject *tensor_detach(PyObject *self, PyObject *unused) {
-    nt_tensor *t = nt_py_tensor(self), *out = NULL;
-    nt_status st = nt_rename(t, nt_tensor_names(t), &out); /* before reading `out` */
-    return nt_py_result(st, out);
-}
-
-static PyObject *tensor_self(PyObject *self, PyObject *unused) {
-    return same_object(self);
-}
-
-/* cpu(memory_format=...): the tensor itself. */
-static PyObject *tensor_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                            PyObject *kwnames) {
-    static const char *const kwlist[] = {"memory_format", NULL};
-    PyObject *kw[1];
-    if (nt_py_parse_args("cpu", args, nargs, kwnames, kwlist, 0, kw) < 0) return NULL;
-    return same_object(self);
-}
 
 /* ---- NumPy ---- */
 
@@ -321,12 +282,8 @@ PyMethodDef nt_py_tensor_convert_methods[] = {
     {"tolist", tensor_tolist, METH_NOARGS, "The values as nested lists (a scalar for 0-dim)."},
     {"to", FASTKW(tensor_to),
      "to(dtype) / to(device, dtype) / to(other): converted (self when nothing changes)."},
-    {"type_as", FASTKW(tensor_type_as), "type_as(other): converted to other's dtype."},
     {"type", FASTKW(tensor_type),
      "type(): 'torch.FloatTensor' etc.; type(dtype or type name): converted."},
-    {"detach", tensor_detach, METH_NOARGS, "A new tensor viewing the same memory."},
-    {"detach_", tensor_self, METH_NOARGS, "The tensor itself (no graph to cut yet)."},
-    {"cpu", FASTKW(tensor_cpu), "The tensor itself: it lives on the CPU."},
     {"numpy", FASTKW(tensor_numpy), "numpy(force=False): an ndarray sharing the memory."},
     {"__array__", FASTKW(tensor_array), "__array__(dtype=None): for numpy.asarray."},
     {"__float__", tensor_float_method, METH_NOARGS, "float(t) of a one-element tensor."},
@@ -352,8 +309,11 @@ static PyObject *get_true(PyObject *self, void *closure) {
 static PyObject *get_none(PyObject *self, void *closure) {
     Py_RETURN_NONE;
 }
+/* .data: a new tensor viewing the same memory, as detach() */
 static PyObject *get_data(PyObject *self, void *closure) {
-    return tensor_detach(self, NULL);
+    nt_tensor *t = nt_py_tensor(self), *out = NULL;
+    nt_status st = nt_rename(t, nt_tensor_names(t), &out); /* before reading `out` */
+    return nt_py_result(st, out);
 }
 
 PyGetSetDef nt_py_tensor_convert_getset[] = {

@@ -48,30 +48,6 @@ static int requires_grad_value(nt_tensor *t, int value) {
     return -1;
 }
 
-static PyObject *tensor_requires_grad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                       PyObject *kwnames) {
-    static const char *const kwlist[] = {"requires_grad", NULL};
-    PyObject *v[1];
-    if (parse("requires_grad_", args, nargs, kwnames, kwlist, 0, 1, v) < 0) return NULL;
-    if (v[0] && !PyBool_Check(v[0])) {
-        PyErr_Format(PyExc_TypeError,
-                     "requires_grad_(): argument 'requires_grad'%s must be bool, not %s",
-                     nargs ? " (position 1)" : "", nt_py_type_name(v[0]));
-        return NULL;
-    }
-    nt_tensor *t = nt_py_tensor(self);
-    if (!v[0] || v[0] == Py_True) {
-        if (!nt_dtype_is_floating(nt_tensor_dtype(t))) {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "only Tensors of floating point dtype can require gradients");
-            return NULL;
-        }
-        if (requires_grad_value(t, 1) < 0) return NULL;
-    }
-    Py_INCREF(self);
-    return self;
-}
-
 static PyObject *tensor_register_hook(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                       PyObject *kwnames) {
     static const char *const kwlist[] = {"hook", NULL};
@@ -157,8 +133,6 @@ int nt_py_random_init(PyObject *module) {
 /* ---- tables ---- */
 
 PyMethodDef nt_py_tensor_random_methods[] = {
-    {"requires_grad_", FASTKW(tensor_requires_grad_),
-     "requires_grad_(requires_grad=True): False only until autograd exists."},
     {"register_hook", FASTKW(tensor_register_hook),
      "register_hook(hook): fails as on a tensor that does not require grad."},
     {NULL, NULL, 0, NULL},

@@ -1,13 +1,15 @@
 /*
  * fill.c — one value and a whole tensor (layer L4): fill_ (a number or a 0-dim tensor),
  * zero_, item, and is_nonzero (bool(t) in Python) with PyTorch's errors for a tensor of no
- * or several values; the queries of a tensor's dtype and device (is_floating_point, numel, ...).
+ * or several values; the queries of a tensor's dtype and device (is_floating_point, numel, ...)
+ * and the methods that give the tensor back (type_as, detach, cpu, requires_grad_).
  */
 #include "core/scalar.h"
 #include "core/status.h"
 #include "core/tensor.h"
 #include "iter/iter.h"
 #include "kernels/convert.h"
+#include "ntensor/names.h"
 #include "ops/factory_call.h"
 
 /* ------------------------------------------------------------------ fill_, zero_ */
@@ -155,4 +157,41 @@ nt_status nt_impl_query(nt_call *c) {
     if (!t) return nt_fail_null_tensor(nt_op_name(c->op), "self");
     c->value = queries[c->op](t);
     return NT_OK;
+}
+
+/* ------------------------------------------------------------------ the tensor back */
+
+/* type_as(other): to(other's dtype), the tensor itself when it has it */
+nt_status nt_impl_type_as(nt_call *c) {
+    const nt_tensor *other = nt_call_tensor(c, 1);
+    if (!other) return nt_fail_null_tensor("type_as", "other");
+    c->args[1] = nt_arg_dtype((int)other->dtype);
+    return nt_impl_to_dtype(c);
+}
+
+/* detach(): a new tensor viewing the same memory (there is no graph to cut yet) */
+nt_status nt_impl_detach(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("detach", "self");
+    return nt_rename(t, t->names, &c->result[0]);
+}
+
+/* detach_(), cpu(): the tensor itself */
+nt_status nt_impl_same(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor(nt_op_name(c->op), "self");
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+/* requires_grad_(requires_grad=True): only False until autograd exists */
+nt_status nt_impl_requires_grad_(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("requires_grad_", "self");
+    if (c->args[1].kind == NT_ARG_BOOL && !c->args[1].v.b) return nt_impl_same(c);
+    if (!nt_dtype_is_floating(t->dtype))
+        return nt_fail(NT_ERR_RUNTIME,
+                       "only Tensors of floating point dtype can require gradients");
+    return nt_fail(NT_ERR_NOT_IMPLEMENTED,
+                   "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
 }
