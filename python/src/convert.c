@@ -271,10 +271,6 @@ static PyObject *tensor_array(PyObject *self, PyObject *const *args, Py_ssize_t 
     return result;
 }
 
-static PyObject *return_false(PyObject *self, PyObject *unused) {
-    Py_RETURN_FALSE;
-}
-
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef nt_py_tensor_convert_methods[] = {
@@ -290,8 +286,6 @@ PyMethodDef nt_py_tensor_convert_methods[] = {
     {"__int__", tensor_int_method, METH_NOARGS, "int(t) of a one-element tensor."},
     {"__index__", tensor_index_method, METH_NOARGS, "The index of a one-element integer tensor."},
     {"__bool__", tensor_bool_method, METH_NOARGS, "bool(t) of a one-element tensor."},
-    {"is_pinned", return_false, METH_NOARGS, "False: no pinned memory."},
-    {"is_shared", return_false, METH_NOARGS, "False: no shared-memory tensors."},
     {NULL, NULL, 0, NULL},
 };
 

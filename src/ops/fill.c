@@ -131,9 +131,10 @@ static nt_scalar is_floating_point(const nt_tensor *t) {
 static nt_scalar is_signed(const nt_tensor *t) {
     return nt_scalar_bool(nt_dtype_is_signed(t->dtype));
 }
-static nt_scalar is_complex(const nt_tensor *t) {
+/* is_complex, is_shared, is_pinned: no complex dtypes, shared or pinned memory */
+static nt_scalar never(const nt_tensor *t) {
     (void)t;
-    return nt_scalar_bool(false); /* there are no complex dtypes */
+    return nt_scalar_bool(false);
 }
 static nt_scalar numel(const nt_tensor *t) {
     return nt_scalar_int(t->numel);
@@ -143,12 +144,32 @@ static nt_scalar get_device(const nt_tensor *t) {
     return nt_scalar_int(-1); /* the CPU */
 }
 
+static nt_scalar element_size(const nt_tensor *t) {
+    return nt_scalar_int((int64_t)nt_dtype_size(t->dtype));
+}
+static nt_scalar has_names(const nt_tensor *t) {
+    return nt_scalar_bool(nt_tensor_has_names(t));
+}
+static nt_scalar data_ptr(const nt_tensor *t) {
+    return nt_scalar_int((int64_t)(intptr_t)nt_tensor_data(t));
+}
+static nt_scalar storage_offset(const nt_tensor *t) {
+    return nt_scalar_int(t->offset);
+}
+
 static nt_scalar (*const queries[NT_OP_COUNT])(const nt_tensor *) = {
     [NT_OP_IS_FLOATING_POINT] = is_floating_point,
     [NT_OP_IS_SIGNED] = is_signed,
-    [NT_OP_IS_COMPLEX] = is_complex,
+    [NT_OP_IS_COMPLEX] = never,
     [NT_OP_NUMEL] = numel,
     [NT_OP_GET_DEVICE] = get_device,
+    [NT_OP_NELEMENT] = numel,
+    [NT_OP_ELEMENT_SIZE] = element_size,
+    [NT_OP_HAS_NAMES] = has_names,
+    [NT_OP_DATA_PTR] = data_ptr,
+    [NT_OP_STORAGE_OFFSET] = storage_offset,
+    [NT_OP_IS_SHARED] = never,
+    [NT_OP_IS_PINNED] = never,
 };
 
 /* A query row: its answer in c->value. */
