@@ -11,19 +11,9 @@
 
 /* Wraps the result of a C call made as nt_py_result_of(nt_f(..., &out), &out). (Not
  * nt_py_result(nt_f(..., &out), out): C leaves the order in which arguments are evaluated
- * open, so `out` may be read before the call has set it.) When the C call hands back the
- * tensor of `self` itself, `self` is returned, as PyTorch returns the same object. */
+ * open, so `out` may be read before the call has set it.) */
 static inline PyObject *nt_py_result_of(nt_status st, nt_tensor **out) {
     return st == NT_OK ? nt_py_wrap(*out) : nt_py_raise(st);
-}
-static inline PyObject *nt_py_result_self(PyObject *self, nt_status st, nt_tensor **out) {
-    if (st != NT_OK) return nt_py_raise(st);
-    if (*out == nt_py_tensor(self)) {
-        nt_tensor_release(*out);
-        Py_INCREF(self);
-        return self;
-    }
-    return nt_py_wrap(*out);
 }
 
 /* ---- PyTorch's argument-parser messages ---- */
