@@ -1,11 +1,15 @@
 /*
  * convert.c — Tensor methods that read values or change the dtype: item, tolist, to, type,
  * numpy and __array__ (float/double/..., type_as, detach and cpu are rows), the number protocol
- * (__float__, __int__, __index__, __bool__), the buffer protocol, and the attributes that
- * have no autograd or device behind them yet (device, is_cuda, requires_grad, ...).
+ * (__float__, __int__, __index__, __bool__), the buffer protocol, and the attributes and
+ * methods that have no autograd or device behind them yet (device, is_cuda, requires_grad and
+ * grad with their setters, register_hook, ...): autograd does not exist yet, so the calls that
+ * would need it (requires_grad=True, assigning a gradient) raise NotImplementedError, and
+ * register_hook fails as PyTorch does on a tensor that does not require grad.
  *
  * A conversion to the tensor's own dtype returns the same Python object, as in PyTorch.
  */
+#include "arglists.h"
 #include "interop.h"
 
 #include "core/scalar.h" /* nt_load_scalar: one element of any dtype */
@@ -271,6 +275,78 @@ static PyObject *tensor_array(PyObject *self, PyObject *const *args, Py_ssize_t 
     return result;
 }
 
+/* ---- autograd placeholders: requires_grad=True, a .grad and hooks need autograd ---- */
+
+static int requires_grad_value(nt_tensor *t, int value) {
+    if (!value) return 0;
+    if (!nt_dtype_is_floating(nt_tensor_dtype(t))) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "only Tensors of floating point and complex dtype can require gradients");
+        return -1;
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
+    return -1;
+}
+
+static PyObject *tensor_register_hook(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                      PyObject *kwnames) {
+    static const char *const kwlist[] = {"hook", NULL};
+    PyObject *v[1];
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError,
+                     "register_hook() takes 1 positional argument but %zd were given", nargs);
+        return NULL;
+    }
+    if (nt_py_parse_args("register_hook", args, nargs, kwnames, kwlist, 1, v) < 0) return NULL;
+    if (!v[0]) {
+        PyErr_SetString(PyExc_TypeError,
+                        "Tensor.register_hook() missing 1 required positional argument: 'hook'");
+        return NULL;
+    }
+    /* no tensor requires grad before autograd exists: PyTorch's error for such tensors */
+    PyErr_SetString(PyExc_RuntimeError,
+                    "cannot register a hook on a tensor that doesn't require gradient");
+    return NULL;
+}
+
+static int set_requires_grad(PyObject *self, PyObject *value, void *closure) {
+    if (!value) {
+        PyErr_SetString(PyExc_TypeError, "cannot delete requires_grad");
+        return -1;
+    }
+    if (!PyBool_Check(value)) {
+        PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
+        return -1;
+    }
+    return requires_grad_value(nt_py_tensor(self), value == Py_True);
+}
+
+static int set_grad(PyObject *self, PyObject *value, void *closure) {
+    if (!value || value == Py_None) return 0; /* deleting or clearing: there is none */
+    if (!nt_py_is_tensor(value)) {
+        PyErr_Format(PyExc_TypeError,
+                     "assigned grad expected to be a Tensor or None but got grad of type%s",
+                     nt_py_type_name(value));
+        return -1;
+    }
+    nt_tensor *t = nt_py_tensor(self), *g = nt_py_tensor(value);
+    if (nt_tensor_dtype(t) != nt_tensor_dtype(g)) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
+        return -1;
+    }
+    int same = nt_tensor_ndim(t) == nt_tensor_ndim(g);
+    for (int i = 0; same && i < nt_tensor_ndim(t); i++)
+        same = nt_tensor_sizes(t)[i] == nt_tensor_sizes(g)[i];
+    if (!same) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different size");
+        return -1;
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "assigning .grad: ntensor has no autograd yet (.grad is always None)");
+    return -1;
+}
+
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef nt_py_tensor_convert_methods[] = {
@@ -286,6 +362,8 @@ PyMethodDef nt_py_tensor_convert_methods[] = {
     {"__int__", tensor_int_method, METH_NOARGS, "int(t) of a one-element tensor."},
     {"__index__", tensor_index_method, METH_NOARGS, "The index of a one-element integer tensor."},
     {"__bool__", tensor_bool_method, METH_NOARGS, "bool(t) of a one-element tensor."},
+    {"register_hook", FASTKW(tensor_register_hook),
+     "register_hook(hook): fails as on a tensor that does not require grad."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -316,9 +394,10 @@ PyGetSetDef nt_py_tensor_convert_getset[] = {
     {"is_sparse", get_false, NULL, "False.", NULL},
     {"is_quantized", get_false, NULL, "False.", NULL},
     {"is_meta", get_false, NULL, "False.", NULL},
-    {"requires_grad", get_false, NULL, "False: no autograd yet.", NULL},
+    {"requires_grad", get_false, set_requires_grad,
+     "False: no autograd yet (setting True raises NotImplementedError).", NULL},
     {"is_leaf", get_true, NULL, "True: no autograd yet.", NULL},
-    {"grad", get_none, NULL, "None: no autograd yet.", NULL},
+    {"grad", get_none, set_grad, "None: no autograd yet.", NULL},
     {"grad_fn", get_none, NULL, "None: no autograd yet.", NULL},
     {"data", get_data, NULL, "The tensor viewed without autograd history.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
