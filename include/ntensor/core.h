@@ -41,9 +41,9 @@ NT_API const char *nt_last_error(void);
 NT_API nt_status nt_last_status(void);
 NT_API void nt_clear_error(void);
 
-/* Warnings: a call that succeeds may leave one warning on its thread (PyTorch's
- * UserWarnings, such as an out= tensor resized). nt_take_warning returns it and clears it
- * (NULL when there is none; the text stays valid until the thread's next warning). */
+/* Warnings: a call that succeeds may leave warnings on its thread (PyTorch's UserWarnings,
+ * such as an out= tensor resized; up to 4 kept). nt_take_warning returns the oldest and
+ * clears it (NULL when there is none; the text stays valid until the thread's next warning). */
 NT_API const char *nt_take_warning(void);
 
 /* ------------------------------------------------------------------ threads */

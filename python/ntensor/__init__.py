@@ -5,7 +5,9 @@ PyTorch 1.13's named-tensor subset.
 """
 from ._C import *  # noqa: F401,F403
 from ._C import Size, Tensor, dtype  # noqa: F401
-from .functional import cdist  # noqa: E402,F401  (torch.cdist is Python in PyTorch too)
+from .functional import cdist, split  # noqa: E402,F401  (Python in PyTorch too)
 from . import nn  # noqa: E402,F401  (torch.nn.functional is reachable as an attribute)
 # torch.softmax and torch.log_softmax take nn.functional's signature here (implicit dim)
 from .nn.functional import log_softmax, softmax  # noqa: E402,F401
+# ntensor.dropout is F.dropout, which also takes torch.dropout's (input, p, train)
+from .nn.functional import dropout  # noqa: E402,F401

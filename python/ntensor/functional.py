@@ -1,8 +1,9 @@
 """ntensor.functional: the module functions PyTorch writes in Python (torch/functional.py)
-over its C functions; here cdist, whose compute_mode is a string in Python and an int in C."""
+over its C functions; here cdist, whose compute_mode is a string in Python and an int in C, and
+split, which calls Tensor.split."""
 from . import _C
 
-__all__ = ["cdist"]
+__all__ = ["cdist", "split"]
 
 _COMPUTE_MODES = {
     "use_mm_for_euclid_dist_if_necessary": None,
@@ -19,3 +20,9 @@ def cdist(x1, x2, p=2., compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if compute_mode not in _COMPUTE_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     return _C.cdist(x1, x2, p, _COMPUTE_MODES[compute_mode])
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    """split(tensor, split_size_or_sections, dim=0) -> tuple of Tensors: views of equal chunks
+    (an int) or of the given sizes (a list), as tensor.split."""
+    return tensor.split(split_size_or_sections, dim)

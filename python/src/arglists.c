@@ -22,16 +22,6 @@ static int is_name_or_none(PyObject *o) {
     return o == Py_None || PyUnicode_Check(o);
 }
 
-PyObject *nt_py_missing_args(const char *fname, int n, const char *const *names) {
-    char list[256] = "";
-    size_t len = 0;
-    for (int i = 0; i < n && len < sizeof list; i++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s\"%s\"", i ? ", " : "", names[i]);
-    PyErr_Format(PyExc_TypeError, "%s() missing %d required positional arguments: %s", fname, n,
-                 list);
-    return NULL;
-}
-
 /* ---- name lists ---- */
 
 static int is_ellipsis(PyObject *o) {
@@ -112,48 +102,4 @@ int nt_py_int_list(const char *fname, const char *arg, int position, const char 
         if (nt_py_int64_from_object(items[i], &out[i], arg) < 0) return -1;
     }
     return (int)n;
-}
-
-/* ---- module-level functions ---- */
-
-PyObject *nt_py_call_as_function(const char *fname, nt_py_method method, PyObject *const *args,
-                                 Py_ssize_t nargs, PyObject *kwnames) {
-    if (nargs > 0) {
-        if (!nt_py_is_tensor(args[0])) {
-            PyErr_Format(PyExc_TypeError,
-                         "%s(): argument 'input' (position 1) must be Tensor, not %s", fname,
-                         nt_py_type_name(args[0]));
-            return NULL;
-        }
-        return method(args[0], args + 1, nargs - 1, kwnames);
-    }
-    /* input=... among the keywords: call without it */
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0, at = -1;
-    for (Py_ssize_t k = 0; k < nkw && at < 0; k++)
-        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "input") == 0) at = k;
-    if (at < 0) return nt_py_missing_args(fname, 1, (const char *const[]){"input"});
-    PyObject *self = args[at];
-    if (!nt_py_is_tensor(self)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname,
-                     nt_py_type_name(self));
-        return NULL;
-    }
-    PyObject *rest[16];
-    if (nkw > 16) {
-        PyErr_Format(PyExc_TypeError, "%s(): too many arguments", fname);
-        return NULL;
-    }
-    PyObject *names = nkw > 1 ? PyTuple_New(nkw - 1) : NULL;
-    if (nkw > 1 && !names) return NULL;
-    Py_ssize_t j = 0;
-    for (Py_ssize_t k = 0; k < nkw; k++) {
-        if (k == at) continue;
-        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-        Py_INCREF(key);
-        PyTuple_SET_ITEM(names, j, key);
-        rest[j++] = args[k];
-    }
-    PyObject *result = method(self, rest, 0, names);
-    Py_XDECREF(names);
-    return result;
 }

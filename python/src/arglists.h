@@ -11,25 +11,12 @@
 
 /* Wraps the result of a C call made as nt_py_result_of(nt_f(..., &out), &out). (Not
  * nt_py_result(nt_f(..., &out), out): C leaves the order in which arguments are evaluated
- * open, so `out` may be read before the call has set it.) When the C call hands back the
- * tensor of `self` itself, `self` is returned, as PyTorch returns the same object. */
+ * open, so `out` may be read before the call has set it.) */
 static inline PyObject *nt_py_result_of(nt_status st, nt_tensor **out) {
     return st == NT_OK ? nt_py_wrap(*out) : nt_py_raise(st);
 }
-static inline PyObject *nt_py_result_self(PyObject *self, nt_status st, nt_tensor **out) {
-    if (st != NT_OK) return nt_py_raise(st);
-    if (*out == nt_py_tensor(self)) {
-        nt_tensor_release(*out);
-        Py_INCREF(self);
-        return self;
-    }
-    return nt_py_wrap(*out);
-}
 
 /* ---- PyTorch's argument-parser messages ---- */
-
-/* Raises 'f() missing 1 required positional arguments: "dims"'. Returns NULL. */
-PyObject *nt_py_missing_args(const char *fname, int n, const char *const *names);
 
 /* The type name PyTorch prints for an argument ("int", "Tensor", "NoneType"). */
 const char *nt_py_type_name(PyObject *o);
@@ -64,14 +51,5 @@ int nt_py_convert_names(const char *fname, const char *arg, const char *containe
  */
 int nt_py_int_list(const char *fname, const char *arg, int position, const char *what,
                    PyObject *const *args, Py_ssize_t nargs, int64_t *out);
-
-/* ---- module-level functions ---- */
-
-/* Calls the Tensor method `method` for torch.f(input, *args, **kwargs): the tensor comes
- * first by position or as the keyword `input`. */
-typedef PyObject *(*nt_py_method)(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                  PyObject *kwnames);
-PyObject *nt_py_call_as_function(const char *fname, nt_py_method method, PyObject *const *args,
-                                 Py_ssize_t nargs, PyObject *kwnames);
 
 #endif

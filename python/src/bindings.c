@@ -175,8 +175,9 @@ static nt_arg default_arg(const py_param *p, int kind) {
         return kind == NT_ARG_DIM ? nt_arg_dim(d->i) : nt_arg_int(d->i);
     case PT_BOOL:
         return nt_arg_bool(d->i != 0);
-    case PT_DOUBLE:
-        return kind == NT_ARG_SCALAR ? nt_arg_scalar(nt_scalar_float(d->f)) : nt_arg_float(d->f);
+    case PT_DOUBLE: /* into a Scalar or an Operand slot (normal(mean, std=1)): a number */
+        return kind == NT_ARG_SCALAR || kind == -1 ? nt_arg_scalar(nt_scalar_float(d->f))
+                                                   : nt_arg_float(d->f);
     case PT_SCALAR:
         return nt_arg_scalar(d->s);
     case PT_INT_LIST:
@@ -688,7 +689,8 @@ done:
     T1(p##0) T1(p##1) T1(p##2) T1(p##3) T1(p##4) T1(p##5) T1(p##6) T1(p##7) T1(p##8) T1(p##9)
 T2(0)
 T2(1)
-T2(2) T2(3) T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
+T2(2)
+T2(3) T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
 #undef T
 
     typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);

@@ -1,11 +1,15 @@
 /*
- * convert.c — Tensor methods that read values or change the dtype: item, tolist, to,
- * float/double/..., type, type_as, detach, cpu, numpy and __array__, the number protocol
- * (__float__, __int__, __index__, __bool__), the buffer protocol, and the attributes that
- * have no autograd or device behind them yet (device, is_cuda, requires_grad, ...).
+ * convert.c — Tensor methods that read values or change the dtype: item, tolist, to, type,
+ * numpy and __array__ (float/double/..., type_as, detach and cpu are rows), the number protocol
+ * (__float__, __int__, __index__, __bool__), the buffer protocol, and the attributes and
+ * methods that have no autograd or device behind them yet (device, is_cuda, requires_grad and
+ * grad with their setters, register_hook, ...): autograd does not exist yet, so the calls that
+ * would need it (requires_grad=True, assigning a gradient) raise NotImplementedError, and
+ * register_hook fails as PyTorch does on a tensor that does not require grad.
  *
  * A conversion to the tensor's own dtype returns the same Python object, as in PyTorch.
  */
+#include "arglists.h"
 #include "interop.h"
 
 #include "core/scalar.h" /* nt_load_scalar: one element of any dtype */
@@ -204,25 +208,6 @@ static PyObject *tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return convert(self, dtype, copy);
 }
 
-static PyObject *tensor_type_as(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                PyObject *kwnames) {
-    static const char *const kwlist[] = {"other", NULL};
-    PyObject *other;
-    if (nt_py_parse_args("type_as", args, nargs, kwnames, kwlist, 1, &other) < 0) return NULL;
-    if (!other) {
-        PyErr_SetString(PyExc_TypeError,
-                        "type_as() missing 1 required positional arguments: \"other\"");
-        return NULL;
-    }
-    if (!nt_py_is_tensor(other)) {
-        PyErr_Format(PyExc_TypeError,
-                     "type_as(): argument 'other' (position 1) must be Tensor, not %s",
-                     Py_TYPE(other)->tp_name);
-        return NULL;
-    }
-    return convert(self, nt_tensor_dtype(nt_py_tensor(other)), 0);
-}
-
 /* PyTorch's legacy type names, by dtype. */
 static const char *const type_names[NT_DTYPE_COUNT] = {
     [NT_BOOL] = "torch.BoolTensor",     [NT_UINT8] = "torch.ByteTensor",
@@ -253,26 +238,6 @@ static PyObject *tensor_type(PyObject *self, PyObject *const *args, Py_ssize_t n
 }
 
 /* ---- identity-like methods ---- */
-
-/* detach(): a new tensor viewing the same memory (there is no graph to cut yet). */
-static PyObject *tensor_detach(PyObject *self, PyObject *unused) {
-    nt_tensor *t = nt_py_tensor(self), *out = NULL;
-    nt_status st = nt_rename(t, nt_tensor_names(t), &out); /* before reading `out` */
-    return nt_py_result(st, out);
-}
-
-static PyObject *tensor_self(PyObject *self, PyObject *unused) {
-    return same_object(self);
-}
-
-/* cpu(memory_format=...): the tensor itself. */
-static PyObject *tensor_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                            PyObject *kwnames) {
-    static const char *const kwlist[] = {"memory_format", NULL};
-    PyObject *kw[1];
-    if (nt_py_parse_args("cpu", args, nargs, kwnames, kwlist, 0, kw) < 0) return NULL;
-    return same_object(self);
-}
 
 /* ---- NumPy ---- */
 
@@ -310,22 +275,76 @@ static PyObject *tensor_array(PyObject *self, PyObject *const *args, Py_ssize_t 
     return result;
 }
 
-/* ---- dtype and device queries ---- */
+/* ---- autograd placeholders: requires_grad=True, a .grad and hooks need autograd ---- */
 
-static PyObject *tensor_is_floating_point(PyObject *self, PyObject *unused) {
-    return PyBool_FromLong(nt_dtype_is_floating(nt_tensor_dtype(nt_py_tensor(self))));
+static int requires_grad_value(nt_tensor *t, int value) {
+    if (!value) return 0;
+    if (!nt_dtype_is_floating(nt_tensor_dtype(t))) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "only Tensors of floating point and complex dtype can require gradients");
+        return -1;
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
+    return -1;
 }
 
-static PyObject *tensor_is_signed(PyObject *self, PyObject *unused) {
-    return PyBool_FromLong(nt_dtype_is_signed(nt_tensor_dtype(nt_py_tensor(self))));
+static PyObject *tensor_register_hook(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                      PyObject *kwnames) {
+    static const char *const kwlist[] = {"hook", NULL};
+    PyObject *v[1];
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError,
+                     "register_hook() takes 1 positional argument but %zd were given", nargs);
+        return NULL;
+    }
+    if (nt_py_parse_args("register_hook", args, nargs, kwnames, kwlist, 1, v) < 0) return NULL;
+    if (!v[0]) {
+        PyErr_SetString(PyExc_TypeError,
+                        "Tensor.register_hook() missing 1 required positional argument: 'hook'");
+        return NULL;
+    }
+    /* no tensor requires grad before autograd exists: PyTorch's error for such tensors */
+    PyErr_SetString(PyExc_RuntimeError,
+                    "cannot register a hook on a tensor that doesn't require gradient");
+    return NULL;
 }
 
-static PyObject *return_false(PyObject *self, PyObject *unused) {
-    Py_RETURN_FALSE;
+static int set_requires_grad(PyObject *self, PyObject *value, void *closure) {
+    if (!value) {
+        PyErr_SetString(PyExc_TypeError, "cannot delete requires_grad");
+        return -1;
+    }
+    if (!PyBool_Check(value)) {
+        PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
+        return -1;
+    }
+    return requires_grad_value(nt_py_tensor(self), value == Py_True);
 }
 
-static PyObject *tensor_get_device(PyObject *self, PyObject *unused) {
-    return PyLong_FromLong(-1);
+static int set_grad(PyObject *self, PyObject *value, void *closure) {
+    if (!value || value == Py_None) return 0; /* deleting or clearing: there is none */
+    if (!nt_py_is_tensor(value)) {
+        PyErr_Format(PyExc_TypeError,
+                     "assigned grad expected to be a Tensor or None but got grad of type%s",
+                     nt_py_type_name(value));
+        return -1;
+    }
+    nt_tensor *t = nt_py_tensor(self), *g = nt_py_tensor(value);
+    if (nt_tensor_dtype(t) != nt_tensor_dtype(g)) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
+        return -1;
+    }
+    int same = nt_tensor_ndim(t) == nt_tensor_ndim(g);
+    for (int i = 0; same && i < nt_tensor_ndim(t); i++)
+        same = nt_tensor_sizes(t)[i] == nt_tensor_sizes(g)[i];
+    if (!same) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different size");
+        return -1;
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "assigning .grad: ntensor has no autograd yet (.grad is always None)");
+    return -1;
 }
 
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
@@ -335,24 +354,16 @@ PyMethodDef nt_py_tensor_convert_methods[] = {
     {"tolist", tensor_tolist, METH_NOARGS, "The values as nested lists (a scalar for 0-dim)."},
     {"to", FASTKW(tensor_to),
      "to(dtype) / to(device, dtype) / to(other): converted (self when nothing changes)."},
-    {"type_as", FASTKW(tensor_type_as), "type_as(other): converted to other's dtype."},
     {"type", FASTKW(tensor_type),
      "type(): 'torch.FloatTensor' etc.; type(dtype or type name): converted."},
-    {"detach", tensor_detach, METH_NOARGS, "A new tensor viewing the same memory."},
-    {"detach_", tensor_self, METH_NOARGS, "The tensor itself (no graph to cut yet)."},
-    {"cpu", FASTKW(tensor_cpu), "The tensor itself: it lives on the CPU."},
     {"numpy", FASTKW(tensor_numpy), "numpy(force=False): an ndarray sharing the memory."},
     {"__array__", FASTKW(tensor_array), "__array__(dtype=None): for numpy.asarray."},
     {"__float__", tensor_float_method, METH_NOARGS, "float(t) of a one-element tensor."},
     {"__int__", tensor_int_method, METH_NOARGS, "int(t) of a one-element tensor."},
     {"__index__", tensor_index_method, METH_NOARGS, "The index of a one-element integer tensor."},
     {"__bool__", tensor_bool_method, METH_NOARGS, "bool(t) of a one-element tensor."},
-    {"is_floating_point", tensor_is_floating_point, METH_NOARGS, "Whether the dtype is floating."},
-    {"is_signed", tensor_is_signed, METH_NOARGS, "Whether the dtype is signed."},
-    {"is_complex", return_false, METH_NOARGS, "False: there are no complex dtypes."},
-    {"get_device", tensor_get_device, METH_NOARGS, "-1: the CPU."},
-    {"is_pinned", return_false, METH_NOARGS, "False: no pinned memory."},
-    {"is_shared", return_false, METH_NOARGS, "False: no shared-memory tensors."},
+    {"register_hook", FASTKW(tensor_register_hook),
+     "register_hook(hook): fails as on a tensor that does not require grad."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -370,8 +381,11 @@ static PyObject *get_true(PyObject *self, void *closure) {
 static PyObject *get_none(PyObject *self, void *closure) {
     Py_RETURN_NONE;
 }
+/* .data: a new tensor viewing the same memory, as detach() */
 static PyObject *get_data(PyObject *self, void *closure) {
-    return tensor_detach(self, NULL);
+    nt_tensor *t = nt_py_tensor(self), *out = NULL;
+    nt_status st = nt_rename(t, nt_tensor_names(t), &out); /* before reading `out` */
+    return nt_py_result(st, out);
 }
 
 PyGetSetDef nt_py_tensor_convert_getset[] = {
@@ -380,9 +394,10 @@ PyGetSetDef nt_py_tensor_convert_getset[] = {
     {"is_sparse", get_false, NULL, "False.", NULL},
     {"is_quantized", get_false, NULL, "False.", NULL},
     {"is_meta", get_false, NULL, "False.", NULL},
-    {"requires_grad", get_false, NULL, "False: no autograd yet.", NULL},
+    {"requires_grad", get_false, set_requires_grad,
+     "False: no autograd yet (setting True raises NotImplementedError).", NULL},
     {"is_leaf", get_true, NULL, "True: no autograd yet.", NULL},
-    {"grad", get_none, NULL, "None: no autograd yet.", NULL},
+    {"grad", get_none, set_grad, "None: no autograd yet.", NULL},
     {"grad_fn", get_none, NULL, "None: no autograd yet.", NULL},
     {"data", get_data, NULL, "The tensor viewed without autograd history.", NULL},
     {NULL, NULL, NULL, NULL, NULL},

@@ -5,15 +5,12 @@
 #include "pyntensor.h"
 
 PyObject *nt_py_raise(nt_status st) {
-    PyObject *type;
-    switch (st) {
-    case NT_ERR_INDEX: type = PyExc_IndexError; break;
-    case NT_ERR_TYPE: type = PyExc_TypeError; break;
-    case NT_ERR_VALUE: type = PyExc_ValueError; break;
-    case NT_ERR_MEMORY: type = PyExc_MemoryError; break;
-    case NT_ERR_NOT_IMPLEMENTED: type = PyExc_NotImplementedError; break;
-    default: type = PyExc_RuntimeError; break;
-    }
+    PyObject *type = st == NT_ERR_INDEX             ? PyExc_IndexError
+                     : st == NT_ERR_TYPE            ? PyExc_TypeError
+                     : st == NT_ERR_VALUE           ? PyExc_ValueError
+                     : st == NT_ERR_MEMORY          ? PyExc_MemoryError
+                     : st == NT_ERR_NOT_IMPLEMENTED ? PyExc_NotImplementedError
+                                                    : PyExc_RuntimeError;
     /* a warning the op gave before it failed comes first, as PyTorch's does */
     if (nt_py_warn_pending() < 0) return NULL;
     PyErr_SetString(type, nt_last_error());
@@ -26,6 +23,8 @@ int nt_py_raise_int(nt_status st) {
 }
 
 int nt_py_warn_pending(void) {
-    const char *w = nt_take_warning();
-    return w ? PyErr_WarnEx(PyExc_UserWarning, w, 1) : 0;
+    int rc = 0;
+    for (const char *w; (w = nt_take_warning());) /* all of them, in order; an error stops */
+        if (rc == 0 && PyErr_WarnEx(PyExc_UserWarning, w, 1) < 0) rc = -1;
+    return rc;
 }

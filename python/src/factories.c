@@ -1,8 +1,8 @@
 /*
  * factories.c — the module's tensor factories that are not generated from the op table:
- * normal (float or tensor mean and std), tensor, manual_seed, from_numpy, and Tensor's
+ * tensor, manual_seed, from_numpy, and Tensor's
  * legacy constructor (Tensor(...), Tensor._make_subclass). empty, zeros, ones, full, arange,
- * rand, randn and the *_like forms are generated from their rows (bindings.c).
+ * rand, randn, normal and the *_like forms are generated from their rows (bindings.c).
  *
  * Arguments, dtype inference and error texts follow PyTorch 1.13. Fills of more than
  * NT_PY_NOGIL_NUMEL elements run with the GIL released. tensor() reads nested sequences the way
@@ -10,20 +10,9 @@
  * element (promoted), then one checked store per element.
  */
 #include "interop.h"
-#include "ops_random.h"
 
 #include "core/scalar.h" /* nt_store_scalar: one element of any dtype */
 #include "names/infer.h" /* nt_names_check_out: tensor(named, names=) */
-
-/* The element count of a shape, saturated (only used to decide on the GIL). */
-static int64_t numel_of(int ndim, const int64_t *sizes) {
-    int64_t n = 1;
-    for (int i = 0; i < ndim; i++) {
-        if (sizes[i] <= 0) return 0;
-        n = n > INT64_MAX / sizes[i] ? INT64_MAX : n * sizes[i];
-    }
-    return n;
-}
 
 /* ---- tensor(data) ---- */
 
@@ -464,64 +453,6 @@ static PyObject *py_from_numpy(PyObject *m, PyObject *arg) {
     return nt_py_wrap(out);
 }
 
-/* ---- random ---- */
-
-/* normal(mean: float, std: float, size, *, dtype=None, names=None, device=None,
- * requires_grad=False); the forms with a tensor mean or std are ops_random.c's. */
-static PyObject *py_normal(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                           PyObject *kwnames) {
-    static const char *const kwlist[] = {"mean",  "std",    "size",          "generator",  "dtype",
-                                         "names", "device", "requires_grad", "pin_memory", NULL};
-    PyObject *kw[9];
-    int handled;
-    PyObject *tensor_form = nt_py_normal_tensor_forms(args, nargs, kwnames, &handled);
-    if (handled) return tensor_form;
-    if (nt_py_parse_args("normal", args, nargs, kwnames, kwlist, 3, kw) < 0) return NULL;
-    if (!kw[0] || !kw[1]) {
-        PyErr_Format(PyExc_TypeError, "normal() missing 1 required positional arguments: \"%s\"",
-                     kw[0] ? "std" : "mean");
-        return NULL;
-    }
-    nt_scalar mean, std;
-    if (nt_py_number_arg(kw[0], "normal", "mean", nargs >= 1 ? 1 : 0, &mean) < 0 ||
-        nt_py_number_arg(kw[1], "normal", "std", nargs >= 2 ? 2 : 0, &std) < 0)
-        return NULL;
-    if (!kw[2]) {
-        PyErr_SetString(PyExc_TypeError,
-                        "normal(): argument 'size' is required when mean and std are numbers");
-        return NULL;
-    }
-    if (PyLong_Check(kw[2]) || PyFloat_Check(kw[2])) {
-        PyErr_Format(PyExc_TypeError,
-                     "normal(): argument 'size' (position 3) must be tuple of ints, not %s",
-                     Py_TYPE(kw[2])->tp_name);
-        return NULL;
-    }
-    int64_t sizes[NT_MAX_DIMS];
-    int ndim = nt_py_sizes_from_args(&kw[2], 1, sizes, "normal");
-    if (ndim < 0) return NULL;
-    nt_dtype dtype;
-    nt_name names[NT_MAX_DIMS];
-    const nt_name *names_arg;
-    if (nt_py_dtype_from_object(kw[4], nt_default_dtype(), &dtype) < 0 ||
-        nt_py_names_arg(kw[5], "normal", ndim, names, &names_arg) < 0 ||
-        nt_py_check_device(kw[6]) < 0 || nt_py_check_no_grad(kw[7], kw[8]) < 0)
-        return NULL;
-    if (kw[3] && kw[3] != Py_None) {
-        PyErr_SetString(PyExc_TypeError, "normal(): generator objects are not supported");
-        return NULL;
-    }
-    double mu = mean.kind == NT_SCALAR_FLOAT ? mean.v.f : (double)mean.v.i;
-    double sigma = std.kind == NT_SCALAR_FLOAT ? std.v.f : (double)std.v.i;
-    if (mean.kind == NT_SCALAR_BOOL) mu = mean.v.b;
-    if (std.kind == NT_SCALAR_BOOL) sigma = std.v.b;
-    nt_tensor *out = NULL;
-    nt_status st;
-    NT_PY_CALL_NOGIL(numel_of(ndim, sizes), st,
-                     nt_normal(mu, sigma, ndim, sizes, dtype, names_arg, &out));
-    return nt_py_result(st, out);
-}
-
 /* manual_seed(seed): like PyTorch, int(seed), negative values wrap to uint64. Returns None
  * (PyTorch returns its Generator). */
 static PyObject *py_manual_seed(PyObject *m, PyObject *arg) {
@@ -557,8 +488,6 @@ PyMethodDef nt_py_module_factory_functions[] = {
      "tensor."},
     {"from_numpy", py_from_numpy, METH_O,
      "from_numpy(ndarray): a tensor sharing the array's memory."},
-    {"normal", FASTKW(py_normal),
-     "normal(mean: float, std: float, size, dtype=None, names=None): normal samples."},
     {"manual_seed", py_manual_seed, METH_O,
      "manual_seed(seed): seeds the random generator (returns None)."},
     {NULL, NULL, 0, NULL},

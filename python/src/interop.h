@@ -38,9 +38,6 @@ extern PyBufferProcs nt_py_tensor_buffer_procs;
 
 /* ---- argument checks (factory_args.c) ---- */
 
-/* Reads a Number argument like PyTorch's parser: bool, int, float, a NumPy scalar or a
- * one-element tensor. `pos` is its 1-based position, or 0 when it came by keyword. */
-int nt_py_number_arg(PyObject *o, const char *fname, const char *argname, int pos, nt_scalar *out);
 /* Reads names= for a tensor of `ndim` dims: NULL/None gives *out = NULL. 0 or -1. */
 int nt_py_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf, const nt_name **out);
 /* Rejects requires_grad=True (no autograd yet) and pin_memory=True. 0 or -1. */

@@ -2,8 +2,8 @@
  * ops_index.c — the hand-written entries of the indexing family: Tensor.__getitem__ and
  * __setitem__ (the mapping slots, installed by this family's `prepare` hook), since an
  * index is any Python object, read by PyTorch's own rules rather than a signature; and
- * Tensor.split / torch.split, which PyTorch writes in Python (see below). Every other op of
- * the family (index_fill, masked_fill, masked_select, cat, stack, split_with_sizes, chunk,
+ * Tensor.split, which PyTorch writes in Python (see below; torch.split is Python). Every other op
+ * of the family (index_fill, masked_fill, masked_select, cat, stack, split_with_sizes, chunk,
  * unbind, resize_, ...) is generated from its rows in ntensor/ops.def (bindings.c).
  *
  * Index objects are turned into an nt_index tuple the way PyTorch's python_variable_indexing
@@ -278,8 +278,8 @@ int nt_py_index_prepare(PyTypeObject *type) {
  * torch/functional.py): an int split_size (a tensor one converted by int()) calls
  * _VF.split(self, split_size, dim), anything else _VF.split_with_sizes(self, split_size,
  * dim), whose argument errors then name that function. Here the _VF functions are the
- * generated module functions split and split_with_sizes (their rows in ops.def); this
- * family's init keeps the first (the module's "split" then becomes torch.split). */
+ * generated module functions split and split_with_sizes (their rows in ops.def); torch.split
+ * is Python, as in PyTorch (ntensor/functional.py). */
 static PyObject *vf_split, *vf_split_with_sizes;
 
 /* Python's own binding of (first, second, dim=0): `names` are the three parameter names,
@@ -359,28 +359,14 @@ static PyObject *tensor_split(PyObject *self, PyObject *const *args, Py_ssize_t 
     return split_common(self, "Tensor.split", names, args, nargs, kwnames);
 }
 
-static PyObject *module_split(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames) {
-    (void)module;
-    static const char *const names[3] = {"tensor", "split_size_or_sections", "dim"};
-    return split_common(NULL, "split", names, args, nargs, kwnames);
-}
-
 PyMethodDef nt_py_tensor_index_methods[] = {
     {"split", (PyCFunction)(void (*)(void))tensor_split, METH_FASTCALL | METH_KEYWORDS,
      "split(split_size, dim=0): views, a tuple; split_size an int or a list of sizes"},
     {NULL, NULL, 0, NULL},
 };
 
-static PyMethodDef module_split_def = {
-    "split", (PyCFunction)(void (*)(void))module_split, METH_FASTCALL | METH_KEYWORDS,
-    "split(tensor, split_size_or_sections, dim=0): views, a tuple"};
-
 int nt_py_index_init(PyObject *module) {
     vf_split = PyObject_GetAttrString(module, "split"); /* kept for the life of the process */
     vf_split_with_sizes = PyObject_GetAttrString(module, "split_with_sizes");
-    if (!vf_split || !vf_split_with_sizes) return -1;
-    PyObject *fn = PyCFunction_NewEx(&module_split_def, NULL, NULL);
-    if (!fn) return -1;
-    return PyModule_AddObject(module, "split", fn) < 0 ? (Py_DECREF(fn), -1) : 0;
+    return vf_split && vf_split_with_sizes ? 0 : -1;
 }

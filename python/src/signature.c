@@ -647,7 +647,8 @@ static void put(text_buf *b, const char *fmt, ...) {
     if (b->n > sizeof b->s) b->n = sizeof b->s;
 }
 
-/* _argDesc: "(int, str, dim=float)", keywords in the call's order. */
+/* _argDesc: "(int, str, dim=float)", keywords in the call's order; keywords alone keep
+ * PyTorch's trailing ", " (it trims the last separator only when there are positionals). */
 static void put_args(text_buf *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     put(b, "(");
@@ -656,7 +657,7 @@ static void put_args(text_buf *b, PyObject *const *args, Py_ssize_t nargs, PyObj
     for (Py_ssize_t k = 0; k < nkw; k++)
         put(b, "%s%s=%s", nargs || k ? ", " : "", PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k)),
             type_name(args[nargs + k]));
-    put(b, ")");
+    put(b, nargs == 0 && nkw ? ", )" : ")");
 }
 
 /* invalid_arguments.cpp parses each signature's text back into arguments, and takes the

@@ -1,6 +1,7 @@
 /*
  * tensor_type.c — the ntensor.Tensor type: creation, deallocation, attributes and the
- * accessors that only read metadata (dim, size, stride, numel, names, ...).
+ * accessors that only read metadata (dim, size, stride, names, ...; numel, element_size,
+ * data_ptr and the other queries are rows of the op table).
  *
  * Methods from the other files (names.c, views.c, convert.c) are joined into one table at
  * import; see nt_py_tensor_type_init.
@@ -203,28 +204,8 @@ static PyObject *tensor_stride(PyObject *self, PyObject *const *args, Py_ssize_t
                         false);
 }
 
-static PyObject *tensor_numel(PyObject *self, PyObject *unused) {
-    return PyLong_FromLongLong(nt_tensor_numel(nt_py_tensor(self)));
-}
-
-static PyObject *tensor_element_size(PyObject *self, PyObject *unused) {
-    return PyLong_FromSize_t(nt_dtype_size(nt_tensor_dtype(nt_py_tensor(self))));
-}
-
 static PyObject *tensor_is_contiguous(PyObject *self, PyObject *unused) {
     return PyBool_FromLong(nt_tensor_is_contiguous(nt_py_tensor(self)));
-}
-
-static PyObject *tensor_has_names(PyObject *self, PyObject *unused) {
-    return PyBool_FromLong(nt_tensor_has_names(nt_py_tensor(self)));
-}
-
-static PyObject *tensor_data_ptr(PyObject *self, PyObject *unused) {
-    return PyLong_FromVoidPtr(nt_tensor_data(nt_py_tensor(self)));
-}
-
-static PyObject *tensor_storage_offset(PyObject *self, PyObject *unused) {
-    return PyLong_FromLongLong(nt_tensor_offset(nt_py_tensor(self)));
 }
 
 static Py_ssize_t tensor_len(PyObject *self) {
@@ -243,13 +224,7 @@ PyMethodDef nt_py_tensor_core_methods[] = {
      "size(dim=None): the Size, or the size of one dim (index or name)."},
     {"stride", (PyCFunction)(void (*)(void))tensor_stride, METH_FASTCALL | METH_KEYWORDS,
      "stride(dim=None): the strides, or the stride of one dim (index or name)."},
-    {"numel", tensor_numel, METH_NOARGS, "The number of elements."},
-    {"nelement", tensor_numel, METH_NOARGS, "The number of elements."},
-    {"element_size", tensor_element_size, METH_NOARGS, "Bytes per element."},
     {"is_contiguous", tensor_is_contiguous, METH_NOARGS, "Row-major and dense."},
-    {"has_names", tensor_has_names, METH_NOARGS, "Whether any dim is named."},
-    {"data_ptr", tensor_data_ptr, METH_NOARGS, "The address of the first element."},
-    {"storage_offset", tensor_storage_offset, METH_NOARGS, "The offset in elements."},
     {"_make_subclass", (PyCFunction)(void (*)(void))nt_py_make_subclass,
      METH_VARARGS | METH_KEYWORDS | METH_STATIC,
      "_make_subclass(cls, data, require_grad=False): an instance of cls aliasing data."},

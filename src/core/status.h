@@ -20,7 +20,7 @@ nt_status nt_fail_oom(size_t nbytes);
  * (NT_ERR_TYPE). */
 nt_status nt_fail_null_tensor(const char *fn, const char *arg);
 
-/* Leaves a warning for the caller (nt_take_warning); a later one replaces it. */
+/* Leaves a warning for the caller (nt_take_warning, oldest first; up to 4 are kept). */
 void nt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Propagates a failed status: `NT_TRY(nt_something(...));` */

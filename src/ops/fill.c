@@ -1,13 +1,15 @@
 /*
  * fill.c — one value and a whole tensor (layer L4): fill_ (a number or a 0-dim tensor),
  * zero_, item, and is_nonzero (bool(t) in Python) with PyTorch's errors for a tensor of no
- * or several values.
+ * or several values; the queries of a tensor's dtype and device (is_floating_point, numel, ...)
+ * and the methods that give the tensor back (type_as, detach, cpu, requires_grad_).
  */
 #include "core/scalar.h"
 #include "core/status.h"
 #include "core/tensor.h"
 #include "iter/iter.h"
 #include "kernels/convert.h"
+#include "ntensor/names.h"
 #include "ops/factory_call.h"
 
 /* ------------------------------------------------------------------ fill_, zero_ */
@@ -119,4 +121,98 @@ nt_status nt_is_nonzero(const nt_tensor *t, bool *out) {
     NT_TRY(nt_dispatch(&c));
     *out = c.value.v.b;
     return NT_OK;
+}
+
+/* ------------------------------------------------------------------ queries */
+
+static nt_scalar is_floating_point(const nt_tensor *t) {
+    return nt_scalar_bool(nt_dtype_is_floating(t->dtype));
+}
+static nt_scalar is_signed(const nt_tensor *t) {
+    return nt_scalar_bool(nt_dtype_is_signed(t->dtype));
+}
+/* is_complex, is_shared, is_pinned: no complex dtypes, shared or pinned memory */
+static nt_scalar never(const nt_tensor *t) {
+    (void)t;
+    return nt_scalar_bool(false);
+}
+static nt_scalar numel(const nt_tensor *t) {
+    return nt_scalar_int(t->numel);
+}
+static nt_scalar get_device(const nt_tensor *t) {
+    (void)t;
+    return nt_scalar_int(-1); /* the CPU */
+}
+
+static nt_scalar element_size(const nt_tensor *t) {
+    return nt_scalar_int((int64_t)nt_dtype_size(t->dtype));
+}
+static nt_scalar has_names(const nt_tensor *t) {
+    return nt_scalar_bool(nt_tensor_has_names(t));
+}
+static nt_scalar data_ptr(const nt_tensor *t) {
+    return nt_scalar_int((int64_t)(intptr_t)nt_tensor_data(t));
+}
+static nt_scalar storage_offset(const nt_tensor *t) {
+    return nt_scalar_int(t->offset);
+}
+
+static nt_scalar (*const queries[NT_OP_COUNT])(const nt_tensor *) = {
+    [NT_OP_IS_FLOATING_POINT] = is_floating_point,
+    [NT_OP_IS_SIGNED] = is_signed,
+    [NT_OP_IS_COMPLEX] = never,
+    [NT_OP_NUMEL] = numel,
+    [NT_OP_GET_DEVICE] = get_device,
+    [NT_OP_NELEMENT] = numel,
+    [NT_OP_ELEMENT_SIZE] = element_size,
+    [NT_OP_HAS_NAMES] = has_names,
+    [NT_OP_DATA_PTR] = data_ptr,
+    [NT_OP_STORAGE_OFFSET] = storage_offset,
+    [NT_OP_IS_SHARED] = never,
+    [NT_OP_IS_PINNED] = never,
+};
+
+/* A query row: its answer in c->value. */
+nt_status nt_impl_query(nt_call *c) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor(nt_op_name(c->op), "self");
+    c->value = queries[c->op](t);
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ the tensor back */
+
+/* type_as(other): to(other's dtype), the tensor itself when it has it */
+nt_status nt_impl_type_as(nt_call *c) {
+    const nt_tensor *other = nt_call_tensor(c, 1);
+    if (!other) return nt_fail_null_tensor("type_as", "other");
+    c->args[1] = nt_arg_dtype((int)other->dtype);
+    return nt_impl_to_dtype(c);
+}
+
+/* detach(): a new tensor viewing the same memory (there is no graph to cut yet) */
+nt_status nt_impl_detach(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("detach", "self");
+    return nt_rename(t, t->names, &c->result[0]);
+}
+
+/* detach_(), cpu(): the tensor itself */
+nt_status nt_impl_same(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor(nt_op_name(c->op), "self");
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+/* requires_grad_(requires_grad=True): only False until autograd exists */
+nt_status nt_impl_requires_grad_(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("requires_grad_", "self");
+    if (c->args[1].kind == NT_ARG_BOOL && !c->args[1].v.b) return nt_impl_same(c);
+    if (!nt_dtype_is_floating(t->dtype))
+        return nt_fail(NT_ERR_RUNTIME,
+                       "only Tensors of floating point dtype can require gradients");
+    return nt_fail(NT_ERR_NOT_IMPLEMENTED,
+                   "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
 }

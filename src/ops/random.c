@@ -342,7 +342,8 @@ nt_status nt_impl_randn(nt_call *c) {
 
 nt_status nt_impl_normal_sized(nt_call *c) {
     nt_tensor *t = NULL;
-    nt_status made = sized_empty(c, 2, &t);
+    nt_status made = c->out[0] ? nt_factory_out(c, 2, 4) : sized_empty(c, 2, &t);
+    if (c->out[0] && made == NT_OK) t = c->result[0];
     return filled(t, made, DIST_NORMAL, c->args[0].v.f, c->args[1].v.f, &c->result[0]);
 }
 

@@ -699,10 +699,6 @@ static nt_status random_from_to(nt_tensor *t, int64_t from, const int64_t *to) {
     return random_fill(t, lo, range);
 }
 
-static nt_status random_to(nt_tensor *t, int64_t to) {
-    return random_from_to(t, 0, &to);
-}
-
 int nt_random_precision_warnings(nt_dtype dtype, int64_t from, const int64_t *to) {
     if (!nt_dtype_valid((int)dtype) || !is_float(dtype)) return 0;
     int64_t lo, to_inc;
@@ -882,13 +878,25 @@ nt_status nt_impl_bernoulli_tensor_(nt_call *c) {
     return written(c, bernoulli_tensor_fill(nt_call_tensor(c, 0), nt_call_tensor(c, 1)));
 }
 
-/* random_(): [0, max]; random_(to); random_(from, to) (to none: the dtype's max) */
+/* random_(): [0, max]; random_(to); random_(from, to) (to none: the dtype's max). A bound
+ * a float dtype cannot hold exactly earns PyTorch's precision warning (one per bound). */
 nt_status nt_impl_random_(nt_call *c) {
     nt_tensor *t = nt_call_tensor(c, 0);
-    bool from = c->args[1].kind == NT_ARG_INT, to = c->args[2].kind == NT_ARG_INT;
-    if (!from && !to) return written(c, random_all(t));
-    if (!from) return written(c, random_to(t, c->args[2].v.i));
-    return written(c, random_from_to(t, c->args[1].v.i, to ? &c->args[2].v.i : NULL));
+    bool given_from = c->args[1].kind == NT_ARG_INT, given_to = c->args[2].kind == NT_ARG_INT;
+    if (!given_from && !given_to) return written(c, random_all(t));
+    int64_t from = given_from ? c->args[1].v.i : 0;
+    const int64_t *to = given_to ? &c->args[2].v.i : NULL;
+    NT_TRY(written(c, random_from_to(t, from, to)));
+    int flags = nt_random_precision_warnings(t->dtype, from, to);
+    static const char *const what[2] = {"from", "to - 1"};
+    int digits = info[t->dtype].digits;
+    for (int i = 0; i < 2; i++)
+        if (flags & (1 << i))
+            nt_warn("%s is out of bounds [-(2^%d), 2^%d]. Due to precision limitations %s can "
+                    "support discrete uniform distribution only within this range. This warning "
+                    "will become an error in version 1.7 release, please fix the code in advance",
+                    what[i], digits, digits, info[t->dtype].cpp);
+    return NT_OK;
 }
 
 /* torch.bernoulli(input), and its out= form: out gets input's shape (resize_as_, as in
@@ -911,12 +919,17 @@ static double scalar_value(nt_scalar s) {
     return s.kind == NT_SCALAR_FLOAT ? s.v.f : s.kind == NT_SCALAR_INT ? (double)s.v.i : s.v.b;
 }
 
-/* normal(mean, std): each a tensor or a number (not both numbers: that is the sized form) */
+/* normal(mean, std): each a tensor or a number; both numbers with a size: the sized form */
 nt_status nt_impl_normal_tensors(nt_call *c) {
     const nt_tensor *mean = nt_call_tensor(c, 0), *std = nt_call_tensor(c, 1);
     double mean_v = 0.0, std_v = 0.0;
     if (!mean) mean_v = c->args[0].kind == NT_ARG_SCALAR ? scalar_value(c->args[0].v.s) : 0.0;
     if (!std) std_v = c->args[1].kind == NT_ARG_SCALAR ? scalar_value(c->args[1].v.s) : 1.0;
+    if (!mean && !std && c->args[2].kind != NT_ARG_NONE) { /* (mean, std, size): the sized form */
+        c->args[0] = nt_arg_float(mean_v);
+        c->args[1] = nt_arg_float(std_v);
+        return nt_impl_normal_sized(c);
+    }
     if (!mean && !std) return nt_fail(NT_ERR_TYPE, "normal(): mean or std must be a tensor");
     if (c->out[0]) {
         NT_TRY(normal_impl(mean, mean_v, std, std_v, c->out[0], &c->result[0]));

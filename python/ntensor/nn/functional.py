@@ -5,17 +5,36 @@ pooling (max_pool1d/2d/3d, with return_indices, and their _with_indices forms).
 As in PyTorch, these are thin Python over the C functions: relu(input, inplace=False) picks
 torch.relu or torch.relu_, threshold(input, threshold, value, inplace=False) torch.threshold or
 torch.threshold_; softmax and log_softmax are PyTorch's own Python (an omitted dim picks its
-implicit dim with its deprecation warning, then Tensor.softmax runs); the others are the C
-functions themselves (dropout(input, p=0.5, training=True, inplace=False)). The module-level
-ntensor.softmax and ntensor.log_softmax are these functions too."""
+implicit dim with its deprecation warning, then Tensor.softmax runs); dropout(input, p=0.5,
+training=True, inplace=False) is PyTorch's Python (its range check, then torch.dropout or
+torch.dropout_), which also takes torch.dropout's `train`; the others are the C functions
+themselves. The module-level ntensor.softmax, ntensor.log_softmax and ntensor.dropout are these
+functions too."""
 import warnings
 
 from .. import _C
-from .._C import dropout, sigmoid, tanh  # noqa: F401
+from .._C import sigmoid, tanh  # noqa: F401
 
 __all__ = ["relu", "threshold", "softmax", "log_softmax", "tanh", "sigmoid", "dropout",
            "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
            "max_pool2d_with_indices", "max_pool3d_with_indices"]
+
+
+_UNSET = object()
+
+
+def dropout(input, p=0.5, training=_UNSET, inplace=False, *, train=_UNSET):
+    """dropout(input, p=0.5, training=True, inplace=False) -> Tensor: F.dropout; torch.dropout's
+    (input, p, train) too, `train` a keyword alias of `training`."""
+    if train is not _UNSET:
+        if training is not _UNSET:
+            raise TypeError("dropout() got multiple values for argument 'training'")
+        training = train
+    elif training is _UNSET:
+        training = True
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    return _C.dropout_(input, p, training) if inplace else _C.dropout(input, p, training)
 
 
 def relu(input, inplace=False):
