@@ -31,6 +31,11 @@ NT_API nt_status nt_item(const nt_tensor *t, nt_scalar *out);
 /* The truth of a one-element tensor (bool(t)): PyTorch's errors for no or several values. */
 NT_API nt_status nt_is_nonzero(const nt_tensor *t, bool *out);
 /* Reads the element at `index` (ndim entries, each non-negative and in range) as double. */
+/* One element of dtype `dtype` at p, as a scalar (bool, int64 or double), and a scalar
+ * stored at p as that dtype (converted as a cast does): for bindings that walk a tensor's
+ * data themselves (tolist, building a tensor from nested lists). */
+NT_API nt_scalar nt_scalar_load(const void *p, nt_dtype dtype);
+NT_API void nt_scalar_store(void *p, nt_dtype dtype, nt_scalar value);
 NT_API nt_status nt_get_double(const nt_tensor *t, const int64_t *index, double *out);
 
 #ifdef __cplusplus

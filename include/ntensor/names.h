@@ -14,6 +14,11 @@ extern "C" {
 
 /* ------------------------------------------------------------------ names API */
 
+/* Whether a tensor named `have` (n names; NULL: unnamed) may take a result named `want` (m
+ * names), as an out= tensor must: an unnamed one may, a named one must carry exactly those
+ * names (PyTorch's "Name mismatch: specified out tensor with names ..." otherwise). */
+NT_API nt_status nt_names_check_result(const nt_name *have, int n, const nt_name *want, int m);
+
 /* A view with the given names (NULL drops them all). */
 NT_API nt_status nt_rename(nt_tensor *t, const nt_name *names, nt_tensor **out);
 /* Same with an explicit count, which must equal ndim ("Number of names (1) and number of

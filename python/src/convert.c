@@ -12,7 +12,6 @@
 #include "arglists.h"
 #include "interop.h"
 
-#include "core/scalar.h" /* nt_load_scalar: one element of any dtype */
 
 static PyObject *same_object(PyObject *self) {
     Py_INCREF(self);
@@ -54,7 +53,7 @@ static PyObject *tensor_item(PyObject *self, PyObject *unused) {
 
 static PyObject *tolist_at(const char *p, nt_dtype dtype, int dim, int ndim, const int64_t *sizes,
                            const int64_t *byte_strides) {
-    if (dim == ndim) return nt_py_scalar_to_object(nt_load_scalar(p, dtype));
+    if (dim == ndim) return nt_py_scalar_to_object(nt_scalar_load(p, dtype));
     PyObject *list = PyList_New((Py_ssize_t)sizes[dim]);
     if (!list) return NULL;
     for (int64_t i = 0; i < sizes[dim]; i++) {

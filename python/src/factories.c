@@ -11,8 +11,6 @@
  */
 #include "interop.h"
 
-#include "core/scalar.h" /* nt_store_scalar: one element of any dtype */
-#include "names/infer.h" /* nt_names_check_out: tensor(named, names=) */
 
 /* ---- tensor(data) ---- */
 
@@ -139,7 +137,7 @@ static int store_leaf(char *p, nt_dtype d, PyObject *o) {
     if (nt_dtype_is_floating(d)) {
         double f = PyFloat_AsDouble(o);
         if (f == -1.0 && PyErr_Occurred()) return -1;
-        nt_store_scalar(p, d, nt_scalar_float(f));
+        nt_scalar_store(p, d, nt_scalar_float(f));
         return 0;
     }
     double lo, hi; /* the integer dtype's range */
@@ -163,7 +161,7 @@ static int store_leaf(char *p, nt_dtype d, PyObject *o) {
     if (PyFloat_Check(o)) {
         double f = PyFloat_AS_DOUBLE(o);
         if (f != f || f < lo || f > hi) return overflow_error(d);
-        nt_store_scalar(p, d, nt_scalar_float(f));
+        nt_scalar_store(p, d, nt_scalar_float(f));
         return 0;
     }
     int overflow;
@@ -176,7 +174,7 @@ static int store_leaf(char *p, nt_dtype d, PyObject *o) {
     /* c10's checked_convert: uint8 accepts [-255, 255] (negative values wrap). */
     if (d == NT_UINT8 ? (v > 255 || v < -255) : (d != NT_INT64 && (v < lo || v > hi)))
         return overflow_error(d);
-    nt_store_scalar(p, d, nt_scalar_int(v));
+    nt_scalar_store(p, d, nt_scalar_int(v));
     return 0;
 }
 
@@ -225,7 +223,7 @@ static int named_data_names(nt_tensor *src, PyObject *o, nt_name *buf, const nt_
         return nt_py_names_arg(o, "tensor", ndim, buf, out);
     int count;
     if (nt_py_names_from_sequence(o, buf, &count, NULL) < 0) return -1;
-    nt_status st = nt_names_check_out(nt_tensor_names(src), ndim, buf, count);
+    nt_status st = nt_names_check_result(nt_tensor_names(src), ndim, buf, count);
     if (st != NT_OK) return nt_py_raise_int(st);
     *out = buf;
     return 0;

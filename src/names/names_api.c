@@ -443,3 +443,7 @@ nt_status nt_align_as(nt_tensor *t, const nt_tensor *other, nt_tensor **out) {
     *out = c.result[0];
     return NT_OK;
 }
+
+nt_status nt_names_check_result(const nt_name *have, int n, const nt_name *want, int m) {
+    return nt_names_check_out(have, n, want, m);
+}

@@ -216,3 +216,11 @@ nt_status nt_impl_requires_grad_(nt_call *c) {
     return nt_fail(NT_ERR_NOT_IMPLEMENTED,
                    "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
 }
+
+nt_scalar nt_scalar_load(const void *p, nt_dtype dtype) {
+    return nt_load_scalar(p, dtype);
+}
+
+void nt_scalar_store(void *p, nt_dtype dtype, nt_scalar value) {
+    nt_store_scalar(p, dtype, value);
+}
