@@ -6,33 +6,33 @@
 #include "bench_util.h"
 
 /* Runs `body` (which makes one tensor) until 0.2 s pass; returns ns per call. */
-#define TIME_PER_CALL(label, body)                                                              \
-    do {                                                                                        \
-        long calls = 0;                                                                         \
-        double start = now(), elapsed;                                                          \
-        do {                                                                                    \
-            for (int rep_ = 0; rep_ < 1000; rep_++) {                                           \
-                nt_tensor *r_ = NULL;                                                           \
-                check(body);                                                                    \
-                nt_tensor_release(r_);                                                          \
-            }                                                                                   \
-            calls += 1000;                                                                      \
-        } while ((elapsed = now() - start) < 0.2);                                              \
-        printf("%-44s %8.1f ns\n", label, elapsed / (double)calls * 1e9);                       \
+#define TIME_PER_CALL(label, body)                                                                 \
+    do {                                                                                           \
+        long calls = 0;                                                                            \
+        double start = now(), elapsed;                                                             \
+        do {                                                                                       \
+            for (int rep_ = 0; rep_ < 1000; rep_++) {                                              \
+                nt_tensor *r_ = NULL;                                                              \
+                check(body);                                                                       \
+                nt_tensor_release(r_);                                                             \
+            }                                                                                      \
+            calls += 1000;                                                                         \
+        } while ((elapsed = now() - start) < 0.2);                                                 \
+        printf("%-44s %8.1f ns\n", label, elapsed / (double)calls * 1e9);                          \
     } while (0)
 
 /* Runs `body` until 0.5 s pass; prints GB/s for `bytes` moved per call. */
-#define TIME_BANDWIDTH(label, bytes, body)                                                      \
-    do {                                                                                        \
-        long calls = 0;                                                                         \
-        double start = now(), elapsed;                                                          \
-        do {                                                                                    \
-            nt_tensor *r_ = NULL;                                                               \
-            check(body);                                                                        \
-            nt_tensor_release(r_);                                                              \
-            calls++;                                                                            \
-        } while ((elapsed = now() - start) < 0.5);                                              \
-        printf("%-44s %8.2f GB/s\n", label, (double)(bytes) * (double)calls / elapsed / 1e9);  \
+#define TIME_BANDWIDTH(label, bytes, body)                                                         \
+    do {                                                                                           \
+        long calls = 0;                                                                            \
+        double start = now(), elapsed;                                                             \
+        do {                                                                                       \
+            nt_tensor *r_ = NULL;                                                                  \
+            check(body);                                                                           \
+            nt_tensor_release(r_);                                                                 \
+            calls++;                                                                               \
+        } while ((elapsed = now() - start) < 0.5);                                                 \
+        printf("%-44s %8.2f GB/s\n", label, (double)(bytes) * (double)calls / elapsed / 1e9);      \
     } while (0)
 
 int main(int argc, char **argv) {
@@ -40,7 +40,8 @@ int main(int argc, char **argv) {
     nt_set_num_threads(threads);
     nt_name n[6];
     const char *texts[6] = {"N", "C", "H", "W", "F", "batch"};
-    for (int i = 0; i < 6; i++) check(nt_name_intern(texts[i], &n[i]));
+    for (int i = 0; i < 6; i++)
+        check(nt_name_intern(texts[i], &n[i]));
     int64_t sizes[4] = {2, 3, 4, 5}, small[2] = {2, 3};
     nt_tensor *x, *flat, *unnamed;
     check(nt_zeros(4, sizes, NT_FLOAT32, n, &x));
@@ -77,6 +78,7 @@ int main(int argc, char **argv) {
     TIME_BANDWIDTH("t().contiguous() (float32)", n24 * 8, nt_contiguous(mt, &r_));
 
     nt_tensor *all[] = {x, flat, unnamed, f32, i64, m, mt};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) nt_tensor_release(all[i]);
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        nt_tensor_release(all[i]);
     return 0;
 }

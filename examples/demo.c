@@ -43,8 +43,8 @@ int main(void) {
 
     /* imgs = torch.arange(24.).reshape(1, 2, 3, 4).refine_names('N', 'C', 'H', 'W') */
     nt_tensor *flat, *imgs4, *imgs;
-    check(nt_arange(nt_scalar_float(0), nt_scalar_float(24), nt_scalar_float(1), NT_FLOAT32,
-                    &flat));
+    check(
+        nt_arange(nt_scalar_float(0), nt_scalar_float(24), nt_scalar_float(1), NT_FLOAT32, &flat));
     int64_t sizes4[4] = {1, 2, 3, 4};
     check(nt_reshape(flat, 4, sizes4, &imgs4));
     nt_name nchw[4] = {N, C, H, W};
@@ -79,6 +79,7 @@ int main(void) {
         printf("refine_names('N', 'C', 'H', 'width') failed as expected:\n  %s\n", nt_last_error());
 
     nt_tensor *all[] = {zeros, flat, imgs4, imgs, renamed, aligned, flattened, unflattened};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) nt_tensor_release(all[i]);
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        nt_tensor_release(all[i]);
     return 0;
 }

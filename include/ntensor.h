@@ -16,13 +16,13 @@
 #ifndef NTENSOR_H
 #define NTENSOR_H
 
+#include "ntensor/call.h"
 #include "ntensor/convert.h"
 #include "ntensor/core.h"
 #include "ntensor/factory.h"
 #include "ntensor/index.h"
 #include "ntensor/linalg.h"
 #include "ntensor/memory.h"
-#include "ntensor/call.h"
 #include "ntensor/names.h"
 #include "ntensor/pointwise.h"
 #include "ntensor/print.h"

@@ -188,11 +188,11 @@ static inline nt_arg nt_arg_str(const char *s) {
 
 /* Flags of an op (nt_op_flags). */
 enum {
-    NT_OPF_FUNCTION = 1u << 0, /* a module function: torch.name(input, ...) */
-    NT_OPF_METHOD = 1u << 1,   /* a Tensor method: t.name(...) */
-    NT_OPF_INPLACE = 1u << 2,  /* an in-place form: t.name_(...) */
-    NT_OPF_OUT = 1u << 3,      /* an out= form */
-    NT_OPF_NO_GRAD = 1u << 4,  /* not differentiable (integer or boolean results, random) */
+    NT_OPF_FUNCTION = 1u << 0,         /* a module function: torch.name(input, ...) */
+    NT_OPF_METHOD = 1u << 1,           /* a Tensor method: t.name(...) */
+    NT_OPF_INPLACE = 1u << 2,          /* an in-place form: t.name_(...) */
+    NT_OPF_OUT = 1u << 3,              /* an out= form */
+    NT_OPF_NO_GRAD = 1u << 4,          /* not differentiable (integer or boolean results, random) */
     NT_OPF_INPLACE_FUNCTION = 1u << 5, /* a module function of the in-place form: torch.name_ */
 };
 

@@ -32,7 +32,9 @@ bool nt_dtype_is_signed(nt_dtype dtype) {
     return nt_dtype_valid((int)dtype) && nt_dtype_table[dtype].is_signed;
 }
 
-nt_dtype nt_default_dtype(void) { return NT_FLOAT32; }
+nt_dtype nt_default_dtype(void) {
+    return NT_FLOAT32;
+}
 
 /* PyTorch's promote_types. Within a kind the wider type wins, with three exceptions:
  * uint8 with a signed integer needs at least int16, float16 with bfloat16 meets at float32,
@@ -57,8 +59,11 @@ nt_dtype nt_promote_types(nt_dtype a, nt_dtype b) {
 
 nt_dtype nt_scalar_dtype(nt_scalar s) {
     switch (s.kind) {
-    case NT_SCALAR_BOOL: return NT_BOOL;
-    case NT_SCALAR_INT: return NT_INT64;
-    default: return nt_default_dtype();
+    case NT_SCALAR_BOOL:
+        return NT_BOOL;
+    case NT_SCALAR_INT:
+        return NT_INT64;
+    default:
+        return nt_default_dtype();
     }
 }

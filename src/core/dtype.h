@@ -12,16 +12,16 @@
 #include "half.h"
 #include "ntensor.h"
 
-#define NT_DTYPES(X)                                                                            \
-    X(NT_BOOL, bool, nt_bool)                                                                   \
-    X(NT_UINT8, uint8, uint8_t)                                                                 \
-    X(NT_INT8, int8, int8_t)                                                                    \
-    X(NT_INT16, int16, int16_t)                                                                 \
-    X(NT_INT32, int32, int32_t)                                                                 \
-    X(NT_INT64, int64, int64_t)                                                                 \
-    X(NT_FLOAT16, float16, nt_float16)                                                          \
-    X(NT_BFLOAT16, bfloat16, nt_bfloat16)                                                       \
-    X(NT_FLOAT32, float32, float)                                                               \
+#define NT_DTYPES(X)                                                                               \
+    X(NT_BOOL, bool, nt_bool)                                                                      \
+    X(NT_UINT8, uint8, uint8_t)                                                                    \
+    X(NT_INT8, int8, int8_t)                                                                       \
+    X(NT_INT16, int16, int16_t)                                                                    \
+    X(NT_INT32, int32, int32_t)                                                                    \
+    X(NT_INT64, int64, int64_t)                                                                    \
+    X(NT_FLOAT16, float16, nt_float16)                                                             \
+    X(NT_BFLOAT16, bfloat16, nt_bfloat16)                                                          \
+    X(NT_FLOAT32, float32, float)                                                                  \
     X(NT_FLOAT64, float64, double)
 
 /* The storage of a bool element: one byte, read as true when it is not zero (a buffer
@@ -40,6 +40,8 @@ typedef struct nt_dtype_info {
 
 extern const nt_dtype_info nt_dtype_table[NT_DTYPE_COUNT];
 
-static inline bool nt_dtype_valid(int dtype) { return dtype >= 0 && dtype < NT_DTYPE_COUNT; }
+static inline bool nt_dtype_valid(int dtype) {
+    return dtype >= 0 && dtype < NT_DTYPE_COUNT;
+}
 
 #endif

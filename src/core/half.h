@@ -27,7 +27,9 @@ static inline float nt_bits_f32(uint32_t u) {
     return f;
 }
 
-static inline float nt_bf16_to_f32(nt_bfloat16 h) { return nt_bits_f32((uint32_t)h.bits << 16); }
+static inline float nt_bf16_to_f32(nt_bfloat16 h) {
+    return nt_bits_f32((uint32_t)h.bits << 16);
+}
 
 static inline nt_bfloat16 nt_f32_to_bf16(float f) {
     uint32_t u = nt_f32_bits(f);

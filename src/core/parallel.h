@@ -26,5 +26,4 @@ void nt_parallel_for(int64_t begin, int64_t end, int64_t grain, nt_range_fn fn, 
  * across threads) would not promise. */
 void nt_parallel_for_leaf(int64_t begin, int64_t end, int64_t grain, nt_range_fn fn, void *ctx);
 
-
 #endif

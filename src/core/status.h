@@ -24,17 +24,17 @@ nt_status nt_fail_null_tensor(const char *fn, const char *arg);
 void nt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Propagates a failed status: `NT_TRY(nt_something(...));` */
-#define NT_TRY(expr)                                                                            \
-    do {                                                                                        \
-        nt_status nt_try_status_ = (expr);                                                      \
-        if (nt_try_status_ != NT_OK) return nt_try_status_;                                     \
+#define NT_TRY(expr)                                                                               \
+    do {                                                                                           \
+        nt_status nt_try_status_ = (expr);                                                         \
+        if (nt_try_status_ != NT_OK) return nt_try_status_;                                        \
     } while (0)
 
 /* Sets `st` and jumps to `fail` when expr fails: `NT_CHECK(st, nt_x(...));` */
-#define NT_CHECK(st, expr)                                                                      \
-    do {                                                                                        \
-        (st) = (expr);                                                                          \
-        if ((st) != NT_OK) goto fail;                                                           \
+#define NT_CHECK(st, expr)                                                                         \
+    do {                                                                                           \
+        (st) = (expr);                                                                             \
+        if ((st) != NT_OK) goto fail;                                                              \
     } while (0)
 
 #endif

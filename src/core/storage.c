@@ -64,7 +64,8 @@ nt_status nt_storage_wrap(void *data, size_t nbytes, nt_release_fn release, void
 }
 
 nt_status nt_storage_grow(nt_storage *s, size_t nbytes) {
-    if (s->external) return nt_fail(NT_ERR_RUNTIME, "Trying to resize storage that is not resizable");
+    if (s->external)
+        return nt_fail(NT_ERR_RUNTIME, "Trying to resize storage that is not resizable");
     if (nbytes <= s->nbytes) return NT_OK;
     void *data = nt_alloc_data(nbytes);
     if (!data) return nt_fail_oom(nbytes);

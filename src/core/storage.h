@@ -3,8 +3,9 @@
  *
  * A storage owns its bytes (from nt_alloc_data, or for small tensors inline, in the same
  * allocation as the struct, so that a small tensor costs one malloc in all: see
- * nt_tensor_alloc) or wraps someone else's (NumPy's, the user's) with a release callback. The version counter is bumped by every in-place write so
- * that autograd can tell when a saved tensor changed.
+ * nt_tensor_alloc) or wraps someone else's (NumPy's, the user's) with a release callback. The
+ * version counter is bumped by every in-place write so that autograd can tell when a saved tensor
+ * changed.
  */
 #ifndef NT_CORE_STORAGE_H
 #define NT_CORE_STORAGE_H
@@ -22,9 +23,9 @@ struct nt_storage {
     nt_release_fn release; /* NULL: data came from nt_alloc_data */
     void *release_ctx;
     _Atomic uint64_t version;
-    bool external; /* true when data is not ours to free */
+    bool external;    /* true when data is not ours to free */
     bool inline_data; /* data lives in `block`, after the struct */
-    void *block; /* the malloc block holding this struct: itself, or the tensor made with it */
+    void *block;      /* the malloc block holding this struct: itself, or the tensor made with it */
 };
 
 /* Data up to this size is stored inline, except under AddressSanitizer, which should see

@@ -19,18 +19,21 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *_Atomic *chunks[MAX_CHUNKS]; /* id -> text */
-static uint32_t count = 1;                       /* id 0 is NT_NAME_NONE */
+static uint32_t count = 1;                      /* id 0 is NT_NAME_NONE */
 
 static uint32_t *slots;    /* open-addressing hash table of ids, 0 = empty */
 static uint32_t slot_mask; /* capacity - 1 */
 
 static uint64_t hash_text(const char *s, size_t n) {
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
     return h;
 }
 
-static const char *text_of(uint32_t id) { return chunks[id >> CHUNK_BITS][id & (CHUNK_SIZE - 1)]; }
+static const char *text_of(uint32_t id) {
+    return chunks[id >> CHUNK_BITS][id & (CHUNK_SIZE - 1)];
+}
 
 static bool same_text(const char *stored, const char *s, size_t n) {
     return strncmp(stored, s, n) == 0 && stored[n] == '\0';
@@ -43,7 +46,8 @@ static nt_status grow_slots(void) {
     for (uint32_t id = 1; id < count; id++) {
         const char *t = text_of(id);
         uint32_t i = (uint32_t)hash_text(t, strlen(t)) & (capacity - 1);
-        while (fresh[i]) i = (i + 1) & (capacity - 1);
+        while (fresh[i])
+            i = (i + 1) & (capacity - 1);
         fresh[i] = id;
     }
     free(slots);
@@ -52,14 +56,19 @@ static nt_status grow_slots(void) {
     return NT_OK;
 }
 
-static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_alpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+static bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 /* The spec: a valid identifier (letters, digits, underscore, not starting with a digit)
  * that does not start with an underscore. */
 static nt_status validate(const char *s, size_t n) {
     bool ok = n > 0 && (is_alpha(s[0]) || s[0] == '_');
-    for (size_t i = 1; ok && i < n; i++) ok = is_alpha(s[i]) || is_digit(s[i]) || s[i] == '_';
+    for (size_t i = 1; ok && i < n; i++)
+        ok = is_alpha(s[i]) || is_digit(s[i]) || s[i] == '_';
     if (!ok)
         return nt_fail(NT_ERR_RUNTIME,
                        "Invalid name: a valid identifier contains only digits, alphabetical "

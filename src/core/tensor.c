@@ -24,8 +24,8 @@ nt_status nt_shape_check(int ndim, const int64_t *sizes, int64_t *numel) {
             char text[256];
             int len = 0;
             for (int j = 0; j < ndim && len < (int)sizeof text - 24; j++)
-                len += snprintf(text + len, sizeof text - (size_t)len, "%s%" PRId64,
-                                j ? ", " : "", sizes[j]);
+                len += snprintf(text + len, sizeof text - (size_t)len, "%s%" PRId64, j ? ", " : "",
+                                sizes[j]);
             return nt_fail(NT_ERR_RUNTIME,
                            "Trying to create tensor with negative dimension %" PRId64 ": [%s]",
                            sizes[i], text);
@@ -117,8 +117,8 @@ static size_t tensor_bytes(int ndim) {
 
 /* Fills in the tensor at `t` (tensor_bytes(ndim) bytes), which takes over one reference to
  * `storage`, all but its sizes, strides, numel and contiguity. */
-static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int ndim,
-                        int64_t offset, const nt_name *names) {
+static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int ndim, int64_t offset,
+                        const nt_name *names) {
     t->name_slots = (nt_name *)(t->dims + 2 * ndim);
     t->names = NULL;
     if (any_named(names, ndim)) {
@@ -227,8 +227,8 @@ nt_status nt_wrap_dim(int64_t dim, int ndim, int64_t *out) {
     int64_t n = ndim > 0 ? ndim : 1; /* a 0-dim tensor accepts -1 and 0 */
     if (dim < -n || dim >= n)
         return nt_fail(NT_ERR_INDEX,
-                       "Dimension out of range (expected to be in range of [%" PRId64
-                       ", %" PRId64 "], but got %" PRId64 ")",
+                       "Dimension out of range (expected to be in range of [%" PRId64 ", %" PRId64
+                       "], but got %" PRId64 ")",
                        -n, n - 1, dim);
     *out = dim < 0 ? dim + n : dim;
     return NT_OK;
@@ -263,18 +263,42 @@ nt_status nt_tensor_reserve_dims(nt_tensor *t, int ndim) {
     return NT_OK;
 }
 
-int nt_tensor_ndim(const nt_tensor *t) { return t->ndim; }
-const int64_t *nt_tensor_sizes(const nt_tensor *t) { return t->sizes; }
-const int64_t *nt_tensor_strides(const nt_tensor *t) { return t->strides; }
-int64_t nt_tensor_offset(const nt_tensor *t) { return t->offset; }
-int64_t nt_tensor_numel(const nt_tensor *t) { return t->numel; }
-nt_dtype nt_tensor_dtype(const nt_tensor *t) { return t->dtype; }
-bool nt_tensor_is_contiguous(const nt_tensor *t) { return t->is_contiguous; }
-void *nt_tensor_data(const nt_tensor *t) { return nt_tensor_bytes(t); }
-const nt_name *nt_tensor_names(const nt_tensor *t) { return t->names; }
-bool nt_tensor_has_names(const nt_tensor *t) { return t->names != NULL; }
-void *nt_tensor_handle(const nt_tensor *t) { return t->handle; }
-void nt_tensor_set_handle(nt_tensor *t, void *handle) { t->handle = handle; }
+int nt_tensor_ndim(const nt_tensor *t) {
+    return t->ndim;
+}
+const int64_t *nt_tensor_sizes(const nt_tensor *t) {
+    return t->sizes;
+}
+const int64_t *nt_tensor_strides(const nt_tensor *t) {
+    return t->strides;
+}
+int64_t nt_tensor_offset(const nt_tensor *t) {
+    return t->offset;
+}
+int64_t nt_tensor_numel(const nt_tensor *t) {
+    return t->numel;
+}
+nt_dtype nt_tensor_dtype(const nt_tensor *t) {
+    return t->dtype;
+}
+bool nt_tensor_is_contiguous(const nt_tensor *t) {
+    return t->is_contiguous;
+}
+void *nt_tensor_data(const nt_tensor *t) {
+    return nt_tensor_bytes(t);
+}
+const nt_name *nt_tensor_names(const nt_tensor *t) {
+    return t->names;
+}
+bool nt_tensor_has_names(const nt_tensor *t) {
+    return t->names != NULL;
+}
+void *nt_tensor_handle(const nt_tensor *t) {
+    return t->handle;
+}
+void nt_tensor_set_handle(nt_tensor *t, void *handle) {
+    t->handle = handle;
+}
 uint64_t nt_tensor_version(const nt_tensor *t) {
     return atomic_load_explicit(&t->storage->version, memory_order_relaxed);
 }
@@ -309,4 +333,6 @@ nt_status nt_tensor_dim_of(const nt_tensor *t, nt_name name, int64_t *out) {
     return nt_fail(NT_ERR_RUNTIME, "Name '%s' not found in Tensor%s.", s ? s : "None", text);
 }
 
-void nt_free(void *p) { free(p); }
+void nt_free(void *p) {
+    free(p);
+}

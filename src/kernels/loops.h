@@ -134,7 +134,7 @@ typedef struct nt_binary_ctx {
 
 /* Flat loops compiled twice (baseline and AVX2), chosen at load time. */
 #ifndef NT_VECTOR_CLONES
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) &&                          \
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) &&                             \
     !defined(__SANITIZE_ADDRESS__)
 #define NT_VECTOR_CLONES __attribute__((noinline, target_clones("avx2", "default")))
 #else
@@ -151,45 +151,45 @@ typedef struct nt_binary_ctx {
 
 /* ------------------------------------------------------------------ unary */
 
-#define NT_LOOP_UNARY_IMPL(NAME, oc, ic, LD, ST, FN, PK, PT)                                    \
-    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat(oc *restrict o, const ic *restrict x, int64_t n,   \
-                                             const PT *restrict pp) {                            \
-        const PT nt_prm_ = *pp;                                                                  \
-        (void)nt_prm_;                                                                           \
-        for (int64_t i = 0; i < n; i++)                                                          \
-            o[i] = ST(NT_LOOP_CALL_##PK(FN, LD(x[i])));                                          \
-    }                                                                                            \
-    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat_ip(oc *restrict o, int64_t n,                      \
-                                                const PT *restrict pp) {                         \
-        const PT nt_prm_ = *pp;                                                                  \
-        (void)nt_prm_;                                                                           \
-        for (int64_t i = 0; i < n; i++)                                                          \
-            o[i] = ST(NT_LOOP_CALL_##PK(FN, LD(((const ic *)o)[i])));                            \
-    }                                                                                            \
-    NT_LOOP_FN void NAME(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {          \
-        static const PT zero = {0};                                                              \
-        const PT *pp = ctx ? (const PT *)ctx : &zero;                                            \
-        const PT nt_prm_ = *pp;                                                                  \
-        (void)nt_prm_;                                                                           \
-        char *o = data[0];                                                                       \
-        const char *x = data[1];                                                                 \
-        const int64_t os = st[0], xs = st[1], oso = st[2], xso = st[3];                          \
-        for (int64_t j = 0; j < m; j++, o += oso, x += xso) {                                    \
-            if (os == (int64_t)sizeof(oc) && xs == (int64_t)sizeof(ic)) {                        \
-                if ((const char *)o == x && sizeof(oc) == sizeof(ic))                            \
-                    NAME##_flat_ip((oc *)o, n, pp);                                              \
-                else                                                                             \
-                    NAME##_flat((oc *)o, (const ic *)x, n, pp);                                  \
-            } else if (xs == 0) {                                                                \
-                const oc v = ST(NT_LOOP_CALL_##PK(FN, LD(*(const ic *)x)));                      \
-                for (int64_t i = 0; i < n; i++)                                                  \
-                    *(oc *)(o + i * os) = v;                                                     \
-            } else {                                                                             \
-                for (int64_t i = 0; i < n; i++)                                                  \
-                    *(oc *)(o + i * os) =                                                        \
-                        ST(NT_LOOP_CALL_##PK(FN, LD(*(const ic *)(x + i * xs))));                \
-            }                                                                                    \
-        }                                                                                        \
+#define NT_LOOP_UNARY_IMPL(NAME, oc, ic, LD, ST, FN, PK, PT)                                       \
+    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat(oc *restrict o, const ic *restrict x, int64_t n,  \
+                                                 const PT *restrict pp) {                          \
+        const PT nt_prm_ = *pp;                                                                    \
+        (void)nt_prm_;                                                                             \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = ST(NT_LOOP_CALL_##PK(FN, LD(x[i])));                                            \
+    }                                                                                              \
+    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat_ip(oc *restrict o, int64_t n,                     \
+                                                    const PT *restrict pp) {                       \
+        const PT nt_prm_ = *pp;                                                                    \
+        (void)nt_prm_;                                                                             \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = ST(NT_LOOP_CALL_##PK(FN, LD(((const ic *)o)[i])));                              \
+    }                                                                                              \
+    NT_LOOP_FN void NAME(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {        \
+        static const PT zero = {0};                                                                \
+        const PT *pp = ctx ? (const PT *)ctx : &zero;                                              \
+        const PT nt_prm_ = *pp;                                                                    \
+        (void)nt_prm_;                                                                             \
+        char *o = data[0];                                                                         \
+        const char *x = data[1];                                                                   \
+        const int64_t os = st[0], xs = st[1], oso = st[2], xso = st[3];                            \
+        for (int64_t j = 0; j < m; j++, o += oso, x += xso) {                                      \
+            if (os == (int64_t)sizeof(oc) && xs == (int64_t)sizeof(ic)) {                          \
+                if ((const char *)o == x && sizeof(oc) == sizeof(ic))                              \
+                    NAME##_flat_ip((oc *)o, n, pp);                                                \
+                else                                                                               \
+                    NAME##_flat((oc *)o, (const ic *)x, n, pp);                                    \
+            } else if (xs == 0) {                                                                  \
+                const oc v = ST(NT_LOOP_CALL_##PK(FN, LD(*(const ic *)x)));                        \
+                for (int64_t i = 0; i < n; i++)                                                    \
+                    *(oc *)(o + i * os) = v;                                                       \
+            } else {                                                                               \
+                for (int64_t i = 0; i < n; i++)                                                    \
+                    *(oc *)(o + i * os) =                                                          \
+                        ST(NT_LOOP_CALL_##PK(FN, LD(*(const ic *)(x + i * xs))));                  \
+            }                                                                                      \
+        }                                                                                          \
     }
 
 /* A parameter struct for loops that take none. */
@@ -197,161 +197,161 @@ typedef struct nt_no_params {
     char unused;
 } nt_no_params;
 
-#define NT_LOOP_UNARY(NAME, oc, ic, LD, ST, FN)                                                  \
+#define NT_LOOP_UNARY(NAME, oc, ic, LD, ST, FN)                                                    \
     NT_LOOP_UNARY_IMPL(NAME, oc, ic, LD, ST, FN, N, nt_no_params)
-#define NT_LOOP_UNARY_P(NAME, oc, ic, LD, ST, FN, PT)                                            \
+#define NT_LOOP_UNARY_P(NAME, oc, ic, LD, ST, FN, PT)                                              \
     NT_LOOP_UNARY_IMPL(NAME, oc, ic, LD, ST, FN, P, PT)
 
 /* ------------------------------------------------------------------ binary */
 
-#define NT_LOOP_BINARY_IMPL(NAME, oc, ac, bc, LDA, LDB, ST, FN, PK, PT)                         \
-    /* out = a op b, all contiguous */                                                           \
-    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat(oc *restrict o, const ac *restrict a,              \
-                                             const bc *restrict b, int64_t n,                    \
-                                             const PT *restrict pp) {                            \
-        const PT nt_prm_ = *pp;                                                                  \
-        (void)nt_prm_;                                                                           \
-        for (int64_t i = 0; i < n; i++)                                                          \
-            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(a[i]), LDB(b[i])));                              \
-    }                                                                                            \
-    /* out = out op b (out is a) */                                                              \
-    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat_ip(oc *restrict o, const bc *restrict b,           \
-                                                int64_t n, const PT *restrict pp) {              \
-        const PT nt_prm_ = *pp;                                                                  \
-        (void)nt_prm_;                                                                           \
-        for (int64_t i = 0; i < n; i++)                                                          \
-            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(((const ac *)o)[i]), LDB(b[i])));                \
-    }                                                                                            \
-    /* out = a op scalar */                                                                      \
-    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat_s(oc *restrict o, const ac *restrict a,            \
-                                               const bc *restrict sb, int64_t n,                 \
-                                               const PT *restrict pp) {                          \
-        const PT nt_prm_ = *pp;                                                                  \
-        (void)nt_prm_;                                                                           \
-        const bc bv = *sb;                                                                       \
-        for (int64_t i = 0; i < n; i++)                                                          \
-            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(a[i]), LDB(bv)));                                \
-    }                                                                                            \
-    /* out = out op scalar (out is a) */                                                         \
-    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat_s_ip(oc *restrict o, const bc *restrict sb,        \
-                                                  int64_t n, const PT *restrict pp) {            \
-        const PT nt_prm_ = *pp;                                                                  \
-        (void)nt_prm_;                                                                           \
-        const bc bv = *sb;                                                                       \
-        for (int64_t i = 0; i < n; i++)                                                          \
-            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(((const ac *)o)[i]), LDB(bv)));                  \
-    }                                                                                            \
-    /* out = scalar op b */                                                                      \
-    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat_r(oc *restrict o, const ac *restrict sa,           \
-                                               const bc *restrict b, int64_t n,                  \
-                                               const PT *restrict pp) {                          \
-        const PT nt_prm_ = *pp;                                                                  \
-        (void)nt_prm_;                                                                           \
-        const ac av = *sa;                                                                       \
-        for (int64_t i = 0; i < n; i++)                                                          \
-            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(av), LDB(b[i])));                                \
-    }                                                                                            \
-    /* One row of n elements: a and b at byte strides as (0: a broadcast scalar). */            \
-    NT_LOOP_FN inline void NAME##_row(char *o, const char *a, const char *b, int64_t os,            \
-                                  int64_t as, int64_t bs, int64_t n, const PT *pp) {             \
-        const PT nt_prm_ = *pp;                                                                  \
-        (void)nt_prm_;                                                                           \
-        const int64_t O = (int64_t)sizeof(oc), A = (int64_t)sizeof(ac), B = (int64_t)sizeof(bc); \
-        if (os == O && as == A && bs == B) {                                                     \
-            if ((const char *)o == a && O == A)                                                  \
-                NAME##_flat_ip((oc *)o, (const bc *)b, n, pp);                                   \
-            else if ((const char *)o == b)                                                       \
-                goto strided; /* written over b: no restrict */                                  \
-            else                                                                                 \
-                NAME##_flat((oc *)o, (const ac *)a, (const bc *)b, n, pp);                       \
-            return;                                                                              \
-        }                                                                                        \
-        if (os == O && as == A && bs == 0) {                                                     \
-            if ((const char *)o == a && O == A)                                                  \
-                NAME##_flat_s_ip((oc *)o, (const bc *)b, n, pp);                                 \
-            else                                                                                 \
-                NAME##_flat_s((oc *)o, (const ac *)a, (const bc *)b, n, pp);                     \
-            return;                                                                              \
-        }                                                                                        \
-        if (os == O && as == 0 && bs == B && (const char *)o != b) {                             \
-            NAME##_flat_r((oc *)o, (const ac *)a, (const bc *)b, n, pp);                         \
-            return;                                                                              \
-        }                                                                                        \
-    strided:                                                                                     \
-        for (int64_t i = 0; i < n; i++)                                                          \
-            *(oc *)(o + i * os) = ST(NT_LOOP_CALL_##PK(FN, LDA(*(const ac *)(a + i * as)),       \
-                                                       LDB(*(const bc *)(b + i * bs))));         \
-    }                                                                                            \
-    NT_LOOP_FN inline const PT *NAME##_params(const void *ctx) {                                     \
-        static const PT zero = {0};                                                              \
-        const nt_binary_ctx *c = (const nt_binary_ctx *)ctx;                                     \
-        return c && c->params ? (const PT *)c->params : &zero;                                   \
-    }                                                                                            \
-    NT_LOOP_FN void NAME(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {          \
-        const PT *pp = NAME##_params(ctx);                                                       \
-        char *o = data[0];                                                                       \
-        const char *a = data[1], *b = data[2];                                                   \
-        for (int64_t j = 0; j < m; j++, o += st[3], a += st[4], b += st[5])                      \
-            NAME##_row(o, a, b, st[0], st[1], st[2], n, pp);                                     \
-    }                                                                                            \
-    NT_LOOP_FN void NAME##_s(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {      \
-        const PT *pp = NAME##_params(ctx);                                                       \
-        const char *sb = (const char *)((const nt_binary_ctx *)ctx)->scalar;                     \
-        char *o = data[0];                                                                       \
-        const char *a = data[1];                                                                 \
-        for (int64_t j = 0; j < m; j++, o += st[2], a += st[3])                                  \
-            NAME##_row(o, a, sb, st[0], st[1], 0, n, pp);                                        \
-    }                                                                                            \
-    NT_LOOP_FN void NAME##_r(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {      \
-        const PT *pp = NAME##_params(ctx);                                                       \
-        const char *sa = (const char *)((const nt_binary_ctx *)ctx)->scalar;                     \
-        char *o = data[0];                                                                       \
-        const char *b = data[1];                                                                 \
-        for (int64_t j = 0; j < m; j++, o += st[2], b += st[3])                                  \
-            NAME##_row(o, sa, b, st[0], 0, st[1], n, pp);                                        \
+#define NT_LOOP_BINARY_IMPL(NAME, oc, ac, bc, LDA, LDB, ST, FN, PK, PT)                            \
+    /* out = a op b, all contiguous */                                                             \
+    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat(oc *restrict o, const ac *restrict a,             \
+                                                 const bc *restrict b, int64_t n,                  \
+                                                 const PT *restrict pp) {                          \
+        const PT nt_prm_ = *pp;                                                                    \
+        (void)nt_prm_;                                                                             \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(a[i]), LDB(b[i])));                                \
+    }                                                                                              \
+    /* out = out op b (out is a) */                                                                \
+    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat_ip(oc *restrict o, const bc *restrict b,          \
+                                                    int64_t n, const PT *restrict pp) {            \
+        const PT nt_prm_ = *pp;                                                                    \
+        (void)nt_prm_;                                                                             \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(((const ac *)o)[i]), LDB(b[i])));                  \
+    }                                                                                              \
+    /* out = a op scalar */                                                                        \
+    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat_s(oc *restrict o, const ac *restrict a,           \
+                                                   const bc *restrict sb, int64_t n,               \
+                                                   const PT *restrict pp) {                        \
+        const PT nt_prm_ = *pp;                                                                    \
+        (void)nt_prm_;                                                                             \
+        const bc bv = *sb;                                                                         \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(a[i]), LDB(bv)));                                  \
+    }                                                                                              \
+    /* out = out op scalar (out is a) */                                                           \
+    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat_s_ip(oc *restrict o, const bc *restrict sb,       \
+                                                      int64_t n, const PT *restrict pp) {          \
+        const PT nt_prm_ = *pp;                                                                    \
+        (void)nt_prm_;                                                                             \
+        const bc bv = *sb;                                                                         \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(((const ac *)o)[i]), LDB(bv)));                    \
+    }                                                                                              \
+    /* out = scalar op b */                                                                        \
+    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat_r(oc *restrict o, const ac *restrict sa,          \
+                                                   const bc *restrict b, int64_t n,                \
+                                                   const PT *restrict pp) {                        \
+        const PT nt_prm_ = *pp;                                                                    \
+        (void)nt_prm_;                                                                             \
+        const ac av = *sa;                                                                         \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(av), LDB(b[i])));                                  \
+    }                                                                                              \
+    /* One row of n elements: a and b at byte strides as (0: a broadcast scalar). */               \
+    NT_LOOP_FN inline void NAME##_row(char *o, const char *a, const char *b, int64_t os,           \
+                                      int64_t as, int64_t bs, int64_t n, const PT *pp) {           \
+        const PT nt_prm_ = *pp;                                                                    \
+        (void)nt_prm_;                                                                             \
+        const int64_t O = (int64_t)sizeof(oc), A = (int64_t)sizeof(ac), B = (int64_t)sizeof(bc);   \
+        if (os == O && as == A && bs == B) {                                                       \
+            if ((const char *)o == a && O == A)                                                    \
+                NAME##_flat_ip((oc *)o, (const bc *)b, n, pp);                                     \
+            else if ((const char *)o == b)                                                         \
+                goto strided; /* written over b: no restrict */                                    \
+            else                                                                                   \
+                NAME##_flat((oc *)o, (const ac *)a, (const bc *)b, n, pp);                         \
+            return;                                                                                \
+        }                                                                                          \
+        if (os == O && as == A && bs == 0) {                                                       \
+            if ((const char *)o == a && O == A)                                                    \
+                NAME##_flat_s_ip((oc *)o, (const bc *)b, n, pp);                                   \
+            else                                                                                   \
+                NAME##_flat_s((oc *)o, (const ac *)a, (const bc *)b, n, pp);                       \
+            return;                                                                                \
+        }                                                                                          \
+        if (os == O && as == 0 && bs == B && (const char *)o != b) {                               \
+            NAME##_flat_r((oc *)o, (const ac *)a, (const bc *)b, n, pp);                           \
+            return;                                                                                \
+        }                                                                                          \
+    strided:                                                                                       \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            *(oc *)(o + i * os) = ST(NT_LOOP_CALL_##PK(FN, LDA(*(const ac *)(a + i * as)),         \
+                                                       LDB(*(const bc *)(b + i * bs))));           \
+    }                                                                                              \
+    NT_LOOP_FN inline const PT *NAME##_params(const void *ctx) {                                   \
+        static const PT zero = {0};                                                                \
+        const nt_binary_ctx *c = (const nt_binary_ctx *)ctx;                                       \
+        return c && c->params ? (const PT *)c->params : &zero;                                     \
+    }                                                                                              \
+    NT_LOOP_FN void NAME(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {        \
+        const PT *pp = NAME##_params(ctx);                                                         \
+        char *o = data[0];                                                                         \
+        const char *a = data[1], *b = data[2];                                                     \
+        for (int64_t j = 0; j < m; j++, o += st[3], a += st[4], b += st[5])                        \
+            NAME##_row(o, a, b, st[0], st[1], st[2], n, pp);                                       \
+    }                                                                                              \
+    NT_LOOP_FN void NAME##_s(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {    \
+        const PT *pp = NAME##_params(ctx);                                                         \
+        const char *sb = (const char *)((const nt_binary_ctx *)ctx)->scalar;                       \
+        char *o = data[0];                                                                         \
+        const char *a = data[1];                                                                   \
+        for (int64_t j = 0; j < m; j++, o += st[2], a += st[3])                                    \
+            NAME##_row(o, a, sb, st[0], st[1], 0, n, pp);                                          \
+    }                                                                                              \
+    NT_LOOP_FN void NAME##_r(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {    \
+        const PT *pp = NAME##_params(ctx);                                                         \
+        const char *sa = (const char *)((const nt_binary_ctx *)ctx)->scalar;                       \
+        char *o = data[0];                                                                         \
+        const char *b = data[1];                                                                   \
+        for (int64_t j = 0; j < m; j++, o += st[2], b += st[3])                                    \
+            NAME##_row(o, sa, b, st[0], 0, st[1], n, pp);                                          \
     }
 
-#define NT_LOOP_BINARY(NAME, oc, ac, bc, LDA, LDB, ST, FN)                                       \
+#define NT_LOOP_BINARY(NAME, oc, ac, bc, LDA, LDB, ST, FN)                                         \
     NT_LOOP_BINARY_IMPL(NAME, oc, ac, bc, LDA, LDB, ST, FN, N, nt_no_params)
-#define NT_LOOP_BINARY_P(NAME, oc, ac, bc, LDA, LDB, ST, FN, PT)                                 \
+#define NT_LOOP_BINARY_P(NAME, oc, ac, bc, LDA, LDB, ST, FN, PT)                                   \
     NT_LOOP_BINARY_IMPL(NAME, oc, ac, bc, LDA, LDB, ST, FN, P, PT)
 
 /* ------------------------------------------------------------------ ternary */
 
-#define NT_LOOP_TERNARY_IMPL(NAME, oc, ac, bc, cc, LDA, LDB, LDC, ST, FN, PK, PT)               \
-    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat(oc *restrict o, const ac *restrict a,              \
-                                             const bc *restrict b, const cc *restrict c,         \
-                                             int64_t n, const PT *restrict pp) {                 \
-        const PT nt_prm_ = *pp;                                                                  \
-        (void)nt_prm_;                                                                           \
-        for (int64_t i = 0; i < n; i++)                                                          \
-            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(a[i]), LDB(b[i]), LDC(c[i])));                   \
-    }                                                                                            \
-    NT_LOOP_FN void NAME(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {          \
-        static const PT zero = {0};                                                              \
-        const PT *pp = ctx ? (const PT *)ctx : &zero;                                            \
-        const PT nt_prm_ = *pp;                                                                  \
-        (void)nt_prm_;                                                                           \
-        char *o = data[0];                                                                       \
-        const char *a = data[1], *b = data[2], *c = data[3];                                     \
-        const int64_t os = st[0], as = st[1], bs = st[2], cs = st[3];                            \
-        const bool flat = os == (int64_t)sizeof(oc) && as == (int64_t)sizeof(ac) &&             \
-                          bs == (int64_t)sizeof(bc) && cs == (int64_t)sizeof(cc);                \
-        for (int64_t j = 0; j < m; j++, o += st[4], a += st[5], b += st[6], c += st[7]) {        \
-            if (flat && (const char *)o != a && (const char *)o != b && (const char *)o != c) { \
-                NAME##_flat((oc *)o, (const ac *)a, (const bc *)b, (const cc *)c, n, pp);        \
-                continue;                                                                        \
-            }                                                                                    \
-            for (int64_t i = 0; i < n; i++)                                                      \
-                *(oc *)(o + i * os) = ST(NT_LOOP_CALL_##PK(FN, LDA(*(const ac *)(a + i * as)),   \
-                                                           LDB(*(const bc *)(b + i * bs)),       \
-                                                           LDC(*(const cc *)(c + i * cs))));     \
-        }                                                                                        \
+#define NT_LOOP_TERNARY_IMPL(NAME, oc, ac, bc, cc, LDA, LDB, LDC, ST, FN, PK, PT)                  \
+    NT_VECTOR_CLONES NT_LOOP_FN void NAME##_flat(oc *restrict o, const ac *restrict a,             \
+                                                 const bc *restrict b, const cc *restrict c,       \
+                                                 int64_t n, const PT *restrict pp) {               \
+        const PT nt_prm_ = *pp;                                                                    \
+        (void)nt_prm_;                                                                             \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = ST(NT_LOOP_CALL_##PK(FN, LDA(a[i]), LDB(b[i]), LDC(c[i])));                     \
+    }                                                                                              \
+    NT_LOOP_FN void NAME(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {        \
+        static const PT zero = {0};                                                                \
+        const PT *pp = ctx ? (const PT *)ctx : &zero;                                              \
+        const PT nt_prm_ = *pp;                                                                    \
+        (void)nt_prm_;                                                                             \
+        char *o = data[0];                                                                         \
+        const char *a = data[1], *b = data[2], *c = data[3];                                       \
+        const int64_t os = st[0], as = st[1], bs = st[2], cs = st[3];                              \
+        const bool flat = os == (int64_t)sizeof(oc) && as == (int64_t)sizeof(ac) &&                \
+                          bs == (int64_t)sizeof(bc) && cs == (int64_t)sizeof(cc);                  \
+        for (int64_t j = 0; j < m; j++, o += st[4], a += st[5], b += st[6], c += st[7]) {          \
+            if (flat && (const char *)o != a && (const char *)o != b && (const char *)o != c) {    \
+                NAME##_flat((oc *)o, (const ac *)a, (const bc *)b, (const cc *)c, n, pp);          \
+                continue;                                                                          \
+            }                                                                                      \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                *(oc *)(o + i * os) = ST(NT_LOOP_CALL_##PK(FN, LDA(*(const ac *)(a + i * as)),     \
+                                                           LDB(*(const bc *)(b + i * bs)),         \
+                                                           LDC(*(const cc *)(c + i * cs))));       \
+        }                                                                                          \
     }
 
-#define NT_LOOP_TERNARY(NAME, oc, ac, bc, cc, LDA, LDB, LDC, ST, FN)                             \
+#define NT_LOOP_TERNARY(NAME, oc, ac, bc, cc, LDA, LDB, LDC, ST, FN)                               \
     NT_LOOP_TERNARY_IMPL(NAME, oc, ac, bc, cc, LDA, LDB, LDC, ST, FN, N, nt_no_params)
-#define NT_LOOP_TERNARY_P(NAME, oc, ac, bc, cc, LDA, LDB, LDC, ST, FN, PT)                       \
+#define NT_LOOP_TERNARY_P(NAME, oc, ac, bc, cc, LDA, LDB, LDC, ST, FN, PT)                         \
     NT_LOOP_TERNARY_IMPL(NAME, oc, ac, bc, cc, LDA, LDB, LDC, ST, FN, P, PT)
 
 #endif

@@ -61,7 +61,7 @@ SLEEF_OP(tan, u10)
     NT_AVX2 static inline __m256 v8_##op(__m256 x) {                                               \
         __m256 r = Sleef_##op##f8_u10avx2(x);                                                      \
         __m256 ax = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);                                    \
-        int big = _mm256_movemask_ps(_mm256_cmp_ps(ax, _mm256_set1_ps(F32_BIG_ARG), _CMP_GT_OQ)); \
+        int big = _mm256_movemask_ps(_mm256_cmp_ps(ax, _mm256_set1_ps(F32_BIG_ARG), _CMP_GT_OQ));  \
         if (!big) return r;                                                                        \
         float xs[8], rs[8];                                                                        \
         _mm256_storeu_ps(xs, x);                                                                   \

@@ -12,12 +12,12 @@
 
 #include "core/scalar.h"
 #include "core/status.h"
-#include "ops/out.h"
 #include "core/tensor.h"
 #include "dispatch/dispatch.h"
 #include "iter/iter.h"
 #include "kernels/convert.h"
 #include "names/infer.h"
+#include "ops/out.h"
 
 static nt_status null_out(const char *fn) {
     return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", fn);

@@ -18,11 +18,11 @@
 #include "core/half.h"
 #include "core/parallel.h"
 #include "core/status.h"
-#include "ops/out.h"
 #include "core/tensor.h"
 #include "iter/random.h"
 #include "kernels/philox.h"
 #include "ops/factory_call.h"
+#include "ops/out.h"
 
 /* ------------------------------------------------------------------ transforms */
 

@@ -17,34 +17,34 @@
 static int nt_test_failures_in_current;
 static int nt_test_passed, nt_test_failed;
 
-#define EXPECT(cond)                                                                            \
-    do {                                                                                        \
-        if (!(cond)) {                                                                          \
-            fprintf(stderr, "  %s:%d: expected %s\n", __FILE__, __LINE__, #cond);               \
-            nt_test_failures_in_current++;                                                      \
-        }                                                                                       \
+#define EXPECT(cond)                                                                               \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "  %s:%d: expected %s\n", __FILE__, __LINE__, #cond);                  \
+            nt_test_failures_in_current++;                                                         \
+        }                                                                                          \
     } while (0)
 
 /* Expects NT_OK, printing the error message otherwise. */
-#define EXPECT_OK(expr)                                                                         \
-    do {                                                                                        \
-        nt_status s_ = (expr);                                                                  \
-        if (s_ != NT_OK) {                                                                      \
-            fprintf(stderr, "  %s:%d: %s failed: %s\n", __FILE__, __LINE__, #expr,              \
-                    nt_last_error());                                                           \
-            nt_test_failures_in_current++;                                                      \
-        }                                                                                       \
+#define EXPECT_OK(expr)                                                                            \
+    do {                                                                                           \
+        nt_status s_ = (expr);                                                                     \
+        if (s_ != NT_OK) {                                                                         \
+            fprintf(stderr, "  %s:%d: %s failed: %s\n", __FILE__, __LINE__, #expr,                 \
+                    nt_last_error());                                                              \
+            nt_test_failures_in_current++;                                                         \
+        }                                                                                          \
     } while (0)
 
 /* Expects a failure with the given status and a message containing `text`. */
-#define EXPECT_ERR(expr, status, text)                                                          \
-    do {                                                                                        \
-        nt_status s_ = (expr);                                                                  \
-        if (s_ != (status) || !strstr(nt_last_error(), (text))) {                               \
-            fprintf(stderr, "  %s:%d: %s gave status %d, message '%s'; expected %d, '%s'\n",    \
-                    __FILE__, __LINE__, #expr, (int)s_, nt_last_error(), (int)(status), text);  \
-            nt_test_failures_in_current++;                                                      \
-        }                                                                                       \
+#define EXPECT_ERR(expr, status, text)                                                             \
+    do {                                                                                           \
+        nt_status s_ = (expr);                                                                     \
+        if (s_ != (status) || !strstr(nt_last_error(), (text))) {                                  \
+            fprintf(stderr, "  %s:%d: %s gave status %d, message '%s'; expected %d, '%s'\n",       \
+                    __FILE__, __LINE__, #expr, (int)s_, nt_last_error(), (int)(status), text);     \
+            nt_test_failures_in_current++;                                                         \
+        }                                                                                          \
     } while (0)
 
 /* Expects a failure with exactly this status and exactly this message. */
@@ -62,16 +62,16 @@ static int nt_test_passed, nt_test_failed;
 
 #define EXPECT_NEAR(a, b, tol) EXPECT(fabs((double)(a) - (double)(b)) <= (tol))
 
-#define NT_RUN(fn)                                                                              \
-    do {                                                                                        \
-        nt_test_failures_in_current = 0;                                                        \
-        fn();                                                                                   \
-        if (nt_test_failures_in_current) {                                                      \
-            nt_test_failed++;                                                                   \
-            fprintf(stderr, "FAIL %s\n", #fn);                                                  \
-        } else {                                                                                \
-            nt_test_passed++;                                                                   \
-        }                                                                                       \
+#define NT_RUN(fn)                                                                                 \
+    do {                                                                                           \
+        nt_test_failures_in_current = 0;                                                           \
+        fn();                                                                                      \
+        if (nt_test_failures_in_current) {                                                         \
+            nt_test_failed++;                                                                      \
+            fprintf(stderr, "FAIL %s\n", #fn);                                                     \
+        } else {                                                                                   \
+            nt_test_passed++;                                                                      \
+        }                                                                                          \
     } while (0)
 
 static inline int nt_test_summary(void) {

@@ -486,8 +486,7 @@ static void test_values_match_torch(void) {
 static void test_long_inputs_agree_with_reference(void) {
     const int64_t n = (1 << 18) + 13;
     nt_dtype dts[2] = {NT_FLOAT32, NT_FLOAT64};
-    nt_op ops[6] = {NT_OP_EXP,   NT_OP_TANH, NT_OP_SIGMOID,
-                          NT_OP_LOG1P, NT_OP_SIN,  NT_OP_SQRT};
+    nt_op ops[6] = {NT_OP_EXP, NT_OP_TANH, NT_OP_SIGMOID, NT_OP_LOG1P, NT_OP_SIN, NT_OP_SQRT};
     for (int d = 0; d < 2; d++) {
         nt_tensor *x = NULL;
         nt_manual_seed(7);
@@ -566,14 +565,14 @@ static void test_sse_variants_agree(void) {
 #define CHECK_OP(op)                                                                               \
     do {                                                                                           \
         nt_sleef_allow_avx2(1);                                                                    \
-        nt_vec_##op##_f32(a, in, LEN);                                                               \
-        nt_vec_##op##_f64(ad, ind, LEN);                                                             \
+        nt_vec_##op##_f32(a, in, LEN);                                                             \
+        nt_vec_##op##_f64(ad, ind, LEN);                                                           \
         nt_sleef_allow_avx2(0);                                                                    \
-        nt_vec_##op##_f32(b, in, LEN);                                                               \
-        nt_vec_##op##_f64(bd, ind, LEN);                                                             \
+        nt_vec_##op##_f32(b, in, LEN);                                                             \
+        nt_vec_##op##_f64(bd, ind, LEN);                                                           \
         nt_sleef_allow_avx2(1);                                                                    \
         int bad = 0;                                                                               \
-        for (int i = 0; i < LEN; i++) {                                                              \
+        for (int i = 0; i < LEN; i++) {                                                            \
             if (!close_to(b[i], a[i], 2.5e-7) || !close_to(bd[i], ad[i], 5e-16)) bad++;            \
         }                                                                                          \
         if (bad) fprintf(stderr, "  %s: %d elements differ\n", #op, bad);                          \
