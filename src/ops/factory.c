@@ -124,30 +124,19 @@ nt_status nt_impl_full(nt_call *c) {
     return empty_filled(c->args[0].n, c->args[0].v.ints, value, dtype, names, &c->result[0]);
 }
 
-/* A sized call of op `op` (size, names, dtype). */
-static nt_status sized(nt_op op, int ndim, const int64_t *sizes, nt_dtype dtype,
-                       const nt_name *names, nt_tensor **out) {
-    nt_call c;
-    nt_call_init(&c, op);
-    c.args[0] = nt_arg_ints(ndim, sizes);
-    c.args[1] = names ? nt_arg_names(ndim, names, -1) : nt_arg_none();
-    c.args[2] = nt_arg_dtype_given(dtype);
-    return nt_dispatch_result(&c, out);
-}
-
 nt_status nt_empty(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
                    nt_tensor **out) {
-    return sized(NT_OP_EMPTY, ndim, sizes, dtype, names, out);
+    return nt_sized_call(NT_OP_EMPTY, ndim, sizes, dtype, names, out);
 }
 
 nt_status nt_zeros(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
                    nt_tensor **out) {
-    return sized(NT_OP_ZEROS, ndim, sizes, dtype, names, out);
+    return nt_sized_call(NT_OP_ZEROS, ndim, sizes, dtype, names, out);
 }
 
 nt_status nt_ones(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
                   nt_tensor **out) {
-    return sized(NT_OP_ONES, ndim, sizes, dtype, names, out);
+    return nt_sized_call(NT_OP_ONES, ndim, sizes, dtype, names, out);
 }
 
 nt_status nt_full(int ndim, const int64_t *sizes, nt_scalar value, nt_dtype dtype,

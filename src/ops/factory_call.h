@@ -29,6 +29,17 @@ static inline nt_arg nt_arg_dtype_given(nt_dtype d) {
     return a;
 }
 
+/* A call of a sized row (size, names, dtype: empty, zeros, ones, rand, randn) into *out. */
+static inline nt_status nt_sized_call(nt_op op, int ndim, const int64_t *sizes, nt_dtype dtype,
+                                      const nt_name *names, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.args[0] = nt_arg_ints(ndim, sizes);
+    c.args[1] = names ? nt_arg_names(ndim, names, -1) : nt_arg_none();
+    c.args[2] = nt_arg_dtype_given(dtype);
+    return nt_dispatch_result(&c, out);
+}
+
 /* Slot values, or the default when the slot was not given. */
 static inline const nt_name *nt_call_names(const nt_call *c, int i) {
     return c->args[i].kind == NT_ARG_NAMES ? c->args[i].v.names : NULL;

@@ -359,24 +359,14 @@ nt_status nt_impl_randn_like(nt_call *c) {
     return filled(t, made, DIST_NORMAL, 0.0, 1.0, &c->result[0]);
 }
 
-static nt_status sized_call(nt_op op, int ndim, const int64_t *sizes, nt_dtype dtype,
-                            const nt_name *names, nt_tensor **out) {
-    nt_call c;
-    nt_call_init(&c, op);
-    c.args[0] = nt_arg_ints(ndim, sizes);
-    c.args[1] = names ? nt_arg_names(ndim, names, -1) : nt_arg_none();
-    c.args[2] = nt_arg_dtype_given(dtype);
-    return nt_dispatch_result(&c, out);
-}
-
 nt_status nt_rand(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
                   nt_tensor **out) {
-    return sized_call(NT_OP_RAND, ndim, sizes, dtype, names, out);
+    return nt_sized_call(NT_OP_RAND, ndim, sizes, dtype, names, out);
 }
 
 nt_status nt_randn(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,
                    nt_tensor **out) {
-    return sized_call(NT_OP_RANDN, ndim, sizes, dtype, names, out);
+    return nt_sized_call(NT_OP_RANDN, ndim, sizes, dtype, names, out);
 }
 
 nt_status nt_normal(double mean, double std, int ndim, const int64_t *sizes, nt_dtype dtype,
