@@ -353,7 +353,6 @@ static void release_lists(call_lists *l) {
         }
 }
 
-
 /* One bound value `o` (NULL: absent or None) of parameter p into slot kind `kind`. */
 /* One given value `o` of parameter p into slot kind `kind`. */
 static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists **lp, nt_arg *a) {
@@ -674,38 +673,37 @@ done:
 
 /* One C entry point per Python entry (a name in one form: torch.div, torch.divide, t.div_,
  * ...), each passing its number to invoke, which finds the entry's signatures: MAX_GROUPS
- * of them, stamped by the preprocessor (T3 makes entries 0..999). The _0 forms take no
- * arguments (METH_NOARGS). */
-#define T(i)                                                                                       \
-    static PyObject *tr_##i(PyObject *s, PyObject *const *a, Py_ssize_t n, PyObject *k) {          \
-        return invoke(1##i - 1000, s, a, n, k);                                                    \
-    }                                                                                              \
-    static PyObject *tr0_##i(PyObject *s, PyObject *unused) {                                      \
-        (void)unused;                                                                              \
-        return invoke(1##i - 1000, s, NULL, 0, NULL);                                              \
-    }
+ * of them, stamped by the preprocessor (ALL_ENTRIES makes entries 0..999). The tr0_ forms
+ * take no arguments (METH_NOARGS). */
+// clang-format off
 #define T1(p) T(p##0) T(p##1) T(p##2) T(p##3) T(p##4) T(p##5) T(p##6) T(p##7) T(p##8) T(p##9)
-#define T2(p)                                                                                      \
-    T1(p##0) T1(p##1) T1(p##2) T1(p##3) T1(p##4) T1(p##5) T1(p##6) T1(p##7) T1(p##8) T1(p##9)
-T2(0)
-T2(1)
-T2(2)
-T2(3) T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
+#define T2(p) T1(p##0) T1(p##1) T1(p##2) T1(p##3) T1(p##4) T1(p##5) T1(p##6) T1(p##7) T1(p##8) T1(p##9)
+#define ALL_ENTRIES T2(0) T2(1) T2(2) T2(3) T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
+
+#define T(i)                                                                                   \
+    static PyObject *tr_##i(PyObject *s, PyObject *const *a, Py_ssize_t n, PyObject *k) {      \
+        return invoke(1##i - 1000, s, a, n, k);                                                \
+    }                                                                                          \
+    static PyObject *tr0_##i(PyObject *s, PyObject *unused) {                                  \
+        (void)unused;                                                                          \
+        return invoke(1##i - 1000, s, NULL, 0, NULL);                                          \
+    }
+ALL_ENTRIES
 #undef T
 
-    typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
 typedef PyObject *(*noargs_fn)(PyObject *, PyObject *);
 
 #define T(i) tr_##i,
-static const fastcall_fn fastcall_fns[MAX_GROUPS] = {T2(0) T2(1) T2(2) T2(3) T2(4) T2(5) T2(6) T2(7)
-                                                         T2(8) T2(9)};
+static const fastcall_fn fastcall_fns[MAX_GROUPS] = {ALL_ENTRIES};
 #undef T
 #define T(i) tr0_##i,
-static const noargs_fn noargs_fns[MAX_GROUPS] = {T2(0) T2(1) T2(2) T2(3) T2(4) T2(5) T2(6) T2(7)
-                                                     T2(8) T2(9)};
+static const noargs_fn noargs_fns[MAX_GROUPS] = {ALL_ENTRIES};
 #undef T
+#undef ALL_ENTRIES
 #undef T1
 #undef T2
+// clang-format on
 
 /* ------------------------------------------------------------------ the tables */
 

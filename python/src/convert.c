@@ -12,7 +12,6 @@
 #include "arglists.h"
 #include "interop.h"
 
-
 static PyObject *same_object(PyObject *self) {
     Py_INCREF(self);
     return self;

@@ -11,7 +11,6 @@
  */
 #include "interop.h"
 
-
 /* ---- tensor(data) ---- */
 
 static int is_text(PyObject *o) {
