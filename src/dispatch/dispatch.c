@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/status.h"
+#include "core/tensor.h"
 
 /* What a slot of an op's schema accepts, parsed once from the op table. */
 typedef struct slot_info {
@@ -105,4 +106,28 @@ nt_status nt_call_run(nt_call *c) {
     c->list = NULL;
     c->nlist = 0;
     return nt_dispatch(c);
+}
+
+nt_status nt_dispatch_out(nt_call *c, const nt_op_row *row) {
+    if (!atomic_load_explicit(&schemas_ready, memory_order_acquire))
+        pthread_once(&schemas_once, parse_schemas);
+    int nslots = schemas[c->op].nslots; /* the slots a record fills */
+    nt_tensor *given[NT_CALL_MAX_ARGS] = {NULL}, *views[NT_CALL_MAX_ARGS] = {NULL};
+    nt_status st = NT_OK;
+    for (int i = 0; i < nslots && st == NT_OK; i++) {
+        nt_tensor *t = c->args[i].kind == NT_ARG_TENSOR ? c->args[i].v.t : NULL;
+        if (!t || (t != c->out[0] && t != c->out[1])) continue;
+        st = nt_tensor_view_of(t, t->ndim, t->sizes, t->strides, t->offset, t->names, &views[i]);
+        if (st == NT_OK) {
+            given[i] = t;
+            c->args[i].v.t = views[i];
+        }
+    }
+    if (st == NT_OK) st = row->impl(c);
+    for (int i = 0; i < nslots; i++)
+        if (views[i]) {
+            c->args[i].v.t = given[i];
+            nt_tensor_release(views[i]);
+        }
+    return st;
 }

@@ -15,12 +15,17 @@
 
 /* Runs a well-formed call (every slot of the op's schema filled with its kind or
  * NT_ARG_NONE); the typed public functions build such records. */
+/* The out= path of nt_dispatch (dispatch.c): an out= tensor that is also an input is
+ * resized by the op, so the op reads that input through a view taken before. */
+nt_status nt_dispatch_out(nt_call *c, const nt_op_row *row);
+
 static inline nt_status nt_dispatch(nt_call *c) {
     const nt_op_row *row = nt_op_row_of(c->op);
     if (row->check) {
         nt_status st = row->check(c);
         if (st != NT_OK) return st;
     }
+    if (c->out[0]) return nt_dispatch_out(c, row);
     return row->impl(c);
 }
 

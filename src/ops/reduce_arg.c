@@ -174,9 +174,9 @@ nt_status nt_impl_argextreme(nt_call *c) {
         idx = shaped;
     }
     if (into) {
-        NT_CHECK(st, nt_red_prepare(into, NULL, NT_INT64, idx->ndim, idx->sizes, idx->names, &r));
-        st = nt_red_finish(nt_copy_(r, idx), into, r, idx->names, &c->result[0]);
-        r = NULL;
+        nt_tensor *dst = NULL;
+        NT_CHECK(st, nt_red_prepare(into, NULL, NT_INT64, idx->ndim, idx->sizes, idx->names, &dst));
+        st = nt_red_finish(nt_copy_(dst, idx), into, dst, idx->names, &c->result[0]);
         if (st != NT_OK) goto fail;
     } else {
         c->result[0] = idx;

@@ -63,6 +63,13 @@ static nt_tensor *pick(state *s, fz_input *in) {
     return t && nt_tensor_numel(t) <= MAX_INPUT_ELEMS ? t : NULL;
 }
 
+/* A tensor for an out= argument: as pick, and not at an offset so large that resizing it
+ * (PyTorch's out= rule keeps the offset) would ask for more memory than a fuzz run has. */
+static nt_tensor *pick_out(state *s, fz_input *in) {
+    nt_tensor *t = pick(s, in);
+    return t && nt_tensor_offset(t) <= MAX_RESULT_ELEMS ? t : NULL;
+}
+
 /* Checks a result and stores it in the slot named by the next byte. */
 static void keep(state *s, fz_input *in, nt_tensor *t) {
     fz_check_tensor(t);
@@ -216,7 +223,7 @@ static void op_binary(state *s, fz_input *in) {
     nt_operand a = fuzz_operand(s, in), b = fuzz_operand(s, in);
     nt_scalar alpha = fz_scalar(in);
     bool use_alpha = fz_u8(in) % 4 == 0;
-    nt_tensor *out = fz_u8(in) % 4 == 0 ? pick(s, in) : NULL;
+    nt_tensor *out = fz_u8(in) % 4 == 0 ? pick_out(s, in) : NULL;
     bool inplace = fz_u8(in) % 4 == 0;
     nt_tensor *ts[3] = {a.tensor, b.tensor, out};
     if (!small_result(broadcast_numel(3, ts))) return;
@@ -228,7 +235,7 @@ static void op_binary(state *s, fz_input *in) {
 static void op_unary(state *s, fz_input *in) {
     nt_op op =
         fz_u8(in) % 16 ? unary_ops[fz_u8(in) % nunary] : (nt_op)(fz_u8(in) % (NT_OP_COUNT + 1));
-    nt_tensor *t = pick(s, in), *out = fz_u8(in) % 4 == 0 ? pick(s, in) : NULL, *r = NULL;
+    nt_tensor *t = pick(s, in), *out = fz_u8(in) % 4 == 0 ? pick_out(s, in) : NULL, *r = NULL;
     bool inplace = fz_u8(in) % 4 == 0;
     if (!t) return;
     bool ok = fz_u8(in) % 8 ? FZ_OK(nt_unary_ex(op, t, out, inplace, &r))
@@ -237,7 +244,7 @@ static void op_unary(state *s, fz_input *in) {
 }
 
 static void op_where(state *s, fz_input *in) {
-    nt_tensor *cond = pick(s, in), *out = fz_u8(in) % 4 == 0 ? pick(s, in) : NULL, *r = NULL;
+    nt_tensor *cond = pick(s, in), *out = fz_u8(in) % 4 == 0 ? pick_out(s, in) : NULL, *r = NULL;
     nt_operand a = fuzz_operand(s, in), b = fuzz_operand(s, in);
     nt_tensor *ts[4] = {cond, a.tensor, b.tensor, out};
     if (!cond || !small_result(broadcast_numel(4, ts))) return;
@@ -245,7 +252,7 @@ static void op_where(state *s, fz_input *in) {
 }
 
 static void op_clamp(state *s, fz_input *in) {
-    nt_tensor *t = pick(s, in), *out = fz_u8(in) % 4 == 0 ? pick(s, in) : NULL, *r = NULL;
+    nt_tensor *t = pick(s, in), *out = fz_u8(in) % 4 == 0 ? pick_out(s, in) : NULL, *r = NULL;
     nt_operand lo = fuzz_operand(s, in), hi = fuzz_operand(s, in);
     uint8_t which = fz_u8(in);
     bool inplace = fz_u8(in) % 4 == 0;
@@ -321,7 +328,7 @@ static void op_reduce(state *s, fz_input *in) {
         ok = FZ_OK(nt_amin(t, count, dims, keepdim, &r));
         break;
     default: {
-        nt_tensor *out = pick(s, in);
+        nt_tensor *out = pick_out(s, in);
         nt_op op = (nt_op)(NT_OP_SUM + fz_u8(in) % 11);
         ok = out && FZ_OK(nt_reduce_out(op, t, count, dims, keepdim, dtype, correction, out));
         if (ok) r = nt_tensor_retain(out);
@@ -397,7 +404,7 @@ static void op_join(state *s, fz_input *in) {
     for (int i = 0; i < count; i++)
         if (!(ts[i] = pick(s, in))) return;
     int64_t dim = fz_int(in);
-    nt_tensor *out = fz_u8(in) % 4 == 0 ? pick(s, in) : NULL;
+    nt_tensor *out = fz_u8(in) % 4 == 0 ? pick_out(s, in) : NULL;
     /* cat resizes out=, keeping its offset: its storage may grow to offset + numel elements
      * (a view with no elements may sit at any offset) */
     int64_t need = 0;
@@ -676,7 +683,13 @@ static void op_call(state *s, fz_input *in) {
         }
     }
     if ((flags & NT_OPF_INPLACE) && fz_u8(in) % 4 == 0) c.inplace = true;
-    if ((flags & NT_OPF_OUT) && !c.inplace && fz_u8(in) % 4 == 0) c.out[0] = pick(s, in);
+    if ((flags & NT_OPF_OUT) && !c.inplace && fz_u8(in) % 4 == 0) c.out[0] = pick_out(s, in);
+    if (fz_trace) {
+        fprintf(stderr, "op_call %s (inplace %d)\n", nt_op_name(op), (int)c.inplace);
+        for (int i = 0; i < sig->nparams; i++)
+            if (c.args[i].kind == NT_ARG_TENSOR) fz_describe("  slot", c.args[i].v.t);
+        if (c.out[0]) fz_describe("  out", c.out[0]);
+    }
     if (!FZ_OK(nt_call_op(&c))) return;
     for (int k = 0; k < 2; k++)
         if (c.result[k]) keep(s, in, c.result[k]);

@@ -63,3 +63,16 @@ def test_named_out_of_another_shape_is_refused(op):
     make, call = OPS[op]
     assert_same_error(lambda: call(nt, *make(nt), nt.zeros(3, names=("X",))),
                       lambda: call(torch, *make(torch), torch.zeros(3, names=("X",))))
+
+
+@pytest.mark.parametrize("op", ["sum", "amax", "cumsum", "mean"])
+def test_out_that_is_the_input(op):
+    """An out= tensor that is also the input is resized by the op; the op reads the input
+    as it was (values as PyTorch's for the ops where PyTorch reads it first)."""
+    x = nt.arange(6.0).reshape(3, 2)
+    want = getattr(nt, op)(x.clone(), 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = getattr(nt, op)(x, 0, out=x)
+    assert r is x
+    assert x.tolist() == want.tolist()
