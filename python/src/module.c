@@ -54,8 +54,7 @@ static PyObject *py_set_printoptions(PyObject *module, PyObject *const *args, Py
     static const char *const kwlist[] = {"precision", "threshold", "edgeitems", "linewidth",
                                          "profile",   "sci_mode",  NULL};
     PyObject *v[6];
-    if (nt_py_parse_args("set_printoptions", args, nargs, kwnames, kwlist, 6, v) < 0)
-        return NULL;
+    if (nt_py_parse_args("set_printoptions", args, nargs, kwnames, kwlist, 6, v) < 0) return NULL;
     nt_print_options opts = nt_get_print_options();
     if (v[4] && v[4] != Py_None) {
         const char *profile = PyUnicode_AsUTF8(v[4]);
@@ -103,15 +102,17 @@ PyMethodDef nt_py_module_functions[] = {
 };
 
 static struct PyModuleDef nt_module = {
-    PyModuleDef_HEAD_INIT, .m_name = "ntensor._C",
-    .m_doc = "The C core of ntensor: tensors with named dimensions.", .m_size = -1,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "ntensor._C",
+    .m_doc = "The C core of ntensor: tensors with named dimensions.",
+    .m_size = -1,
 };
 
 /* Every file's contribution, in the order their methods are joined (see pyntensor.h). */
 const nt_py_family nt_py_families[] = {
     {"core", nt_py_tensor_core_methods, nt_py_module_functions, NULL, NULL},
     {"names", nt_py_tensor_names_methods, NULL, NULL, NULL},
-    {"convert", nt_py_tensor_convert_methods, NULL, NULL, nt_py_buffer_init},
+    {"convert", nt_py_tensor_convert_methods, NULL, nt_py_convert_prepare, nt_py_buffer_init},
     {"factories", NULL, nt_py_module_factory_functions, NULL, NULL},
     {"index", nt_py_tensor_index_methods, NULL, nt_py_index_prepare, nt_py_index_init},
     {"linalg", NULL, NULL, nt_py_linalg_prepare, NULL},

@@ -25,8 +25,12 @@ extern PyTypeObject NtTensor_Type;
  * their `prepare` hooks, conversions such as nb_float in theirs). */
 extern PyNumberMethods nt_py_tensor_number_methods;
 
-static inline int nt_py_is_tensor(PyObject *o) { return PyObject_TypeCheck(o, &NtTensor_Type); }
-static inline nt_tensor *nt_py_tensor(PyObject *o) { return ((NtTensorObject *)o)->t; }
+static inline int nt_py_is_tensor(PyObject *o) {
+    return PyObject_TypeCheck(o, &NtTensor_Type);
+}
+static inline nt_tensor *nt_py_tensor(PyObject *o) {
+    return ((NtTensorObject *)o)->t;
+}
 
 /* Wraps `t` in a new Tensor object, taking over the caller's reference (released on
  * failure). Returns NULL with a Python error set on failure. */
@@ -55,20 +59,19 @@ static inline PyObject *nt_py_result(nt_status st, nt_tensor *out) {
 #define NT_PY_NOGIL_NUMEL 65536
 
 /* Runs `expr` (assigning its status to st), with the GIL released when `big` is true. */
-#define NT_PY_CALL_NOGIL_IF(big, st, expr)                                                       \
-    do {                                                                                         \
-        if (big) {                                                                               \
-            PyThreadState *nt_save_ = PyEval_SaveThread();                                       \
-            (st) = (expr);                                                                       \
-            PyEval_RestoreThread(nt_save_);                                                      \
-        } else {                                                                                 \
-            (st) = (expr);                                                                       \
-        }                                                                                        \
+#define NT_PY_CALL_NOGIL_IF(big, st, expr)                                                         \
+    do {                                                                                           \
+        if (big) {                                                                                 \
+            PyThreadState *nt_save_ = PyEval_SaveThread();                                         \
+            (st) = (expr);                                                                         \
+            PyEval_RestoreThread(nt_save_);                                                        \
+        } else {                                                                                   \
+            (st) = (expr);                                                                         \
+        }                                                                                          \
     } while (0)
 
 /* The same for work over `numel` elements. */
-#define NT_PY_CALL_NOGIL(numel, st, expr)                                                        \
-    NT_PY_CALL_NOGIL_IF((numel) > NT_PY_NOGIL_NUMEL, st, expr)
+#define NT_PY_CALL_NOGIL(numel, st, expr) NT_PY_CALL_NOGIL_IF((numel) > NT_PY_NOGIL_NUMEL, st, expr)
 
 /* ---- dtypes ---- */
 
@@ -136,9 +139,8 @@ PyObject *nt_py_scalar_to_object(nt_scalar s);
  * references (NULL when not given). At most `max_positional` arguments may come by
  * position. Returns 0, or -1 with PyTorch-like TypeErrors for unknown, duplicate or
  * surplus arguments. */
-int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                     PyObject *kwnames, const char *const *kwlist, int max_positional,
-                     PyObject **values);
+int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                     const char *const *kwlist, int max_positional, PyObject **values);
 
 /* ---- what each file contributes ----
  *
@@ -147,24 +149,24 @@ int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
  * before PyType_Ready. nt_py_families (module.c) lists every file's contribution once. */
 typedef struct nt_py_family {
     const char *name;
-    PyMethodDef *tensor_methods;   /* may be NULL */
-    PyMethodDef *module_functions; /* may be NULL */
+    PyMethodDef *tensor_methods;               /* may be NULL */
+    PyMethodDef *module_functions;             /* may be NULL */
     int (*prepare)(PyTypeObject *tensor_type); /* may be NULL; before PyType_Ready */
     int (*init)(PyObject *module);             /* may be NULL; after the type is ready */
 } nt_py_family;
 
 extern const nt_py_family nt_py_families[];
 
-extern PyMethodDef nt_py_tensor_core_methods[];    /* tensor_type.c */
-extern PyMethodDef nt_py_tensor_names_methods[];   /* names.c */
-extern PyMethodDef nt_py_tensor_convert_methods[]; /* convert.c */
+extern PyMethodDef nt_py_tensor_core_methods[];      /* tensor_type.c */
+extern PyMethodDef nt_py_tensor_names_methods[];     /* names.c */
+extern PyMethodDef nt_py_tensor_convert_methods[];   /* convert.c */
 extern PyMethodDef nt_py_module_factory_functions[]; /* factories.c */
 extern PyMethodDef nt_py_module_functions[];         /* module.c */
 extern PyMethodDef nt_py_tensor_index_methods[];     /* ops_index.c */
 int nt_py_index_prepare(PyTypeObject *type);         /* ops_index.c */
 int nt_py_index_init(PyObject *module);              /* ops_index.c */
 
-int nt_py_linalg_prepare(PyTypeObject *type);        /* ops_linalg.c */
+int nt_py_linalg_prepare(PyTypeObject *type);           /* ops_linalg.c */
 int nt_py_operators_prepare(PyTypeObject *tensor_type); /* operators.c */
 
 /* Initialisation hooks of the files that need one. */
@@ -172,5 +174,6 @@ int nt_py_tensor_type_init(PyObject *module);
 int nt_py_size_init(PyObject *module);
 int nt_py_names_init(PyObject *module);
 int nt_py_buffer_init(PyObject *module);
+int nt_py_convert_prepare(PyTypeObject *type); /* convert.c */
 
 #endif

@@ -167,16 +167,10 @@ static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 1, &dim_arg) < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self);
     if (!dim_arg) {
-        if (sizes) return nt_py_size_new(nt_tensor_ndim(t), values); /* a Size; strides: tuple */
-        PyObject *tuple = PyTuple_New(nt_tensor_ndim(t));
-        for (int i = 0; tuple && i < nt_tensor_ndim(t); i++) {
-            PyObject *v = PyLong_FromLongLong(values[i]);
-            if (!v)
-                Py_CLEAR(tuple);
-            else
-                PyTuple_SET_ITEM(tuple, i, v);
-        }
-        return tuple;
+        PyObject *size = nt_py_size_new(nt_tensor_ndim(t), values);
+        if (sizes || !size) return size; /* a Size; strides: a plain tuple */
+        Py_SETREF(size, PySequence_Tuple(size));
+        return size;
     }
     int64_t dim;
     if (dim_arg == Py_None) { /* a None name: PyTorch's "Please look up dimensions by name" */
