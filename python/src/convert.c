@@ -395,27 +395,7 @@ int nt_py_convert_prepare(PyTypeObject *type) {
     return 0;
 }
 
-/* Installs the attributes above and ntensor.device. Runs after PyType_Ready(Tensor): the
- * attributes are added to the type's dict (unless tensor_type.c already defines them). */
+/* ntensor.device. (The attributes above join the type's own in tensor_type.c.) */
 int nt_py_buffer_init(PyObject *module) {
-    if (nt_py_device_init(module) < 0) return -1;
-    PyTypeObject *type = &NtTensor_Type;
-    if (type->tp_dict) {
-        for (PyGetSetDef *g = nt_py_tensor_convert_getset; g->name; g++) {
-            PyObject *name = PyUnicode_FromString(g->name);
-            if (!name) return -1;
-            int has = PyDict_Contains(type->tp_dict, name);
-            Py_DECREF(name);
-            if (has < 0) return -1;
-            if (has) continue;
-            PyObject *descr = PyDescr_NewGetSet(type, g);
-            if (!descr || PyDict_SetItemString(type->tp_dict, g->name, descr) < 0) {
-                Py_XDECREF(descr);
-                return -1;
-            }
-            Py_DECREF(descr);
-        }
-        PyType_Modified(type);
-    }
-    return 0;
+    return nt_py_device_init(module);
 }

@@ -7,6 +7,7 @@
  * import; see nt_py_tensor_type_init.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "bindings.h"
 #include "interop.h"
@@ -263,7 +264,6 @@ PyTypeObject NtTensor_Type = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "A tensor whose dimensions may carry names.",
     .tp_weaklistoffset = offsetof(NtTensorObject, weakrefs),
-    .tp_getset = tensor_getset,
     .tp_iter = tensor_iter,
     .tp_new = nt_py_tensor_new,
 };
@@ -289,6 +289,15 @@ int nt_py_tensor_type_init(PyObject *module) {
         for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++)
             all[k++] = *m;
     NtTensor_Type.tp_methods = all;
+    /* the attributes: this file's, then convert.c's */
+    size_t own = sizeof tensor_getset / sizeof *tensor_getset - 1, more = 0;
+    while (nt_py_tensor_convert_getset[more].name)
+        more++;
+    PyGetSetDef *getset = PyMem_Calloc(own + more + 1, sizeof *getset);
+    if (!getset) return PyErr_NoMemory(), -1;
+    memcpy(getset, tensor_getset, own * sizeof *getset);
+    memcpy(getset + own, nt_py_tensor_convert_getset, more * sizeof *getset);
+    NtTensor_Type.tp_getset = getset;
     for (const nt_py_family *f = nt_py_families; f->name; f++)
         if (f->prepare && f->prepare(&NtTensor_Type) < 0) return -1;
     if (PyType_Ready(&NtTensor_Type) < 0) return -1;
