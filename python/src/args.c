@@ -21,7 +21,8 @@ int nt_py_names_init(PyObject *module) {
 static int remember_name(nt_name id, PyObject *str) {
     if (id >= name_objects_len) {
         size_t len = name_objects_len ? name_objects_len : 64;
-        while (len <= id) len *= 2;
+        while (len <= id)
+            len *= 2;
         PyObject **grown = PyMem_Realloc(name_objects, len * sizeof *grown);
         if (!grown) {
             PyErr_NoMemory();
@@ -103,13 +104,7 @@ PyObject *nt_py_names_tuple(const nt_tensor *t) {
     return tuple;
 }
 
-static int is_ellipsis(PyObject *o) {
-    if (o == Py_Ellipsis) return 1;
-    return PyUnicode_Check(o) && PyUnicode_CompareWithASCIIString(o, "...") == 0;
-}
-
-int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int *ellipsis) {
-    if (ellipsis) *ellipsis = -1;
+int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count) {
     PyObject *fast = PySequence_Fast(seq, "names must be a sequence of str or None");
     if (!fast) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -120,17 +115,6 @@ int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int *elli
     }
     PyObject **items = PySequence_Fast_ITEMS(fast);
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (ellipsis && is_ellipsis(items[i])) {
-            if (*ellipsis >= 0) {
-                Py_DECREF(fast);
-                PyErr_SetString(PyExc_RuntimeError,
-                                "Only one Ellipsis is allowed in a list of names");
-                return -1;
-            }
-            *ellipsis = (int)i;
-            out[i] = NT_NAME_NONE;
-            continue;
-        }
         if (nt_py_name_from_object(items[i], &out[i]) < 0) {
             Py_DECREF(fast);
             return -1;
@@ -299,25 +283,28 @@ int nt_py_number(PyObject *o, nt_scalar *out) {
 
 PyObject *nt_py_scalar_to_object(nt_scalar s) {
     switch (s.kind) {
-    case NT_SCALAR_BOOL: return PyBool_FromLong(s.v.b);
-    case NT_SCALAR_INT: return PyLong_FromLongLong(s.v.i);
-    default: return PyFloat_FromDouble(s.v.f);
+    case NT_SCALAR_BOOL:
+        return PyBool_FromLong(s.v.b);
+    case NT_SCALAR_INT:
+        return PyLong_FromLongLong(s.v.i);
+    default:
+        return PyFloat_FromDouble(s.v.f);
     }
 }
 
-int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                     PyObject *kwnames, const char *const *kwlist, int max_positional,
-                     PyObject **values) {
+int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                     const char *const *kwlist, int max_positional, PyObject **values) {
     int nparams = 0;
-    while (kwlist[nparams]) values[nparams++] = NULL;
+    while (kwlist[nparams])
+        values[nparams++] = NULL;
     if (nargs > max_positional) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s() takes %d positional argument%s but %zd %s given", fname,
+        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", fname,
                      max_positional, max_positional == 1 ? "" : "s", nargs,
                      nargs == 1 ? "was" : "were");
         return -1;
     }
-    for (Py_ssize_t i = 0; i < nargs; i++) values[i] = args[i];
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        values[i] = args[i];
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);

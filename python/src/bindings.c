@@ -342,7 +342,7 @@ static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
         *n = 1;
         return nt_py_name_from_object(o, &out[0]);
     }
-    return nt_py_names_from_sequence(o, out, n, NULL);
+    return nt_py_names_from_sequence(o, out, n);
 }
 
 static void release_lists(call_lists *l) {
@@ -352,7 +352,6 @@ static void release_lists(call_lists *l) {
             PyMem_Free(l->ints[i]);
         }
 }
-
 
 /* One bound value `o` (NULL: absent or None) of parameter p into slot kind `kind`. */
 /* One given value `o` of parameter p into slot kind `kind`. */
@@ -690,7 +689,8 @@ done:
 T2(0)
 T2(1)
 T2(2)
-T2(3) T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
+T2(3)
+T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
 #undef T
 
     typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);

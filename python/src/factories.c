@@ -224,7 +224,7 @@ static int named_data_names(nt_tensor *src, PyObject *o, nt_name *buf, const nt_
     if (!nt_tensor_has_names(src) || !o || o == Py_None || (!PyTuple_Check(o) && !PyList_Check(o)))
         return nt_py_names_arg(o, "tensor", ndim, buf, out);
     int count;
-    if (nt_py_names_from_sequence(o, buf, &count, NULL) < 0) return -1;
+    if (nt_py_names_from_sequence(o, buf, &count) < 0) return -1;
     nt_status st = nt_names_check_out(nt_tensor_names(src), ndim, buf, count);
     if (st != NT_OK) return nt_py_raise_int(st);
     *out = buf;

@@ -14,7 +14,7 @@ int nt_py_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf, cons
         return -1;
     }
     int count;
-    if (nt_py_names_from_sequence(o, buf, &count, NULL) < 0) return -1;
+    if (nt_py_names_from_sequence(o, buf, &count) < 0) return -1;
     if (count != ndim) {
         nt_py_set_names_count_error(count, ndim, o);
         return -1;
