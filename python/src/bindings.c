@@ -486,7 +486,7 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
 /* ------------------------------------------------------------------ calling */
 
 /* requires_grad=True and pin_memory=True of a factory, which ntensor cannot honour yet
- * (factory_args.c's errors); other bool parameters without a slot pass. */
+ * (factories.c's errors); other bool parameters without a slot pass. */
 static int no_grad_flag(const py_param *p) {
     if (PyUnicode_CompareWithASCIIString(p->name, "requires_grad") == 0)
         return nt_py_check_no_grad(Py_True, NULL);
@@ -690,7 +690,9 @@ T2(0)
 T2(1)
 T2(2)
 T2(3)
-T2(4) T2(5) T2(6) T2(7) T2(8) T2(9)
+T2(4)
+T2(5)
+T2(6) T2(7) T2(8) T2(9)
 #undef T
 
     typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
