@@ -155,10 +155,6 @@ static PyGetSetDef tensor_getset[] = {
 
 /* ---- metadata methods ---- */
 
-static PyObject *tensor_dim(PyObject *self, PyObject *unused) {
-    return get_ndim(self, NULL);
-}
-
 /* size() -> Size; size(dim) -> int, where dim is an index or a name. stride() alike. */
 static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames, const char *fname, const int64_t *values,
@@ -213,8 +209,6 @@ static Py_ssize_t tensor_len(PyObject *self) {
 }
 
 PyMethodDef nt_py_tensor_core_methods[] = {
-    {"dim", tensor_dim, METH_NOARGS, "The number of dims."},
-    {"ndimension", tensor_dim, METH_NOARGS, "The number of dims."},
     {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS,
      "size(dim=None): the Size, or the size of one dim (index or name)."},
     {"stride", (PyCFunction)(void (*)(void))tensor_stride, METH_FASTCALL | METH_KEYWORDS,

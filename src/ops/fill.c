@@ -156,6 +156,9 @@ static nt_scalar data_ptr(const nt_tensor *t) {
 static nt_scalar storage_offset(const nt_tensor *t) {
     return nt_scalar_int(t->offset);
 }
+static nt_scalar dim(const nt_tensor *t) {
+    return nt_scalar_int(t->ndim);
+}
 
 static nt_scalar (*const queries[NT_OP_COUNT])(const nt_tensor *) = {
     [NT_OP_IS_FLOATING_POINT] = is_floating_point,
@@ -170,6 +173,8 @@ static nt_scalar (*const queries[NT_OP_COUNT])(const nt_tensor *) = {
     [NT_OP_STORAGE_OFFSET] = storage_offset,
     [NT_OP_IS_SHARED] = never,
     [NT_OP_IS_PINNED] = never,
+    [NT_OP_DIM] = dim,
+    [NT_OP_NDIMENSION] = dim,
 };
 
 /* A query row: its answer in c->value. */
