@@ -195,10 +195,6 @@ static PyObject *tensor_stride(PyObject *self, PyObject *const *args, Py_ssize_t
                         false);
 }
 
-static PyObject *tensor_is_contiguous(PyObject *self, PyObject *unused) {
-    return PyBool_FromLong(nt_tensor_is_contiguous(nt_py_tensor(self)));
-}
-
 static Py_ssize_t tensor_len(PyObject *self) {
     nt_tensor *t = nt_py_tensor(self);
     if (nt_tensor_ndim(t) == 0) {
@@ -213,7 +209,6 @@ PyMethodDef nt_py_tensor_core_methods[] = {
      "size(dim=None): the Size, or the size of one dim (index or name)."},
     {"stride", (PyCFunction)(void (*)(void))tensor_stride, METH_FASTCALL | METH_KEYWORDS,
      "stride(dim=None): the strides, or the stride of one dim (index or name)."},
-    {"is_contiguous", tensor_is_contiguous, METH_NOARGS, "Row-major and dense."},
     {"_make_subclass", (PyCFunction)(void (*)(void))nt_py_make_subclass,
      METH_VARARGS | METH_KEYWORDS | METH_STATIC,
      "_make_subclass(cls, data, require_grad=False): an instance of cls aliasing data."},
