@@ -1,10 +1,10 @@
 /*
  * tensor_type.c — the ntensor.Tensor type: creation, deallocation, attributes and the
- * accessors that only read metadata (dim, size, stride, names, ...; numel, element_size,
- * data_ptr and the other queries are rows of the op table).
+ * accessors that only read metadata (size, stride, names, ...; dim, is_contiguous, numel,
+ * element_size, data_ptr and the other queries are rows of the op table).
  *
- * Methods from the other files (names.c, views.c, convert.c) are joined into one table at
- * import; see nt_py_tensor_type_init.
+ * Methods from the other files (names.c, views.c, convert.c) and convert.c's attributes
+ * are joined into the type's tables at import; see nt_py_tensor_type_init.
  */
 #include <stddef.h>
 #include <string.h>
