@@ -104,13 +104,7 @@ PyObject *nt_py_names_tuple(const nt_tensor *t) {
     return tuple;
 }
 
-static int is_ellipsis(PyObject *o) {
-    if (o == Py_Ellipsis) return 1;
-    return PyUnicode_Check(o) && PyUnicode_CompareWithASCIIString(o, "...") == 0;
-}
-
-int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int *ellipsis) {
-    if (ellipsis) *ellipsis = -1;
+int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count) {
     PyObject *fast = PySequence_Fast(seq, "names must be a sequence of str or None");
     if (!fast) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -121,17 +115,6 @@ int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int *elli
     }
     PyObject **items = PySequence_Fast_ITEMS(fast);
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (ellipsis && is_ellipsis(items[i])) {
-            if (*ellipsis >= 0) {
-                Py_DECREF(fast);
-                PyErr_SetString(PyExc_RuntimeError,
-                                "Only one Ellipsis is allowed in a list of names");
-                return -1;
-            }
-            *ellipsis = (int)i;
-            out[i] = NT_NAME_NONE;
-            continue;
-        }
         if (nt_py_name_from_object(items[i], &out[i]) < 0) {
             Py_DECREF(fast);
             return -1;

@@ -342,7 +342,7 @@ static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
         *n = 1;
         return nt_py_name_from_object(o, &out[0]);
     }
-    return nt_py_names_from_sequence(o, out, n, NULL);
+    return nt_py_names_from_sequence(o, out, n);
 }
 
 static void release_lists(call_lists *l) {
@@ -486,7 +486,7 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
 /* ------------------------------------------------------------------ calling */
 
 /* requires_grad=True and pin_memory=True of a factory, which ntensor cannot honour yet
- * (factory_args.c's errors); other bool parameters without a slot pass. */
+ * (factories.c's errors); other bool parameters without a slot pass. */
 static int no_grad_flag(const py_param *p) {
     if (PyUnicode_CompareWithASCIIString(p->name, "requires_grad") == 0)
         return nt_py_check_no_grad(Py_True, NULL);

@@ -124,21 +124,6 @@ static int tensor_bool_value(PyObject *self) {
     return st == NT_OK ? b : nt_py_raise_int(st);
 }
 
-static PyObject *tensor_bool_method(PyObject *self, PyObject *unused) {
-    int b = tensor_bool_value(self);
-    return b < 0 ? NULL : PyBool_FromLong(b);
-}
-
-static PyObject *tensor_float_method(PyObject *self, PyObject *unused) {
-    return tensor_float_value(self);
-}
-static PyObject *tensor_int_method(PyObject *self, PyObject *unused) {
-    return tensor_int_value(self);
-}
-static PyObject *tensor_index_method(PyObject *self, PyObject *unused) {
-    return tensor_index_value(self);
-}
-
 /* ---- dtype conversions ---- */
 
 /* t.float(), t.double(), ... are generated from their rows (src/ops/to_dtype.c). */
@@ -356,10 +341,6 @@ PyMethodDef nt_py_tensor_convert_methods[] = {
      "type(): 'torch.FloatTensor' etc.; type(dtype or type name): converted."},
     {"numpy", FASTKW(tensor_numpy), "numpy(force=False): an ndarray sharing the memory."},
     {"__array__", FASTKW(tensor_array), "__array__(dtype=None): for numpy.asarray."},
-    {"__float__", tensor_float_method, METH_NOARGS, "float(t) of a one-element tensor."},
-    {"__int__", tensor_int_method, METH_NOARGS, "int(t) of a one-element tensor."},
-    {"__index__", tensor_index_method, METH_NOARGS, "The index of a one-element integer tensor."},
-    {"__bool__", tensor_bool_method, METH_NOARGS, "bool(t) of a one-element tensor."},
     {"register_hook", FASTKW(tensor_register_hook),
      "register_hook(hook): fails as on a tensor that does not require grad."},
     {NULL, NULL, 0, NULL},
@@ -401,38 +382,18 @@ PyGetSetDef nt_py_tensor_convert_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyNumberMethods convert_number_methods;
-
-/* Installs the buffer protocol, the number slots used by float()/int()/bool()/operator.index,
- * the attributes above, and ntensor.device. Runs after PyType_Ready(Tensor): the slots are
- * read directly by CPython, and the attributes are added to the type's dict (unless
- * tensor_type.c already defines them). */
-int nt_py_buffer_init(PyObject *module) {
-    if (nt_py_device_init(module) < 0) return -1;
-    PyTypeObject *type = &NtTensor_Type;
+/* The buffer protocol and the number slots of float()/int()/bool()/operator.index; before
+ * PyType_Ready(Tensor), which makes __float__, __int__, __index__ and __bool__ of them. */
+int nt_py_convert_prepare(PyTypeObject *type) {
     type->tp_as_buffer = &nt_py_tensor_buffer_procs;
-    PyNumberMethods *nb = type->tp_as_number ? type->tp_as_number : &convert_number_methods;
-    if (!nb->nb_float) nb->nb_float = tensor_float_value;
-    if (!nb->nb_int) nb->nb_int = tensor_int_value;
-    if (!nb->nb_index) nb->nb_index = tensor_index_value;
-    if (!nb->nb_bool) nb->nb_bool = tensor_bool_value;
-    type->tp_as_number = nb;
-    if (type->tp_dict) {
-        for (PyGetSetDef *g = nt_py_tensor_convert_getset; g->name; g++) {
-            PyObject *name = PyUnicode_FromString(g->name);
-            if (!name) return -1;
-            int has = PyDict_Contains(type->tp_dict, name);
-            Py_DECREF(name);
-            if (has < 0) return -1;
-            if (has) continue;
-            PyObject *descr = PyDescr_NewGetSet(type, g);
-            if (!descr || PyDict_SetItemString(type->tp_dict, g->name, descr) < 0) {
-                Py_XDECREF(descr);
-                return -1;
-            }
-            Py_DECREF(descr);
-        }
-        PyType_Modified(type);
-    }
+    type->tp_as_number->nb_float = tensor_float_value;
+    type->tp_as_number->nb_int = tensor_int_value;
+    type->tp_as_number->nb_index = tensor_index_value;
+    type->tp_as_number->nb_bool = tensor_bool_value;
     return 0;
+}
+
+/* ntensor.device. (The attributes above join the type's own in tensor_type.c.) */
+int nt_py_buffer_init(PyObject *module) {
+    return nt_py_device_init(module);
 }

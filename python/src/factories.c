@@ -11,6 +11,42 @@
  */
 #include "interop.h"
 
+/* Reads names= for a tensor of `ndim` dims: NULL/None gives *out = NULL. 0 or -1. */
+static int read_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf,
+                          const nt_name **out) {
+    *out = NULL;
+    if (!o || o == Py_None) return 0;
+    if (!PyTuple_Check(o) && !PyList_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'names' must be tuple of names, not %s",
+                     fname, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    int count;
+    if (nt_py_names_from_sequence(o, buf, &count) < 0) return -1;
+    if (count != ndim) {
+        nt_py_set_names_count_error(count, ndim, o);
+        return -1;
+    }
+    *out = buf;
+    return 0;
+}
+
+int nt_py_check_no_grad(PyObject *requires_grad, PyObject *pin_memory) {
+    int rg = requires_grad ? PyObject_IsTrue(requires_grad) : 0;
+    int pin = pin_memory ? PyObject_IsTrue(pin_memory) : 0;
+    if (rg < 0 || pin < 0) return -1;
+    if (rg) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "requires_grad=True: ntensor has no autograd yet");
+        return -1;
+    }
+    if (pin) {
+        PyErr_SetString(PyExc_RuntimeError, "pin_memory=True needs a CUDA device");
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- tensor(data) ---- */
 
 static int is_text(PyObject *o) {
@@ -219,9 +255,9 @@ static nt_status copy_as(nt_tensor *src, nt_dtype dtype, const nt_name *names, n
 static int named_data_names(nt_tensor *src, PyObject *o, nt_name *buf, const nt_name **out) {
     int ndim = nt_tensor_ndim(src);
     if (!nt_tensor_has_names(src) || !o || o == Py_None || (!PyTuple_Check(o) && !PyList_Check(o)))
-        return nt_py_names_arg(o, "tensor", ndim, buf, out);
+        return read_names_arg(o, "tensor", ndim, buf, out);
     int count;
-    if (nt_py_names_from_sequence(o, buf, &count, NULL) < 0) return -1;
+    if (nt_py_names_from_sequence(o, buf, &count) < 0) return -1;
     nt_status st = nt_names_check_result(nt_tensor_names(src), ndim, buf, count);
     if (st != NT_OK) return nt_py_raise_int(st);
     *out = buf;
@@ -282,7 +318,7 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     } else if (infer_dtype(data, &dtype, 0) < 0) {
         return NULL;
     }
-    if (nt_py_names_arg(kw[5], "tensor", ndim, names, &names_arg) < 0) return NULL;
+    if (read_names_arg(kw[5], "tensor", ndim, names, &names_arg) < 0) return NULL;
     st = nt_empty(ndim, sizes, dtype, names_arg, &out);
     if (st != NT_OK) return nt_py_raise(st);
     if (nt_tensor_numel(out) != 0) {

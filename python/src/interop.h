@@ -36,10 +36,8 @@ int nt_py_tensor_from_buffer(PyObject *obj, nt_tensor **out);
 /* The buffer protocol of Tensor (format, shape, strides in bytes, writable). */
 extern PyBufferProcs nt_py_tensor_buffer_procs;
 
-/* ---- argument checks (factory_args.c) ---- */
+/* ---- argument checks (factories.c) ---- */
 
-/* Reads names= for a tensor of `ndim` dims: NULL/None gives *out = NULL. 0 or -1. */
-int nt_py_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf, const nt_name **out);
 /* Rejects requires_grad=True (no autograd yet) and pin_memory=True. 0 or -1. */
 int nt_py_check_no_grad(PyObject *requires_grad, PyObject *pin_memory);
 

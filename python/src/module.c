@@ -112,7 +112,7 @@ static struct PyModuleDef nt_module = {
 const nt_py_family nt_py_families[] = {
     {"core", nt_py_tensor_core_methods, nt_py_module_functions, NULL, NULL},
     {"names", nt_py_tensor_names_methods, NULL, NULL, NULL},
-    {"convert", nt_py_tensor_convert_methods, NULL, NULL, nt_py_buffer_init},
+    {"convert", nt_py_tensor_convert_methods, NULL, nt_py_convert_prepare, nt_py_buffer_init},
     {"factories", NULL, nt_py_module_factory_functions, NULL, NULL},
     {"index", nt_py_tensor_index_methods, NULL, nt_py_index_prepare, nt_py_index_init},
     {"linalg", NULL, NULL, nt_py_linalg_prepare, NULL},

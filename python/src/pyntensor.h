@@ -106,11 +106,9 @@ int nt_py_name_from_object(PyObject *o, nt_name *out);
 PyObject *nt_py_name_object(nt_name name);
 /* t.names as a tuple of str/None. */
 PyObject *nt_py_names_tuple(const nt_tensor *t);
-/* Converts a sequence of names (or None -> all None) of length `expected_len` (-1: any
- * length up to NT_MAX_DIMS) into out[]; *count receives its length. If `ellipsis` is not
- * NULL, one Ellipsis (or the string "...") is allowed and its index is stored there (-1
- * when absent); otherwise an Ellipsis is a TypeError. Returns 0 or -1. */
-int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int *ellipsis);
+/* Converts a sequence of names (str or None; at most NT_MAX_DIMS) into out[]; *count
+ * receives its length. Returns 0 or -1. */
+int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count);
 
 /* Raises PyTorch's RuntimeError for `count` names given to a tensor of `ndim` dims. */
 void nt_py_set_names_count_error(int count, int ndim, PyObject *names);
@@ -174,5 +172,6 @@ int nt_py_tensor_type_init(PyObject *module);
 int nt_py_size_init(PyObject *module);
 int nt_py_names_init(PyObject *module);
 int nt_py_buffer_init(PyObject *module);
+int nt_py_convert_prepare(PyTypeObject *type); /* convert.c */
 
 #endif

@@ -1,12 +1,13 @@
 /*
  * tensor_type.c — the ntensor.Tensor type: creation, deallocation, attributes and the
- * accessors that only read metadata (dim, size, stride, names, ...; numel, element_size,
- * data_ptr and the other queries are rows of the op table).
+ * accessors that only read metadata (size, stride, names, ...; dim, is_contiguous, numel,
+ * element_size, data_ptr and the other queries are rows of the op table).
  *
- * Methods from the other files (names.c, views.c, convert.c) are joined into one table at
- * import; see nt_py_tensor_type_init.
+ * Methods from the other files (names.c, views.c, convert.c) and convert.c's attributes
+ * are joined into the type's tables at import; see nt_py_tensor_type_init.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "bindings.h"
 #include "interop.h"
@@ -106,7 +107,7 @@ static int set_names(PyObject *self, PyObject *value, void *closure) {
     nt_name names[NT_MAX_DIMS];
     int count;
     if (!PySequence_Check(value) || PyUnicode_Check(value)) goto not_names;
-    if (nt_py_names_from_sequence(value, names, &count, NULL) < 0) {
+    if (nt_py_names_from_sequence(value, names, &count) < 0) {
         if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
         PyErr_Clear(); /* an element that is neither str nor None */
         goto not_names;
@@ -154,10 +155,6 @@ static PyGetSetDef tensor_getset[] = {
 
 /* ---- metadata methods ---- */
 
-static PyObject *tensor_dim(PyObject *self, PyObject *unused) {
-    return get_ndim(self, NULL);
-}
-
 /* size() -> Size; size(dim) -> int, where dim is an index or a name. stride() alike. */
 static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames, const char *fname, const int64_t *values,
@@ -167,16 +164,10 @@ static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 1, &dim_arg) < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self);
     if (!dim_arg) {
-        if (sizes) return nt_py_size_new(nt_tensor_ndim(t), values); /* a Size; strides: tuple */
-        PyObject *tuple = PyTuple_New(nt_tensor_ndim(t));
-        for (int i = 0; tuple && i < nt_tensor_ndim(t); i++) {
-            PyObject *v = PyLong_FromLongLong(values[i]);
-            if (!v)
-                Py_CLEAR(tuple);
-            else
-                PyTuple_SET_ITEM(tuple, i, v);
-        }
-        return tuple;
+        PyObject *size = nt_py_size_new(nt_tensor_ndim(t), values);
+        if (sizes || !size) return size; /* a Size; strides: a plain tuple */
+        Py_SETREF(size, PySequence_Tuple(size));
+        return size;
     }
     int64_t dim;
     if (dim_arg == Py_None) { /* a None name: PyTorch's "Please look up dimensions by name" */
@@ -204,10 +195,6 @@ static PyObject *tensor_stride(PyObject *self, PyObject *const *args, Py_ssize_t
                         false);
 }
 
-static PyObject *tensor_is_contiguous(PyObject *self, PyObject *unused) {
-    return PyBool_FromLong(nt_tensor_is_contiguous(nt_py_tensor(self)));
-}
-
 static Py_ssize_t tensor_len(PyObject *self) {
     nt_tensor *t = nt_py_tensor(self);
     if (nt_tensor_ndim(t) == 0) {
@@ -218,13 +205,10 @@ static Py_ssize_t tensor_len(PyObject *self) {
 }
 
 PyMethodDef nt_py_tensor_core_methods[] = {
-    {"dim", tensor_dim, METH_NOARGS, "The number of dims."},
-    {"ndimension", tensor_dim, METH_NOARGS, "The number of dims."},
     {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS,
      "size(dim=None): the Size, or the size of one dim (index or name)."},
     {"stride", (PyCFunction)(void (*)(void))tensor_stride, METH_FASTCALL | METH_KEYWORDS,
      "stride(dim=None): the strides, or the stride of one dim (index or name)."},
-    {"is_contiguous", tensor_is_contiguous, METH_NOARGS, "Row-major and dense."},
     {"_make_subclass", (PyCFunction)(void (*)(void))nt_py_make_subclass,
      METH_VARARGS | METH_KEYWORDS | METH_STATIC,
      "_make_subclass(cls, data, require_grad=False): an instance of cls aliasing data."},
@@ -269,7 +253,6 @@ PyTypeObject NtTensor_Type = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "A tensor whose dimensions may carry names.",
     .tp_weaklistoffset = offsetof(NtTensorObject, weakrefs),
-    .tp_getset = tensor_getset,
     .tp_iter = tensor_iter,
     .tp_new = nt_py_tensor_new,
 };
@@ -295,6 +278,15 @@ int nt_py_tensor_type_init(PyObject *module) {
         for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++)
             all[k++] = *m;
     NtTensor_Type.tp_methods = all;
+    /* the attributes: this file's, then convert.c's */
+    size_t own = sizeof tensor_getset / sizeof *tensor_getset - 1, more = 0;
+    while (nt_py_tensor_convert_getset[more].name)
+        more++;
+    PyGetSetDef *getset = PyMem_Calloc(own + more + 1, sizeof *getset);
+    if (!getset) return PyErr_NoMemory(), -1;
+    memcpy(getset, tensor_getset, own * sizeof *getset);
+    memcpy(getset + own, nt_py_tensor_convert_getset, more * sizeof *getset);
+    NtTensor_Type.tp_getset = getset;
     for (const nt_py_family *f = nt_py_families; f->name; f++)
         if (f->prepare && f->prepare(&NtTensor_Type) < 0) return -1;
     if (PyType_Ready(&NtTensor_Type) < 0) return -1;

@@ -156,6 +156,12 @@ static nt_scalar data_ptr(const nt_tensor *t) {
 static nt_scalar storage_offset(const nt_tensor *t) {
     return nt_scalar_int(t->offset);
 }
+static nt_scalar dim(const nt_tensor *t) {
+    return nt_scalar_int(t->ndim);
+}
+static nt_scalar is_contiguous(const nt_tensor *t) {
+    return nt_scalar_bool(nt_tensor_is_contiguous(t));
+}
 
 static nt_scalar (*const queries[NT_OP_COUNT])(const nt_tensor *) = {
     [NT_OP_IS_FLOATING_POINT] = is_floating_point,
@@ -170,6 +176,9 @@ static nt_scalar (*const queries[NT_OP_COUNT])(const nt_tensor *) = {
     [NT_OP_STORAGE_OFFSET] = storage_offset,
     [NT_OP_IS_SHARED] = never,
     [NT_OP_IS_PINNED] = never,
+    [NT_OP_DIM] = dim,
+    [NT_OP_NDIMENSION] = dim,
+    [NT_OP_IS_CONTIGUOUS] = is_contiguous,
 };
 
 /* A query row: its answer in c->value. */
