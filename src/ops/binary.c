@@ -149,6 +149,14 @@ nt_status nt_pw_name_target(nt_tensor *target, const nt_name *names) {
     return nt_tensor_set_names(target, names);
 }
 
+nt_status nt_pw_hand_back(nt_tensor *target, nt_tensor **fresh, const nt_name *names,
+                          nt_tensor **result) {
+    if (target != *fresh) NT_TRY(nt_pw_name_target(target, names));
+    *result = *fresh ? *fresh : nt_tensor_retain(target);
+    *fresh = NULL;
+    return NT_OK;
+}
+
 /* Runs `loop` over ops[0..nops) (ops[0] the output) with ctx; when the target's dtype
  * differs from the loop's output dtype, through a temporary of shape (ndim, shape). */
 nt_status nt_pw_run_into(nt_tensor *target, nt_dtype loop_out, int nops, nt_tensor **ops,
@@ -387,9 +395,7 @@ static nt_status binary_run(nt_op op, nt_operand a, nt_operand b, const nt_scala
         loop = loops->st;
     }
     NT_CHECK(st, nt_pw_run_into(target, loop_out, nops, iops, loop, &ctx));
-    if (target != res) NT_CHECK(st, nt_pw_name_target(target, names));
-    *result = res ? res : nt_tensor_retain(target);
-    res = NULL;
+    NT_CHECK(st, nt_pw_hand_back(target, &res, names, result));
 fail:
     nt_tensor_release(res);
     nt_pw_prepared_release(&pa);

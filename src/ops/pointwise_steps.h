@@ -34,6 +34,11 @@ nt_status nt_pw_check_target(nt_tensor *target, bool is_out, int bndim, const in
                              const nt_name *names, int ndim, nt_dtype result);
 /* Gives an unnamed target the computed names. */
 nt_status nt_pw_name_target(nt_tensor *target, const nt_name *names);
+/* The last step of an op that wrote `target` (*fresh: the new tensor it made, or NULL when it
+ * wrote out= or self): an out= or self target takes the names, and *result gets the
+ * written tensor (a new reference; *fresh is handed over and cleared). */
+nt_status nt_pw_hand_back(nt_tensor *target, nt_tensor **fresh, const nt_name *names,
+                          nt_tensor **result);
 /* Runs `loop` over ops[0..nops) (ops[0] the output, set here) with ctx into target, through
  * a temporary when target's dtype is not loop_out. */
 nt_status nt_pw_run_into(nt_tensor *target, nt_dtype loop_out, int nops, nt_tensor **ops,

@@ -79,9 +79,7 @@ static nt_status where_run(nt_tensor *cond, nt_operand a, nt_operand b, nt_tenso
     }
     nt_tensor *iops[4] = {NULL, pc.tensor, pa.tensor, pb.tensor};
     NT_CHECK(st, nt_pw_run_into(target, dtype, 4, iops, nt_where_loop(cond->dtype, dtype), NULL));
-    if (target != res) NT_CHECK(st, nt_pw_name_target(target, names));
-    *result = res ? res : nt_tensor_retain(target);
-    res = NULL;
+    NT_CHECK(st, nt_pw_hand_back(target, &res, names, result));
 fail:
     nt_tensor_release(res);
     nt_pw_prepared_release(&pa);
@@ -171,9 +169,7 @@ static nt_status clamp_scalars(nt_tensor *t, const nt_scalar *min, const nt_scal
         nt_tensor *iops[2] = {NULL, px.tensor};
         NT_CHECK(st, nt_pw_run_into(target, dtype, 2, iops, loop, &bounds));
     }
-    if (target != res) NT_CHECK(st, nt_pw_name_target(target, t->names));
-    *result = res ? res : nt_tensor_retain(target);
-    res = NULL;
+    NT_CHECK(st, nt_pw_hand_back(target, &res, t->names, result));
 fail:
     nt_tensor_release(res);
     nt_pw_prepared_release(&px);
@@ -228,9 +224,7 @@ static nt_status clamp_tensors(nt_tensor *t, const nt_operand *min, const nt_ope
         nt_tensor *iops[3] = {NULL, px.tensor, min ? plo.tensor : phi.tensor};
         NT_CHECK(st, nt_pw_run_into(target, dtype, 3, iops, two->tt, NULL));
     }
-    if (target != res) NT_CHECK(st, nt_pw_name_target(target, names));
-    *result = res ? res : nt_tensor_retain(target);
-    res = NULL;
+    NT_CHECK(st, nt_pw_hand_back(target, &res, names, result));
 fail:
     nt_tensor_release(res);
     nt_pw_prepared_release(&px);
