@@ -75,7 +75,7 @@ static nt_status set_geometry(nt_tensor *t, int ndim, const int64_t *sizes, int6
     NT_TRY(nt_tensor_reserve_dims(t, ndim));
     t->sizes = t->grown ? t->grown : t->dims;
     t->strides = t->grown ? t->grown + NT_MAX_DIMS : t->dims + ndim;
-    memmove(t->sizes, sizes, (size_t)ndim * sizeof *sizes);
+    if (ndim > 0) memmove(t->sizes, sizes, (size_t)ndim * sizeof *sizes); /* sizes: NULL for 0 */
     nt_contiguous_strides(ndim, t->sizes, t->strides);
     t->ndim = ndim;
     t->numel = numel;

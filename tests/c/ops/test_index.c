@@ -313,6 +313,10 @@ static void test_resize(void) {
     EXPECT_OK(nt_get_double(x, (int64_t[]){0, 1, 0, 0, 1}, &v));
     EXPECT(v == 5.0);
     EXPECT_OK(nt_resize_(x, 1, (int64_t[]){8}));
+    /* to 0 dims, with no sizes array at all (an out= of dot), and back */
+    EXPECT_OK(nt_resize_(x, 0, NULL));
+    EXPECT(nt_tensor_ndim(x) == 0 && nt_tensor_numel(x) == 1);
+    EXPECT_OK(nt_resize_(x, 1, (int64_t[]){8}));
     nt_name names[1] = {N("N")};
     EXPECT_OK(nt_set_names_(x, names));
     EXPECT_ERR(nt_resize_(x, 1, (int64_t[]){4}), NT_ERR_RUNTIME,
