@@ -23,8 +23,10 @@ static inline nt_status nt_dispatch_result(nt_call *c, nt_tensor **out) {
 
 /* A dtype slot that always holds `d`, valid or not (the op reports an invalid one). */
 static inline nt_arg nt_arg_dtype_given(nt_dtype d) {
-    nt_arg a = nt_arg_none();
+    nt_arg a;
     a.kind = NT_ARG_DTYPE;
+    a.n = 0;
+    a.ellipsis = -1;
     a.v.dtype = d;
     return a;
 }
