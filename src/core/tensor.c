@@ -245,7 +245,9 @@ void nt_tensor_release(nt_tensor *t) {
     if (!t) return;
     if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
     bool storage_holds_block = t->storage->block == t; /* see nt_tensor_alloc */
-    free(t->grown); /* before the storage, which may free the tensor's block */
+    if (t->grown)
+        free(t->grown); /* before the storage, which may free the tensor's block;
+                         * tested first: free(NULL) is still a call into libc */
     nt_storage_release(t->storage);
     if (!storage_holds_block) nt_small_free(t);
 }

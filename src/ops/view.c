@@ -63,23 +63,21 @@ static nt_status transpose(nt_tensor *t, nt_dim dim0, nt_dim dim1, nt_tensor **o
     int64_t d0, d1;
     NT_TRY(resolve_dim(t, dim0, &d0));
     NT_TRY(resolve_dim(t, dim1, &d1));
-    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
-    nt_name names[NT_MAX_DIMS];
-    memcpy(sizes, t->sizes, (size_t)t->ndim * sizeof *sizes);
-    memcpy(strides, t->strides, (size_t)t->ndim * sizeof *strides);
-    if (t->ndim > 0) { /* a 0-dim tensor accepts dims 0 and -1 and stays as it is */
-        int64_t s = sizes[d0], st = strides[d0];
-        sizes[d0] = sizes[d1], strides[d0] = strides[d1];
-        sizes[d1] = s, strides[d1] = st;
+    /* a view of t as it is, then two dims swapped in it: no copies through local arrays */
+    nt_tensor *v;
+    NT_TRY(nt_tensor_view_of(t, t->ndim, t->sizes, t->strides, t->offset, t->names, &v));
+    if (t->ndim > 0 && d0 != d1) { /* a 0-dim tensor accepts dims 0 and -1 and stays as it is */
+        int64_t s = v->sizes[d0], st = v->strides[d0];
+        v->sizes[d0] = v->sizes[d1], v->strides[d0] = v->strides[d1];
+        v->sizes[d1] = s, v->strides[d1] = st;
+        if (v->names) {
+            nt_name n = v->names[d0];
+            v->names[d0] = v->names[d1], v->names[d1] = n;
+        }
+        v->is_contiguous = nt_strides_are_contiguous(v->ndim, v->sizes, v->strides);
     }
-    if (!t->names) /* the hot path: no names to move */
-        return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, NULL, out);
-    memcpy(names, t->names, (size_t)t->ndim * sizeof *names);
-    if (t->ndim > 0) {
-        nt_name n = names[d0];
-        names[d0] = names[d1], names[d1] = n;
-    }
-    return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, names, out);
+    *out = v;
+    return NT_OK;
 }
 
 static nt_status t_2d(nt_tensor *t, bool inplace, nt_tensor **out) {
