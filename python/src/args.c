@@ -2,7 +2,9 @@
  * args.c — converting Python arguments (names, dims, sizes, scalars, keywords) to C.
  *
  * Names are interned once per distinct string: a dict maps each str seen to its id, and a
- * growing array maps ids back to the str objects, so the hot path is one dict lookup.
+ * growing array maps ids back to the str objects. In front of the dict sits a small cache
+ * by address: a name written in the source ('C') is the same str object on every call, so
+ * the hot path is one compare, without hashing.
  */
 #include <string.h>
 
@@ -12,6 +14,27 @@
 static PyObject *name_ids;      /* dict: str -> int id */
 static PyObject **name_objects; /* id -> str (owned), grown on demand */
 static size_t name_objects_len;
+
+/* The cache by address. Each entry holds a reference to its str, so that its address
+ * cannot be taken by another object while the entry stands. Exact str only: a subclass
+ * may hash and compare as it likes, and goes through the dict. */
+#define NAME_CACHE_SIZE 64
+static struct {
+    PyObject *str;
+    nt_name id;
+} name_cache[NAME_CACHE_SIZE];
+
+static size_t name_cache_slot(PyObject *o) {
+    return ((uintptr_t)o >> 4) & (NAME_CACHE_SIZE - 1);
+}
+
+static void name_cache_put(PyObject *o, nt_name id) {
+    if (!PyUnicode_CheckExact(o)) return;
+    size_t i = name_cache_slot(o);
+    Py_INCREF(o);
+    Py_XSETREF(name_cache[i].str, o);
+    name_cache[i].id = id;
+}
 
 int nt_py_names_init(PyObject *module) {
     name_ids = PyDict_New();
@@ -49,9 +72,15 @@ int nt_py_name_from_object(PyObject *o, nt_name *out) {
                      Py_TYPE(o)->tp_name);
         return -1;
     }
+    size_t slot = name_cache_slot(o);
+    if (name_cache[slot].str == o) {
+        *out = name_cache[slot].id;
+        return 0;
+    }
     PyObject *cached = PyDict_GetItemWithError(name_ids, o);
     if (cached) {
         *out = (nt_name)PyLong_AsUnsignedLong(cached);
+        name_cache_put(o, *out);
         return 0;
     }
     if (PyErr_Occurred()) return -1;
@@ -69,6 +98,7 @@ int nt_py_name_from_object(PyObject *o, nt_name *out) {
     Py_XDECREF(value);
     if (rc < 0) return -1;
     *out = id;
+    name_cache_put(o, id);
     return 0;
 }
 

@@ -49,6 +49,7 @@ typedef struct op_info {
     int nslots;
     nt_arg defaults[NT_CALL_MAX_ARGS]; /* the slots' values when a call gives none */
     int slot_kind[NT_CALL_MAX_ARGS];   /* nt_arg_kind, -1 for Operand */
+    unsigned tensor_slots;             /* bit i: slot i may hold a tensor or tensors */
     ret_kind ret;
     PyTypeObject *pair_type;     /* RET_PAIR: torch.return_types.<name> */
     PyTypeObject *pair_out_type; /* and of its out= form: torch.return_types.<name>_out */
@@ -152,6 +153,8 @@ static int init_info(nt_op op, PyObject *return_types, nt_sig *schema) {
         int kind = strcmp(p->type, "Operand") == 0 ? -1 : nt_sig_kind_of(p->type);
         info->slot_kind[i] = kind;
         info->defaults[i] = slot_default(p, kind);
+        if (kind < 0 || kind == NT_ARG_TENSOR || kind == NT_ARG_TENSORS)
+            info->tensor_slots |= 1u << i;
     }
     info->ret = return_kind(schema->returns);
     if (info->ret == RET_PAIR && !(info->pair_type = pair_type(schema->name, return_types)))
@@ -495,14 +498,16 @@ static int no_grad_flag(const py_param *p) {
     return 0;
 }
 
-static bool large(const nt_call *c, int nslots) {
-    for (int i = 0; i < nslots; i++) {
-        if (c->args[i].kind == NT_ARG_TENSOR && nt_tensor_numel(c->args[i].v.t) > NT_PY_NOGIL_NUMEL)
-            return true;
-        if (c->args[i].kind == NT_ARG_TENSORS) { /* cat, stack: the work of all of them */
+/* Whether the call's tensors hold enough elements to run without the GIL. */
+static bool large(const nt_call *c, unsigned tensor_slots) {
+    for (int i = 0; tensor_slots; i++, tensor_slots >>= 1) {
+        if (!(tensor_slots & 1u)) continue;
+        const nt_arg *a = &c->args[i];
+        if (a->kind == NT_ARG_TENSOR && nt_tensor_numel(a->v.t) > NT_PY_NOGIL_NUMEL) return true;
+        if (a->kind == NT_ARG_TENSORS) { /* cat, stack: the work of all of them */
             int64_t n = 0;
-            for (int k = 0; k < c->args[i].n && n <= NT_PY_NOGIL_NUMEL; k++)
-                n += nt_tensor_numel(c->args[i].v.tensors[k]);
+            for (int k = 0; k < a->n && n <= NT_PY_NOGIL_NUMEL; k++)
+                n += nt_tensor_numel(a->v.tensors[k]);
             if (n > NT_PY_NOGIL_NUMEL) return true;
         }
     }
@@ -618,7 +623,8 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     c.op = sig->op;
     c.inplace = mode == MODE_INPLACE || mode == MODE_INPLACE_FUNCTION;
     c.out[0] = c.out[1] = NULL;
-    memcpy(c.args, info->defaults, (size_t)info->nslots * sizeof c.args[0]);
+    for (int i = 0; i < info->nslots; i++) /* a few slots: no memcpy call */
+        c.args[i] = info->defaults[i];
     if (self) c.args[sig->self_slot >= 0 ? sig->self_slot : 0] = nt_arg_tensor(nt_py_tensor(self));
     PyObject *out_obj = NULL;
     PyObject *result = NULL;
@@ -651,7 +657,7 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     }
     nt_status st;
     /* the record is made from the op's schema: no need to check it again (nt_call_op) */
-    if (large(&c, info->nslots)) {
+    if (large(&c, info->tensor_slots)) {
         Py_BEGIN_ALLOW_THREADS st = nt_call_run(&c);
         Py_END_ALLOW_THREADS
     } else {

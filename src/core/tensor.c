@@ -313,26 +313,39 @@ nt_status nt_tensor_wrap_dim(const nt_tensor *t, int64_t dim, int64_t *out) {
     return nt_wrap_dim(dim, t->ndim, out);
 }
 
+/* The index of `name` among t's names, or -1. */
+static int name_index(const nt_tensor *t, nt_name name) {
+    for (int i = 0; name != NT_NAME_NONE && t->names && i < t->ndim; i++)
+        if (t->names[i] == name) return i;
+    return -1;
+}
+
+static nt_status name_not_found(const nt_tensor *t, nt_name name) {
+    char text[512];
+    nt_names_repr(t->names, t->ndim, text, sizeof text);
+    const char *s = nt_name_str(name);
+    return nt_fail(NT_ERR_RUNTIME, "Name '%s' not found in Tensor%s.", s ? s : "None", text);
+}
+
 nt_status nt_tensor_dim(const nt_tensor *t, nt_dim dim, int64_t *out) {
     if (!nt_dim_is_name(dim)) return nt_wrap_dim(dim, t->ndim, out);
     nt_name name = nt_dim_to_name(dim);
     if (name == NT_NAME_NONE)
         return nt_fail(NT_ERR_RUNTIME, "Please look up dimensions by name, got: name = None.");
+    int i = name_index(t, name); /* found: a name of t, known (checked when t got it) */
+    if (i >= 0) {
+        *out = i;
+        return NT_OK;
+    }
     NT_TRY(nt_names_check_known(&name, 1));
-    return nt_tensor_dim_of(t, name, out);
+    return name_not_found(t, name);
 }
 
 nt_status nt_tensor_dim_of(const nt_tensor *t, nt_name name, int64_t *out) {
-    for (int i = 0; name != NT_NAME_NONE && t->names && i < t->ndim; i++) {
-        if (t->names[i] == name) {
-            *out = i;
-            return NT_OK;
-        }
-    }
-    char text[512];
-    nt_names_repr(t->names, t->ndim, text, sizeof text);
-    const char *s = nt_name_str(name);
-    return nt_fail(NT_ERR_RUNTIME, "Name '%s' not found in Tensor%s.", s ? s : "None", text);
+    int i = name_index(t, name);
+    if (i < 0) return name_not_found(t, name);
+    *out = i;
+    return NT_OK;
 }
 
 void nt_free(void *p) {
