@@ -1,16 +1,18 @@
 /*
- * reduce_kernels.c — folding kernels for the reductions (see reduce_kernels.h), stamped
- * for every dtype from NT_DTYPES.
+ * reduce_kernels.c — folding kernels for the reductions (see reduce_kernels.h), for every
+ * dtype from NT_DTYPES.
  *
- * The "scalar" family (sum, prod, max, min, all, any) has one accumulator type A per
- * (op, dtype) and a binary OP. Its contiguous block loop keeps 16 independent accumulators
- * (written as an array so that -O3 turns them into vector registers: the order of the adds
- * is fixed, so no fast-math is needed to vectorise), each fed 16 elements per partial of
- * 256 that is then added in (a two-level cascade), and adds them as a tree at the end; runs
- * longer than a block are split in halves on block boundaries (pairwise summation). The
- * error of a float32 sum of n elements is then about (32 + log2(n/BLOCK)) ulps,
- * independent of the thread count. var/std (Chan's parallel formula over two-pass runs, Welford
- * across rows) and logsumexp (a running maximum with a rescaled sum) accumulate in double.
+ * The "scalar" family (sum, prod, max, min, all, any, and mean as sum's folding) has one
+ * compute (accumulator) type per (fold, dtype) and a binary op. Its functions are written
+ * once, in reduce_fold.h, and compiled once per (fold, dtype) from the list under "the
+ * scalar family" below: each fold names its op and its compute type per dtype; the op is a
+ * constant that reduce_fold.h's inline functions switch on, so every instantiation compiles
+ * to the code a kernel written for that one pair would be. Contiguous blocks keep 16
+ * independent accumulators in a two-level cascade and fold them as a tree; runs longer than
+ * a block are split in halves on block boundaries (pairwise summation). The error of a
+ * float32 sum of n elements is then about (32 + log2(n/BLOCK)) ulps, independent of the
+ * thread count. var/std (Chan's parallel formula over two-pass runs, Welford across rows)
+ * and logsumexp (a running maximum with a rescaled sum) accumulate in double.
  */
 #include "reduce_kernels.h"
 
@@ -44,7 +46,7 @@
 #define SUMACC_NT_FLOAT64 double
 
 /* Max/min accumulators: the element itself, 16-bit floats widened (exactly) to float. */
-#define MAXACC_NT_BOOL bool
+#define MAXACC_NT_BOOL uint8_t
 #define MAXACC_NT_UINT8 uint8_t
 #define MAXACC_NT_INT8 int8_t
 #define MAXACC_NT_INT16 int16_t
@@ -75,33 +77,6 @@
 #define HIGHEST_NT_BFLOAT16 INFINITY
 #define HIGHEST_NT_FLOAT32 INFINITY
 #define HIGHEST_NT_FLOAT64 INFINITY
-
-/* Binary ops. max/min propagate NaN: once the accumulator is NaN it stays NaN. */
-#define OP_ADD(a, b) ((a) + (b))
-#define OP_MUL(a, b) ((a) * (b))
-#define OP_MAX(a, b) (((b) > (a) || (b) != (b)) ? (b) : (a))
-#define OP_MIN(a, b) (((b) < (a) || (b) != (b)) ? (b) : (a))
-#define OP_MAXV(a, b) ((b) > (a) ? (b) : (a))
-#define OP_MINV(a, b) ((b) < (a) ? (b) : (a))
-#define OP_AND(a, b) ((a) & (b))
-#define OP_OR(a, b) ((a) | (b))
-
-/* Loads converted to the accumulator: sums widen integers through int64. */
-#define CONV_SUM(A, v) ((A)(int64_t)(v))
-#define CONV_SUMF(A, v) ((A)(v))
-#define CONV_SAME(A, v) ((A)(v))
-#define CONV_BOOL(A, v) ((A)((v) != 0))
-
-#define SUMCONV_NT_BOOL CONV_SUM
-#define SUMCONV_NT_UINT8 CONV_SUM
-#define SUMCONV_NT_INT8 CONV_SUM
-#define SUMCONV_NT_INT16 CONV_SUM
-#define SUMCONV_NT_INT32 CONV_SUM
-#define SUMCONV_NT_INT64 CONV_SUM
-#define SUMCONV_NT_FLOAT16 CONV_SUMF
-#define SUMCONV_NT_BFLOAT16 CONV_SUMF
-#define SUMCONV_NT_FLOAT32 CONV_SUMF
-#define SUMCONV_NT_FLOAT64 CONV_SUMF
 
 /* ------------------------------------------------------------------ stores */
 
@@ -209,204 +184,49 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
 
 /* ------------------------------------------------------------------ the scalar family */
 
-/* OUT##_runs_##E: the kernel's runs(), FOLD's rows then OUT's store, in batches of 64. */
-#define RED_RUNS(OUT, FOLD, E, A)                                                                  \
-    static void OUT##_runs_##E(char *out, int64_t os, nt_dtype dt, const char *p, int64_t rows,    \
-                               int64_t rs, int64_t n, const nt_red_params *prm) {                  \
-        A acc[64];                                                                                 \
-        for (int64_t r0 = 0; r0 < rows; r0 += 64) {                                                \
-            int64_t m = rows - r0 < 64 ? rows - r0 : 64;                                           \
-            FOLD##_fold_rows_##E(acc, p + r0 * rs, m, rs, n);                                      \
-            for (int64_t r = 0; r < m; r++)                                                        \
-                OUT##_store_##E(out + (r0 + r) * os, dt, &acc[r], prm);                            \
-        }                                                                                          \
-    }
+/* Token pasting for reduce_fold.h, its arguments expanded first. */
+#define RK_CAT_(a, b) a##b
+#define RK_CAT(a, b) RK_CAT_(a, b)
+#define RK_CAT3_(a, b, c) a##b##c
+#define RK_CAT3(a, b, c) RK_CAT3_(a, b, c)
 
-#define SCALAR_KERNEL(NAME, E, c, A, CONV, IDENT, OP, VOP, NANP, FAST)                             \
-    static void NAME##_init_##E(void *acc, int64_t n) {                                            \
-        A *a = acc;                                                                                \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            a[i] = (A)(IDENT);                                                                     \
-    }                                                                                              \
-    static void NAME##_combine_##E(void *acc, const void *other, int64_t n) {                      \
-        A *restrict a = acc;                                                                       \
-        const A *restrict b = other;                                                               \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            a[i] = OP(a[i], b[i]);                                                                 \
-    }                                                                                              \
-    RK_CLONES static void NAME##_rows_contig_##E(A *restrict a, const c *restrict q, int64_t n) {  \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            a[i] = OP(a[i], CONV(A, NT_LD_##E(q[i])));                                             \
-    }                                                                                              \
-    static void NAME##_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                  \
-        A *a = acc;                                                                                \
-        if (s == (int64_t)sizeof(c)) {                                                             \
-            NAME##_rows_contig_##E(a, (const c *)p, n);                                            \
-            return;                                                                                \
-        }                                                                                          \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            a[i] = OP(a[i], CONV(A, NT_LD_##E(*(const c *)(p + i * s))));                          \
-    }                                                                                              \
-    static A NAME##_block_strided_##E(const char *p, int64_t n, int64_t s);                        \
-    /* VOP is OP without NaN propagation (a plain compare-select the vectoriser takes); with       \
-     * NANP the block checks for NaN alongside and, if it saw one, redoes the block exactly. */    \
-    RK_CLONES static A NAME##_block_contig_##E(const c *restrict q, int64_t n) {                   \
-        A fast;                                                                                    \
-        if (FAST(q, n, &fast)) return fast;                                                        \
-        if (n < 16) {                                                                              \
-            A a = (A)(IDENT);                                                                      \
-            for (int64_t i = 0; i < n; i++)                                                        \
-                a = OP(a, CONV(A, NT_LD_##E(q[i])));                                               \
-            return a;                                                                              \
-        }                                                                                          \
-        A v[16], w[16];                                                                            \
-        A isn[16]; /* x - x: 0, or NaN for NaN and inf (then the exact redo) */                    \
-        for (int j = 0; j < 16; j++)                                                               \
-            v[j] = (A)(IDENT), isn[j] = (A)0;                                                      \
-        int64_t i = 0;                                                                             \
-        for (; i + 256 <= n; i += 256) { /* 16 steps per partial, then into v: a cascade */        \
-            for (int j = 0; j < 16; j++)                                                           \
-                w[j] = (A)(IDENT);                                                                 \
-            for (int k = 0; k < 256; k += 16)                                                      \
-                for (int j = 0; j < 16; j++) {                                                     \
-                    A x = CONV(A, NT_LD_##E(q[i + k + j]));                                        \
-                    w[j] = VOP(w[j], x);                                                           \
-                    if (NANP) isn[j] = isn[j] + (A)(x - x);                                        \
-                }                                                                                  \
-            for (int j = 0; j < 16; j++)                                                           \
-                v[j] = VOP(v[j], w[j]);                                                            \
-        }                                                                                          \
-        for (; i + 16 <= n; i += 16)                                                               \
-            for (int j = 0; j < 16; j++) {                                                         \
-                A x = CONV(A, NT_LD_##E(q[i + j]));                                                \
-                v[j] = VOP(v[j], x);                                                               \
-                if (NANP) isn[j] = isn[j] + (A)(x - x);                                            \
-            }                                                                                      \
-        for (; i < n; i++)                                                                         \
-            v[0] = OP(v[0], CONV(A, NT_LD_##E(q[i])));                                             \
-        if (NANP) {                                                                                \
-            bool any = false;                                                                      \
-            for (int j = 0; j < 16; j++)                                                           \
-                any |= isn[j] != 0;                                                                \
-            if (any) return NAME##_block_strided_##E((const char *)q, n, (int64_t)sizeof(c));      \
-        }                                                                                          \
-        for (int h = 8; h > 0; h /= 2)                                                             \
-            for (int j = 0; j < h; j++)                                                            \
-                v[j] = OP(v[j], v[j + h]);                                                         \
-        return v[0];                                                                               \
-    }                                                                                              \
-    static A NAME##_block_strided_##E(const char *p, int64_t n, int64_t s) {                       \
-        A v[4] = {(A)(IDENT), (A)(IDENT), (A)(IDENT), (A)(IDENT)};                                 \
-        int64_t i = 0;                                                                             \
-        for (; i + 4 <= n; i += 4)                                                                 \
-            for (int j = 0; j < 4; j++)                                                            \
-                v[j] = OP(v[j], CONV(A, NT_LD_##E(*(const c *)(p + (i + j) * s))));                \
-        for (; i < n; i++)                                                                         \
-            v[0] = OP(v[0], CONV(A, NT_LD_##E(*(const c *)(p + i * s))));                          \
-        v[0] = OP(v[0], v[2]);                                                                     \
-        v[1] = OP(v[1], v[3]);                                                                     \
-        return OP(v[0], v[1]);                                                                     \
-    }                                                                                              \
-    static A NAME##_pairwise_##E(const char *p, int64_t n, int64_t s) {                            \
-        if (n <= RK_BLOCK)                                                                         \
-            return s == (int64_t)sizeof(c) ? NAME##_block_contig_##E((const c *)p, n)              \
-                                           : NAME##_block_strided_##E(p, n, s);                    \
-        int64_t h = ((n / 2 + RK_BLOCK - 1) / RK_BLOCK) * RK_BLOCK;                                \
-        A x = NAME##_pairwise_##E(p, h, s);                                                        \
-        A y = NAME##_pairwise_##E(p + h * s, n - h, s);                                            \
-        return OP(x, y);                                                                           \
-    }                                                                                              \
-    static void NAME##_run_##E(void *acc, const char *p, int64_t n, int64_t s) {                   \
-        A *a = acc;                                                                                \
-        A r = NAME##_pairwise_##E(p, n, s);                                                        \
-        *a = OP(*a, r);                                                                            \
-    }                                                                                              \
-    /* init + run per row, without a call per row: short rows (under 16, where the block           \
-     * folds one by one from the identity) are folded here the same way, four rows side by         \
-     * side so that their four chains of dependent adds overlap */                                 \
-    /* out of line: inlined, its setup would be paid by every short row too */                     \
-    __attribute__((noinline)) static A NAME##_long_row_##E(const c *q, int64_t n) {                \
-        return NAME##_pairwise_##E((const char *)q, n, (int64_t)sizeof(c));                        \
-    }                                                                                              \
-    static inline void NAME##_fold_rows_##E(A *a, const char *p, int64_t rows, int64_t rs,         \
-                                            int64_t n) {                                           \
-        int64_t r = 0;                                                                             \
-        if (n < 16)                                                                                \
-            for (; r + 4 <= rows; r += 4) {                                                        \
-                const c *q = (const c *)(p + r * rs);                                              \
-                const c *q1 = (const c *)((const char *)q + rs);                                   \
-                const c *q2 = (const c *)((const char *)q1 + rs);                                  \
-                const c *q3 = (const c *)((const char *)q2 + rs);                                  \
-                A v0 = (A)(IDENT), v1 = v0, v2 = v0, v3 = v0;                                      \
-                for (int64_t i = 0; i < n; i++) {                                                  \
-                    v0 = OP(v0, CONV(A, NT_LD_##E(q[i])));                                         \
-                    v1 = OP(v1, CONV(A, NT_LD_##E(q1[i])));                                        \
-                    v2 = OP(v2, CONV(A, NT_LD_##E(q2[i])));                                        \
-                    v3 = OP(v3, CONV(A, NT_LD_##E(q3[i])));                                        \
-                }                                                                                  \
-                a[r] = OP((A)(IDENT), v0), a[r + 1] = OP((A)(IDENT), v1);                          \
-                a[r + 2] = OP((A)(IDENT), v2), a[r + 3] = OP((A)(IDENT), v3);                      \
-            }                                                                                      \
-        for (; r < rows; r++) {                                                                    \
-            const c *q = (const c *)(p + r * rs);                                                  \
-            A v = (A)(IDENT);                                                                      \
-            if (n < 16) {                                                                          \
-                for (int64_t i = 0; i < n; i++)                                                    \
-                    v = OP(v, CONV(A, NT_LD_##E(q[i])));                                           \
-            } else {                                                                               \
-                v = NAME##_long_row_##E(q, n);                                                     \
-            }                                                                                      \
-            a[r] = OP((A)(IDENT), v);                                                              \
-        }                                                                                          \
-    }                                                                                              \
-    static void NAME##_store_##E(char *out, nt_dtype dt, const void *acc,                          \
-                                 const nt_red_params *prm) {                                       \
-        (void)prm;                                                                                 \
-        A v = *(const A *)acc;                                                                     \
-        STORE_VALUE(out, dt, A, v);                                                                \
-    }                                                                                              \
-    RED_RUNS(NAME, NAME, E, A)                                                                     \
-    static const nt_red_kernel NAME##_kernel_##E = {                                               \
-        sizeof(A),          NAME##_init_##E,  NAME##_run_##E,  NAME##_rows_##E,                    \
-        NAME##_combine_##E, NAME##_store_##E, NAME##_runs_##E,                                     \
-    };
+/* The ops of the scalar folds (reduce_fold.h switches on them). */
+typedef enum rk_op { RK_ADD, RK_MUL, RK_MAX, RK_MIN, RK_AND, RK_OR } rk_op;
 
-#define STAMP_SUM(E, n, c)                                                                         \
-    SCALAR_KERNEL(sum, E, c, SUMACC_##E, SUMCONV_##E, 0, OP_ADD, OP_ADD, 0, no_fast)
-#define STAMP_PROD(E, n, c)                                                                        \
-    SCALAR_KERNEL(prod, E, c, SUMACC_##E, SUMCONV_##E, 1, OP_MUL, OP_MUL, 0, no_fast)
-#define STAMP_MAX(E, n, c)                                                                         \
-    SCALAR_KERNEL(max, E, c, MAXACC_##E, CONV_SAME, LOWEST_##E, OP_MAX, OP_MAXV, 1, FASTMAX_##E)
-#define STAMP_MIN(E, n, c)                                                                         \
-    SCALAR_KERNEL(min, E, c, MAXACC_##E, CONV_SAME, HIGHEST_##E, OP_MIN, OP_MINV, 1, FASTMIN_##E)
-#define STAMP_ALL(E, n, c)                                                                         \
-    SCALAR_KERNEL(all, E, c, uint8_t, CONV_BOOL, 1, OP_AND, OP_AND, 0, no_fast)
-#define STAMP_ANY(E, n, c) SCALAR_KERNEL(any, E, c, uint8_t, CONV_BOOL, 0, OP_OR, OP_OR, 0, no_fast)
-NT_DTYPES(STAMP_SUM)
-NT_DTYPES(STAMP_PROD)
-NT_DTYPES(STAMP_MAX)
-NT_DTYPES(STAMP_MIN)
-NT_DTYPES(STAMP_ALL)
-NT_DTYPES(STAMP_ANY)
+/* Each fold's kernel for every dtype: reduce_fold.h's functions (sum_run_NT_INT8, ...) and
+ * its table sum_kernel_NT_INT8, from the fold's op and its compute type for a dtype E,
+ * RK_ACC(E): sums, products and means accumulate in SUMACC_E, max/min in MAXACC_E, all/any
+ * in truth bytes (0 or 1). */
+#define RK_FOLD sum
+#define RK_OP RK_ADD
+#define RK_ACC(E) RK_CAT(SUMACC_, E)
+#define RK_MEAN /* and mean_kernel_<float dtype>: sum's folding, divided in store */
+#include "reduce_fold_dtypes.h"
 
-/* mean: sum's folding, then a division in the accumulator's type (float32 sums divide in
- * float, as PyTorch's sum().div_() does); the float16/bfloat16 quotient is rounded once. */
-#define STAMP_MEAN(E, n, c)                                                                        \
-    static void mean_store_##E(char *out, nt_dtype dt, const void *acc,                            \
-                               const nt_red_params *prm) {                                         \
-        SUMACC_##E v = *(const SUMACC_##E *)acc;                                                   \
-        SUMACC_##E q = (SUMACC_##E)(v / (SUMACC_##E)prm->count);                                   \
-        STORE_VALUE(out, dt, SUMACC_##E, q);                                                       \
-    }                                                                                              \
-    RED_RUNS(mean, sum, E, SUMACC_##E)                                                             \
-    static const nt_red_kernel mean_kernel_##E = {                                                 \
-        sizeof(SUMACC_##E), sum_init_##E,   sum_run_##E,   sum_rows_##E,                           \
-        sum_combine_##E,    mean_store_##E, mean_runs_##E,                                         \
-    };
-STAMP_MEAN(NT_FLOAT16, float16, nt_float16)
-STAMP_MEAN(NT_BFLOAT16, bfloat16, nt_bfloat16)
-STAMP_MEAN(NT_FLOAT32, float32, float)
-STAMP_MEAN(NT_FLOAT64, float64, double)
+#define RK_FOLD prod
+#define RK_OP RK_MUL
+#define RK_ACC(E) RK_CAT(SUMACC_, E)
+#include "reduce_fold_dtypes.h"
+
+#define RK_FOLD max
+#define RK_OP RK_MAX
+#define RK_ACC(E) RK_CAT(MAXACC_, E)
+#include "reduce_fold_dtypes.h"
+
+#define RK_FOLD min
+#define RK_OP RK_MIN
+#define RK_ACC(E) RK_CAT(MAXACC_, E)
+#include "reduce_fold_dtypes.h"
+
+#define RK_FOLD all
+#define RK_OP RK_AND
+#define RK_ACC(E) uint8_t
+#include "reduce_fold_dtypes.h"
+
+#define RK_FOLD any
+#define RK_OP RK_OR
+#define RK_ACC(E) uint8_t
+#include "reduce_fold_dtypes.h"
 
 /* ------------------------------------------------------------------ var / std */
 
