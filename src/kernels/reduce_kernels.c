@@ -45,7 +45,8 @@
 #define SUMACC_NT_FLOAT32 float
 #define SUMACC_NT_FLOAT64 double
 
-/* Max/min accumulators: the element itself, 16-bit floats widened (exactly) to float. */
+/* Max/min accumulators: the element itself, 16-bit floats widened (exactly) to float, bool
+ * as its truth byte (0 or 1: GCC vectorises a byte max, not a _Bool one). */
 #define MAXACC_NT_BOOL uint8_t
 #define MAXACC_NT_UINT8 uint8_t
 #define MAXACC_NT_INT8 int8_t
