@@ -1,7 +1,7 @@
 /*
  * reduce_fold.h — the kernel of one scalar fold (sum, prod, max, min, all, any) for one
  * input dtype: plain functions, written once, compiled once per (fold, dtype) that
- * reduce_kernels.c lists. Not a header of its own (no include guard): reduce_fold_dtypes.h
+ * reduce_kernels.c lists. Not a header of its own (no include guard): reduce_dtypes.h
  * includes it once per dtype, for the fold reduce_kernels.c has defined.
  *
  * Parameters, defined by the includer:

@@ -185,7 +185,7 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
 
 /* ------------------------------------------------------------------ the scalar family */
 
-/* Token pasting for reduce_fold.h, its arguments expanded first. */
+/* Token pasting for the templates (reduce_fold.h, reduce_read.h), arguments expanded first. */
 #define RK_CAT_(a, b) a##b
 #define RK_CAT(a, b) RK_CAT_(a, b)
 #define RK_CAT3_(a, b, c) a##b##c
@@ -198,36 +198,38 @@ typedef enum rk_op { RK_ADD, RK_MUL, RK_MAX, RK_MIN, RK_AND, RK_OR } rk_op;
  * its table sum_kernel_NT_INT8, from the fold's op and its compute type for a dtype E,
  * RK_ACC(E): sums, products and means accumulate in SUMACC_E, max/min in MAXACC_E, all/any
  * in truth bytes (0 or 1). */
+#define RK_BODY "reduce_fold.h"
+
 #define RK_FOLD sum
 #define RK_OP RK_ADD
 #define RK_ACC(E) RK_CAT(SUMACC_, E)
 #define RK_MEAN /* and mean_kernel_<float dtype>: sum's folding, divided in store */
-#include "reduce_fold_dtypes.h"
+#include "reduce_dtypes.h"
 
 #define RK_FOLD prod
 #define RK_OP RK_MUL
 #define RK_ACC(E) RK_CAT(SUMACC_, E)
-#include "reduce_fold_dtypes.h"
+#include "reduce_dtypes.h"
 
 #define RK_FOLD max
 #define RK_OP RK_MAX
 #define RK_ACC(E) RK_CAT(MAXACC_, E)
-#include "reduce_fold_dtypes.h"
+#include "reduce_dtypes.h"
 
 #define RK_FOLD min
 #define RK_OP RK_MIN
 #define RK_ACC(E) RK_CAT(MAXACC_, E)
-#include "reduce_fold_dtypes.h"
+#include "reduce_dtypes.h"
 
 #define RK_FOLD all
 #define RK_OP RK_AND
 #define RK_ACC(E) uint8_t
-#include "reduce_fold_dtypes.h"
+#include "reduce_dtypes.h"
 
 #define RK_FOLD any
 #define RK_OP RK_OR
 #define RK_ACC(E) uint8_t
-#include "reduce_fold_dtypes.h"
+#include "reduce_dtypes.h"
 
 /* ------------------------------------------------------------------ var / std */
 
@@ -268,43 +270,6 @@ static void var_store(char *out, nt_dtype dt, const void *acc, const nt_red_para
     double v = a->m2 / denom;
     store_float(out, dt, prm->take_sqrt ? sqrt(v) : v);
 }
-
-/* A run: mean, then the sum of squared deviations (two passes over data in cache), merged
- * into the accumulator. Runs longer than a block are merged block by block. */
-#define STAMP_VAR(E, n_, c)                                                                        \
-    static void var_run_##E(void *acc, const char *p, int64_t n, int64_t s) {                      \
-        for (int64_t b = 0; b < n; b += RK_BLOCK) {                                                \
-            int64_t m = n - b < RK_BLOCK ? n - b : RK_BLOCK;                                       \
-            const char *q = p + b * s;                                                             \
-            double sum = 0, m2 = 0;                                                                \
-            for (int64_t i = 0; i < m; i++)                                                        \
-                sum += (double)NT_LD_##E(*(const c *)(q + i * s));                                 \
-            double mean = sum / (double)m;                                                         \
-            for (int64_t i = 0; i < m; i++) {                                                      \
-                double d = (double)NT_LD_##E(*(const c *)(q + i * s)) - mean;                      \
-                m2 += d * d;                                                                       \
-            }                                                                                      \
-            var_acc part = {(double)m, mean, m2};                                                  \
-            var_merge(acc, &part);                                                                 \
-        }                                                                                          \
-    }                                                                                              \
-    static void var_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                     \
-        var_acc *a = acc;                                                                          \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            double x = (double)NT_LD_##E(*(const c *)(p + i * s));                                 \
-            double cnt = a[i].n + 1, d = x - a[i].mean;                                            \
-            a[i].mean += d / cnt;                                                                  \
-            a[i].m2 += d * (x - a[i].mean);                                                        \
-            a[i].n = cnt;                                                                          \
-        }                                                                                          \
-    }                                                                                              \
-    static const nt_red_kernel var_kernel_##E = {                                                  \
-        sizeof(var_acc), var_init, var_run_##E, var_rows_##E, var_combine, var_store, NULL,        \
-    };
-STAMP_VAR(NT_FLOAT16, float16, nt_float16)
-STAMP_VAR(NT_BFLOAT16, bfloat16, nt_bfloat16)
-STAMP_VAR(NT_FLOAT32, float32, float)
-STAMP_VAR(NT_FLOAT64, float64, double)
 
 /* ------------------------------------------------------------------ logsumexp */
 
@@ -356,21 +321,13 @@ static void lse_store(char *out, nt_dtype dt, const void *acc, const nt_red_para
     store_float(out, dt, v);
 }
 
-#define STAMP_LSE(E, n_, c)                                                                        \
-    static void lse_run_##E(void *acc, const char *p, int64_t n, int64_t s) {                      \
-        lse_acc *a = acc;                                                                          \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            lse_push(a, (double)NT_LD_##E(*(const c *)(p + i * s)));                               \
-    }                                                                                              \
-    static void lse_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                     \
-        lse_acc *a = acc;                                                                          \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            lse_push(&a[i], (double)NT_LD_##E(*(const c *)(p + i * s)));                           \
-    }                                                                                              \
-    static const nt_red_kernel lse_kernel_##E = {                                                  \
-        sizeof(lse_acc), lse_init, lse_run_##E, lse_rows_##E, lse_combine, lse_store, NULL,        \
-    };
-NT_DTYPES(STAMP_LSE)
+/* ------------------------------------------------------------------ per-dtype readers */
+
+/* var/std's and logsumexp's run and rows for every dtype (var_kernel_NT_FLOAT32,
+ * lse_kernel_NT_INT8, ...), argmax's and argmin's run and rows (argmax_run_NT_INT8, ...). */
+#undef RK_BODY
+#define RK_BODY "reduce_read.h"
+#include "reduce_dtypes.h"
 
 /* ------------------------------------------------------------------ the table */
 
@@ -421,67 +378,6 @@ const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
 }
 
 /* ------------------------------------------------------------------ index reductions */
-
-/* `better(x, b)`: x replaces the best so far b. NaN wins over any number, and a later NaN
- * does not replace an earlier one. */
-#define BETTER_MAX(x, b) (!((b) != (b)) && ((x) > (b) || (x) != (x)))
-#define BETTER_MIN(x, b) (!((b) != (b)) && ((x) < (b) || (x) != (x)))
-
-/* NAME_run_E: the first extreme of n elements: with a contiguous run of 32 or more, the
- * vector extreme (PAIRWISE) and then its first place; else one scan with BETTER. */
-#define ARG_RUN(NAME, E, c, PAIRWISE, BETTER)                                                      \
-    static void NAME##_run_##E(const char *p, int64_t n, int64_t s, char *value, int64_t *index) { \
-        if (s == (int64_t)sizeof(c) && n >= 32) {                                                  \
-            MAXACC_##E m = PAIRWISE##_##E(p, n, s);                                                \
-            const c *q = (const c *)p;                                                             \
-            int64_t i = 0;                                                                         \
-            if (m != m) {                                                                          \
-                while (i < n - 1 && !(NT_LD_##E(q[i]) != NT_LD_##E(q[i])))                         \
-                    i++;                                                                           \
-            } else {                                                                               \
-                while (i < n - 1 && !(NT_LD_##E(q[i]) == m))                                       \
-                    i++;                                                                           \
-            }                                                                                      \
-            memcpy(value, q + i, sizeof(c));                                                       \
-            *index = i;                                                                            \
-            return;                                                                                \
-        }                                                                                          \
-        int64_t bi = 0;                                                                            \
-        MAXACC_##E b = NT_LD_##E(*(const c *)p);                                                   \
-        for (int64_t i = 1; i < n; i++) {                                                          \
-            MAXACC_##E x = NT_LD_##E(*(const c *)(p + i * s));                                     \
-            if (BETTER(x, b)) b = x, bi = i;                                                       \
-        }                                                                                          \
-        memcpy(value, p + bi * s, sizeof(c));                                                      \
-        *index = bi;                                                                               \
-    }
-
-#define STAMP_ARG(E, n_, c)                                                                        \
-    ARG_RUN(argmax, E, c, max_pairwise, BETTER_MAX)                                                \
-    ARG_RUN(argmin, E, c, min_pairwise, BETTER_MIN)                                                \
-    static void argmax_rows_##E(char *best, int64_t bs, int64_t *idx, int64_t is, const char *p,   \
-                                int64_t n, int64_t s, int64_t row) {                               \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            MAXACC_##E x = NT_LD_##E(*(const c *)(p + i * s));                                     \
-            MAXACC_##E b = NT_LD_##E(*(const c *)(best + i * bs));                                 \
-            if (BETTER_MAX(x, b)) {                                                                \
-                memcpy(best + i * bs, p + i * s, sizeof(c));                                       \
-                idx[i * is] = row;                                                                 \
-            }                                                                                      \
-        }                                                                                          \
-    }                                                                                              \
-    static void argmin_rows_##E(char *best, int64_t bs, int64_t *idx, int64_t is, const char *p,   \
-                                int64_t n, int64_t s, int64_t row) {                               \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            MAXACC_##E x = NT_LD_##E(*(const c *)(p + i * s));                                     \
-            MAXACC_##E b = NT_LD_##E(*(const c *)(best + i * bs));                                 \
-            if (BETTER_MIN(x, b)) {                                                                \
-                memcpy(best + i * bs, p + i * s, sizeof(c));                                       \
-                idx[i * is] = row;                                                                 \
-            }                                                                                      \
-        }                                                                                          \
-    }
-NT_DTYPES(STAMP_ARG)
 
 #define ARG_ENTRY(E, n_, c) [E] = {argmin_run_##E, argmax_run_##E},
 #define ARG_ROWS_ENTRY(E, n_, c) [E] = {argmin_rows_##E, argmax_rows_##E},
