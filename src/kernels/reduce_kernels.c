@@ -122,45 +122,103 @@ static inline bool no_fast(const void *q, int64_t n, void *out) {
 }
 
 #define RK_AVX2 __attribute__((target("avx2")))
-#define FAST_EXTREME(NAME, T, V, W, LOADU, SET1, VOPI, CMP, OR, MOVEMASK, STOREU, SCALAR_CMP,      \
-                     INIT)                                                                         \
-    RK_AVX2 static bool NAME##_avx2(const T *q, int64_t n, T *out) {                               \
-        V a = SET1(INIT), b = a, c = a, d = a, bad = _mm256_setzero_##W();                         \
-        int64_t i = 0, step = (int64_t)(sizeof(V) / sizeof(T));                                    \
-        for (; i + 4 * step <= n; i += 4 * step) {                                                 \
-            V x0 = LOADU(q + i), x1 = LOADU(q + i + step), x2 = LOADU(q + i + 2 * step),           \
-              x3 = LOADU(q + i + 3 * step);                                                        \
-            a = VOPI(a, x0), b = VOPI(b, x1), c = VOPI(c, x2), d = VOPI(d, x3);                    \
-            bad = OR(bad, OR(OR(CMP(x0, x0, _CMP_UNORD_Q), CMP(x1, x1, _CMP_UNORD_Q)),             \
-                             OR(CMP(x2, x2, _CMP_UNORD_Q), CMP(x3, x3, _CMP_UNORD_Q))));           \
-        }                                                                                          \
-        if (MOVEMASK(bad)) return false;                                                           \
-        a = VOPI(VOPI(a, b), VOPI(c, d));                                                          \
-        T lanes[sizeof(V) / sizeof(T)];                                                            \
-        STOREU(lanes, a);                                                                          \
-        T m = lanes[0];                                                                            \
-        for (int64_t l = 1; l < step; l++)                                                         \
-            m = SCALAR_CMP(lanes[l], m) ? lanes[l] : m;                                            \
-        for (; i < n; i++) {                                                                       \
-            if (q[i] != q[i]) return false;                                                        \
-            m = SCALAR_CMP(q[i], m) ? q[i] : m;                                                    \
-        }                                                                                          \
-        *out = m;                                                                                  \
-        return true;                                                                               \
-    }                                                                                              \
-    static bool NAME(const void *q, int64_t n, void *out) {                                        \
-        return n >= 64 && rk_avx2() && NAME##_avx2((const T *)q, n, (T *)out);                     \
+
+/* The largest (is_max) or smallest of n floats: 4 registers of running extremes and an
+ * unordered compare that collects NaNs (false: there was one). Written once per type; each
+ * caller below passes a constant is_max. */
+RK_AVX2 __attribute__((always_inline)) static inline bool extreme_f32(bool is_max, const float *q,
+                                                                      int64_t n, float *out) {
+    __m256 a = _mm256_set1_ps(is_max ? -INFINITY : INFINITY), b = a, c = a, d = a;
+    __m256 bad = _mm256_setzero_ps();
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256 x0 = _mm256_loadu_ps(q + i), x1 = _mm256_loadu_ps(q + i + 8);
+        __m256 x2 = _mm256_loadu_ps(q + i + 16), x3 = _mm256_loadu_ps(q + i + 24);
+        a = is_max ? _mm256_max_ps(a, x0) : _mm256_min_ps(a, x0);
+        b = is_max ? _mm256_max_ps(b, x1) : _mm256_min_ps(b, x1);
+        c = is_max ? _mm256_max_ps(c, x2) : _mm256_min_ps(c, x2);
+        d = is_max ? _mm256_max_ps(d, x3) : _mm256_min_ps(d, x3);
+        bad = _mm256_or_ps(bad, _mm256_or_ps(_mm256_or_ps(_mm256_cmp_ps(x0, x0, _CMP_UNORD_Q),
+                                                          _mm256_cmp_ps(x1, x1, _CMP_UNORD_Q)),
+                                             _mm256_or_ps(_mm256_cmp_ps(x2, x2, _CMP_UNORD_Q),
+                                                          _mm256_cmp_ps(x3, x3, _CMP_UNORD_Q))));
     }
-#define GT(a, b) ((a) > (b))
-#define LT(a, b) ((a) < (b))
-FAST_EXTREME(fast_max_f32, float, __m256, ps, _mm256_loadu_ps, _mm256_set1_ps, _mm256_max_ps,
-             _mm256_cmp_ps, _mm256_or_ps, _mm256_movemask_ps, _mm256_storeu_ps, GT, -INFINITY)
-FAST_EXTREME(fast_min_f32, float, __m256, ps, _mm256_loadu_ps, _mm256_set1_ps, _mm256_min_ps,
-             _mm256_cmp_ps, _mm256_or_ps, _mm256_movemask_ps, _mm256_storeu_ps, LT, INFINITY)
-FAST_EXTREME(fast_max_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd, _mm256_max_pd,
-             _mm256_cmp_pd, _mm256_or_pd, _mm256_movemask_pd, _mm256_storeu_pd, GT, -INFINITY)
-FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd, _mm256_min_pd,
-             _mm256_cmp_pd, _mm256_or_pd, _mm256_movemask_pd, _mm256_storeu_pd, LT, INFINITY)
+    if (_mm256_movemask_ps(bad)) return false;
+    a = is_max ? _mm256_max_ps(_mm256_max_ps(a, b), _mm256_max_ps(c, d))
+               : _mm256_min_ps(_mm256_min_ps(a, b), _mm256_min_ps(c, d));
+    float lanes[8];
+    _mm256_storeu_ps(lanes, a);
+    float m = lanes[0];
+    for (int l = 1; l < 8; l++)
+        m = (is_max ? lanes[l] > m : lanes[l] < m) ? lanes[l] : m;
+    for (; i < n; i++) {
+        if (q[i] != q[i]) return false;
+        m = (is_max ? q[i] > m : q[i] < m) ? q[i] : m;
+    }
+    *out = m;
+    return true;
+}
+
+/* extreme_f32 for doubles. */
+RK_AVX2 __attribute__((always_inline)) static inline bool extreme_f64(bool is_max, const double *q,
+                                                                      int64_t n, double *out) {
+    __m256d a = _mm256_set1_pd(is_max ? -INFINITY : INFINITY), b = a, c = a, d = a;
+    __m256d bad = _mm256_setzero_pd();
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256d x0 = _mm256_loadu_pd(q + i), x1 = _mm256_loadu_pd(q + i + 4);
+        __m256d x2 = _mm256_loadu_pd(q + i + 8), x3 = _mm256_loadu_pd(q + i + 12);
+        a = is_max ? _mm256_max_pd(a, x0) : _mm256_min_pd(a, x0);
+        b = is_max ? _mm256_max_pd(b, x1) : _mm256_min_pd(b, x1);
+        c = is_max ? _mm256_max_pd(c, x2) : _mm256_min_pd(c, x2);
+        d = is_max ? _mm256_max_pd(d, x3) : _mm256_min_pd(d, x3);
+        bad = _mm256_or_pd(bad, _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(x0, x0, _CMP_UNORD_Q),
+                                                          _mm256_cmp_pd(x1, x1, _CMP_UNORD_Q)),
+                                             _mm256_or_pd(_mm256_cmp_pd(x2, x2, _CMP_UNORD_Q),
+                                                          _mm256_cmp_pd(x3, x3, _CMP_UNORD_Q))));
+    }
+    if (_mm256_movemask_pd(bad)) return false;
+    a = is_max ? _mm256_max_pd(_mm256_max_pd(a, b), _mm256_max_pd(c, d))
+               : _mm256_min_pd(_mm256_min_pd(a, b), _mm256_min_pd(c, d));
+    double lanes[4];
+    _mm256_storeu_pd(lanes, a);
+    double m = lanes[0];
+    for (int l = 1; l < 4; l++)
+        m = (is_max ? lanes[l] > m : lanes[l] < m) ? lanes[l] : m;
+    for (; i < n; i++) {
+        if (q[i] != q[i]) return false;
+        m = (is_max ? q[i] > m : q[i] < m) ? q[i] : m;
+    }
+    *out = m;
+    return true;
+}
+
+RK_AVX2 static bool max_f32_avx2(const float *q, int64_t n, float *out) {
+    return extreme_f32(true, q, n, out);
+}
+RK_AVX2 static bool min_f32_avx2(const float *q, int64_t n, float *out) {
+    return extreme_f32(false, q, n, out);
+}
+RK_AVX2 static bool max_f64_avx2(const double *q, int64_t n, double *out) {
+    return extreme_f64(true, q, n, out);
+}
+RK_AVX2 static bool min_f64_avx2(const double *q, int64_t n, double *out) {
+    return extreme_f64(false, q, n, out);
+}
+
+/* The blocks' entry: the AVX2 form for blocks of 64 or more on a CPU that has it. */
+static bool fast_max_f32(const void *q, int64_t n, void *out) {
+    return n >= 64 && rk_avx2() && max_f32_avx2(q, n, out);
+}
+static bool fast_min_f32(const void *q, int64_t n, void *out) {
+    return n >= 64 && rk_avx2() && min_f32_avx2(q, n, out);
+}
+static bool fast_max_f64(const void *q, int64_t n, void *out) {
+    return n >= 64 && rk_avx2() && max_f64_avx2(q, n, out);
+}
+static bool fast_min_f64(const void *q, int64_t n, void *out) {
+    return n >= 64 && rk_avx2() && min_f64_avx2(q, n, out);
+}
 
 #define FASTMAX_NT_FLOAT32 fast_max_f32
 #define FASTMIN_NT_FLOAT32 fast_min_f32
