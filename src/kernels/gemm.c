@@ -611,3 +611,38 @@ void nt_dot_kernel(nt_dtype dtype, int64_t n, const void *x, int64_t incx, const
         return;
     }
 }
+
+void nt_gemm_scale(nt_dtype dtype, void *c, int64_t n, const nt_gemm_scalars *s) {
+    char *p = c;
+    for (int64_t i = 0; i < n; i++) {
+        switch (dtype) {
+        case NT_FLOAT32:
+            ((float *)p)[i] = (float)(((float *)p)[i] * s->beta);
+            break;
+        case NT_FLOAT64:
+            ((double *)p)[i] *= s->beta;
+            break;
+        case NT_BFLOAT16:
+            ((nt_bfloat16 *)p)[i] =
+                nt_f32_to_bf16(nt_bf16_to_f32(((nt_bfloat16 *)p)[i]) * (float)s->beta);
+            break;
+        case NT_UINT8:
+            ((uint8_t *)p)[i] = (uint8_t)(((uint8_t *)p)[i] * (uint32_t)s->ibeta);
+            break;
+        case NT_INT8:
+            ((int8_t *)p)[i] = (int8_t)((uint32_t)((int8_t *)p)[i] * (uint32_t)s->ibeta);
+            break;
+        case NT_INT16:
+            ((int16_t *)p)[i] = (int16_t)((uint32_t)((int16_t *)p)[i] * (uint32_t)s->ibeta);
+            break;
+        case NT_INT32:
+            ((int32_t *)p)[i] = (int32_t)((uint32_t)((int32_t *)p)[i] * (uint32_t)s->ibeta);
+            break;
+        case NT_INT64:
+            ((int64_t *)p)[i] = (int64_t)((uint64_t)((int64_t *)p)[i] * s->ibeta);
+            break;
+        default:
+            break;
+        }
+    }
+}

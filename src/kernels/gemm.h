@@ -95,4 +95,8 @@ void nt_gemv_kernel(nt_dtype dtype, int64_t m, int64_t n, const void *a, int64_t
 void nt_dot_kernel(nt_dtype dtype, int64_t n, const void *x, int64_t incx, const void *y,
                    int64_t incy, void *out);
 
+/* c[n] (contiguous) *= beta in the dtype: C = beta * C of a product with k = 0 (PyTorch's
+ * `result.mul_(beta)`); integers wrap, bfloat16 computes in float32. */
+void nt_gemm_scale(nt_dtype dtype, void *c, int64_t n, const nt_gemm_scalars *s);
+
 #endif

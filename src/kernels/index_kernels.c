@@ -150,3 +150,85 @@ char *nt_mask_compact_row(char *dst, const char *src, int64_t src_stride, const 
         }
     return dst;
 }
+
+/* ------------------------------------------------------------------ nonzero */
+
+/* Whether the element of `size` bytes at p has any of `bits` set: all of them for integers
+ * and bool, all but the sign for floats (so -0.0 is zero). */
+static inline bool nz_at(const char *p, size_t size, uint64_t bits) {
+    switch (size) {
+    case 1:
+        return (*(const uint8_t *)p & bits) != 0;
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return (v & bits) != 0;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return (v & bits) != 0;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return (v & bits) != 0;
+    }
+    }
+}
+
+static inline int64_t nz_count_row(const char *p, int64_t n, int64_t s, size_t size,
+                                   uint64_t bits) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; i++)
+        count += nz_at(p + i * s, size, bits);
+    return count;
+}
+
+/* nt_nonzero_pass for elements of `size` bytes (a constant where it is inlined); contiguous
+ * rows count with a constant stride too, which vectorises. */
+static inline int64_t nz_pass(const char *base, int nd, const int64_t *sizes,
+                              const int64_t *strides, int64_t *dst, size_t size, uint64_t bits) {
+    int64_t count = 0, idx[NT_MAX_DIMS] = {0};
+    int64_t inner = nd ? sizes[nd - 1] : 1, is = nd ? strides[nd - 1] : 0;
+    for (;;) {
+        const char *row = base;
+        for (int d = 0; d < nd - 1; d++)
+            row += idx[d] * strides[d];
+        if (!dst) {
+            count += is == (int64_t)size ? nz_count_row(row, inner, (int64_t)size, size, bits)
+                                         : nz_count_row(row, inner, is, size, bits);
+        } else {
+            for (int64_t i = 0; i < inner; i++) {
+                if (!nz_at(row + i * is, size, bits)) continue;
+                for (int d = 0; d < nd - 1; d++)
+                    *dst++ = idx[d];
+                if (nd) *dst++ = i;
+                count++;
+            }
+        }
+        int d = nd - 2;
+        for (; d >= 0; d--) {
+            if (++idx[d] < sizes[d]) break;
+            idx[d] = 0;
+        }
+        if (d < 0) return count;
+    }
+}
+
+int64_t nt_nonzero_pass(nt_dtype dtype, const char *base, int ndim, const int64_t *sizes,
+                        const int64_t *byte_strides, int64_t *dst) {
+    size_t size = nt_dtype_table[dtype].size;
+    uint64_t bits = ~0ull >> (64 - 8 * size);
+    if (nt_dtype_table[dtype].kind == NT_KIND_FLOAT) bits >>= 1; /* not the sign */
+    switch (size) { /* a constant size in each call: the loads compile per size */
+    case 1:
+        return nz_pass(base, ndim, sizes, byte_strides, dst, 1, bits);
+    case 2:
+        return nz_pass(base, ndim, sizes, byte_strides, dst, 2, bits);
+    case 4:
+        return nz_pass(base, ndim, sizes, byte_strides, dst, 4, bits);
+    default:
+        return nz_pass(base, ndim, sizes, byte_strides, dst, 8, bits);
+    }
+}

@@ -1,6 +1,7 @@
 /*
  * index_kernels.h — the loops of the indexing family (layer L3): the gather and scatter of
- * advanced indexing, masked_fill's fill and select, masked_select's count and compaction.
+ * advanced indexing, masked_fill's fill and select, masked_select's count and compaction,
+ * nonzero's count and coordinates.
  *
  * Moving elements only moves bits, so every loop exists per element size (1, 2, 4, 8
  * bytes), picked by nt_index_*_loop(size); the ops (ops/index.c, ops/mask.c) convert values
@@ -16,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/dtype.h"
 #include "iter/iter.h"
 
 /* Gather (operand 0 written, 1 read at a byte offset from operand 2, an int64 tensor) or
@@ -41,5 +43,13 @@ nt_loop2d nt_mask_fill_loop(size_t elem_size, bool inplace);
 int64_t nt_mask_count_row(const char *mask, int64_t mask_stride, int64_t n);
 char *nt_mask_compact_row(char *dst, const char *src, int64_t src_stride, const char *mask,
                           int64_t mask_stride, int64_t n, size_t elem_size);
+
+/* nonzero's two passes over every element of a tensor of `dtype`: ndim dims of `sizes` at
+ * `byte_strides` from `base` (ndim 0: the one element at base; no size is 0). An element
+ * counts when it is not zero (floats: neither 0.0 nor -0.0; NaN counts). With dst NULL,
+ * returns the count; else also writes each one's coordinates to dst, ndim int64 each, in
+ * row-major order. */
+int64_t nt_nonzero_pass(nt_dtype dtype, const char *base, int ndim, const int64_t *sizes,
+                        const int64_t *byte_strides, int64_t *dst);
 
 #endif

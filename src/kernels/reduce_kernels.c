@@ -1,16 +1,18 @@
 /*
- * reduce_kernels.c — folding kernels for the reductions (see reduce_kernels.h), stamped
- * for every dtype from NT_DTYPES.
+ * reduce_kernels.c — folding kernels for the reductions (see reduce_kernels.h), for every
+ * dtype from NT_DTYPES.
  *
- * The "scalar" family (sum, prod, max, min, all, any) has one accumulator type A per
- * (op, dtype) and a binary OP. Its contiguous block loop keeps 16 independent accumulators
- * (written as an array so that -O3 turns them into vector registers: the order of the adds
- * is fixed, so no fast-math is needed to vectorise), each fed 16 elements per partial of
- * 256 that is then added in (a two-level cascade), and adds them as a tree at the end; runs
- * longer than a block are split in halves on block boundaries (pairwise summation). The
- * error of a float32 sum of n elements is then about (32 + log2(n/BLOCK)) ulps,
- * independent of the thread count. var/std (Chan's parallel formula over two-pass runs, Welford
- * across rows) and logsumexp (a running maximum with a rescaled sum) accumulate in double.
+ * The "scalar" family (sum, prod, max, min, all, any, and mean as sum's folding) has one
+ * compute (accumulator) type per (fold, dtype) and a binary op. Its functions are written
+ * once, in reduce_fold.h, and compiled once per (fold, dtype) from the list under "the
+ * scalar family" below: each fold names its op and its compute type per dtype; the op is a
+ * constant that reduce_fold.h's inline functions switch on, so every instantiation compiles
+ * to the code a kernel written for that one pair would be. Contiguous blocks keep 16
+ * independent accumulators in a two-level cascade and fold them as a tree; runs longer than
+ * a block are split in halves on block boundaries (pairwise summation). The error of a
+ * float32 sum of n elements is then about (32 + log2(n/BLOCK)) ulps, independent of the
+ * thread count. var/std (Chan's parallel formula over two-pass runs, Welford across rows)
+ * and logsumexp (a running maximum with a rescaled sum) accumulate in double.
  */
 #include "reduce_kernels.h"
 
@@ -43,8 +45,9 @@
 #define SUMACC_NT_FLOAT32 float
 #define SUMACC_NT_FLOAT64 double
 
-/* Max/min accumulators: the element itself, 16-bit floats widened (exactly) to float. */
-#define MAXACC_NT_BOOL bool
+/* Max/min accumulators: the element itself, 16-bit floats widened (exactly) to float, bool
+ * as its truth byte (0 or 1: GCC vectorises a byte max, not a _Bool one). */
+#define MAXACC_NT_BOOL uint8_t
 #define MAXACC_NT_UINT8 uint8_t
 #define MAXACC_NT_INT8 int8_t
 #define MAXACC_NT_INT16 int16_t
@@ -75,33 +78,6 @@
 #define HIGHEST_NT_BFLOAT16 INFINITY
 #define HIGHEST_NT_FLOAT32 INFINITY
 #define HIGHEST_NT_FLOAT64 INFINITY
-
-/* Binary ops. max/min propagate NaN: once the accumulator is NaN it stays NaN. */
-#define OP_ADD(a, b) ((a) + (b))
-#define OP_MUL(a, b) ((a) * (b))
-#define OP_MAX(a, b) (((b) > (a) || (b) != (b)) ? (b) : (a))
-#define OP_MIN(a, b) (((b) < (a) || (b) != (b)) ? (b) : (a))
-#define OP_MAXV(a, b) ((b) > (a) ? (b) : (a))
-#define OP_MINV(a, b) ((b) < (a) ? (b) : (a))
-#define OP_AND(a, b) ((a) & (b))
-#define OP_OR(a, b) ((a) | (b))
-
-/* Loads converted to the accumulator: sums widen integers through int64. */
-#define CONV_SUM(A, v) ((A)(int64_t)(v))
-#define CONV_SUMF(A, v) ((A)(v))
-#define CONV_SAME(A, v) ((A)(v))
-#define CONV_BOOL(A, v) ((A)((v) != 0))
-
-#define SUMCONV_NT_BOOL CONV_SUM
-#define SUMCONV_NT_UINT8 CONV_SUM
-#define SUMCONV_NT_INT8 CONV_SUM
-#define SUMCONV_NT_INT16 CONV_SUM
-#define SUMCONV_NT_INT32 CONV_SUM
-#define SUMCONV_NT_INT64 CONV_SUM
-#define SUMCONV_NT_FLOAT16 CONV_SUMF
-#define SUMCONV_NT_BFLOAT16 CONV_SUMF
-#define SUMCONV_NT_FLOAT32 CONV_SUMF
-#define SUMCONV_NT_FLOAT64 CONV_SUMF
 
 /* ------------------------------------------------------------------ stores */
 
@@ -146,45 +122,103 @@ static inline bool no_fast(const void *q, int64_t n, void *out) {
 }
 
 #define RK_AVX2 __attribute__((target("avx2")))
-#define FAST_EXTREME(NAME, T, V, W, LOADU, SET1, VOPI, CMP, OR, MOVEMASK, STOREU, SCALAR_CMP,      \
-                     INIT)                                                                         \
-    RK_AVX2 static bool NAME##_avx2(const T *q, int64_t n, T *out) {                               \
-        V a = SET1(INIT), b = a, c = a, d = a, bad = _mm256_setzero_##W();                         \
-        int64_t i = 0, step = (int64_t)(sizeof(V) / sizeof(T));                                    \
-        for (; i + 4 * step <= n; i += 4 * step) {                                                 \
-            V x0 = LOADU(q + i), x1 = LOADU(q + i + step), x2 = LOADU(q + i + 2 * step),           \
-              x3 = LOADU(q + i + 3 * step);                                                        \
-            a = VOPI(a, x0), b = VOPI(b, x1), c = VOPI(c, x2), d = VOPI(d, x3);                    \
-            bad = OR(bad, OR(OR(CMP(x0, x0, _CMP_UNORD_Q), CMP(x1, x1, _CMP_UNORD_Q)),             \
-                             OR(CMP(x2, x2, _CMP_UNORD_Q), CMP(x3, x3, _CMP_UNORD_Q))));           \
-        }                                                                                          \
-        if (MOVEMASK(bad)) return false;                                                           \
-        a = VOPI(VOPI(a, b), VOPI(c, d));                                                          \
-        T lanes[sizeof(V) / sizeof(T)];                                                            \
-        STOREU(lanes, a);                                                                          \
-        T m = lanes[0];                                                                            \
-        for (int64_t l = 1; l < step; l++)                                                         \
-            m = SCALAR_CMP(lanes[l], m) ? lanes[l] : m;                                            \
-        for (; i < n; i++) {                                                                       \
-            if (q[i] != q[i]) return false;                                                        \
-            m = SCALAR_CMP(q[i], m) ? q[i] : m;                                                    \
-        }                                                                                          \
-        *out = m;                                                                                  \
-        return true;                                                                               \
-    }                                                                                              \
-    static bool NAME(const void *q, int64_t n, void *out) {                                        \
-        return n >= 64 && rk_avx2() && NAME##_avx2((const T *)q, n, (T *)out);                     \
+
+/* The largest (is_max) or smallest of n floats: 4 registers of running extremes and an
+ * unordered compare that collects NaNs (false: there was one). Written once per type; each
+ * caller below passes a constant is_max. */
+RK_AVX2 __attribute__((always_inline)) static inline bool extreme_f32(bool is_max, const float *q,
+                                                                      int64_t n, float *out) {
+    __m256 a = _mm256_set1_ps(is_max ? -INFINITY : INFINITY), b = a, c = a, d = a;
+    __m256 bad = _mm256_setzero_ps();
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256 x0 = _mm256_loadu_ps(q + i), x1 = _mm256_loadu_ps(q + i + 8);
+        __m256 x2 = _mm256_loadu_ps(q + i + 16), x3 = _mm256_loadu_ps(q + i + 24);
+        a = is_max ? _mm256_max_ps(a, x0) : _mm256_min_ps(a, x0);
+        b = is_max ? _mm256_max_ps(b, x1) : _mm256_min_ps(b, x1);
+        c = is_max ? _mm256_max_ps(c, x2) : _mm256_min_ps(c, x2);
+        d = is_max ? _mm256_max_ps(d, x3) : _mm256_min_ps(d, x3);
+        bad = _mm256_or_ps(bad, _mm256_or_ps(_mm256_or_ps(_mm256_cmp_ps(x0, x0, _CMP_UNORD_Q),
+                                                          _mm256_cmp_ps(x1, x1, _CMP_UNORD_Q)),
+                                             _mm256_or_ps(_mm256_cmp_ps(x2, x2, _CMP_UNORD_Q),
+                                                          _mm256_cmp_ps(x3, x3, _CMP_UNORD_Q))));
     }
-#define GT(a, b) ((a) > (b))
-#define LT(a, b) ((a) < (b))
-FAST_EXTREME(fast_max_f32, float, __m256, ps, _mm256_loadu_ps, _mm256_set1_ps, _mm256_max_ps,
-             _mm256_cmp_ps, _mm256_or_ps, _mm256_movemask_ps, _mm256_storeu_ps, GT, -INFINITY)
-FAST_EXTREME(fast_min_f32, float, __m256, ps, _mm256_loadu_ps, _mm256_set1_ps, _mm256_min_ps,
-             _mm256_cmp_ps, _mm256_or_ps, _mm256_movemask_ps, _mm256_storeu_ps, LT, INFINITY)
-FAST_EXTREME(fast_max_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd, _mm256_max_pd,
-             _mm256_cmp_pd, _mm256_or_pd, _mm256_movemask_pd, _mm256_storeu_pd, GT, -INFINITY)
-FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd, _mm256_min_pd,
-             _mm256_cmp_pd, _mm256_or_pd, _mm256_movemask_pd, _mm256_storeu_pd, LT, INFINITY)
+    if (_mm256_movemask_ps(bad)) return false;
+    a = is_max ? _mm256_max_ps(_mm256_max_ps(a, b), _mm256_max_ps(c, d))
+               : _mm256_min_ps(_mm256_min_ps(a, b), _mm256_min_ps(c, d));
+    float lanes[8];
+    _mm256_storeu_ps(lanes, a);
+    float m = lanes[0];
+    for (int l = 1; l < 8; l++)
+        m = (is_max ? lanes[l] > m : lanes[l] < m) ? lanes[l] : m;
+    for (; i < n; i++) {
+        if (q[i] != q[i]) return false;
+        m = (is_max ? q[i] > m : q[i] < m) ? q[i] : m;
+    }
+    *out = m;
+    return true;
+}
+
+/* extreme_f32 for doubles. */
+RK_AVX2 __attribute__((always_inline)) static inline bool extreme_f64(bool is_max, const double *q,
+                                                                      int64_t n, double *out) {
+    __m256d a = _mm256_set1_pd(is_max ? -INFINITY : INFINITY), b = a, c = a, d = a;
+    __m256d bad = _mm256_setzero_pd();
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256d x0 = _mm256_loadu_pd(q + i), x1 = _mm256_loadu_pd(q + i + 4);
+        __m256d x2 = _mm256_loadu_pd(q + i + 8), x3 = _mm256_loadu_pd(q + i + 12);
+        a = is_max ? _mm256_max_pd(a, x0) : _mm256_min_pd(a, x0);
+        b = is_max ? _mm256_max_pd(b, x1) : _mm256_min_pd(b, x1);
+        c = is_max ? _mm256_max_pd(c, x2) : _mm256_min_pd(c, x2);
+        d = is_max ? _mm256_max_pd(d, x3) : _mm256_min_pd(d, x3);
+        bad = _mm256_or_pd(bad, _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(x0, x0, _CMP_UNORD_Q),
+                                                          _mm256_cmp_pd(x1, x1, _CMP_UNORD_Q)),
+                                             _mm256_or_pd(_mm256_cmp_pd(x2, x2, _CMP_UNORD_Q),
+                                                          _mm256_cmp_pd(x3, x3, _CMP_UNORD_Q))));
+    }
+    if (_mm256_movemask_pd(bad)) return false;
+    a = is_max ? _mm256_max_pd(_mm256_max_pd(a, b), _mm256_max_pd(c, d))
+               : _mm256_min_pd(_mm256_min_pd(a, b), _mm256_min_pd(c, d));
+    double lanes[4];
+    _mm256_storeu_pd(lanes, a);
+    double m = lanes[0];
+    for (int l = 1; l < 4; l++)
+        m = (is_max ? lanes[l] > m : lanes[l] < m) ? lanes[l] : m;
+    for (; i < n; i++) {
+        if (q[i] != q[i]) return false;
+        m = (is_max ? q[i] > m : q[i] < m) ? q[i] : m;
+    }
+    *out = m;
+    return true;
+}
+
+RK_AVX2 static bool max_f32_avx2(const float *q, int64_t n, float *out) {
+    return extreme_f32(true, q, n, out);
+}
+RK_AVX2 static bool min_f32_avx2(const float *q, int64_t n, float *out) {
+    return extreme_f32(false, q, n, out);
+}
+RK_AVX2 static bool max_f64_avx2(const double *q, int64_t n, double *out) {
+    return extreme_f64(true, q, n, out);
+}
+RK_AVX2 static bool min_f64_avx2(const double *q, int64_t n, double *out) {
+    return extreme_f64(false, q, n, out);
+}
+
+/* The blocks' entry: the AVX2 form for blocks of 64 or more on a CPU that has it. */
+static bool fast_max_f32(const void *q, int64_t n, void *out) {
+    return n >= 64 && rk_avx2() && max_f32_avx2(q, n, out);
+}
+static bool fast_min_f32(const void *q, int64_t n, void *out) {
+    return n >= 64 && rk_avx2() && min_f32_avx2(q, n, out);
+}
+static bool fast_max_f64(const void *q, int64_t n, void *out) {
+    return n >= 64 && rk_avx2() && max_f64_avx2(q, n, out);
+}
+static bool fast_min_f64(const void *q, int64_t n, void *out) {
+    return n >= 64 && rk_avx2() && min_f64_avx2(q, n, out);
+}
 
 #define FASTMAX_NT_FLOAT32 fast_max_f32
 #define FASTMIN_NT_FLOAT32 fast_min_f32
@@ -209,204 +243,51 @@ FAST_EXTREME(fast_min_f64, double, __m256d, pd, _mm256_loadu_pd, _mm256_set1_pd,
 
 /* ------------------------------------------------------------------ the scalar family */
 
-/* OUT##_runs_##E: the kernel's runs(), FOLD's rows then OUT's store, in batches of 64. */
-#define RED_RUNS(OUT, FOLD, E, A)                                                                  \
-    static void OUT##_runs_##E(char *out, int64_t os, nt_dtype dt, const char *p, int64_t rows,    \
-                               int64_t rs, int64_t n, const nt_red_params *prm) {                  \
-        A acc[64];                                                                                 \
-        for (int64_t r0 = 0; r0 < rows; r0 += 64) {                                                \
-            int64_t m = rows - r0 < 64 ? rows - r0 : 64;                                           \
-            FOLD##_fold_rows_##E(acc, p + r0 * rs, m, rs, n);                                      \
-            for (int64_t r = 0; r < m; r++)                                                        \
-                OUT##_store_##E(out + (r0 + r) * os, dt, &acc[r], prm);                            \
-        }                                                                                          \
-    }
+/* Token pasting for the templates (reduce_fold.h, reduce_read.h), arguments expanded first. */
+#define RK_CAT_(a, b) a##b
+#define RK_CAT(a, b) RK_CAT_(a, b)
+#define RK_CAT3_(a, b, c) a##b##c
+#define RK_CAT3(a, b, c) RK_CAT3_(a, b, c)
 
-#define SCALAR_KERNEL(NAME, E, c, A, CONV, IDENT, OP, VOP, NANP, FAST)                             \
-    static void NAME##_init_##E(void *acc, int64_t n) {                                            \
-        A *a = acc;                                                                                \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            a[i] = (A)(IDENT);                                                                     \
-    }                                                                                              \
-    static void NAME##_combine_##E(void *acc, const void *other, int64_t n) {                      \
-        A *restrict a = acc;                                                                       \
-        const A *restrict b = other;                                                               \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            a[i] = OP(a[i], b[i]);                                                                 \
-    }                                                                                              \
-    RK_CLONES static void NAME##_rows_contig_##E(A *restrict a, const c *restrict q, int64_t n) {  \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            a[i] = OP(a[i], CONV(A, NT_LD_##E(q[i])));                                             \
-    }                                                                                              \
-    static void NAME##_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                  \
-        A *a = acc;                                                                                \
-        if (s == (int64_t)sizeof(c)) {                                                             \
-            NAME##_rows_contig_##E(a, (const c *)p, n);                                            \
-            return;                                                                                \
-        }                                                                                          \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            a[i] = OP(a[i], CONV(A, NT_LD_##E(*(const c *)(p + i * s))));                          \
-    }                                                                                              \
-    static A NAME##_block_strided_##E(const char *p, int64_t n, int64_t s);                        \
-    /* VOP is OP without NaN propagation (a plain compare-select the vectoriser takes); with       \
-     * NANP the block checks for NaN alongside and, if it saw one, redoes the block exactly. */    \
-    RK_CLONES static A NAME##_block_contig_##E(const c *restrict q, int64_t n) {                   \
-        A fast;                                                                                    \
-        if (FAST(q, n, &fast)) return fast;                                                        \
-        if (n < 16) {                                                                              \
-            A a = (A)(IDENT);                                                                      \
-            for (int64_t i = 0; i < n; i++)                                                        \
-                a = OP(a, CONV(A, NT_LD_##E(q[i])));                                               \
-            return a;                                                                              \
-        }                                                                                          \
-        A v[16], w[16];                                                                            \
-        A isn[16]; /* x - x: 0, or NaN for NaN and inf (then the exact redo) */                    \
-        for (int j = 0; j < 16; j++)                                                               \
-            v[j] = (A)(IDENT), isn[j] = (A)0;                                                      \
-        int64_t i = 0;                                                                             \
-        for (; i + 256 <= n; i += 256) { /* 16 steps per partial, then into v: a cascade */        \
-            for (int j = 0; j < 16; j++)                                                           \
-                w[j] = (A)(IDENT);                                                                 \
-            for (int k = 0; k < 256; k += 16)                                                      \
-                for (int j = 0; j < 16; j++) {                                                     \
-                    A x = CONV(A, NT_LD_##E(q[i + k + j]));                                        \
-                    w[j] = VOP(w[j], x);                                                           \
-                    if (NANP) isn[j] = isn[j] + (A)(x - x);                                        \
-                }                                                                                  \
-            for (int j = 0; j < 16; j++)                                                           \
-                v[j] = VOP(v[j], w[j]);                                                            \
-        }                                                                                          \
-        for (; i + 16 <= n; i += 16)                                                               \
-            for (int j = 0; j < 16; j++) {                                                         \
-                A x = CONV(A, NT_LD_##E(q[i + j]));                                                \
-                v[j] = VOP(v[j], x);                                                               \
-                if (NANP) isn[j] = isn[j] + (A)(x - x);                                            \
-            }                                                                                      \
-        for (; i < n; i++)                                                                         \
-            v[0] = OP(v[0], CONV(A, NT_LD_##E(q[i])));                                             \
-        if (NANP) {                                                                                \
-            bool any = false;                                                                      \
-            for (int j = 0; j < 16; j++)                                                           \
-                any |= isn[j] != 0;                                                                \
-            if (any) return NAME##_block_strided_##E((const char *)q, n, (int64_t)sizeof(c));      \
-        }                                                                                          \
-        for (int h = 8; h > 0; h /= 2)                                                             \
-            for (int j = 0; j < h; j++)                                                            \
-                v[j] = OP(v[j], v[j + h]);                                                         \
-        return v[0];                                                                               \
-    }                                                                                              \
-    static A NAME##_block_strided_##E(const char *p, int64_t n, int64_t s) {                       \
-        A v[4] = {(A)(IDENT), (A)(IDENT), (A)(IDENT), (A)(IDENT)};                                 \
-        int64_t i = 0;                                                                             \
-        for (; i + 4 <= n; i += 4)                                                                 \
-            for (int j = 0; j < 4; j++)                                                            \
-                v[j] = OP(v[j], CONV(A, NT_LD_##E(*(const c *)(p + (i + j) * s))));                \
-        for (; i < n; i++)                                                                         \
-            v[0] = OP(v[0], CONV(A, NT_LD_##E(*(const c *)(p + i * s))));                          \
-        v[0] = OP(v[0], v[2]);                                                                     \
-        v[1] = OP(v[1], v[3]);                                                                     \
-        return OP(v[0], v[1]);                                                                     \
-    }                                                                                              \
-    static A NAME##_pairwise_##E(const char *p, int64_t n, int64_t s) {                            \
-        if (n <= RK_BLOCK)                                                                         \
-            return s == (int64_t)sizeof(c) ? NAME##_block_contig_##E((const c *)p, n)              \
-                                           : NAME##_block_strided_##E(p, n, s);                    \
-        int64_t h = ((n / 2 + RK_BLOCK - 1) / RK_BLOCK) * RK_BLOCK;                                \
-        A x = NAME##_pairwise_##E(p, h, s);                                                        \
-        A y = NAME##_pairwise_##E(p + h * s, n - h, s);                                            \
-        return OP(x, y);                                                                           \
-    }                                                                                              \
-    static void NAME##_run_##E(void *acc, const char *p, int64_t n, int64_t s) {                   \
-        A *a = acc;                                                                                \
-        A r = NAME##_pairwise_##E(p, n, s);                                                        \
-        *a = OP(*a, r);                                                                            \
-    }                                                                                              \
-    /* init + run per row, without a call per row: short rows (under 16, where the block           \
-     * folds one by one from the identity) are folded here the same way, four rows side by         \
-     * side so that their four chains of dependent adds overlap */                                 \
-    /* out of line: inlined, its setup would be paid by every short row too */                     \
-    __attribute__((noinline)) static A NAME##_long_row_##E(const c *q, int64_t n) {                \
-        return NAME##_pairwise_##E((const char *)q, n, (int64_t)sizeof(c));                        \
-    }                                                                                              \
-    static inline void NAME##_fold_rows_##E(A *a, const char *p, int64_t rows, int64_t rs,         \
-                                            int64_t n) {                                           \
-        int64_t r = 0;                                                                             \
-        if (n < 16)                                                                                \
-            for (; r + 4 <= rows; r += 4) {                                                        \
-                const c *q = (const c *)(p + r * rs);                                              \
-                const c *q1 = (const c *)((const char *)q + rs);                                   \
-                const c *q2 = (const c *)((const char *)q1 + rs);                                  \
-                const c *q3 = (const c *)((const char *)q2 + rs);                                  \
-                A v0 = (A)(IDENT), v1 = v0, v2 = v0, v3 = v0;                                      \
-                for (int64_t i = 0; i < n; i++) {                                                  \
-                    v0 = OP(v0, CONV(A, NT_LD_##E(q[i])));                                         \
-                    v1 = OP(v1, CONV(A, NT_LD_##E(q1[i])));                                        \
-                    v2 = OP(v2, CONV(A, NT_LD_##E(q2[i])));                                        \
-                    v3 = OP(v3, CONV(A, NT_LD_##E(q3[i])));                                        \
-                }                                                                                  \
-                a[r] = OP((A)(IDENT), v0), a[r + 1] = OP((A)(IDENT), v1);                          \
-                a[r + 2] = OP((A)(IDENT), v2), a[r + 3] = OP((A)(IDENT), v3);                      \
-            }                                                                                      \
-        for (; r < rows; r++) {                                                                    \
-            const c *q = (const c *)(p + r * rs);                                                  \
-            A v = (A)(IDENT);                                                                      \
-            if (n < 16) {                                                                          \
-                for (int64_t i = 0; i < n; i++)                                                    \
-                    v = OP(v, CONV(A, NT_LD_##E(q[i])));                                           \
-            } else {                                                                               \
-                v = NAME##_long_row_##E(q, n);                                                     \
-            }                                                                                      \
-            a[r] = OP((A)(IDENT), v);                                                              \
-        }                                                                                          \
-    }                                                                                              \
-    static void NAME##_store_##E(char *out, nt_dtype dt, const void *acc,                          \
-                                 const nt_red_params *prm) {                                       \
-        (void)prm;                                                                                 \
-        A v = *(const A *)acc;                                                                     \
-        STORE_VALUE(out, dt, A, v);                                                                \
-    }                                                                                              \
-    RED_RUNS(NAME, NAME, E, A)                                                                     \
-    static const nt_red_kernel NAME##_kernel_##E = {                                               \
-        sizeof(A),          NAME##_init_##E,  NAME##_run_##E,  NAME##_rows_##E,                    \
-        NAME##_combine_##E, NAME##_store_##E, NAME##_runs_##E,                                     \
-    };
+/* The ops of the scalar folds (reduce_fold.h switches on them). */
+typedef enum rk_op { RK_ADD, RK_MUL, RK_MAX, RK_MIN, RK_AND, RK_OR } rk_op;
 
-#define STAMP_SUM(E, n, c)                                                                         \
-    SCALAR_KERNEL(sum, E, c, SUMACC_##E, SUMCONV_##E, 0, OP_ADD, OP_ADD, 0, no_fast)
-#define STAMP_PROD(E, n, c)                                                                        \
-    SCALAR_KERNEL(prod, E, c, SUMACC_##E, SUMCONV_##E, 1, OP_MUL, OP_MUL, 0, no_fast)
-#define STAMP_MAX(E, n, c)                                                                         \
-    SCALAR_KERNEL(max, E, c, MAXACC_##E, CONV_SAME, LOWEST_##E, OP_MAX, OP_MAXV, 1, FASTMAX_##E)
-#define STAMP_MIN(E, n, c)                                                                         \
-    SCALAR_KERNEL(min, E, c, MAXACC_##E, CONV_SAME, HIGHEST_##E, OP_MIN, OP_MINV, 1, FASTMIN_##E)
-#define STAMP_ALL(E, n, c)                                                                         \
-    SCALAR_KERNEL(all, E, c, uint8_t, CONV_BOOL, 1, OP_AND, OP_AND, 0, no_fast)
-#define STAMP_ANY(E, n, c) SCALAR_KERNEL(any, E, c, uint8_t, CONV_BOOL, 0, OP_OR, OP_OR, 0, no_fast)
-NT_DTYPES(STAMP_SUM)
-NT_DTYPES(STAMP_PROD)
-NT_DTYPES(STAMP_MAX)
-NT_DTYPES(STAMP_MIN)
-NT_DTYPES(STAMP_ALL)
-NT_DTYPES(STAMP_ANY)
+/* Each fold's kernel for every dtype: reduce_fold.h's functions (sum_run_NT_INT8, ...) and
+ * its table sum_kernel_NT_INT8, from the fold's op and its compute type for a dtype E,
+ * RK_ACC(E): sums, products and means accumulate in SUMACC_E, max/min in MAXACC_E, all/any
+ * in truth bytes (0 or 1). */
+#define RK_BODY "reduce_fold.h"
 
-/* mean: sum's folding, then a division in the accumulator's type (float32 sums divide in
- * float, as PyTorch's sum().div_() does); the float16/bfloat16 quotient is rounded once. */
-#define STAMP_MEAN(E, n, c)                                                                        \
-    static void mean_store_##E(char *out, nt_dtype dt, const void *acc,                            \
-                               const nt_red_params *prm) {                                         \
-        SUMACC_##E v = *(const SUMACC_##E *)acc;                                                   \
-        SUMACC_##E q = (SUMACC_##E)(v / (SUMACC_##E)prm->count);                                   \
-        STORE_VALUE(out, dt, SUMACC_##E, q);                                                       \
-    }                                                                                              \
-    RED_RUNS(mean, sum, E, SUMACC_##E)                                                             \
-    static const nt_red_kernel mean_kernel_##E = {                                                 \
-        sizeof(SUMACC_##E), sum_init_##E,   sum_run_##E,   sum_rows_##E,                           \
-        sum_combine_##E,    mean_store_##E, mean_runs_##E,                                         \
-    };
-STAMP_MEAN(NT_FLOAT16, float16, nt_float16)
-STAMP_MEAN(NT_BFLOAT16, bfloat16, nt_bfloat16)
-STAMP_MEAN(NT_FLOAT32, float32, float)
-STAMP_MEAN(NT_FLOAT64, float64, double)
+#define RK_FOLD sum
+#define RK_OP RK_ADD
+#define RK_ACC(E) RK_CAT(SUMACC_, E)
+#define RK_MEAN /* and mean_kernel_<float dtype>: sum's folding, divided in store */
+#include "reduce_dtypes.h"
+
+#define RK_FOLD prod
+#define RK_OP RK_MUL
+#define RK_ACC(E) RK_CAT(SUMACC_, E)
+#include "reduce_dtypes.h"
+
+#define RK_FOLD max
+#define RK_OP RK_MAX
+#define RK_ACC(E) RK_CAT(MAXACC_, E)
+#include "reduce_dtypes.h"
+
+#define RK_FOLD min
+#define RK_OP RK_MIN
+#define RK_ACC(E) RK_CAT(MAXACC_, E)
+#include "reduce_dtypes.h"
+
+#define RK_FOLD all
+#define RK_OP RK_AND
+#define RK_ACC(E) uint8_t
+#include "reduce_dtypes.h"
+
+#define RK_FOLD any
+#define RK_OP RK_OR
+#define RK_ACC(E) uint8_t
+#include "reduce_dtypes.h"
 
 /* ------------------------------------------------------------------ var / std */
 
@@ -447,43 +328,6 @@ static void var_store(char *out, nt_dtype dt, const void *acc, const nt_red_para
     double v = a->m2 / denom;
     store_float(out, dt, prm->take_sqrt ? sqrt(v) : v);
 }
-
-/* A run: mean, then the sum of squared deviations (two passes over data in cache), merged
- * into the accumulator. Runs longer than a block are merged block by block. */
-#define STAMP_VAR(E, n_, c)                                                                        \
-    static void var_run_##E(void *acc, const char *p, int64_t n, int64_t s) {                      \
-        for (int64_t b = 0; b < n; b += RK_BLOCK) {                                                \
-            int64_t m = n - b < RK_BLOCK ? n - b : RK_BLOCK;                                       \
-            const char *q = p + b * s;                                                             \
-            double sum = 0, m2 = 0;                                                                \
-            for (int64_t i = 0; i < m; i++)                                                        \
-                sum += (double)NT_LD_##E(*(const c *)(q + i * s));                                 \
-            double mean = sum / (double)m;                                                         \
-            for (int64_t i = 0; i < m; i++) {                                                      \
-                double d = (double)NT_LD_##E(*(const c *)(q + i * s)) - mean;                      \
-                m2 += d * d;                                                                       \
-            }                                                                                      \
-            var_acc part = {(double)m, mean, m2};                                                  \
-            var_merge(acc, &part);                                                                 \
-        }                                                                                          \
-    }                                                                                              \
-    static void var_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                     \
-        var_acc *a = acc;                                                                          \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            double x = (double)NT_LD_##E(*(const c *)(p + i * s));                                 \
-            double cnt = a[i].n + 1, d = x - a[i].mean;                                            \
-            a[i].mean += d / cnt;                                                                  \
-            a[i].m2 += d * (x - a[i].mean);                                                        \
-            a[i].n = cnt;                                                                          \
-        }                                                                                          \
-    }                                                                                              \
-    static const nt_red_kernel var_kernel_##E = {                                                  \
-        sizeof(var_acc), var_init, var_run_##E, var_rows_##E, var_combine, var_store, NULL,        \
-    };
-STAMP_VAR(NT_FLOAT16, float16, nt_float16)
-STAMP_VAR(NT_BFLOAT16, bfloat16, nt_bfloat16)
-STAMP_VAR(NT_FLOAT32, float32, float)
-STAMP_VAR(NT_FLOAT64, float64, double)
 
 /* ------------------------------------------------------------------ logsumexp */
 
@@ -535,21 +379,13 @@ static void lse_store(char *out, nt_dtype dt, const void *acc, const nt_red_para
     store_float(out, dt, v);
 }
 
-#define STAMP_LSE(E, n_, c)                                                                        \
-    static void lse_run_##E(void *acc, const char *p, int64_t n, int64_t s) {                      \
-        lse_acc *a = acc;                                                                          \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            lse_push(a, (double)NT_LD_##E(*(const c *)(p + i * s)));                               \
-    }                                                                                              \
-    static void lse_rows_##E(void *acc, const char *p, int64_t n, int64_t s) {                     \
-        lse_acc *a = acc;                                                                          \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            lse_push(&a[i], (double)NT_LD_##E(*(const c *)(p + i * s)));                           \
-    }                                                                                              \
-    static const nt_red_kernel lse_kernel_##E = {                                                  \
-        sizeof(lse_acc), lse_init, lse_run_##E, lse_rows_##E, lse_combine, lse_store, NULL,        \
-    };
-NT_DTYPES(STAMP_LSE)
+/* ------------------------------------------------------------------ per-dtype readers */
+
+/* var/std's and logsumexp's run and rows for every dtype (var_kernel_NT_FLOAT32,
+ * lse_kernel_NT_INT8, ...), argmax's and argmin's run and rows (argmax_run_NT_INT8, ...). */
+#undef RK_BODY
+#define RK_BODY "reduce_read.h"
+#include "reduce_dtypes.h"
 
 /* ------------------------------------------------------------------ the table */
 
@@ -600,67 +436,6 @@ const nt_red_kernel *nt_red_kernel_for(nt_red_op op, nt_dtype dtype) {
 }
 
 /* ------------------------------------------------------------------ index reductions */
-
-/* `better(x, b)`: x replaces the best so far b. NaN wins over any number, and a later NaN
- * does not replace an earlier one. */
-#define BETTER_MAX(x, b) (!((b) != (b)) && ((x) > (b) || (x) != (x)))
-#define BETTER_MIN(x, b) (!((b) != (b)) && ((x) < (b) || (x) != (x)))
-
-/* NAME_run_E: the first extreme of n elements: with a contiguous run of 32 or more, the
- * vector extreme (PAIRWISE) and then its first place; else one scan with BETTER. */
-#define ARG_RUN(NAME, E, c, PAIRWISE, BETTER)                                                      \
-    static void NAME##_run_##E(const char *p, int64_t n, int64_t s, char *value, int64_t *index) { \
-        if (s == (int64_t)sizeof(c) && n >= 32) {                                                  \
-            MAXACC_##E m = PAIRWISE##_##E(p, n, s);                                                \
-            const c *q = (const c *)p;                                                             \
-            int64_t i = 0;                                                                         \
-            if (m != m) {                                                                          \
-                while (i < n - 1 && !(NT_LD_##E(q[i]) != NT_LD_##E(q[i])))                         \
-                    i++;                                                                           \
-            } else {                                                                               \
-                while (i < n - 1 && !(NT_LD_##E(q[i]) == m))                                       \
-                    i++;                                                                           \
-            }                                                                                      \
-            memcpy(value, q + i, sizeof(c));                                                       \
-            *index = i;                                                                            \
-            return;                                                                                \
-        }                                                                                          \
-        int64_t bi = 0;                                                                            \
-        MAXACC_##E b = NT_LD_##E(*(const c *)p);                                                   \
-        for (int64_t i = 1; i < n; i++) {                                                          \
-            MAXACC_##E x = NT_LD_##E(*(const c *)(p + i * s));                                     \
-            if (BETTER(x, b)) b = x, bi = i;                                                       \
-        }                                                                                          \
-        memcpy(value, p + bi * s, sizeof(c));                                                      \
-        *index = bi;                                                                               \
-    }
-
-#define STAMP_ARG(E, n_, c)                                                                        \
-    ARG_RUN(argmax, E, c, max_pairwise, BETTER_MAX)                                                \
-    ARG_RUN(argmin, E, c, min_pairwise, BETTER_MIN)                                                \
-    static void argmax_rows_##E(char *best, int64_t bs, int64_t *idx, int64_t is, const char *p,   \
-                                int64_t n, int64_t s, int64_t row) {                               \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            MAXACC_##E x = NT_LD_##E(*(const c *)(p + i * s));                                     \
-            MAXACC_##E b = NT_LD_##E(*(const c *)(best + i * bs));                                 \
-            if (BETTER_MAX(x, b)) {                                                                \
-                memcpy(best + i * bs, p + i * s, sizeof(c));                                       \
-                idx[i * is] = row;                                                                 \
-            }                                                                                      \
-        }                                                                                          \
-    }                                                                                              \
-    static void argmin_rows_##E(char *best, int64_t bs, int64_t *idx, int64_t is, const char *p,   \
-                                int64_t n, int64_t s, int64_t row) {                               \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            MAXACC_##E x = NT_LD_##E(*(const c *)(p + i * s));                                     \
-            MAXACC_##E b = NT_LD_##E(*(const c *)(best + i * bs));                                 \
-            if (BETTER_MIN(x, b)) {                                                                \
-                memcpy(best + i * bs, p + i * s, sizeof(c));                                       \
-                idx[i * is] = row;                                                                 \
-            }                                                                                      \
-        }                                                                                          \
-    }
-NT_DTYPES(STAMP_ARG)
 
 #define ARG_ENTRY(E, n_, c) [E] = {argmin_run_##E, argmax_run_##E},
 #define ARG_ROWS_ENTRY(E, n_, c) [E] = {argmin_rows_##E, argmax_rows_##E},

@@ -1,7 +1,8 @@
 /*
  * softmax_kernels.c — the row kernels of softmax and log_softmax (softmax_kernels.h): AVX2
  * forms (one register for rows of up to 8, an 8x8 transpose for eight such rows at once,
- * a three-pass loop for longer rows) and portable ones for CPUs without AVX2.
+ * a three-pass loop for longer rows) and portable ones for CPUs without AVX2; strided and
+ * bfloat16 rows through a buffer in the compute type.
  *
  * A row is done in three passes while it sits in cache: its maximum m, then exp(x - m)
  * (a 1-ulp vector exp: kernels/vec_exp.h for float32 with AVX2, else SLEEF's) written out
@@ -18,6 +19,7 @@
 #include "kernels/sleef_avx2.h"
 
 #include "core/cpu.h"
+#include "core/scalar.h"
 #include "kernels/vec_exp.h"
 
 #define SM_AVX2 __attribute__((target("avx2,fma")))
@@ -281,4 +283,23 @@ void nt_softmax_rows_f32(const float *x, float *y, int64_t rows, int64_t n, bool
     }
     for (int64_t r = 0; r < rows; r++)
         row_f32_plain(x + r * n, y + r * n, n, log_out);
+}
+
+void nt_softmax_row_strided(const char *x, int64_t is, char *y, int64_t os, int64_t n,
+                            nt_dtype dtype, bool log_out, void *buf) {
+    if (dtype == NT_FLOAT64) {
+        double *d = buf;
+        for (int64_t i = 0; i < n; i++)
+            d[i] = *(const double *)(x + i * is);
+        nt_softmax_row_f64(d, d, n, log_out);
+        for (int64_t i = 0; i < n; i++)
+            *(double *)(y + i * os) = d[i];
+        return;
+    }
+    float *f = buf;
+    for (int64_t i = 0; i < n; i++)
+        f[i] = (float)nt_load_double(x + i * is, dtype);
+    nt_softmax_row_f32(f, f, n, log_out);
+    for (int64_t i = 0; i < n; i++)
+        nt_store_scalar(y + i * os, dtype, nt_scalar_float(f[i]));
 }

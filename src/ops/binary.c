@@ -29,6 +29,7 @@
 #include "iter/iter.h"
 #include "kernels/binary_kernels.h"
 #include "kernels/convert.h"
+#include "kernels/reduce_kernels.h"
 #include "names/infer.h"
 #include "names/names.h"
 #include "ops/out.h"
@@ -528,6 +529,16 @@ nt_status nt_div(nt_tensor *a, nt_tensor *b, nt_tensor **out) {
 
 /* ------------------------------------------------------------------ isclose, allclose */
 
+/* Whether every element of a fresh, contiguous bool tensor is true: all()'s kernel over its
+ * bytes (allclose, equal). */
+static bool all_true(const nt_tensor *t) {
+    const nt_red_kernel *k = nt_red_kernel_for(NT_RED_ALL, NT_BOOL);
+    uint8_t acc;
+    k->init(&acc, 1);
+    if (t->numel) k->run(&acc, nt_tensor_bytes(t), t->numel, 1);
+    return acc != 0;
+}
+
 static nt_status isclose_run(nt_tensor *a, nt_tensor *b, double rtol, double atol, bool equal_nan,
                              nt_tensor **out) {
     if (!a || !b) return nt_fail(NT_ERR_TYPE, "isclose(): NULL argument");
@@ -572,12 +583,8 @@ nt_status nt_impl_isclose(nt_call *c) {
         c->result[0] = close;
         return NT_OK;
     }
-    const nt_bool *v = (const nt_bool *)nt_tensor_bytes(close); /* fresh and contiguous */
-    bool all = true;
-    for (int64_t i = 0; i < close->numel && all; i++)
-        all = v[i] != 0;
+    c->value = nt_scalar_bool(all_true(close));
     nt_tensor_release(close);
-    c->value = nt_scalar_bool(all);
     return NT_OK;
 }
 
@@ -626,12 +633,8 @@ nt_status nt_impl_equal(nt_call *c) {
     nt_tensor *eq = NULL;
     NT_TRY(
         binary_run(NT_OP_EQ, nt_operand_tensor(a), nt_operand_tensor(b), NULL, NULL, false, &eq));
-    const nt_bool *v = (const nt_bool *)nt_tensor_bytes(eq); /* fresh and contiguous */
-    bool all = true;
-    for (int64_t i = 0; i < eq->numel && all; i++)
-        all = v[i] != 0;
+    c->value = nt_scalar_bool(all_true(eq));
     nt_tensor_release(eq);
-    c->value = nt_scalar_bool(all);
     return NT_OK;
 }
 

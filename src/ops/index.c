@@ -42,45 +42,16 @@ nt_status nt_index_restride(const nt_tensor *t, int ndim, const int64_t *sizes,
 
 nt_status nt_index_nonzero(const nt_tensor *t, nt_tensor **out) {
     int nd = t->ndim;
-    int64_t esize = (int64_t)nt_dtype_table[t->dtype].size;
-    bool bytewise = esize == 1;
+    int64_t esize = (int64_t)nt_dtype_table[t->dtype].size, strides[NT_MAX_DIMS];
+    for (int d = 0; d < nd; d++)
+        strides[d] = t->strides[d] * esize;
     const char *base = nt_tensor_bytes(t);
-    int64_t count = 0, idx[NT_MAX_DIMS] = {0};
-    /* pass 1: count; pass 2: write the coordinates */
-    for (int pass = 0; pass < 2; pass++) {
-        int64_t *dst = NULL;
-        if (pass == 1) {
-            int64_t sizes[2] = {count, nd};
-            NT_TRY(nt_tensor_alloc(NT_INT64, 2, sizes, NULL, out));
-            dst = (int64_t *)nt_tensor_bytes(*out);
-        }
-        if (t->numel == 0) continue;
-        memset(idx, 0, sizeof idx);
-        int64_t inner = nd ? t->sizes[nd - 1] : 1, ist = nd ? t->strides[nd - 1] * esize : 0;
-        for (;;) {
-            const char *row = base;
-            for (int d = 0; d < nd - 1; d++)
-                row += idx[d] * t->strides[d] * esize;
-            for (int64_t i = 0; i < inner; i++) {
-                const char *p = row + i * ist;
-                bool nz = bytewise ? *(const uint8_t *)p != 0 : nt_load_double(p, t->dtype) != 0.0;
-                if (!nz) continue;
-                if (pass == 0) {
-                    count++;
-                } else {
-                    for (int d = 0; d < nd - 1; d++)
-                        *dst++ = idx[d];
-                    if (nd) *dst++ = i;
-                }
-            }
-            int d = nd - 2;
-            for (; d >= 0; d--) {
-                if (++idx[d] < t->sizes[d]) break;
-                idx[d] = 0;
-            }
-            if (d < 0) break;
-        }
-    }
+    /* count, allocate, then write the coordinates */
+    int64_t count = t->numel ? nt_nonzero_pass(t->dtype, base, nd, t->sizes, strides, NULL) : 0;
+    int64_t sizes[2] = {count, nd};
+    NT_TRY(nt_tensor_alloc(NT_INT64, 2, sizes, NULL, out));
+    if (count)
+        nt_nonzero_pass(t->dtype, base, nd, t->sizes, strides, (int64_t *)nt_tensor_bytes(*out));
     return NT_OK;
 }
 

@@ -251,38 +251,7 @@ nt_status nt_la_blas_operand(const nt_tensor *t, const nt_tensor **use, nt_tenso
 /* Scales dst (contiguous) by beta, in its dtype: PyTorch's `result.mul_(beta)` of an empty
  * contraction. */
 void nt_la_scale_into(nt_tensor *dst, const nt_gemm_scalars *s) {
-    char *p = nt_tensor_bytes(dst);
-    for (int64_t i = 0; i < dst->numel; i++) {
-        switch (dst->dtype) {
-        case NT_FLOAT32:
-            ((float *)p)[i] = (float)(((float *)p)[i] * s->beta);
-            break;
-        case NT_FLOAT64:
-            ((double *)p)[i] *= s->beta;
-            break;
-        case NT_BFLOAT16:
-            ((nt_bfloat16 *)p)[i] =
-                nt_f32_to_bf16(nt_bf16_to_f32(((nt_bfloat16 *)p)[i]) * (float)s->beta);
-            break;
-        case NT_UINT8:
-            ((uint8_t *)p)[i] = (uint8_t)(((uint8_t *)p)[i] * (uint32_t)s->ibeta);
-            break;
-        case NT_INT8:
-            ((int8_t *)p)[i] = (int8_t)((uint32_t)((int8_t *)p)[i] * (uint32_t)s->ibeta);
-            break;
-        case NT_INT16:
-            ((int16_t *)p)[i] = (int16_t)((uint32_t)((int16_t *)p)[i] * (uint32_t)s->ibeta);
-            break;
-        case NT_INT32:
-            ((int32_t *)p)[i] = (int32_t)((uint32_t)((int32_t *)p)[i] * (uint32_t)s->ibeta);
-            break;
-        case NT_INT64:
-            ((int64_t *)p)[i] = (int64_t)((uint64_t)((int64_t *)p)[i] * s->ibeta);
-            break;
-        default:
-            break;
-        }
-    }
+    nt_gemm_scale(dst->dtype, nt_tensor_bytes(dst), dst->numel, s);
 }
 
 /* ------------------------------------------------------------------ destinations */

@@ -3,8 +3,8 @@
  *
  * The row kernels are kernels/softmax_kernels.c's (PyTorch's three-pass algorithm).
  * float32 and float64 rows that are contiguous in input and output run in place; other
- * rows (a strided dim, bfloat16) are gathered into a float/double buffer, computed there,
- * and scattered back. Rows run in parallel.
+ * rows (a strided dim, bfloat16) go through nt_softmax_row_strided with a float/double
+ * buffer per task. Rows run in parallel.
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "core/parallel.h"
-#include "core/scalar.h"
 #include "core/status.h"
 #include "kernels/softmax_kernels.h"
 #include "reduce.h"
@@ -73,21 +72,7 @@ static void sm_task(void *ctx, int64_t b, int64_t e) {
                 nt_softmax_row_f32((const float *)x, (float *)y, j->n, j->log_out);
             continue;
         }
-        if (j->dtype == NT_FLOAT64) {
-            double *d = buf;
-            for (int64_t i = 0; i < j->n; i++)
-                d[i] = *(const double *)(x + i * j->is);
-            nt_softmax_row_f64(d, d, j->n, j->log_out);
-            for (int64_t i = 0; i < j->n; i++)
-                *(double *)(y + i * j->os) = d[i];
-        } else {
-            float *f = buf;
-            for (int64_t i = 0; i < j->n; i++)
-                f[i] = (float)nt_load_double(x + i * j->is, j->dtype);
-            nt_softmax_row_f32(f, f, j->n, j->log_out);
-            for (int64_t i = 0; i < j->n; i++)
-                nt_store_scalar(y + i * j->os, j->dtype, nt_scalar_float(f[i]));
-        }
+        nt_softmax_row_strided(x, j->is, y, j->os, j->n, j->dtype, j->log_out, buf);
     }
     free(buf);
 }
