@@ -63,7 +63,7 @@ static const char *kind_name(int kind) {
     return kind < 0 ? "a tensor or a number" : names[kind];
 }
 
-nt_status nt_call_op(nt_call *c) {
+nt_status nt_call_check(const nt_call *c) {
     if (!c) return nt_fail(NT_ERR_VALUE, "nt_call_op(): NULL call");
     if ((unsigned)c->op >= NT_OP_COUNT)
         return nt_fail(NT_ERR_VALUE, "nt_call_op(): invalid op %d", (int)c->op);
@@ -95,6 +95,11 @@ nt_status nt_call_op(nt_call *c) {
             return nt_fail(NT_ERR_VALUE, "%s(): argument %d: a list of %d entries at NULL",
                            row->name, i, (int)a->n);
     }
+    return NT_OK;
+}
+
+nt_status nt_call_op(nt_call *c) {
+    NT_TRY(nt_call_check(c));
     c->result[0] = c->result[1] = NULL;
     c->list = NULL;
     c->nlist = 0;

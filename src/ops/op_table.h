@@ -6,7 +6,8 @@
  * kernel name for its "not implemented" errors), how it is called (its schema: the slots
  * of nt_call.args; its Python signatures, from which the Python module is generated) and
  * who runs it: `impl`, the function of the op's family that reads the call record, and an
- * optional `check` run first. Layers key their own tables by the op's id: kernels by op and
+ * optional `check` run first, and its shape rule (`shape`, ops/shape.h: NULL when the rule
+ * of its kind applies). Layers key their own tables by the op's id: kernels by op and
  * dtype in src/kernels, the Python binding by the schema.
  */
 #ifndef NT_OPS_OP_TABLE_H
@@ -17,6 +18,7 @@
 #include "names/infer.h"
 #include "ntensor.h"
 #include "ntensor/call.h"
+#include "ops/shape.h"
 
 /* How an op's result dtype follows from its inputs'. */
 typedef enum nt_dtype_rule {
@@ -42,6 +44,7 @@ typedef struct nt_op_row {
     const char *kernel;
     nt_op_impl impl;
     nt_op_check check;
+    nt_op_shape shape;
 } nt_op_row;
 
 extern const nt_op_row nt_op_rows[NT_OP_COUNT];
