@@ -177,8 +177,9 @@ nt_status nt_shape_pdist(const nt_call *c, nt_shape *s) {
 nt_status nt_impl_pdist(nt_call *c) {
     const nt_tensor *t = c->args[0].v.t;
     double p = float_arg(c, 1, 2.0);
-    int64_t n = t->sizes[0], m = t->ndim == 2 ? t->sizes[1] : 0, count;
+    int64_t count;
     NT_TRY(pdist_plan(c, &count));
+    int64_t n = t->sizes[0], m = t->sizes[1];
     nt_tensor *r = NULL, *x = NULL;
     nt_status st = NT_OK;
     NT_CHECK(st, nt_tensor_alloc(t->dtype, 1, &count, NULL, &r));
