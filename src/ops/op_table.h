@@ -49,6 +49,26 @@ typedef struct nt_op_row {
 
 extern const nt_op_row nt_op_rows[NT_OP_COUNT];
 
+/* What a row's schema says of its slots, parsed once (nt_op_slots_of): what each accepts
+ * (the dispatcher's check of a record) and where the slots named "dim", "keepdim" and
+ * "size" are (the kinds' shape rules). */
+typedef struct nt_slot_info {
+    int8_t kind;     /* nt_arg_kind, -1: an "Operand" (tensor or scalar) */
+    bool allow_none; /* "Type?" or a default */
+} nt_slot_info;
+
+typedef struct nt_op_slots {
+    bool ok; /* the schema parsed */
+    int nslots;
+    nt_slot_info slots[NT_CALL_MAX_ARGS];
+    int8_t dim, keepdim, size; /* the slots of these names, or -1 */
+    bool dim_has_default;      /* "Dim dim=-1": dim_default when the slot is not given */
+    int64_t dim_default;
+} nt_op_slots;
+
+/* The parsed schema of a valid op. */
+const nt_op_slots *nt_op_slots_of(nt_op op);
+
 /* The op's row; the caller has checked that op is valid. */
 static inline const nt_op_row *nt_op_row_of(nt_op op) {
     return &nt_op_rows[op];

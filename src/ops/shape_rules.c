@@ -16,9 +16,6 @@
  * name a function of their own, written next to the op in its family file where the op's
  * steps can be shared (views, joins, products, pooling), or here.
  */
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/status.h"
@@ -57,51 +54,6 @@ nt_status nt_view_deliver(const nt_tensor *t, int ndim, const int64_t *sizes,
     return NT_OK;
 }
 
-/* The slots a kind's rule reads, by their schema names: -1 when the schema has none. */
-typedef struct rule_slots {
-    int8_t nslots; /* the slots a record fills */
-    int8_t dim, keepdim, size;
-    bool dim_has_default; /* "Dim dim=-1": the default when the slot is not given */
-    int64_t dim_default;
-} rule_slots;
-
-static rule_slots slots[NT_OP_COUNT];
-static pthread_once_t slots_once = PTHREAD_ONCE_INIT;
-static _Atomic bool slots_ready;
-
-static void find_slots(void) {
-    for (int op = 0; op < NT_OP_COUNT; op++) {
-        rule_slots *r = &slots[op];
-        r->dim = r->keepdim = r->size = -1;
-        const char *text = nt_op_rows[op].schema;
-        nt_sig sig;
-        if (!text || nt_sig_parse(text, strlen(text), &sig) != NT_OK) continue;
-        r->nslots = (int8_t)(sig.nparams < NT_CALL_MAX_ARGS ? sig.nparams : NT_CALL_MAX_ARGS);
-        for (int i = 0; i < sig.nparams && i < NT_CALL_MAX_ARGS; i++) {
-            const nt_param *p = &sig.params[i];
-            if (strcmp(p->name, "dim") == 0) {
-                r->dim = (int8_t)i;
-                char *end;
-                long long v = strtoll(p->default_text, &end, 10);
-                r->dim_has_default = p->optional && end != p->default_text && *end == '\0';
-                r->dim_default = v;
-            } else if (strcmp(p->name, "keepdim") == 0) {
-                r->keepdim = (int8_t)i;
-            } else if (strcmp(p->name, "size") == 0) {
-                r->size = (int8_t)i;
-            }
-        }
-    }
-    nt_clear_error();
-    atomic_store_explicit(&slots_ready, true, memory_order_release);
-}
-
-static const rule_slots *slots_of(nt_op op) {
-    if (!atomic_load_explicit(&slots_ready, memory_order_acquire))
-        pthread_once(&slots_once, find_slots);
-    return &slots[op];
-}
-
 /* Slot 0, the tensor every op of a kind with an input takes. */
 static nt_status self_of(const nt_call *c, const nt_tensor **t) {
     *t = nt_call_tensor(c, 0);
@@ -122,7 +74,7 @@ nt_status nt_shape_self(const nt_call *c, nt_shape *s) {
 static nt_status broadcast(const nt_call *c, nt_shape *s) {
     nt_tensor *ts[NT_CALL_MAX_ARGS];
     int n = 0;
-    for (int i = 0; i < slots_of(c->op)->nslots; i++)
+    for (int i = 0; i < nt_op_slots_of(c->op)->nslots; i++)
         if (c->args[i].kind == NT_ARG_TENSOR) ts[n++] = c->args[i].v.t;
     return nt_broadcast_shapes(n, ts, &s->ndim, s->sizes);
 }
@@ -142,17 +94,15 @@ nt_status nt_shape_broadcast(const nt_call *c, nt_shape *s) {
 static nt_status reduce_rule(const nt_call *c, nt_shape *s) {
     const nt_tensor *t;
     NT_TRY(self_of(c, &t));
-    const rule_slots *r = slots_of(c->op);
+    const nt_op_slots *r = nt_op_slots_of(c->op);
+    /* no dim slot (max(), median()): every dim, no keepdim */
+    const nt_arg *dim = r->dim >= 0 ? &c->args[r->dim] : NULL;
     bool keepdim =
         r->keepdim >= 0 && c->args[r->keepdim].kind == NT_ARG_BOOL && c->args[r->keepdim].v.b;
     uint64_t mask = 0;
-    const nt_arg *dim = r->dim >= 0 ? &c->args[r->dim] : NULL;
-    if (!dim) {
-        keepdim = false; /* max(), median(): every dim */
-        NT_TRY(nt_red_dims_mask(t, 0, NULL, &mask));
-    } else if (dim->kind == NT_ARG_DIMS) {
+    if (dim && dim->kind == NT_ARG_DIMS) {
         NT_TRY(nt_red_dims_mask(t, dim->n, dim->v.dims, &mask));
-    } else if (dim->kind == NT_ARG_DIM || r->dim_has_default) {
+    } else if (dim && (dim->kind == NT_ARG_DIM || r->dim_has_default)) {
         int64_t d;
         NT_TRY(nt_red_dim(t, dim->kind == NT_ARG_DIM ? dim->v.dim : r->dim_default, &d));
         mask = t->ndim ? (uint64_t)1 << d : 0;
@@ -166,7 +116,7 @@ static nt_status reduce_rule(const nt_call *c, nt_shape *s) {
 static nt_status scan_rule(const nt_call *c, nt_shape *s) {
     const nt_tensor *t;
     NT_TRY(self_of(c, &t));
-    const rule_slots *r = slots_of(c->op);
+    const nt_op_slots *r = nt_op_slots_of(c->op);
     if (r->dim >= 0 && c->args[r->dim].kind == NT_ARG_DIM) {
         int64_t d;
         NT_TRY(nt_red_dim(t, c->args[r->dim].v.dim, &d));
@@ -177,7 +127,7 @@ static nt_status scan_rule(const nt_call *c, nt_shape *s) {
 
 /* A sized factory's size slot, else the input's shape. */
 static nt_status made_rule(const nt_call *c, nt_shape *s) {
-    const rule_slots *r = slots_of(c->op);
+    const nt_op_slots *r = nt_op_slots_of(c->op);
     if (r->size < 0 || c->args[r->size].kind != NT_ARG_INTS) return nt_shape_self(c, s);
     const nt_arg *size = &c->args[r->size];
     NT_TRY(nt_shape_check(size->n, size->v.ints, &(int64_t){0}));
