@@ -24,9 +24,8 @@ static const char *kind_name(int kind) {
 }
 
 nt_status nt_call_check(const nt_call *c) {
-    if (!c) return nt_fail(NT_ERR_VALUE, "nt_call_op(): NULL call");
-    if ((unsigned)c->op >= NT_OP_COUNT)
-        return nt_fail(NT_ERR_VALUE, "nt_call_op(): invalid op %d", (int)c->op);
+    if (!c) return nt_fail(NT_ERR_VALUE, "a NULL call record");
+    if ((unsigned)c->op >= NT_OP_COUNT) return nt_fail(NT_ERR_VALUE, "invalid op %d", (int)c->op);
     const nt_op_row *row = nt_op_row_of(c->op);
     const nt_op_slots *si = nt_op_slots_of(c->op);
     if (!si->ok) return nt_fail(NT_ERR_RUNTIME, "%s: the op's schema does not parse", row->name);

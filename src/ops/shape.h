@@ -11,9 +11,12 @@
  * the slots they need from the schema by name ("dim", "keepdim", "size"), so a row of a
  * regular kind needs nothing more.
  *
- * Views share their code with the shape query: a view step delivers its geometry to an
- * nt_view_dest, either a new tensor or only the sizes (nt_view_deliver), so that the
- * query runs the op's own checks, with its own texts, and stops before the allocation.
+ * An op's rule shares its code with the op: a view step delivers its geometry to an
+ * nt_view_dest, either a new tensor or only the sizes (nt_view_deliver); cat, stack and
+ * split take a destination for their shape the same way; the products, pooling, cdist,
+ * pdist, topk, arange and resize_ keep their checks and sizes in a function of their own
+ * that the op and its rule both call. So the query runs the op's own checks, with its own
+ * texts, and stops before the work.
  *
  * The query is separate from the op call path: ops compute their own shapes as before.
  */
@@ -76,18 +79,17 @@ nt_status nt_view_deliver(const nt_tensor *t, int ndim, const int64_t *sizes,
 
 /* ---- the rules the rows name, by family ---- */
 
-/* shape_rules.c: shapes every family uses */
+/* shape_rules.c: shapes several families use, and rules of rows of regular kinds with a
+ * twist */
 nt_status nt_shape_self(const nt_call *c, nt_shape *s);      /* slot 0's shape */
 nt_status nt_shape_broadcast(const nt_call *c, nt_shape *s); /* the tensor slots' broadcast */
-
-/* shape_rules.c: the rows of regular kinds with a twist */
-nt_status nt_shape_topk(const nt_call *c, nt_shape *s);
-nt_status nt_shape_arange(const nt_call *c, nt_shape *s);
 nt_status nt_shape_normal_tensors(const nt_call *c, nt_shape *s);
 nt_status nt_shape_index_fill(const nt_call *c, nt_shape *s);
 nt_status nt_shape_copy(const nt_call *c, nt_shape *s);
 
-/* resize.c, factory.c, reduce_sort.c */
+/* reduce_sort.c, factory.c, resize.c */
+nt_status nt_shape_topk(const nt_call *c, nt_shape *s);
+nt_status nt_shape_arange(const nt_call *c, nt_shape *s);
 nt_status nt_shape_resize(const nt_call *c, nt_shape *s);
 
 /* view.c */
