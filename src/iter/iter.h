@@ -97,7 +97,13 @@ nt_status nt_broadcast_shapes(int n, nt_tensor *const *ts, int *ndim, int64_t *s
 
 /* An output written in place must have the broadcast shape (ndim, shape): "output with
  * shape [2, 1] doesn't match the broadcast shape [2, 3]". */
-nt_status nt_check_output_shape(const nt_tensor *t, int ndim, const int64_t *shape);
+nt_status nt_fail_output_shape(const nt_tensor *t, int ndim, const int64_t *shape);
+static inline nt_status nt_check_output_shape(const nt_tensor *t, int ndim, const int64_t *shape) {
+    bool same = t->ndim == ndim;
+    for (int d = 0; same && d < ndim; d++)
+        same = t->sizes[d] == shape[d];
+    return same ? NT_OK : nt_fail_output_shape(t, ndim, shape);
+}
 
 /* ---- memory overlap, with PyTorch's rules (ATen's MemOverlap) ---- */
 

@@ -168,7 +168,7 @@ static nt_status pdist_plan(const nt_call *c, int64_t *count) {
 }
 
 nt_status nt_shape_pdist(const nt_call *c, nt_shape *s) {
-    int64_t count;
+    int64_t count = 0;
     NT_TRY(pdist_plan(c, &count));
     nt_shape_set(s, 1, &count);
     return NT_OK;
@@ -177,7 +177,7 @@ nt_status nt_shape_pdist(const nt_call *c, nt_shape *s) {
 nt_status nt_impl_pdist(nt_call *c) {
     const nt_tensor *t = c->args[0].v.t;
     double p = float_arg(c, 1, 2.0);
-    int64_t count;
+    int64_t count = 0;
     NT_TRY(pdist_plan(c, &count));
     int64_t n = t->sizes[0], m = t->sizes[1];
     nt_tensor *r = NULL, *x = NULL;

@@ -24,6 +24,7 @@
 #define NT_OPS_SHAPE_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "core/tensor.h"
 #include "ntensor/call.h"
@@ -52,8 +53,14 @@ nt_op_shape nt_shape_rule_of_kind(nt_op_kind kind);
 nt_op_shape nt_shape_rule_of(nt_op op);
 
 /* s = (ndim, sizes) / t's shape. */
-void nt_shape_set(nt_shape *s, int ndim, const int64_t *sizes);
-void nt_shape_of_tensor(nt_shape *s, const nt_tensor *t);
+static inline void nt_shape_set(nt_shape *s, int ndim, const int64_t *sizes) {
+    s->ndim = ndim;
+    if (ndim > 0) memcpy(s->sizes, sizes, (size_t)ndim * sizeof *sizes);
+}
+
+static inline void nt_shape_of_tensor(nt_shape *s, const nt_tensor *t) {
+    nt_shape_set(s, t->ndim, t->sizes);
+}
 
 /* Where a view step delivers its result: a new view into *out, or, when `shape` is set
  * (the shape query), only its sizes. */
@@ -72,10 +79,15 @@ static inline nt_view_dest nt_view_shape(nt_shape *s) {
     return d;
 }
 
-/* nt_tensor_view_of into d.out, or the sizes into d.shape (nothing allocated). */
-nt_status nt_view_deliver(const nt_tensor *t, int ndim, const int64_t *sizes,
-                          const int64_t *strides, int64_t offset, const nt_name *names,
-                          nt_view_dest d);
+/* nt_tensor_view_of into d.out, or the sizes into d.shape (nothing allocated). Inline: it
+ * is on every view's path. */
+static inline nt_status nt_view_deliver(const nt_tensor *t, int ndim, const int64_t *sizes,
+                                        const int64_t *strides, int64_t offset,
+                                        const nt_name *names, nt_view_dest d) {
+    if (!d.shape) return nt_tensor_view_of(t, ndim, sizes, strides, offset, names, d.out);
+    nt_shape_set(d.shape, ndim, sizes);
+    return NT_OK;
+}
 
 /* ---- the rules the rows name, by family ---- */
 

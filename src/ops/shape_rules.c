@@ -37,23 +37,6 @@ nt_status nt_shape_no_tensor(const nt_call *c, nt_shape *s) {
     return nt_fail(NT_ERR_RUNTIME, "%s: the op returns no tensor", nt_op_rows[c->op].name);
 }
 
-void nt_shape_set(nt_shape *s, int ndim, const int64_t *sizes) {
-    s->ndim = ndim;
-    if (ndim > 0) memcpy(s->sizes, sizes, (size_t)ndim * sizeof *sizes);
-}
-
-void nt_shape_of_tensor(nt_shape *s, const nt_tensor *t) {
-    nt_shape_set(s, t->ndim, t->sizes);
-}
-
-nt_status nt_view_deliver(const nt_tensor *t, int ndim, const int64_t *sizes,
-                          const int64_t *strides, int64_t offset, const nt_name *names,
-                          nt_view_dest d) {
-    if (!d.shape) return nt_tensor_view_of(t, ndim, sizes, strides, offset, names, d.out);
-    nt_shape_set(d.shape, ndim, sizes);
-    return NT_OK;
-}
-
 /* Slot 0, the tensor every op of a kind with an input takes. */
 static nt_status self_of(const nt_call *c, const nt_tensor **t) {
     *t = nt_call_tensor(c, 0);
