@@ -7,7 +7,8 @@
  * shapes and dtypes; some calls are in-place or out= forms. Before each call the shape
  * query runs on the record; when the op succeeds, the query must have succeeded with the
  * shape of every tensor the op returned (both of a pair; each of a list, and its length).
- * Every op must succeed at least once, so every rule is checked; ops that return no tensor
+ * Every op must succeed at least once, and in each of its in-place and out= forms, so every
+ * rule is checked; ops that return no tensor
  * or a data-dependent shape must be refused by the query with their marker's message.
  */
 #include <stdint.h>
@@ -36,7 +37,8 @@ static const pool_entry pool[] = {
     {NT_BOOL, 2, {2, 3}, false},          {NT_INT64, 0, {0}, false},
     {NT_FLOAT32, 3, {2, 1, 3}, false},    {NT_FLOAT32, 3, {4, 3, 2}, false},
     {NT_FLOAT32, 4, {2, 3, 5, 5}, false}, {NT_FLOAT32, 2, {0, 3}, false},
-    {NT_FLOAT32, 3, {2, 4, 3}, false},
+    {NT_FLOAT32, 3, {2, 4, 3}, false},    {NT_FLOAT32, 2, {2, 2}, false},
+    {NT_FLOAT32, 1, {2}, false},
 };
 #define NPOOL ((int)(sizeof pool / sizeof pool[0]))
 
@@ -149,7 +151,7 @@ static name_list pick_names(void) {
 /* A pool entry for a tensor slot: by its name (indices, masks, a fill value), else floats
  * mostly and the others sometimes. */
 static int pick_tensor(const char *name) {
-    static const int common[] = {0, 0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 14};
+    static const int common[] = {0, 0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 14, 15, 16};
     static const int index[] = {7, 9}, mask[] = {8, 8, 0}, value[] = {4, 9};
     if (!strcmp(name, "index") || !strcmp(name, "start")) return PICK(index);
     if (!strcmp(name, "mask") || !strcmp(name, "condition")) return PICK(mask);
@@ -261,9 +263,11 @@ static void build(built *b, nt_op op, const nt_sig *sig) {
     unsigned flags = nt_op_flags(op);
     if ((flags & (NT_OPF_INPLACE | NT_OPF_INPLACE_FUNCTION)) && draw(4) == 0) c->inplace = true;
     if ((flags & NT_OPF_OUT) && !c->inplace && draw(4) == 0) {
+        /* an empty out of float32, int64 or the first tensor's dtype, resized by the op */
         int64_t zero = 0;
-        nt_tensor *o = NULL;
-        if (nt_empty(1, &zero, NT_FLOAT32, NULL, &o) == NT_OK) b->made[b->nmade++] = o;
+        nt_tensor *o = NULL, *first = b->nmade ? b->made[0] : NULL;
+        nt_dtype dtypes[3] = {NT_FLOAT32, NT_INT64, first ? nt_tensor_dtype(first) : NT_FLOAT64};
+        if (nt_empty(1, &zero, dtypes[draw(3)], NULL, &o) == NT_OK) b->made[b->nmade++] = o;
         c->out[0] = o;
         if (sig->returns[0] == '(' && nt_empty(1, &zero, NT_INT64, NULL, &o) == NT_OK) {
             b->made[b->nmade++] = o;
@@ -299,7 +303,7 @@ static void report(nt_op op, const char *what, const nt_tensor *t, int ndim, con
 }
 
 typedef struct outcome {
-    int calls, successes, not_implemented;
+    int calls, successes, not_implemented, inplace, out;
 } outcome;
 
 /* One call of op: the query, then the op, then their agreement. */
@@ -325,6 +329,8 @@ static void check_call(nt_op op, const nt_sig *sig, outcome *o) {
     if (st == NT_ERR_NOT_IMPLEMENTED && want == NT_ERR_NOT_IMPLEMENTED) o->not_implemented++;
     if (st == NT_OK) {
         o->successes++;
+        o->inplace += c->inplace;
+        o->out += c->out[0] != NULL;
         if (rule == NT_SHAPE_NO_TENSOR || rule == NT_SHAPE_DATA_DEPENDENT) {
             EXPECT(want == NT_ERR_RUNTIME);
             EXPECT(strstr(why, rule == NT_SHAPE_NO_TENSOR ? "returns no tensor"
@@ -372,8 +378,8 @@ static void test_rule_agrees_with_every_op(void) {
         nt_sig sig;
         EXPECT(nt_sig_parse(text, strlen(text), &sig) == NT_OK);
         rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)(op + 1) * 0x100000001B3ull;
-        outcome o = {0, 0, 0};
-        for (int i = 0; i < 1000; i++)
+        outcome o = {0, 0, 0, 0, 0};
+        for (int i = 0; i < 3000; i++)
             check_call((nt_op)op, &sig, &o);
         /* view(dtype) is refused by the op and its rule alike */
         bool refused = o.not_implemented == o.calls;
@@ -381,6 +387,14 @@ static void test_rule_agrees_with_every_op(void) {
         if (o.successes == 0 && !refused)
             fprintf(stderr, "  op %d %s: no call succeeded (last: %s)\n", op, nt_op_name((nt_op)op),
                     nt_last_error());
+        /* and in each form it has: in place, out= */
+        unsigned flags = nt_op_flags((nt_op)op);
+        bool forms = (!(flags & (NT_OPF_INPLACE | NT_OPF_INPLACE_FUNCTION)) || o.inplace > 0) &&
+                     (!(flags & NT_OPF_OUT) || o.out > 0);
+        EXPECT(forms || refused);
+        if (!forms && !refused)
+            fprintf(stderr, "  op %d %s: %d in place, %d out= calls succeeded\n", op,
+                    nt_op_name((nt_op)op), o.inplace, o.out);
     }
     nt_clear_error();
 }
