@@ -83,8 +83,12 @@ nt_status nt_factory_out(nt_call *c, int size, int dtype) {
 /* The sized rows into an out= tensor: resized, then filled with `value` (none: left as is). */
 static nt_status fill_out(nt_call *c, int dtype, const nt_scalar *value) {
     NT_TRY(nt_factory_out(c, 0, dtype));
-    if (value) NT_TRY(nt_fill_(c->out[0], *value));
-    return NT_OK;
+    nt_status st = value ? nt_fill_(c->out[0], *value) : NT_OK;
+    if (st != NT_OK) { /* the value does not fit out's dtype: out's reference given back */
+        nt_tensor_release(c->result[0]);
+        c->result[0] = NULL;
+    }
+    return st;
 }
 
 nt_status nt_impl_empty(nt_call *c) {

@@ -668,7 +668,6 @@ static void op_call(state *s, fz_input *in) {
     nt_op op = (nt_op)(((unsigned)fz_u8(in) << 8 | fz_u8(in)) % NT_OP_COUNT);
     if (!schema_ok[op]) return;
     nt_op_kind kind = nt_op_kind_of(op);
-    if (kind == NT_OPK_FACTORY || kind == NT_OPK_RANDOM) return; /* sizes from the input */
     const nt_sig *sig = &schemas[op];
     static const char *const strs[] = {"floor", "trunc", "none", "mean", "x"};
     nt_dim dims[NT_CALL_MAX_ARGS][4];
@@ -750,6 +749,11 @@ static void op_call(state *s, fz_input *in) {
      * record, and an op that succeeds must have returned the shapes it predicted */
     predicted p;
     predict(&c, &p);
+    /* a factory's size comes from the input (arange's from its numbers): it runs when its
+     * shape rule says the result is small */
+    if ((kind == NT_OPK_FACTORY || kind == NT_OPK_RANDOM) &&
+        !(p.ok && small_result(fz_numel(p.ndim[0], p.sizes[0]))))
+        return;
     if (!FZ_OK(nt_call_op(&c))) return;
     check_predicted(&c, &p);
     for (int k = 0; k < 2; k++)
