@@ -486,8 +486,8 @@ static nt_status arange_out(nt_tensor *out, arange_job *job, nt_tensor **tmp) {
 }
 
 /* arange(start=0, end, step=1): the dtype given (out's with out=), else int64 for integer
- * bounds and the default dtype when one is a float */
-/* arange's dtype, checks and length from its record (the op and its shape rule). */
+ * bounds and the default dtype when one is a float; its checks and length. From the record,
+ * for the op and its shape rule. */
 static nt_status arange_plan(const nt_call *c, arange_job *job, nt_dtype *dtype_out) {
     nt_scalar start = c->args[0].kind == NT_ARG_SCALAR ? c->args[0].v.s : nt_scalar_int(0);
     nt_scalar end = c->args[1].v.s;
@@ -514,11 +514,17 @@ static nt_status arange_plan(const nt_call *c, arange_job *job, nt_dtype *dtype_
     return arange_setup(start, end, step, dtype, job);
 }
 
+/* The shape rule: n elements, in out's shape when out= has n (arange_out keeps it, as
+ * PyTorch does), else 1-d. */
 nt_status nt_shape_arange(const nt_call *c, nt_shape *s) {
     arange_job job;
     nt_dtype dtype;
     NT_TRY(arange_plan(c, &job, &dtype));
-    nt_shape_set(s, 1, &job.n);
+    const nt_tensor *out = c->out[0];
+    if (out && out->numel == job.n)
+        nt_shape_of_tensor(s, out);
+    else
+        nt_shape_set(s, 1, &job.n);
     return NT_OK;
 }
 

@@ -263,11 +263,19 @@ static void build(built *b, nt_op op, const nt_sig *sig) {
     unsigned flags = nt_op_flags(op);
     if ((flags & (NT_OPF_INPLACE | NT_OPF_INPLACE_FUNCTION)) && draw(4) == 0) c->inplace = true;
     if ((flags & NT_OPF_OUT) && !c->inplace && draw(4) == 0) {
-        /* an empty out of float32, int64 or the first tensor's dtype, resized by the op */
+        /* out of float32, int64 or the first tensor's dtype: empty (resized by the op) or of
+         * a pool shape (kept by some ops when its element count fits, as arange's) */
         int64_t zero = 0;
-        nt_tensor *o = NULL, *first = b->nmade ? b->made[0] : NULL;
+        nt_tensor *o = NULL, *first = b->nmade ? b->made[0] : NULL, *like = NULL;
         nt_dtype dtypes[3] = {NT_FLOAT32, NT_INT64, first ? nt_tensor_dtype(first) : NT_FLOAT64};
-        if (nt_empty(1, &zero, dtypes[draw(3)], NULL, &o) == NT_OK) b->made[b->nmade++] = o;
+        nt_dtype dtype = dtypes[draw(3)];
+        if (draw(2)) {
+            if (nt_empty(1, &zero, dtype, NULL, &o) != NT_OK) o = NULL;
+        } else if ((like = make(pick_tensor(""))) && nt_to_dtype(like, dtype, &o) != NT_OK) {
+            o = NULL;
+        }
+        nt_tensor_release(like);
+        if (o) b->made[b->nmade++] = o;
         c->out[0] = o;
         if (sig->returns[0] == '(' && nt_empty(1, &zero, NT_INT64, NULL, &o) == NT_OK) {
             b->made[b->nmade++] = o;
