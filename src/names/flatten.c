@@ -10,7 +10,9 @@
  * PyTorch refuses it on named tensors; unflatten gives the new dims the names it is given
  * and keeps the others. Messages are PyTorch 1.13's. Dims are nt_dim (indices or names).
  * The rows FLATTEN_OUT, FLATTEN, FLATTEN_NAMED_RANGE, FLATTEN_NAMES (PyTorch's overloads,
- * in its order), UNFLATTEN_NAMED and UNFLATTEN run nt_impl_flatten / nt_impl_unflatten.
+ * in its order), UNFLATTEN_NAMED and UNFLATTEN run nt_impl_flatten / nt_impl_unflatten;
+ * their shape rules (nt_shape_flatten, nt_shape_unflatten) run the same steps into an
+ * nt_view_dest that keeps only the sizes (ops/shape.h).
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -6,7 +6,8 @@
  * copies each input into its narrow of the result (dtype conversion included) with the
  * iterator. stack is cat of views unsqueezed at `dim` (PyTorch refuses named tensors here;
  * we unify the names and leave the new dim unnamed). The splits are narrow/select views,
- * returned as an array the caller releases with nt_tensors_release.
+ * returned as an array the caller releases with nt_tensors_release. Their shape rules
+ * (nt_shape_cat, _stack, _split) run the same checks and stop before the result is made.
  */
 #include <inttypes.h>
 #include <stdlib.h>

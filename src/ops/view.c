@@ -11,7 +11,9 @@
  * Every one of them only computes new sizes, strides, offset and names (on the stack) and
  * makes one tensor over the same storage; no element moves, except in reshape's fallback,
  * which copies when the strides cannot express the new shape. Arguments are checked as
- * PyTorch 1.13 checks them, with its messages.
+ * PyTorch 1.13 checks them, with its messages. Each delivers its geometry to an
+ * nt_view_dest (ops/shape.h): a new view for the op, or only the sizes for its shape rule
+ * (nt_shape_*), which so runs the same checks and allocates nothing.
  *
  * Names: transpose and permute move names with their dims; select and squeeze drop the
  * removed dims' names; narrow keeps them; expand leaves new leading dims unnamed;
