@@ -123,11 +123,9 @@ typedef struct batched_plan {
 static nt_status plan_batched(const nt_tensor *t1, const nt_tensor *t2, bool fold_t,
                               batched_plan *bp) {
     int d1 = t1->ndim, d2 = t2->ndim;
-    /* The batched path (and the transposed fold, computed the same way): t1 (batch1, n, m1)
-     * and t2 (batch2, m2, p) broadcast over the batch dims. */
     int64_t n = d1 > 1 ? t1->sizes[d1 - 2] : 1, m1 = t1->sizes[d1 - 1];
     int64_t m2 = d2 > 1 ? t2->sizes[d2 - 2] : t2->sizes[0], p = d2 > 1 ? t2->sizes[d2 - 1] : 1;
-    int64_t batch[NT_MAX_DIMS];
+    int64_t *batch = bp->batch;
     int nb = 0;
     if (fold_t) {
         /* PyTorch folds t2^T (batch*p, m2) against t1^T: its errors speak of that product */
@@ -158,14 +156,11 @@ static nt_status plan_batched(const nt_tensor *t1, const nt_tensor *t2, bool fol
                        "Expected size for first two dimensions of batch2 tensor to be: [%" PRId64
                        ", %" PRId64 "] but got: [%" PRId64 ", %" PRId64 "].",
                        bprod, m1, bprod, m2);
-    int64_t oshape[NT_MAX_DIMS];
     int on = nb;
     for (int i = 0; i < nb; i++)
-        oshape[i] = batch[i];
-    if (d1 > 1) oshape[on++] = n;
-    if (d2 > 1) oshape[on++] = p;
-    memcpy(bp->batch, batch, (size_t)nb * sizeof *batch);
-    memcpy(bp->oshape, oshape, (size_t)on * sizeof *oshape);
+        bp->oshape[i] = batch[i];
+    if (d1 > 1) bp->oshape[on++] = n;
+    if (d2 > 1) bp->oshape[on++] = p;
     bp->nb = nb, bp->on = on;
     bp->n = n, bp->m1 = m1, bp->m2 = m2, bp->p = p, bp->bprod = bprod;
     return NT_OK;
