@@ -246,6 +246,43 @@ NT_API const char *nt_op_python(nt_op op);
 NT_API unsigned nt_op_flags(nt_op op);
 NT_API nt_op_kind nt_op_kind_of(nt_op op);
 
+/* ------------------------------------------------------------------ result shapes */
+
+/* How an op's result shape is known (nt_op_shape_rule). */
+typedef enum nt_shape_rule {
+    NT_SHAPE_BY_KIND,        /* the rule of its kind, read from its schema: pointwise ops
+                                broadcast their tensors; reductions remove their dims (or keep
+                                them as size one); scans, names ops, *_like factories and
+                                in-place fills keep the input's shape; sized factories make
+                                their size */
+    NT_SHAPE_BY_FUNCTION,    /* a rule of its own (views, joins, products, pooling, ...) */
+    NT_SHAPE_DATA_DEPENDENT, /* known only from the elements' values (masked_select) */
+    NT_SHAPE_NO_TENSOR,      /* the op returns no tensor (item, equal, numel, ...) */
+} nt_shape_rule;
+
+/* The op's kind of shape rule (NT_SHAPE_NO_TENSOR for an invalid op). */
+NT_API nt_shape_rule nt_op_shape_rule(nt_op op);
+
+/* The shape the call's result would have, computed from the record alone: the op is not run
+ * and nothing is allocated. `sizes` receives up to NT_MAX_DIMS entries. The record is checked
+ * as nt_call_op checks it; arguments that cannot make a shape (shapes that do not broadcast,
+ * a dim out of range, a bad size) give the op's own error and text. A call the rule accepts
+ * may still fail for reasons beyond shapes (a dtype, an index's value), but a call that
+ * succeeds has this shape. In-place calls (c->inplace) and out= calls give the shape of the
+ * tensor they return.
+ * Results of several tensors: (values, indices) pairs (max(dim), topk, cummax, var_mean,
+ * max_pool*_with_indices) have one shape, this one. A list (split, chunk, unbind): the shape
+ * of its first tensor; nt_op_result_list_shape gives the length and each entry's shape.
+ * Ops whose result shape depends on the data (NT_SHAPE_DATA_DEPENDENT) and ops with no
+ * tensor result (NT_SHAPE_NO_TENSOR) fail with NT_ERR_RUNTIME and a message saying so. */
+NT_API nt_status nt_op_result_shape(const nt_call *c, int *ndim, int64_t *sizes);
+
+/* For an op that returns a list: its length into *count (may be NULL) and the shape of its
+ * entry `index` (0 <= index < count; an empty list's entry 0 is the shape an entry would
+ * have). For other ops, *count is 1 and index must be 0. */
+NT_API nt_status nt_op_result_list_shape(const nt_call *c, int64_t index, int64_t *count, int *ndim,
+                                         int64_t *sizes);
+
 #ifdef __cplusplus
 }
 #endif

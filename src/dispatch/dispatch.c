@@ -5,50 +5,10 @@
  */
 #include "dispatch.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <string.h>
 
 #include "core/status.h"
 #include "core/tensor.h"
-
-/* What a slot of an op's schema accepts, parsed once from the op table. */
-typedef struct slot_info {
-    int8_t kind;     /* nt_arg_kind, -1: an "Operand" (tensor or scalar) */
-    bool allow_none; /* "Type?" or a default */
-} slot_info;
-
-typedef struct schema_info {
-    int nslots;
-    slot_info slots[NT_CALL_MAX_ARGS];
-    bool ok; /* the schema parsed */
-} schema_info;
-
-static schema_info schemas[NT_OP_COUNT];
-static pthread_once_t schemas_once = PTHREAD_ONCE_INIT;
-static _Atomic bool schemas_ready;
-
-static void parse_schemas(void) {
-    for (int op = 0; op < NT_OP_COUNT; op++) {
-        const char *text = nt_op_rows[op].schema;
-        nt_sig sig;
-        schema_info *si = &schemas[op];
-        if (!text || nt_sig_parse(text, strlen(text), &sig) != NT_OK ||
-            sig.nparams > NT_CALL_MAX_ARGS)
-            continue;
-        si->nslots = sig.nparams;
-        si->ok = true;
-        for (int i = 0; i < sig.nparams; i++) {
-            bool operand = strcmp(sig.params[i].type, "Operand") == 0;
-            int kind = nt_sig_kind_of(sig.params[i].type);
-            if (kind < 0) si->ok = false;
-            si->slots[i].kind = (int8_t)(operand ? -1 : kind);
-            si->slots[i].allow_none = sig.params[i].allow_none || sig.params[i].optional;
-        }
-    }
-    nt_clear_error();
-    atomic_store_explicit(&schemas_ready, true, memory_order_release);
-}
 
 static const char *kind_name(int kind) {
     static const char *const names[] = {
@@ -63,14 +23,11 @@ static const char *kind_name(int kind) {
     return kind < 0 ? "a tensor or a number" : names[kind];
 }
 
-nt_status nt_call_op(nt_call *c) {
-    if (!c) return nt_fail(NT_ERR_VALUE, "nt_call_op(): NULL call");
-    if ((unsigned)c->op >= NT_OP_COUNT)
-        return nt_fail(NT_ERR_VALUE, "nt_call_op(): invalid op %d", (int)c->op);
-    if (!atomic_load_explicit(&schemas_ready, memory_order_acquire))
-        pthread_once(&schemas_once, parse_schemas);
+nt_status nt_call_check(const nt_call *c) {
+    if (!c) return nt_fail(NT_ERR_VALUE, "a NULL call record");
+    if ((unsigned)c->op >= NT_OP_COUNT) return nt_fail(NT_ERR_VALUE, "invalid op %d", (int)c->op);
     const nt_op_row *row = nt_op_row_of(c->op);
-    const schema_info *si = &schemas[c->op];
+    const nt_op_slots *si = nt_op_slots_of(c->op);
     if (!si->ok) return nt_fail(NT_ERR_RUNTIME, "%s: the op's schema does not parse", row->name);
     unsigned flags = row->flags | row->extra_flags;
     if (c->inplace && !(flags & (NT_OPF_INPLACE | NT_OPF_INPLACE_FUNCTION)))
@@ -95,6 +52,11 @@ nt_status nt_call_op(nt_call *c) {
             return nt_fail(NT_ERR_VALUE, "%s(): argument %d: a list of %d entries at NULL",
                            row->name, i, (int)a->n);
     }
+    return NT_OK;
+}
+
+nt_status nt_call_op(nt_call *c) {
+    NT_TRY(nt_call_check(c));
     c->result[0] = c->result[1] = NULL;
     c->list = NULL;
     c->nlist = 0;
@@ -109,9 +71,7 @@ nt_status nt_call_run(nt_call *c) {
 }
 
 nt_status nt_dispatch_out(nt_call *c, const nt_op_row *row) {
-    if (!atomic_load_explicit(&schemas_ready, memory_order_acquire))
-        pthread_once(&schemas_once, parse_schemas);
-    int nslots = schemas[c->op].nslots; /* the slots a record fills */
+    int nslots = nt_op_slots_of(c->op)->nslots; /* the slots a record fills */
     nt_tensor *given[NT_CALL_MAX_ARGS] = {NULL}, *views[NT_CALL_MAX_ARGS] = {NULL};
     nt_status st = NT_OK;
     for (int i = 0; i < nslots && st == NT_OK; i++) {

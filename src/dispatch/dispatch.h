@@ -29,6 +29,11 @@ static inline nt_status nt_dispatch(nt_call *c) {
     return row->impl(c);
 }
 
+/* nt_call_op's check of a record against its op's schema: a valid op, forms the op has,
+ * every slot of the kind its schema names (or none where it allows none), no NULL tensor
+ * or list. */
+nt_status nt_call_check(const nt_call *c);
+
 /* A call record with its results cleared, for op `op`. */
 static inline void nt_call_init(nt_call *c, nt_op op) {
     c->op = op;

@@ -268,22 +268,19 @@ nt_status nt_iter_build(nt_iter *it, int nops, nt_tensor *const *ops, const nt_i
     }
 
     NT_TRY(nt_broadcast_shapes(nops, ops, &it->out_ndim, it->out_shape));
-    for (int o = 0; o < c.noutputs; o++) {
-        const nt_tensor *t = ops[o];
-        bool same = t->ndim == it->out_ndim;
-        for (int d = 0; same && d < t->ndim; d++)
-            same = t->sizes[d] == it->out_shape[d];
-        if (!same) {
-            char have[512], want[512];
-            shape_text(t->ndim, t->sizes, have, sizeof have);
-            shape_text(it->out_ndim, it->out_shape, want, sizeof want);
-            return nt_fail(NT_ERR_RUNTIME,
-                           "output with shape %s doesn't match the broadcast shape %s", have, want);
-        }
-    }
+    for (int o = 0; o < c.noutputs; o++)
+        NT_TRY(nt_check_output_shape(ops[o], it->out_ndim, it->out_shape));
     NT_TRY(nt_shape_check(it->out_ndim, it->out_shape, &it->numel));
     compute_layout(it, ops);
     return NT_OK;
+}
+
+nt_status nt_fail_output_shape(const nt_tensor *t, int ndim, const int64_t *shape) {
+    char have[512], want[512];
+    shape_text(t->ndim, t->sizes, have, sizeof have);
+    shape_text(ndim, shape, want, sizeof want);
+    return nt_fail(NT_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
+                   have, want);
 }
 
 bool nt_iter_is_flat(const nt_iter *it) {

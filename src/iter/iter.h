@@ -95,6 +95,16 @@ bool nt_iter_is_flat(const nt_iter *it);
  * dimension 1". `shape` receives up to NT_MAX_DIMS sizes. */
 nt_status nt_broadcast_shapes(int n, nt_tensor *const *ts, int *ndim, int64_t *shape);
 
+/* An output written in place must have the broadcast shape (ndim, shape): "output with
+ * shape [2, 1] doesn't match the broadcast shape [2, 3]". */
+nt_status nt_fail_output_shape(const nt_tensor *t, int ndim, const int64_t *shape);
+static inline nt_status nt_check_output_shape(const nt_tensor *t, int ndim, const int64_t *shape) {
+    bool same = t->ndim == ndim;
+    for (int d = 0; same && d < ndim; d++)
+        same = t->sizes[d] == shape[d];
+    return same ? NT_OK : nt_fail_output_shape(t, ndim, shape);
+}
+
 /* ---- memory overlap, with PyTorch's rules (ATen's MemOverlap) ---- */
 
 /* NO: they share no element; FULL: same elements in the same order; PARTIAL: some shared;

@@ -10,7 +10,9 @@
  * PyTorch refuses it on named tensors; unflatten gives the new dims the names it is given
  * and keeps the others. Messages are PyTorch 1.13's. Dims are nt_dim (indices or names).
  * The rows FLATTEN_OUT, FLATTEN, FLATTEN_NAMED_RANGE, FLATTEN_NAMES (PyTorch's overloads,
- * in its order), UNFLATTEN_NAMED and UNFLATTEN run nt_impl_flatten / nt_impl_unflatten.
+ * in its order), UNFLATTEN_NAMED and UNFLATTEN run nt_impl_flatten / nt_impl_unflatten;
+ * their shape rules (nt_shape_flatten, nt_shape_unflatten) run the same steps into an
+ * nt_view_dest that keeps only the sizes (ops/shape.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -61,7 +63,7 @@ static const nt_name *merged_names(const nt_tensor *t, int64_t s, int64_t e, nt_
 }
 
 static nt_status flatten(nt_tensor *t, nt_dim start, nt_dim end, nt_name out_name,
-                         nt_tensor **out) {
+                         nt_view_dest out) {
     int64_t s, e;
     NT_TRY(wrap_range(t, start, end, &s, &e));
     NT_TRY(nt_names_check_known(&out_name, 1));
@@ -74,13 +76,13 @@ static nt_status flatten(nt_tensor *t, nt_dim start, nt_dim end, nt_name out_nam
     const nt_name *names = merged_names(t, s, e, out_name, buf);
     if (names) NT_TRY(nt_names_check_unique(names, ndim));
     if (s == e) /* nothing to merge: only the dim's name changes */
-        return nt_tensor_view_of(t, t->ndim, t->sizes, t->strides, t->offset, names, out);
+        return nt_view_deliver(t, t->ndim, t->sizes, t->strides, t->offset, names, out);
     int64_t sizes[NT_MAX_DIMS];
     NT_TRY(merged_shape(t, s, e, sizes));
     return nt_view_named(t, ndim, sizes, names, true, out);
 }
 
-static nt_status flatten_dims(nt_tensor *t, nt_dim start, nt_dim end, nt_tensor **out) {
+static nt_status flatten_dims(nt_tensor *t, nt_dim start, nt_dim end, nt_view_dest out) {
     int64_t s, e;
     NT_TRY(wrap_range(t, start, end, &s, &e));
     if (t->ndim == 0) {
@@ -88,7 +90,9 @@ static nt_status flatten_dims(nt_tensor *t, nt_dim start, nt_dim end, nt_tensor 
         return nt_view_named(t, 1, &one, NULL, false, out);
     }
     if (s == e) { /* PyTorch returns the input itself */
-        *out = nt_tensor_retain(t);
+        if (out.shape)
+            return nt_view_deliver(t, t->ndim, t->sizes, t->strides, t->offset, NULL, out);
+        *out.out = nt_tensor_retain(t);
         return NT_OK;
     }
     nt_name buf[NT_MAX_DIMS];
@@ -99,7 +103,7 @@ static nt_status flatten_dims(nt_tensor *t, nt_dim start, nt_dim end, nt_tensor 
 }
 
 static nt_status flatten_names(nt_tensor *t, int count, const nt_name *dims, nt_name out_name,
-                               nt_tensor **out) {
+                               nt_view_dest out) {
     int64_t first = 0, prev = 0, at;
     for (int i = 0; i < count; i++)
         NT_TRY(nt_tensor_dim_of(t, dims[i], &at));
@@ -150,7 +154,7 @@ static nt_status unflatten_size_error(const nt_tensor *t, int64_t d, int count,
 }
 
 static nt_status unflatten(nt_tensor *t, nt_dim dim, int count, const int64_t *sizes,
-                           const nt_name *names, nt_tensor **out) {
+                           const nt_name *names, nt_view_dest out) {
     int64_t d;
     NT_TRY(nt_tensor_dim(t, dim, &d));
     if (t->ndim == 0)
@@ -194,24 +198,30 @@ static nt_dim dim_arg(const nt_call *c, int i, nt_dim def) {
 }
 
 /* flatten(start, end, out_dim) by index or name, flatten(start=0, end=-1), flatten(dims,
- * out_dim). */
-nt_status nt_impl_flatten(nt_call *c) {
+ * out_dim): the view (the impl) or its shape (the shape rule). */
+static nt_status flatten_call(const nt_call *c, nt_view_dest d) {
     nt_tensor *t = nt_call_tensor(c, 0);
     if (!t) return nt_fail_null_tensor("flatten", "self");
     switch (c->op) {
     case NT_OP_FLATTEN:
-        return flatten_dims(t, dim_arg(c, 1, 0), dim_arg(c, 2, -1), &c->result[0]);
+        return flatten_dims(t, dim_arg(c, 1, 0), dim_arg(c, 2, -1), d);
     case NT_OP_FLATTEN_NAMES:
-        return flatten_names(t, c->args[1].n, c->args[1].v.names, name_arg(&c->args[2]),
-                             &c->result[0]);
+        return flatten_names(t, c->args[1].n, c->args[1].v.names, name_arg(&c->args[2]), d);
     default:
-        return flatten(t, dim_arg(c, 1, 0), dim_arg(c, 2, -1), name_arg(&c->args[3]),
-                       &c->result[0]);
+        return flatten(t, dim_arg(c, 1, 0), dim_arg(c, 2, -1), name_arg(&c->args[3]), d);
     }
 }
 
+nt_status nt_impl_flatten(nt_call *c) {
+    return flatten_call(c, nt_view_to(&c->result[0]));
+}
+
+nt_status nt_shape_flatten(const nt_call *c, nt_shape *s) {
+    return flatten_call(c, nt_view_shape(s));
+}
+
 /* unflatten(dim, sizes) and unflatten(dim, sizes, names). */
-nt_status nt_impl_unflatten(nt_call *c) {
+static nt_status unflatten_call(const nt_call *c, nt_view_dest d) {
     nt_tensor *t = nt_call_tensor(c, 0);
     if (!t) return nt_fail_null_tensor("unflatten", "self");
     const nt_arg *names = &c->args[3];
@@ -219,10 +229,17 @@ nt_status nt_impl_unflatten(nt_call *c) {
         return nt_fail(NT_ERR_RUNTIME,
                        "unflatten: %d sizes but %d names were given for the unflattened dims",
                        (int)c->args[2].n, (int)names->n);
-    return unflatten(t, dim_arg(c, 1, 0), c->args[2].n, c->args[2].v.ints,
-                     c->op == NT_OP_UNFLATTEN_NAMED && names->kind == NT_ARG_NAMES ? names->v.names
-                                                                                   : NULL,
-                     &c->result[0]);
+    return unflatten(
+        t, dim_arg(c, 1, 0), c->args[2].n, c->args[2].v.ints,
+        c->op == NT_OP_UNFLATTEN_NAMED && names->kind == NT_ARG_NAMES ? names->v.names : NULL, d);
+}
+
+nt_status nt_impl_unflatten(nt_call *c) {
+    return unflatten_call(c, nt_view_to(&c->result[0]));
+}
+
+nt_status nt_shape_unflatten(const nt_call *c, nt_shape *s) {
+    return unflatten_call(c, nt_view_shape(s));
 }
 
 static nt_status run(nt_call *c, nt_tensor **out) {

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "core/tensor.h"
+#include "ops/shape.h"
 
 /* The index of `name` among t's names, or -1. NT_NAME_NONE is never found. */
 static inline int nt_names_find(const nt_tensor *t, nt_name name) {
@@ -69,6 +70,6 @@ nt_status nt_infer_size(int ndim, const int64_t *shape, int64_t numel, int64_t *
  * (NULL: unnamed; not checked for duplicates). With allow_copy, falls back to a contiguous
  * copy when the strides cannot express the shape; otherwise that is view's error. */
 nt_status nt_view_named(nt_tensor *t, int ndim, const int64_t *sizes, const nt_name *names,
-                        bool allow_copy, nt_tensor **out);
+                        bool allow_copy, nt_view_dest out);
 
 #endif

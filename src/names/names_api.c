@@ -335,7 +335,7 @@ static nt_status check_out_dims(int ndim) {
 /* align_to without an Ellipsis (and align_as): the result has one dim per entry of
  * `order`; t's dims go where their names are, every other entry (None included) is a new
  * size-one dim. The messages are PyTorch's, which prints `order` twice. */
-static nt_status align_to_order(nt_tensor *t, int count, const nt_name *order, nt_tensor **out) {
+static nt_status align_to_order(nt_tensor *t, int count, const nt_name *order, nt_view_dest out) {
     NT_TRY(check_out_dims(count));
     NT_TRY(nt_names_check_known(order, count));
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
@@ -359,11 +359,11 @@ static nt_status align_to_order(nt_tensor *t, int count, const nt_name *order, n
         strides[at] = t->strides[d];
     }
     NT_TRY(nt_names_check_unique(order, count));
-    return nt_tensor_view_of(t, count, sizes, strides, t->offset, order, out);
+    return nt_view_deliver(t, count, sizes, strides, t->offset, order, out);
 }
 
 static nt_status align_to(nt_tensor *t, int count, const nt_name *names, int ellipsis,
-                          nt_tensor **out) {
+                          nt_view_dest out) {
     NT_TRY(check_ellipsis("align_to", count, ellipsis));
     if (ellipsis < 0) return align_to_order(t, count, names, out);
     /* PyTorch lets an Ellipsis carry unnamed dims along; the spec does not. */
@@ -410,23 +410,35 @@ static nt_status align_to(nt_tensor *t, int count, const nt_name *names, int ell
     }
     NT_TRY(nt_names_check_known(out_names, ndim));
     NT_TRY(nt_names_check_unique(out_names, ndim));
-    return nt_tensor_view_of(t, ndim, sizes, strides, t->offset, out_names, out);
+    return nt_view_deliver(t, ndim, sizes, strides, t->offset, out_names, out);
 }
 
-nt_status nt_impl_align_to(nt_call *c) {
+/* align_to(names) and align_as(other): the view (the impl) or its shape (the shape rule) */
+static nt_status align_call(const nt_call *c, nt_view_dest d) {
     nt_tensor *t = nt_call_tensor(c, 0);
-    if (!t) return nt_fail_null_tensor("align_to", "self");
-    const nt_arg *a = &c->args[1];
-    return align_to(t, a->n, a->v.names, a->ellipsis, &c->result[0]);
-}
-
-nt_status nt_impl_align_as(nt_call *c) {
-    nt_tensor *t = nt_call_tensor(c, 0), *other = nt_call_tensor(c, 1);
+    if (c->op == NT_OP_ALIGN_TO) {
+        if (!t) return nt_fail_null_tensor("align_to", "self");
+        const nt_arg *a = &c->args[1];
+        return align_to(t, a->n, a->v.names, a->ellipsis, d);
+    }
+    nt_tensor *other = nt_call_tensor(c, 1);
     if (!t) return nt_fail_null_tensor("align_as", "self");
     if (!other) return nt_fail_null_tensor("align_as", "other");
     nt_name order[NT_MAX_DIMS];
     names_of(other, order);
-    return align_to_order(t, other->ndim, order, &c->result[0]);
+    return align_to_order(t, other->ndim, order, d);
+}
+
+nt_status nt_impl_align_to(nt_call *c) {
+    return align_call(c, nt_view_to(&c->result[0]));
+}
+
+nt_status nt_impl_align_as(nt_call *c) {
+    return align_call(c, nt_view_to(&c->result[0]));
+}
+
+nt_status nt_shape_align_to(const nt_call *c, nt_shape *s) {
+    return align_call(c, nt_view_shape(s));
 }
 
 nt_status nt_align_to(nt_tensor *t, int count, const nt_name *names, int ellipsis,

@@ -129,16 +129,7 @@ nt_status nt_pw_check_target(nt_tensor *target, bool is_out, int bndim, const in
         NT_TRY(nt_out_resize(target, bndim, shape));
         return nt_names_check_out(target->names, target->ndim, names, ndim);
     }
-    bool same = target->ndim == bndim;
-    for (int d = 0; same && d < bndim; d++)
-        same = target->sizes[d] == shape[d];
-    if (!same) {
-        char have[512], want[512];
-        nt_ints_repr(target->sizes, target->ndim, have, sizeof have);
-        nt_ints_repr(shape, bndim, want, sizeof want);
-        return nt_fail(NT_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
-                       have, want);
-    }
+    NT_TRY(nt_check_output_shape(target, bndim, shape));
     NT_TRY(nt_names_check_out(target->names, target->ndim, names, ndim));
     if (!nt_can_cast(result, target->dtype)) return cannot_cast(result, target->dtype);
     return NT_OK;

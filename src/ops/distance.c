@@ -70,8 +70,10 @@ static nt_status batched(const nt_tensor *t, int nb, const int64_t *batch, nt_te
     return st;
 }
 
-/* Slots: x1, x2, p, compute_mode. */
-nt_status nt_impl_cdist(nt_call *c) {
+/* cdist's checks, in PyTorch's order, and its result's shape (nb batch dims, then the rows
+ * of x1 and x2) and names. Slots: x1, x2, p, compute_mode. */
+static nt_status cdist_plan(const nt_call *c, nt_name *names, int *nnames, int64_t *shape,
+                            int *nb) {
     const nt_tensor *x1 = c->args[0].v.t, *x2 = c->args[1].v.t;
     double p = float_arg(c, 2, 2.0);
     if (x1->ndim < 2)
@@ -86,10 +88,9 @@ nt_status nt_impl_cdist(nt_call *c) {
                        "X1 and X2 must have the same number of columns. X1: %" PRId64
                        " X2: %" PRId64,
                        m, x2->sizes[x2->ndim - 1]);
-    nt_name names[NT_MAX_DIMS];
-    int nnames = 0;
+    *nnames = 0;
     if (x1->names || x2->names)
-        NT_TRY(nt_names_cdist_slow(x1->names, x1->ndim, x2->names, x2->ndim, names, &nnames));
+        NT_TRY(nt_names_cdist_slow(x1->names, x1->ndim, x2->names, x2->ndim, names, nnames));
     if (!floating(x1->dtype))
         return nt_fail(NT_ERR_RUNTIME, "cdist only supports floating-point dtypes, X1 got: %s",
                        nt_dtype_torch_name(x1->dtype));
@@ -100,14 +101,30 @@ nt_status nt_impl_cdist(nt_call *c) {
     int64_t mode = c->args[3].kind == NT_ARG_INT ? c->args[3].v.i : 0;
     if (mode < 0 || mode > 2)
         return nt_fail(NT_ERR_RUNTIME, "possible modes: 0, 1, 2, but was: %" PRId64, mode);
+    NT_TRY(broadcast_batch(x1, x2, shape, nb));
+    shape[*nb] = x1->sizes[x1->ndim - 2];
+    shape[*nb + 1] = x2->sizes[x2->ndim - 2];
+    return NT_OK;
+}
+
+nt_status nt_shape_cdist(const nt_call *c, nt_shape *s) {
+    nt_name names[NT_MAX_DIMS];
+    int nnames = 0, nb = 0;
+    NT_TRY(cdist_plan(c, names, &nnames, s->sizes, &nb));
+    s->ndim = nb + 2;
+    return NT_OK;
+}
+
+nt_status nt_impl_cdist(nt_call *c) {
+    const nt_tensor *x1 = c->args[0].v.t, *x2 = c->args[1].v.t;
+    double p = float_arg(c, 2, 2.0);
+    nt_name names[NT_MAX_DIMS];
+    int nnames = 0, nb = 0;
     int64_t shape[NT_MAX_DIMS];
-    int nb = 0;
-    NT_TRY(broadcast_batch(x1, x2, shape, &nb));
-    int64_t r1 = x1->sizes[x1->ndim - 2], r2 = x2->sizes[x2->ndim - 2], bprod = 1;
+    NT_TRY(cdist_plan(c, names, &nnames, shape, &nb));
+    int64_t m = x1->sizes[x1->ndim - 1], r1 = shape[nb], r2 = shape[nb + 1], bprod = 1;
     for (int i = 0; i < nb; i++)
         bprod *= shape[i];
-    shape[nb] = r1;
-    shape[nb + 1] = r2;
     nt_tensor *r = NULL, *a = NULL, *b = NULL;
     nt_status st = NT_OK;
     NT_CHECK(st, nt_tensor_alloc(x1->dtype, nb + 2, shape, nnames ? names : NULL, &r));
@@ -136,8 +153,8 @@ fail:
     return st;
 }
 
-/* Slots: self, p. */
-nt_status nt_impl_pdist(nt_call *c) {
+/* pdist's checks and its result's length, n (n - 1) / 2. Slots: self, p. */
+static nt_status pdist_plan(const nt_call *c, int64_t *count) {
     const nt_tensor *t = c->args[0].v.t;
     double p = float_arg(c, 1, 2.0);
     if (t->ndim != 2)
@@ -145,8 +162,24 @@ nt_status nt_impl_pdist(nt_call *c) {
     if (!floating(t->dtype))
         return nt_fail(NT_ERR_RUNTIME, "pdist only supports floating-point dtypes");
     if (!(p >= 0)) return nt_fail(NT_ERR_RUNTIME, "pdist only supports non-negative p values");
+    int64_t n = t->sizes[0];
+    *count = n <= 1 ? 0 : n * (n - 1) / 2;
+    return NT_OK;
+}
+
+nt_status nt_shape_pdist(const nt_call *c, nt_shape *s) {
+    int64_t count = 0;
+    NT_TRY(pdist_plan(c, &count));
+    nt_shape_set(s, 1, &count);
+    return NT_OK;
+}
+
+nt_status nt_impl_pdist(nt_call *c) {
+    const nt_tensor *t = c->args[0].v.t;
+    double p = float_arg(c, 1, 2.0);
+    int64_t count = 0;
+    NT_TRY(pdist_plan(c, &count));
     int64_t n = t->sizes[0], m = t->sizes[1];
-    int64_t count = n <= 1 ? 0 : n * (n - 1) / 2;
     nt_tensor *r = NULL, *x = NULL;
     nt_status st = NT_OK;
     NT_CHECK(st, nt_tensor_alloc(t->dtype, 1, &count, NULL, &r));

@@ -83,8 +83,12 @@ nt_status nt_factory_out(nt_call *c, int size, int dtype) {
 /* The sized rows into an out= tensor: resized, then filled with `value` (none: left as is). */
 static nt_status fill_out(nt_call *c, int dtype, const nt_scalar *value) {
     NT_TRY(nt_factory_out(c, 0, dtype));
-    if (value) NT_TRY(nt_fill_(c->out[0], *value));
-    return NT_OK;
+    nt_status st = value ? nt_fill_(c->out[0], *value) : NT_OK;
+    if (st != NT_OK) { /* the value does not fit out's dtype: out's reference given back */
+        nt_tensor_release(c->result[0]);
+        c->result[0] = NULL;
+    }
+    return st;
 }
 
 nt_status nt_impl_empty(nt_call *c) {
@@ -482,12 +486,13 @@ static nt_status arange_out(nt_tensor *out, arange_job *job, nt_tensor **tmp) {
 }
 
 /* arange(start=0, end, step=1): the dtype given (out's with out=), else int64 for integer
- * bounds and the default dtype when one is a float */
-nt_status nt_impl_arange(nt_call *c) {
+ * bounds and the default dtype when one is a float; its checks and length. From the record,
+ * for the op and its shape rule. */
+static nt_status arange_plan(const nt_call *c, arange_job *job, nt_dtype *dtype_out) {
     nt_scalar start = c->args[0].kind == NT_ARG_SCALAR ? c->args[0].v.s : nt_scalar_int(0);
     nt_scalar end = c->args[1].v.s;
     nt_scalar step = c->args[2].kind == NT_ARG_SCALAR ? c->args[2].v.s : nt_scalar_int(1);
-    nt_tensor *out = c->out[0], *tmp = NULL;
+    const nt_tensor *out = c->out[0];
     nt_dtype dtype;
     if (c->args[3].kind == NT_ARG_DTYPE) {
         dtype = c->args[3].v.dtype;
@@ -502,10 +507,32 @@ nt_status nt_impl_arange(nt_call *c) {
         dtype = floating ? nt_default_dtype() : NT_INT64;
     }
     if (!nt_dtype_valid((int)dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", (int)dtype);
-    arange_job job = {.acc = arange_info[dtype].acc, .lanes = arange_info[dtype].lanes};
-    if (job.acc == ACC_NONE)
+    *job = (arange_job){.acc = arange_info[dtype].acc, .lanes = arange_info[dtype].lanes};
+    if (job->acc == ACC_NONE)
         return nt_fail(NT_ERR_RUNTIME, "\"arange_cpu\" not implemented for 'Bool'");
-    NT_TRY(arange_setup(start, end, step, dtype, &job));
+    *dtype_out = dtype;
+    return arange_setup(start, end, step, dtype, job);
+}
+
+/* The shape rule: n elements, in out's shape when out= has n (arange_out keeps it, as
+ * PyTorch does), else 1-d. */
+nt_status nt_shape_arange(const nt_call *c, nt_shape *s) {
+    arange_job job;
+    nt_dtype dtype;
+    NT_TRY(arange_plan(c, &job, &dtype));
+    const nt_tensor *out = c->out[0];
+    if (out && out->numel == job.n)
+        nt_shape_of_tensor(s, out);
+    else
+        nt_shape_set(s, 1, &job.n);
+    return NT_OK;
+}
+
+nt_status nt_impl_arange(nt_call *c) {
+    nt_tensor *out = c->out[0], *tmp = NULL;
+    arange_job job;
+    nt_dtype dtype;
+    NT_TRY(arange_plan(c, &job, &dtype));
     if (out)
         NT_TRY(arange_out(out, &job, &tmp));
     else

@@ -6,7 +6,8 @@
  * copies each input into its narrow of the result (dtype conversion included) with the
  * iterator. stack is cat of views unsqueezed at `dim` (PyTorch refuses named tensors here;
  * we unify the names and leave the new dim unnamed). The splits are narrow/select views,
- * returned as an array the caller releases with nt_tensors_release.
+ * returned as an array the caller releases with nt_tensors_release. Their shape rules
+ * (nt_shape_cat, _stack, _split) run the same checks and stop before the result is made.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -40,8 +41,10 @@ static bool can_cast(nt_dtype from, nt_dtype to) {
     return true;
 }
 
+/* cat of count tensors along dim into out (NULL: a new tensor) as *result; or, when `shape`
+ * is set (the shape query), only the checks and the result's shape. */
 static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, int64_t dim,
-                          nt_tensor *out, nt_tensor **result) {
+                          nt_tensor *out, nt_tensor **result, nt_shape *shape) {
     if (count < 0 || (count > 0 && !ts)) return nt_fail(NT_ERR_VALUE, "cat: invalid tensor list");
     for (int i = 0; i < count; i++) {
         if (!ts[i]) return nt_fail(NT_ERR_TYPE, "expected Tensor as element %d, got NULL", i);
@@ -116,6 +119,10 @@ static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, i
         memcpy(sizes, v->sizes, (size_t)ndim * sizeof *sizes);
         sizes[dim] = total;
     }
+    if (shape) {
+        nt_shape_set(shape, ndim, sizes);
+        return NT_OK;
+    }
     nt_tensor *r = NULL;
     nt_status st = NT_OK;
     if (out) {
@@ -178,17 +185,26 @@ static nt_status list_dim(const char *fn, int count, nt_tensor *const *ts, nt_di
     return nt_tensor_dim(ts[0], dim, out);
 }
 
-/* cat(tensors, dim=0, *, out=None) */
-nt_status nt_impl_cat(nt_call *c) {
+/* cat(tensors, dim=0, *, out=None): the result, or its shape */
+static nt_status cat_call(const nt_call *c, nt_tensor **result, nt_shape *shape) {
     int count = c->args[0].n;
     nt_tensor *const *ts = c->args[0].v.tensors;
     int64_t dim;
     NT_TRY(list_dim("cat", count, ts, c->args[1].kind == NT_ARG_DIM ? c->args[1].v.dim : 0, &dim));
-    return cat_impl("cat", count, ts, dim, c->out[0], &c->result[0]);
+    return cat_impl("cat", count, ts, dim, c->out[0], result, shape);
 }
 
-/* stack(tensors, dim=0, *, out=None): cat of the tensors each unsqueezed at dim */
-nt_status nt_impl_stack(nt_call *c) {
+nt_status nt_impl_cat(nt_call *c) {
+    return cat_call(c, &c->result[0], NULL);
+}
+
+nt_status nt_shape_cat(const nt_call *c, nt_shape *s) {
+    return cat_call(c, NULL, s);
+}
+
+/* stack(tensors, dim=0, *, out=None): cat of the tensors each unsqueezed at dim; the
+ * result, or its shape */
+static nt_status stack_call(const nt_call *c, nt_tensor **result, nt_shape *shape) {
     int count = c->args[0].n;
     nt_tensor *const *tensors = c->args[0].v.tensors;
     if (count <= 0 || !tensors)
@@ -213,16 +229,34 @@ nt_status nt_impl_stack(nt_call *c) {
                            a, b, i);
         }
     }
+    if (shape) { /* the tensors' shape with a dim of `count` inserted at d */
+        const nt_tensor *t = tensors[0];
+        if (t->ndim + 1 > NT_MAX_DIMS)
+            return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",
+                           NT_MAX_DIMS, t->ndim + 1);
+        shape->ndim = t->ndim + 1;
+        for (int i = 0, j = 0; i < shape->ndim; i++)
+            shape->sizes[i] = i == d ? count : t->sizes[j++];
+        return NT_OK;
+    }
     nt_tensor **views = calloc((size_t)count, sizeof *views);
     if (!views) return nt_fail_oom((size_t)count * sizeof *views);
     nt_status st = NT_OK;
     for (int i = 0; i < count && st == NT_OK; i++)
         st = nt_unsqueeze(tensors[i], d, &views[i]);
-    if (st == NT_OK) st = cat_impl("stack", count, views, d, c->out[0], &c->result[0]);
+    if (st == NT_OK) st = cat_impl("stack", count, views, d, c->out[0], result, NULL);
     for (int i = 0; i < count; i++)
         nt_tensor_release(views[i]);
     free(views);
     return st;
+}
+
+nt_status nt_impl_stack(nt_call *c) {
+    return stack_call(c, &c->result[0], NULL);
+}
+
+nt_status nt_shape_stack(const nt_call *c, nt_shape *s) {
+    return stack_call(c, NULL, s);
 }
 
 /* ------------------------------------------------------------------ splitting */
@@ -233,17 +267,47 @@ nt_status nt_impl_stack(nt_call *c) {
  * up front rather than asked of an allocator that can only fail. */
 #define MAX_PARTS ((int64_t)1 << 32)
 
-static nt_status new_list(const char *fn, int64_t n, nt_tensor ***out) {
+/* Where the parts go: a new list (*list, *count), or, for the shape query, the length and
+ * the shape of entry shape->index. */
+typedef struct list_dest {
+    nt_tensor ***list;
+    int64_t *count;
+    nt_shape *shape;
+} list_dest;
+
+static nt_status check_parts(const char *fn, int64_t n) {
     if (n > MAX_PARTS)
         return nt_fail(NT_ERR_RUNTIME, "%s: cannot make %" PRId64 " tensors (at most %" PRId64 ")",
                        fn, n, MAX_PARTS);
+    return NT_OK;
+}
+
+static nt_status new_list(const char *fn, int64_t n, nt_tensor ***out) {
+    NT_TRY(check_parts(fn, n));
     *out = calloc(n > 0 ? (size_t)n : 1, sizeof **out);
     return *out ? NT_OK : nt_fail_oom((size_t)n * sizeof **out);
 }
 
+/* The shape query's answer for a list of n parts: t's shape with dim d of `size` (d < 0:
+ * removed) for the entry asked for. */
+static nt_status part_shape(const char *fn, const nt_tensor *t, int64_t d, int64_t n, int64_t size,
+                            nt_shape *s) {
+    NT_TRY(check_parts(fn, n));
+    s->ndim = 0;
+    for (int i = 0; i < t->ndim; i++)
+        if (i != d || size >= 0) s->sizes[s->ndim++] = i == d ? size : t->sizes[i];
+    s->count = n;
+    return NT_OK;
+}
+
 /* narrows of t along d at the given lengths, consecutive from 0 */
 static nt_status narrows(const char *fn, nt_tensor *t, int64_t d, int64_t n, const int64_t *lengths,
-                         int64_t uniform, int64_t last, nt_tensor ***out, int64_t *count) {
+                         int64_t uniform, int64_t last, list_dest out) {
+    if (out.shape) {
+        int64_t k = out.shape->index >= 0 && out.shape->index < n ? out.shape->index : 0;
+        int64_t len = n == 0 ? 0 : lengths ? lengths[k] : (k < n - 1 ? uniform : last);
+        return part_shape(fn, t, d, n, len, out.shape);
+    }
     nt_tensor **list;
     NT_TRY(new_list(fn, n, &list));
     int64_t start = 0;
@@ -256,13 +320,12 @@ static nt_status narrows(const char *fn, nt_tensor *t, int64_t d, int64_t n, con
         }
         start += len;
     }
-    *out = list;
-    *count = n;
+    *out.list = list;
+    *out.count = n;
     return NT_OK;
 }
 
-static nt_status split(nt_tensor *t, int64_t split_size, int64_t dim, nt_tensor ***out,
-                       int64_t *count) {
+static nt_status split(nt_tensor *t, int64_t split_size, int64_t dim, list_dest out) {
     if (t->ndim == 0)
         return nt_fail(NT_ERR_RUNTIME, "split expects at least a 1-dimensional tensor");
     if (split_size < 0)
@@ -280,11 +343,11 @@ static nt_status split(nt_tensor *t, int64_t split_size, int64_t dim, nt_tensor 
     int64_t n = split_size == 0 || size == 0 ? 1 : (size - 1) / split_size + 1;
     int64_t last = size - split_size * (n - 1);
     if (split_size == 0) last = 0;
-    return narrows("split", t, d, n, NULL, split_size, last, out, count);
+    return narrows("split", t, d, n, NULL, split_size, last, out);
 }
 
 static nt_status split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes, int64_t dim,
-                                  nt_tensor ***out, int64_t *count) {
+                                  list_dest out) {
     if (nsizes < 0)
         return nt_fail(NT_ERR_VALUE, "split_with_sizes(): negative number of sizes (%d)", nsizes);
     if (t->ndim == 0)
@@ -307,11 +370,10 @@ static nt_status split_with_sizes(nt_tensor *t, int nsizes, const int64_t *sizes
                        "split_with_sizes expects split_sizes to sum exactly to %" PRId64
                        " (input tensor's size at dimension %" PRId64 "), but got split_sizes=%s",
                        t->sizes[d], dim, text);
-    return narrows("split_with_sizes", t, d, nsizes, sizes, 0, 0, out, count);
+    return narrows("split_with_sizes", t, d, nsizes, sizes, 0, 0, out);
 }
 
-static nt_status chunk(nt_tensor *t, int64_t chunks, int64_t dim, nt_tensor ***out,
-                       int64_t *count) {
+static nt_status chunk(nt_tensor *t, int64_t chunks, int64_t dim, list_dest out) {
     if (t->ndim == 0)
         return nt_fail(NT_ERR_RUNTIME, "chunk expects at least a 1-dimensional tensor");
     if (chunks <= 0)
@@ -322,18 +384,19 @@ static nt_status chunk(nt_tensor *t, int64_t chunks, int64_t dim, nt_tensor ***o
     int64_t size = t->sizes[d];
     if (size == 0) {
         /* as many empty chunks as asked for */
-        return narrows("chunk", t, d, chunks, NULL, 0, 0, out, count);
+        return narrows("chunk", t, d, chunks, NULL, 0, 0, out);
     }
-    return split(t, (size - 1) / chunks + 1, d, out, count);
+    return split(t, (size - 1) / chunks + 1, d, out);
 }
 
-static nt_status unbind(nt_tensor *t, int64_t dim, nt_tensor ***out, int64_t *count) {
+static nt_status unbind(nt_tensor *t, int64_t dim, list_dest out) {
     if (t->ndim == 0)
         return nt_fail(NT_ERR_INDEX,
                        "Dimension specified as %" PRId64 " but tensor has no dimensions", dim);
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim, &d));
     int64_t n = t->sizes[d];
+    if (out.shape) return part_shape("unbind", t, d, n, -1, out.shape);
     nt_tensor **list;
     NT_TRY(new_list("unbind", n, &list));
     for (int64_t i = 0; i < n; i++) {
@@ -343,14 +406,15 @@ static nt_status unbind(nt_tensor *t, int64_t dim, nt_tensor ***out, int64_t *co
             return st;
         }
     }
-    *out = list;
-    *count = n;
+    *out.list = list;
+    *out.count = n;
     return NT_OK;
 }
 
-/* split, split(sizes), split_with_sizes, chunk, unbind: the parts into c->list. A dim by
- * name is looked up first; an index is checked by each op in PyTorch's order. */
-nt_status nt_impl_split(nt_call *c) {
+/* split, split(sizes), split_with_sizes, chunk, unbind: the parts (into c->list), or their
+ * shapes. A dim by name is looked up first; an index is checked by each op in PyTorch's
+ * order. */
+static nt_status split_parts(const nt_call *c, list_dest out) {
     nt_tensor *t = nt_call_tensor(c, 0);
     const nt_op_row *row = nt_op_row_of(c->op);
     if (!t) return nt_fail_null_tensor(row->name, "input");
@@ -359,17 +423,27 @@ nt_status nt_impl_split(nt_call *c) {
     if (nt_dim_is_name(dim)) NT_TRY(nt_tensor_dim(t, dim, &dim));
     switch (c->op) {
     case NT_OP_SPLIT:
-        return split(t, c->args[1].v.i, dim, &c->list, &c->nlist);
+        return split(t, c->args[1].v.i, dim, out);
     case NT_OP_CHUNK:
-        return chunk(t, c->args[1].v.i, dim, &c->list, &c->nlist);
+        return chunk(t, c->args[1].v.i, dim, out);
     case NT_OP_UNBIND:
-        return unbind(t, dim, &c->list, &c->nlist);
+        return unbind(t, dim, out);
     default:
         if (c->args[1].n < 0)
             return nt_fail(NT_ERR_VALUE, "split_with_sizes(): negative number of sizes (%d)",
                            (int)c->args[1].n);
-        return split_with_sizes(t, c->args[1].n, c->args[1].v.ints, dim, &c->list, &c->nlist);
+        return split_with_sizes(t, c->args[1].n, c->args[1].v.ints, dim, out);
     }
+}
+
+nt_status nt_impl_split(nt_call *c) {
+    list_dest out = {&c->list, &c->nlist, NULL};
+    return split_parts(c, out);
+}
+
+nt_status nt_shape_split(const nt_call *c, nt_shape *s) {
+    list_dest out = {NULL, NULL, s};
+    return split_parts(c, out);
 }
 
 /* ------------------------------------------------------------------ the public functions */

@@ -104,6 +104,20 @@ nt_status nt_la_finish_dest(nt_tensor *out, nt_tensor *dst, nt_status st);
 
 /* mm's rank and shape checks, in PyTorch's order and words. */
 nt_status nt_la_mm_check_shapes(const nt_tensor *a, const nt_tensor *b);
+/* mm's size check of (a[0] x a[1]) @ (b[0] x b[1]), with its text */
+nt_status nt_la_mm_check_sizes(const int64_t *a, const int64_t *b);
+/* addmv's shape checks: mv (bias NULL, PyTorch's 1-d result as self) and addmv */
+nt_status nt_la_addmv_check(int self_ndim, int64_t self_size0, int64_t self_numel,
+                            const nt_tensor *mat_, const nt_tensor *vec);
+nt_status nt_la_addmv_check_sizes(int self_ndim, int64_t self_size0, int64_t self_numel,
+                                  int mat_ndim, const int64_t *mat_sizes, int vec_ndim,
+                                  const int64_t *vec_sizes);
+/* dot's checks of two vectors (ranks, dtypes, sizes) */
+nt_status nt_la_dot_check(const nt_tensor *a, const nt_tensor *b);
+/* The shape rule of addmm/addmv: the product's shape (ndim, sizes), which self must have in
+ * place and into which it must expand. */
+nt_status nt_la_bias_shape(const nt_tensor *bias, int ndim, const int64_t *sizes, nt_dtype dtype,
+                           bool inplace, nt_shape *s);
 
 /* mm of checked shapes, whose result gets `names` (NULL: none). */
 nt_status nt_la_mm_named(const nt_tensor *a, const nt_tensor *b, nt_tensor *out, nt_tensor **result,

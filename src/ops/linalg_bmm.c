@@ -98,6 +98,14 @@ nt_status nt_impl_bmm(nt_call *c) {
     return bmm_impl(c->args[0].v.t, c->args[1].v.t, c->out[0], &c->result[0]);
 }
 
+nt_status nt_shape_bmm(const nt_call *c, nt_shape *s) {
+    const nt_tensor *a = c->args[0].v.t, *b = c->args[1].v.t;
+    NT_TRY(bmm_check(a, b));
+    int64_t shape[3] = {a->sizes[0], a->sizes[1], b->sizes[2]};
+    nt_shape_set(s, 3, shape);
+    return NT_OK;
+}
+
 /* ------------------------------------------------------------------ public API */
 
 nt_status nt_bmm(const nt_tensor *a, const nt_tensor *b, nt_tensor **out) {

@@ -76,6 +76,12 @@ nt_status nt_la_check_inplace(const nt_tensor *self, int ndim, const int64_t *si
     return NT_OK;
 }
 
+nt_status nt_la_bias_shape(const nt_tensor *bias, int ndim, const int64_t *sizes, nt_dtype dtype,
+                           bool inplace, nt_shape *s) {
+    if (inplace) NT_TRY(nt_la_check_inplace(bias, ndim, sizes, dtype));
+    return nt_expand_shape(bias, ndim, sizes, s);
+}
+
 /* ------------------------------------------------------------------ scalars */
 
 static double scalar_double(nt_scalar s) {

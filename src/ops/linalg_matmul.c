@@ -111,6 +111,61 @@ static nt_status as_batched(const nt_tensor *t, int nb, const int64_t *batch, in
     return st;
 }
 
+/* The batched product's plan (and the transposed fold's): t1 (batch1, n, m1) and t2 (batch2,
+ * m2, p) broadcast over the batch dims, with PyTorch's checks and texts; the result's shape
+ * (on, oshape). */
+typedef struct batched_plan {
+    int64_t batch[NT_MAX_DIMS], oshape[NT_MAX_DIMS];
+    int nb, on;
+    int64_t n, m1, m2, p, bprod;
+} batched_plan;
+
+static nt_status plan_batched(const nt_tensor *t1, const nt_tensor *t2, bool fold_t,
+                              batched_plan *bp) {
+    int d1 = t1->ndim, d2 = t2->ndim;
+    int64_t n = d1 > 1 ? t1->sizes[d1 - 2] : 1, m1 = t1->sizes[d1 - 1];
+    int64_t m2 = d2 > 1 ? t2->sizes[d2 - 2] : t2->sizes[0], p = d2 > 1 ? t2->sizes[d2 - 1] : 1;
+    int64_t *batch = bp->batch;
+    int nb = 0;
+    if (fold_t) {
+        /* PyTorch folds t2^T (batch*p, m2) against t1^T: its errors speak of that product */
+        int64_t rows = p;
+        for (int i = 0; i < d2 - 2; i++)
+            rows *= t2->sizes[i];
+        if (d1 == 2 && m2 != t1->sizes[1])
+            return nt_fail(NT_ERR_RUNTIME,
+                           "mat1 and mat2 shapes cannot be multiplied (%" PRId64 "x%" PRId64
+                           " and %" PRId64 "x%" PRId64 ")",
+                           rows, m2, t1->sizes[1], t1->sizes[0]);
+        if (d1 == 1 && m2 != t1->sizes[0])
+            return nt_fail(NT_ERR_RUNTIME,
+                           "size mismatch, got %" PRId64 ", %" PRId64 "x%" PRId64 ",%" PRId64, rows,
+                           rows, m2, t1->sizes[0]);
+        nb = d2 - 2;
+        for (int i = 0; i < nb; i++)
+            batch[i] = t2->sizes[i];
+    } else {
+        NT_TRY(broadcast_batch(t1->sizes, d1 > 2 ? d1 - 2 : 0, t2->sizes, d2 > 2 ? d2 - 2 : 0,
+                               batch, &nb));
+    }
+    int64_t bprod = 1;
+    for (int i = 0; i < nb; i++)
+        bprod *= batch[i];
+    if (!fold_t && m1 != m2)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "Expected size for first two dimensions of batch2 tensor to be: [%" PRId64
+                       ", %" PRId64 "] but got: [%" PRId64 ", %" PRId64 "].",
+                       bprod, m1, bprod, m2);
+    int on = nb;
+    for (int i = 0; i < nb; i++)
+        bp->oshape[i] = batch[i];
+    if (d1 > 1) bp->oshape[on++] = n;
+    if (d2 > 1) bp->oshape[on++] = p;
+    bp->nb = nb, bp->on = on;
+    bp->n = n, bp->m1 = m1, bp->m2 = m2, bp->p = p, bp->bprod = bprod;
+    return NT_OK;
+}
+
 /* matmul of unnamed operands, PyTorch's _matmul_impl: a new result in *result, or written
  * into `out` (then *result is a new reference to it). Each path checks out= as the
  * sub-op PyTorch calls there would. */
@@ -187,47 +242,11 @@ static nt_status matmul_nonames(const nt_tensor *t1, const nt_tensor *t2, nt_ten
         goto fail;
     }
     bool fold_t = should_fold(t2, d1);
-    /* The batched path (and the transposed fold, computed the same way): t1 (batch1, n, m1)
-     * and t2 (batch2, m2, p) broadcast over the batch dims. */
-    int64_t n = d1 > 1 ? t1->sizes[d1 - 2] : 1, m1 = t1->sizes[d1 - 1];
-    int64_t m2 = d2 > 1 ? t2->sizes[d2 - 2] : t2->sizes[0], p = d2 > 1 ? t2->sizes[d2 - 1] : 1;
-    int64_t batch[NT_MAX_DIMS];
-    int nb = 0;
-    if (fold_t) {
-        /* PyTorch folds t2^T (batch*p, m2) against t1^T: its errors speak of that product */
-        int64_t rows = p;
-        for (int i = 0; i < d2 - 2; i++)
-            rows *= t2->sizes[i];
-        if (d1 == 2 && m2 != t1->sizes[1])
-            return nt_fail(NT_ERR_RUNTIME,
-                           "mat1 and mat2 shapes cannot be multiplied (%" PRId64 "x%" PRId64
-                           " and %" PRId64 "x%" PRId64 ")",
-                           rows, m2, t1->sizes[1], t1->sizes[0]);
-        if (d1 == 1 && m2 != t1->sizes[0])
-            return nt_fail(NT_ERR_RUNTIME,
-                           "size mismatch, got %" PRId64 ", %" PRId64 "x%" PRId64 ",%" PRId64, rows,
-                           rows, m2, t1->sizes[0]);
-        nb = d2 - 2;
-        for (int i = 0; i < nb; i++)
-            batch[i] = t2->sizes[i];
-    } else {
-        NT_TRY(broadcast_batch(t1->sizes, d1 > 2 ? d1 - 2 : 0, t2->sizes, d2 > 2 ? d2 - 2 : 0,
-                               batch, &nb));
-    }
-    int64_t bprod = 1;
-    for (int i = 0; i < nb; i++)
-        bprod *= batch[i];
-    if (!fold_t && m1 != m2)
-        return nt_fail(NT_ERR_RUNTIME,
-                       "Expected size for first two dimensions of batch2 tensor to be: [%" PRId64
-                       ", %" PRId64 "] but got: [%" PRId64 ", %" PRId64 "].",
-                       bprod, m1, bprod, m2);
-    int64_t oshape[NT_MAX_DIMS];
-    int on = nb;
-    for (int i = 0; i < nb; i++)
-        oshape[i] = batch[i];
-    if (d1 > 1) oshape[on++] = n;
-    if (d2 > 1) oshape[on++] = p;
+    batched_plan bp;
+    NT_TRY(plan_batched(t1, t2, fold_t, &bp));
+    int64_t n = bp.n, m1 = bp.m1, m2 = bp.m2, p = bp.p, bprod = bp.bprod;
+    int nb = bp.nb, on = bp.on;
+    const int64_t *batch = bp.batch, *oshape = bp.oshape;
     /* the dtype PyTorch's sub-op gives its result, and the errors of that sub-op */
     nt_dtype rdt = fold_t && d1 == 1 ? t1->dtype : t2->dtype;
     if (out) {
@@ -261,6 +280,14 @@ fail:
     return st;
 }
 
+static nt_status check_ranks(const nt_tensor *t1, const nt_tensor *t2) {
+    if (t1->ndim == 0 || t2->ndim == 0)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
+                       t1->ndim, t2->ndim);
+    return NT_OK;
+}
+
 static nt_status matmul_impl(const nt_tensor *t1, const nt_tensor *t2, nt_tensor *out,
                              nt_tensor **result) {
     nt_name buf[NT_MAX_DIMS];
@@ -270,10 +297,7 @@ static nt_status matmul_impl(const nt_tensor *t1, const nt_tensor *t2, nt_tensor
      * then _matmul_impl's own rank check. */
     if (t1->names || t2->names)
         NT_TRY(nt_names_matmul(t1->names, t1->ndim, t2->names, t2->ndim, buf, &nd, &names));
-    if (t1->ndim == 0 || t2->ndim == 0)
-        return nt_fail(NT_ERR_RUNTIME,
-                       "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
-                       t1->ndim, t2->ndim);
+    NT_TRY(check_ranks(t1, t2));
     nt_tensor *u1 = NULL, *u2 = NULL, *r = NULL;
     nt_status st;
     if (!t1->names && !t2->names) return matmul_nonames(t1, t2, out, result);
@@ -322,4 +346,46 @@ nt_status nt_matmul_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b) 
     NT_REQUIRE("matmul", b, "other");
     NT_REQUIRE("matmul", out, "out");
     return nt_la_product(NT_OP_MATMUL, a, b, out, NULL);
+}
+
+/* The shape rule: the shape of each path of matmul_nonames, with the checks of the sub-op
+ * it calls (dot, mv, mm, the folds, the batched product). */
+nt_status nt_shape_matmul(const nt_call *c, nt_shape *s) {
+    const nt_tensor *t1 = c->args[0].v.t, *t2 = c->args[1].v.t;
+    int d1 = t1->ndim, d2 = t2->ndim;
+    NT_TRY(check_ranks(t1, t2));
+    if (d1 == 1 && d2 == 1) {
+        NT_TRY(nt_la_dot_check(t1, t2));
+        s->ndim = 0;
+        return NT_OK;
+    }
+    if (d1 == 2 && d2 == 1) {
+        NT_TRY(nt_la_addmv_check(1, t1->sizes[0], t1->sizes[0], t1, t2));
+        nt_shape_set(s, 1, t1->sizes);
+        return NT_OK;
+    }
+    if (d1 <= 2 && d2 == 2) { /* mm, a vector as a row */
+        int64_t a[2] = {d1 == 2 ? t1->sizes[0] : 1, t1->sizes[d1 - 1]};
+        NT_TRY(nt_la_mm_check_sizes(a, t2->sizes));
+        s->ndim = 0;
+        if (d1 == 2) s->sizes[s->ndim++] = a[0];
+        s->sizes[s->ndim++] = t2->sizes[1];
+        return NT_OK;
+    }
+    if (should_fold(t1, d2)) { /* (batch..., n, m) folded to (batch*n, m) @ t2 */
+        int64_t fold[2] = {1, t1->sizes[d1 - 1]};
+        for (int i = 0; i < d1 - 1; i++)
+            fold[0] *= t1->sizes[i];
+        if (d2 == 2)
+            NT_TRY(nt_la_mm_check_sizes(fold, t2->sizes));
+        else
+            NT_TRY(nt_la_addmv_check_sizes(1, fold[0], fold[0], 2, fold, 1, t2->sizes));
+        nt_shape_set(s, d1 - 1, t1->sizes);
+        if (d2 == 2) s->sizes[s->ndim++] = t2->sizes[1];
+        return NT_OK;
+    }
+    batched_plan bp;
+    NT_TRY(plan_batched(t1, t2, should_fold(t2, d1), &bp));
+    nt_shape_set(s, bp.on, bp.oshape);
+    return NT_OK;
 }

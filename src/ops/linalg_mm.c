@@ -63,15 +63,19 @@ fail:
     return st;
 }
 
-nt_status nt_la_mm_check_shapes(const nt_tensor *a, const nt_tensor *b) {
-    if (a->ndim != 2) return nt_fail(NT_ERR_RUNTIME, "self must be a matrix");
-    if (b->ndim != 2) return nt_fail(NT_ERR_RUNTIME, "mat2 must be a matrix");
-    if (a->sizes[1] != b->sizes[0])
+nt_status nt_la_mm_check_sizes(const int64_t *a, const int64_t *b) {
+    if (a[1] != b[0])
         return nt_fail(NT_ERR_RUNTIME,
                        "mat1 and mat2 shapes cannot be multiplied (%" PRId64 "x%" PRId64
                        " and %" PRId64 "x%" PRId64 ")",
-                       a->sizes[0], a->sizes[1], b->sizes[0], b->sizes[1]);
+                       a[0], a[1], b[0], b[1]);
     return NT_OK;
+}
+
+nt_status nt_la_mm_check_shapes(const nt_tensor *a, const nt_tensor *b) {
+    if (a->ndim != 2) return nt_fail(NT_ERR_RUNTIME, "self must be a matrix");
+    if (b->ndim != 2) return nt_fail(NT_ERR_RUNTIME, "mat2 must be a matrix");
+    return nt_la_mm_check_sizes(a->sizes, b->sizes);
 }
 
 /* mm of checked shapes, whose result gets `names` (NULL: none). */
@@ -114,8 +118,8 @@ nt_status nt_la_mm_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
 }
 
 /* addmm(bias, a, b) into a new tensor, `out` (out=) or bias itself (inplace). */
-static nt_status addmm_impl(nt_tensor *bias, const nt_tensor *a, const nt_tensor *b, nt_scalar beta,
-                            nt_scalar alpha, nt_tensor *out, bool inplace, nt_tensor **result) {
+/* addmm's checks of its operands (PyTorch's meta function, in its order) */
+static nt_status addmm_check(const nt_tensor *bias, const nt_tensor *a, const nt_tensor *b) {
     if (bias->dtype != b->dtype)
         return nt_fail(NT_ERR_RUNTIME, "self and mat2 must have the same dtype");
     if (a->dtype != b->dtype)
@@ -124,11 +128,12 @@ static nt_status addmm_impl(nt_tensor *bias, const nt_tensor *a, const nt_tensor
         return nt_fail(NT_ERR_RUNTIME, "mat1 must be a matrix, got %d-D tensor", a->ndim);
     if (b->ndim != 2)
         return nt_fail(NT_ERR_RUNTIME, "mat2 must be a matrix, got %d-D tensor", b->ndim);
-    if (a->sizes[1] != b->sizes[0])
-        return nt_fail(NT_ERR_RUNTIME,
-                       "mat1 and mat2 shapes cannot be multiplied (%" PRId64 "x%" PRId64
-                       " and %" PRId64 "x%" PRId64 ")",
-                       a->sizes[0], a->sizes[1], b->sizes[0], b->sizes[1]);
+    return nt_la_mm_check_sizes(a->sizes, b->sizes);
+}
+
+static nt_status addmm_impl(nt_tensor *bias, const nt_tensor *a, const nt_tensor *b, nt_scalar beta,
+                            nt_scalar alpha, nt_tensor *out, bool inplace, nt_tensor **result) {
+    NT_TRY(addmm_check(bias, a, b));
     nt_name buf[NT_MAX_DIMS];
     const nt_name *names;
     int nd;
@@ -182,6 +187,22 @@ nt_status nt_impl_addmm(nt_call *c) {
     nt_status st = addmm_impl(self, c->args[1].v.t, c->args[2].v.t, nt_la_scalar_arg(c, 3),
                               nt_la_scalar_arg(c, 4), c->out[0], c->inplace, &c->result[0]);
     return st;
+}
+
+nt_status nt_shape_mm(const nt_call *c, nt_shape *s) {
+    const nt_tensor *a = c->args[0].v.t, *b = c->args[1].v.t;
+    NT_TRY(nt_la_mm_check_shapes(a, b));
+    int64_t shape[2] = {a->sizes[0], b->sizes[1]};
+    nt_shape_set(s, 2, shape);
+    return NT_OK;
+}
+
+/* addmm: (n, p), into which self expands (self itself in place) */
+nt_status nt_shape_addmm(const nt_call *c, nt_shape *s) {
+    const nt_tensor *bias = c->args[0].v.t, *a = c->args[1].v.t, *b = c->args[2].v.t;
+    NT_TRY(addmm_check(bias, a, b));
+    int64_t shape[2] = {a->sizes[0], b->sizes[1]};
+    return nt_la_bias_shape(bias, 2, shape, a->dtype, c->inplace, s);
 }
 
 /* ------------------------------------------------------------------ public API */

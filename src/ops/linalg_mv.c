@@ -62,25 +62,32 @@ static nt_status addmv_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
 
 /* addmv's shape checks (the meta function), for addmv and mv (mv passes bias NULL and
  * PyTorch's 1-d result as self). */
-static nt_status addmv_check(int self_ndim, int64_t self_size0, int64_t self_numel,
-                             const nt_tensor *mat_, const nt_tensor *vec) {
-    if (!(mat_->ndim == 2 && vec->ndim == 1 && self_ndim <= 1))
+nt_status nt_la_addmv_check_sizes(int self_ndim, int64_t self_size0, int64_t self_numel,
+                                  int mat_ndim, const int64_t *mat_sizes, int vec_ndim,
+                                  const int64_t *vec_sizes) {
+    if (!(mat_ndim == 2 && vec_ndim == 1 && self_ndim <= 1))
         return nt_fail(NT_ERR_RUNTIME, "vector + matrix @ vector expected, got %d, %d, %d",
-                       self_ndim, mat_->ndim, vec->ndim);
-    if (!(mat_->sizes[1] == vec->sizes[0] && (mat_->sizes[0] == self_numel || self_numel == 1))) {
+                       self_ndim, mat_ndim, vec_ndim);
+    if (!(mat_sizes[1] == vec_sizes[0] && (mat_sizes[0] == self_numel || self_numel == 1))) {
         if (self_ndim == 0)
             return nt_fail(NT_ERR_INDEX, "Dimension specified as 0 but tensor has no dimensions");
         return nt_fail(NT_ERR_RUNTIME,
                        "size mismatch, got %" PRId64 ", %" PRId64 "x%" PRId64 ",%" PRId64,
-                       self_size0, mat_->sizes[0], mat_->sizes[1], vec->sizes[0]);
+                       self_size0, mat_sizes[0], mat_sizes[1], vec_sizes[0]);
     }
     return NT_OK;
+}
+
+nt_status nt_la_addmv_check(int self_ndim, int64_t self_size0, int64_t self_numel,
+                            const nt_tensor *mat_, const nt_tensor *vec) {
+    return nt_la_addmv_check_sizes(self_ndim, self_size0, self_numel, mat_->ndim, mat_->sizes,
+                                   vec->ndim, vec->sizes);
 }
 
 static nt_status addmv_impl(nt_tensor *bias, const nt_tensor *mat_, const nt_tensor *vec,
                             nt_scalar beta, nt_scalar alpha, nt_tensor *out, bool inplace,
                             nt_tensor **result) {
-    NT_TRY(addmv_check(bias->ndim, bias->ndim ? bias->sizes[0] : 0, bias->numel, mat_, vec));
+    NT_TRY(nt_la_addmv_check(bias->ndim, bias->ndim ? bias->sizes[0] : 0, bias->numel, mat_, vec));
     nt_name buf[NT_MAX_DIMS];
     const nt_name *names;
     int nd;
@@ -127,7 +134,7 @@ nt_status nt_la_mv_impl(const nt_tensor *mat_, const nt_tensor *vec, nt_tensor *
                         nt_tensor **result) {
     if (mat_->ndim == 0)
         return nt_fail(NT_ERR_INDEX, "Dimension specified as 0 but tensor has no dimensions");
-    NT_TRY(addmv_check(1, mat_->sizes[0], mat_->sizes[0], mat_, vec));
+    NT_TRY(nt_la_addmv_check(1, mat_->sizes[0], mat_->sizes[0], mat_, vec));
     nt_name buf[NT_MAX_DIMS];
     const nt_name *names;
     int nd;
@@ -159,7 +166,7 @@ fail:
 
 /* ------------------------------------------------------------------ dot */
 
-static nt_status dot_check(const nt_tensor *a, const nt_tensor *b) {
+nt_status nt_la_dot_check(const nt_tensor *a, const nt_tensor *b) {
     if (a->ndim != 1 || b->ndim != 1)
         return nt_fail(NT_ERR_RUNTIME, "1D tensors expected, but got %dD and %dD tensors", a->ndim,
                        b->ndim);
@@ -178,7 +185,7 @@ static nt_status dot_check(const nt_tensor *a, const nt_tensor *b) {
 
 nt_status nt_la_dot_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
                          nt_tensor **result) {
-    NT_TRY(dot_check(a, b));
+    NT_TRY(nt_la_dot_check(a, b));
     if (out) {
         NT_TRY(nt_out_resize(out, 0, NULL));
         if (out->dtype != a->dtype)
@@ -212,6 +219,28 @@ nt_status nt_impl_dot(nt_call *c) {
 nt_status nt_impl_addmv(nt_call *c) {
     return addmv_impl(c->args[0].v.t, c->args[1].v.t, c->args[2].v.t, nt_la_scalar_arg(c, 3),
                       nt_la_scalar_arg(c, 4), c->out[0], c->inplace, &c->result[0]);
+}
+
+nt_status nt_shape_mv(const nt_call *c, nt_shape *s) {
+    const nt_tensor *mat_ = c->args[0].v.t, *vec = c->args[1].v.t;
+    if (mat_->ndim == 0)
+        return nt_fail(NT_ERR_INDEX, "Dimension specified as 0 but tensor has no dimensions");
+    NT_TRY(nt_la_addmv_check(1, mat_->sizes[0], mat_->sizes[0], mat_, vec));
+    nt_shape_set(s, 1, mat_->sizes);
+    return NT_OK;
+}
+
+nt_status nt_shape_dot(const nt_call *c, nt_shape *s) {
+    NT_TRY(nt_la_dot_check(c->args[0].v.t, c->args[1].v.t));
+    s->ndim = 0;
+    return NT_OK;
+}
+
+/* addmv: (n), into which self expands (self itself in place) */
+nt_status nt_shape_addmv(const nt_call *c, nt_shape *s) {
+    const nt_tensor *bias = c->args[0].v.t, *mat_ = c->args[1].v.t, *vec = c->args[2].v.t;
+    NT_TRY(nt_la_addmv_check(bias->ndim, bias->ndim ? bias->sizes[0] : 0, bias->numel, mat_, vec));
+    return nt_la_bias_shape(bias, 1, mat_->sizes, vec->dtype, c->inplace, s);
 }
 
 /* ------------------------------------------------------------------ public API */

@@ -6,7 +6,8 @@
  * kernel name for its "not implemented" errors), how it is called (its schema: the slots
  * of nt_call.args; its Python signatures, from which the Python module is generated) and
  * who runs it: `impl`, the function of the op's family that reads the call record, and an
- * optional `check` run first. Layers key their own tables by the op's id: kernels by op and
+ * optional `check` run first, and its shape rule (`shape`, ops/shape.h: NULL when the rule
+ * of its kind applies). Layers key their own tables by the op's id: kernels by op and
  * dtype in src/kernels, the Python binding by the schema.
  */
 #ifndef NT_OPS_OP_TABLE_H
@@ -17,6 +18,7 @@
 #include "names/infer.h"
 #include "ntensor.h"
 #include "ntensor/call.h"
+#include "ops/shape.h"
 
 /* How an op's result dtype follows from its inputs'. */
 typedef enum nt_dtype_rule {
@@ -42,9 +44,30 @@ typedef struct nt_op_row {
     const char *kernel;
     nt_op_impl impl;
     nt_op_check check;
+    nt_op_shape shape;
 } nt_op_row;
 
 extern const nt_op_row nt_op_rows[NT_OP_COUNT];
+
+/* What a row's schema says of its slots, parsed once (nt_op_slots_of): what each accepts
+ * (the dispatcher's check of a record) and where the slots named "dim", "keepdim" and
+ * "size" are (the kinds' shape rules). */
+typedef struct nt_slot_info {
+    int8_t kind;     /* nt_arg_kind, -1: an "Operand" (tensor or scalar) */
+    bool allow_none; /* "Type?" or a default */
+} nt_slot_info;
+
+typedef struct nt_op_slots {
+    bool ok; /* the schema parsed */
+    int nslots;
+    nt_slot_info slots[NT_CALL_MAX_ARGS];
+    int8_t dim, keepdim, size; /* the slots of these names, or -1 */
+    bool dim_has_default;      /* "Dim dim=-1": dim_default when the slot is not given */
+    int64_t dim_default;
+} nt_op_slots;
+
+/* The parsed schema of a valid op. */
+const nt_op_slots *nt_op_slots_of(nt_op op);
 
 /* The op's row; the caller has checked that op is valid. */
 static inline const nt_op_row *nt_op_row_of(nt_op op) {

@@ -381,24 +381,36 @@ static int op_dims(nt_op op, bool *with_indices) {
     return 3;
 }
 
-/* Slots: self, kernel_size, stride, padding, dilation, ceil_mode. */
-nt_status nt_impl_max_pool(nt_call *c) {
-    bool with_indices;
-    int dims = op_dims(c->op, &with_indices);
+/* The plan of a call. Slots: self, kernel_size, stride, padding, dilation, ceil_mode. */
+static nt_status plan_call(const nt_call *c, int dims, bool with_indices, pool_plan *plan) {
     const nt_tensor *t = c->args[0].v.t;
     int_list k = list_arg(c, 1, NULL, 0), s = list_arg(c, 2, NULL, 0),
              pad = list_arg(c, 3, ZERO, 1), dil = list_arg(c, 4, ONE, 1);
     bool ceil_mode = c->args[5].kind == NT_ARG_BOOL && c->args[5].v.b;
+    memset(plan, 0, sizeof *plan);
+    if (dims == 1 && !with_indices) return plan1d(t, k, s, pad, dil, ceil_mode, plan);
+    if (dims == 1) return plan1d_indices(t, k, s, pad, dil, ceil_mode, plan);
+    if (dims == 2) return plan2d(t->ndim, t->sizes, k, s, pad, dil, ceil_mode, plan);
+    return plan3d(t, k, s, pad, dil, ceil_mode, plan);
+}
+
+/* The shape rule: the plan's shape (values and indices alike). */
+nt_status nt_shape_max_pool(const nt_call *c, nt_shape *s) {
+    bool with_indices;
+    int dims = op_dims(c->op, &with_indices);
     pool_plan plan;
-    memset(&plan, 0, sizeof plan);
-    if (dims == 1 && !with_indices)
-        NT_TRY(plan1d(t, k, s, pad, dil, ceil_mode, &plan));
-    else if (dims == 1)
-        NT_TRY(plan1d_indices(t, k, s, pad, dil, ceil_mode, &plan));
-    else if (dims == 2)
-        NT_TRY(plan2d(t->ndim, t->sizes, k, s, pad, dil, ceil_mode, &plan));
-    else
-        NT_TRY(plan3d(t, k, s, pad, dil, ceil_mode, &plan));
+    NT_TRY(plan_call(c, dims, with_indices, &plan));
+    plan_shape(&plan, c->args[0].v.t, dims);
+    nt_shape_set(s, plan.ndim, plan.shape);
+    return NT_OK;
+}
+
+nt_status nt_impl_max_pool(nt_call *c) {
+    bool with_indices;
+    int dims = op_dims(c->op, &with_indices);
+    const nt_tensor *t = c->args[0].v.t;
+    pool_plan plan;
+    NT_TRY(plan_call(c, dims, with_indices, &plan));
     nt_tensor *v = NULL, *ix = NULL;
     NT_TRY(run(&plan, dims, t, with_indices, &v, &ix));
     nt_status st = NT_OK;

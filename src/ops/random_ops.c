@@ -796,8 +796,10 @@ static nt_status normal_impl(const nt_tensor *mean_t, double mean_v, const nt_te
     int64_t shape[NT_MAX_DIMS];
     NT_TRY(nt_broadcast_shapes(nin, ins, &ndim, shape));
     if (into) {
-        /* PyTorch broadcasts a tensor mean (or std) with out when the other is a number */
-        if (nin == 1) { /* ... and out's shape may be larger than the tensor's */
+        /* PyTorch broadcasts a tensor mean with out when std is a number (its std tensor is
+         * made like out), so out's shape may be larger than mean's; a number mean with a
+         * tensor std gives std's shape */
+        if (mean_t && !std_t) {
             nt_tensor *pair[2] = {ins[0], into};
             NT_TRY(nt_broadcast_shapes(2, pair, &ndim, shape));
             if (names && ndim > a->ndim) { /* a's names, padded with None on the left */

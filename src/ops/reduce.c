@@ -56,26 +56,6 @@ enum { SLOT_SELF, SLOT_DIM, SLOT_KEEPDIM, SLOT_DTYPE = 3, SLOT_UNBIASED = 3, SLO
 
 /* ------------------------------------------------------------------ dims and dtypes */
 
-static nt_status dims_mask(const nt_tensor *t, int count, const nt_dim *dims, uint64_t *mask) {
-    if (count == 0) {
-        *mask = t->ndim >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->ndim) - 1);
-        return NT_OK;
-    }
-    bool named = false;
-    for (int i = 0; i < count && dims; i++)
-        named |= nt_dim_is_name(dims[i]);
-    if (named) { /* names resolved to indices first (the common case has none) */
-        int64_t idx[NT_MAX_DIMS];
-        NT_TRY(nt_red_dims(t, count, dims, idx));
-        NT_TRY(nt_dim_list_mask(t->ndim, count, idx, mask));
-    } else {
-        if (count < 0 || !dims) NT_TRY(nt_red_dims(t, count, dims, NULL)); /* its texts */
-        NT_TRY(nt_dim_list_mask(t->ndim, count, dims, mask));
-    }
-    if (t->ndim == 0) *mask = 0; /* a 0-dim tensor reduced over dim 0 or -1 */
-    return NT_OK;
-}
-
 nt_status nt_dims_from_names(const nt_tensor *t, int count, const nt_name *names, int64_t *dims) {
     if (!t) return nt_fail_null_tensor("dims_from_names", "self");
     if (count > 0 && (!names || !dims))
@@ -180,7 +160,7 @@ static nt_status reduce(const red_fact *f, nt_tensor *t, int count, const nt_dim
     if (dtype >= 0 && !nt_dtype_valid(dtype))
         return nt_fail(NT_ERR_TYPE, "invalid dtype %d", dtype);
     uint64_t mask;
-    NT_TRY(dims_mask(t, count, dims, &mask));
+    NT_TRY(nt_red_dims_mask(t, count, dims, &mask));
     nt_dtype in_dtype = t->dtype, out_dtype = t->dtype;
     if (into && dtype < 0) NT_TRY(dtype_from_out(f, t, into, &dtype));
     NT_TRY(pick_dtypes(f, t, dtype, &in_dtype, &out_dtype));

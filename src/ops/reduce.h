@@ -27,6 +27,9 @@ void nt_red_out_shape(const nt_tensor *t, uint64_t mask, bool keepdim, int *ndim
 /* Resolves `count` dim arguments (indices or names) of t: names to their index, indices
  * kept as given (wrapped later, with the list's checks). */
 nt_status nt_red_dims(const nt_tensor *t, int count, const nt_dim *dims, int64_t *out);
+/* The mask of the dims a reduction over `count` dims (indices or names; none: every dim)
+ * removes, with PyTorch's checks of the list (range, repeats). */
+nt_status nt_red_dims_mask(const nt_tensor *t, int count, const nt_dim *dims, uint64_t *mask);
 /* One dim argument resolved and wrapped into [0, ndim) (a 0-dim tensor takes 0 and -1). */
 nt_status nt_red_dim(const nt_tensor *t, nt_dim dim, int64_t *out);
 

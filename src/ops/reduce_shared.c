@@ -70,6 +70,26 @@ nt_status nt_red_dims(const nt_tensor *t, int count, const nt_dim *dims, int64_t
     return NT_OK;
 }
 
+nt_status nt_red_dims_mask(const nt_tensor *t, int count, const nt_dim *dims, uint64_t *mask) {
+    if (count == 0) {
+        *mask = t->ndim >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->ndim) - 1);
+        return NT_OK;
+    }
+    bool named = false;
+    for (int i = 0; i < count && dims; i++)
+        named |= nt_dim_is_name(dims[i]);
+    if (named) { /* names resolved to indices first (the common case has none) */
+        int64_t idx[NT_MAX_DIMS];
+        NT_TRY(nt_red_dims(t, count, dims, idx));
+        NT_TRY(nt_dim_list_mask(t->ndim, count, idx, mask));
+    } else {
+        if (count < 0 || !dims) NT_TRY(nt_red_dims(t, count, dims, NULL)); /* its texts */
+        NT_TRY(nt_dim_list_mask(t->ndim, count, dims, mask));
+    }
+    if (t->ndim == 0) *mask = 0; /* a 0-dim tensor reduced over dim 0 or -1 */
+    return NT_OK;
+}
+
 nt_status nt_red_dim(const nt_tensor *t, nt_dim dim, int64_t *out) {
     return nt_tensor_dim(t, dim, out);
 }

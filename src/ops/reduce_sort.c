@@ -300,6 +300,15 @@ fail:
     return st;
 }
 
+/* topk's result shape: t's with dim d of size k (checked) */
+static nt_status topk_shape(const nt_tensor *t, int64_t k, int64_t d, int64_t *sizes) {
+    int64_t n = t->ndim ? t->sizes[d] : 1;
+    if (k < 0 || k > n) return nt_fail(NT_ERR_RUNTIME, "selected index k out of range");
+    for (int i = 0; i < t->ndim; i++)
+        sizes[i] = i == d ? k : t->sizes[i];
+    return NT_OK;
+}
+
 static nt_status topk(nt_tensor *t, int64_t k, nt_dim dim, bool largest, nt_tensor *ov,
                       nt_tensor *oi, nt_tensor **values, nt_tensor **indices) {
     if (!t) return null_arg("topk");
@@ -307,12 +316,9 @@ static nt_status topk(nt_tensor *t, int64_t k, nt_dim dim, bool largest, nt_tens
     NT_TRY(nt_red_dim(t, dim, &d));
     if (t->dtype == NT_BOOL || t->dtype == NT_FLOAT16)
         return nt_red_not_implemented("topk_cpu", t->dtype);
-    int64_t n = t->ndim ? t->sizes[d] : 1;
-    if (k < 0 || k > n) return nt_fail(NT_ERR_RUNTIME, "selected index k out of range");
-    NT_TRY(check_out_dtypes(OP_TOPK, t, ov, oi));
     int64_t sizes[NT_MAX_DIMS];
-    for (int i = 0; i < t->ndim; i++)
-        sizes[i] = i == d ? k : t->sizes[i];
+    NT_TRY(topk_shape(t, k, d, sizes));
+    NT_TRY(check_out_dtypes(OP_TOPK, t, ov, oi));
     nt_tensor *v = NULL, *ix = NULL;
     nt_status st;
     NT_CHECK(st, nt_red_prepare(ov, t, t->dtype, t->ndim, sizes, t->names, &v));
@@ -382,6 +388,15 @@ nt_status nt_impl_topk(nt_call *c) {
     int64_t k = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0;
     return topk(nt_call_tensor(c, 0), k, slot_dim(c, 2), slot_bool(c, 3, true), c->out[0],
                 c->out[1], &c->result[0], &c->result[1]);
+}
+
+nt_status nt_shape_topk(const nt_call *c, nt_shape *s) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return null_arg("topk");
+    int64_t d, k = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0;
+    NT_TRY(nt_red_dim(t, slot_dim(c, 2), &d));
+    s->ndim = t->ndim;
+    return topk_shape(t, k, d, s->sizes);
 }
 
 /* ------------------------------------------------------------------ public functions */

@@ -39,8 +39,9 @@ static nt_status check_named(const nt_tensor *t, int ndim, const int64_t *sizes)
                    names, have, want);
 }
 
-/* Checks the shape and grows the storage for it; *same when nothing needs to change. */
-static nt_status prepare(nt_tensor *t, int ndim, const int64_t *sizes, bool *same, int64_t *numel) {
+/* Checks the shape t is to take; *same when nothing needs to change. */
+static nt_status check(const nt_tensor *t, int ndim, const int64_t *sizes, bool *same,
+                       int64_t *numel) {
     if (!t) return nt_fail(NT_ERR_TYPE, "resize_(): the tensor is NULL");
     if (ndim < 0 || ndim > NT_MAX_DIMS || (ndim > 0 && !sizes))
         return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",
@@ -56,7 +57,14 @@ static nt_status prepare(nt_tensor *t, int ndim, const int64_t *sizes, bool *sam
         if (sizes[i] < 0 || __builtin_mul_overflow(n, (uint64_t)sizes[i], &n) || n > INT64_MAX)
             return nt_fail(NT_ERR_RUNTIME, "numel: integer multiplication overflow");
     *numel = (int64_t)n;
-    if (n == 0) return NT_OK;
+    return NT_OK;
+}
+
+/* Checks the shape and grows the storage for it; *same when nothing needs to change. */
+static nt_status prepare(nt_tensor *t, int ndim, const int64_t *sizes, bool *same, int64_t *numel) {
+    NT_TRY(check(t, ndim, sizes, same, numel));
+    uint64_t n = (uint64_t)*numel;
+    if (*same || n == 0) return NT_OK;
     /* The offset is kept, and an empty view's may be as large as int64 allows. */
     size_t esize = nt_dtype_table[t->dtype].size, need;
     int64_t end;
@@ -115,6 +123,18 @@ nt_status nt_impl_resize(nt_call *c) {
         NT_TRY(resize(t, c->args[1].n, c->args[1].v.ints));
     }
     c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+/* The shape rule: the size, or the template's (the same checks, no storage grown). */
+nt_status nt_shape_resize(const nt_call *c, nt_shape *s) {
+    const nt_tensor *tmpl = nt_call_tensor(c, 1);
+    int ndim = tmpl ? tmpl->ndim : c->args[1].n;
+    const int64_t *sizes = tmpl ? tmpl->sizes : c->args[1].v.ints;
+    bool same;
+    int64_t numel;
+    NT_TRY(check(nt_call_tensor(c, 0), ndim, sizes, &same, &numel));
+    nt_shape_set(s, ndim, sizes);
     return NT_OK;
 }
 

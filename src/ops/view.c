@@ -11,7 +11,9 @@
  * Every one of them only computes new sizes, strides, offset and names (on the stack) and
  * makes one tensor over the same storage; no element moves, except in reshape's fallback,
  * which copies when the strides cannot express the new shape. Arguments are checked as
- * PyTorch 1.13 checks them, with its messages.
+ * PyTorch 1.13 checks them, with its messages. Each delivers its geometry to an
+ * nt_view_dest (ops/shape.h): a new view for the op, or only the sizes for its shape rule
+ * (nt_shape_*), which so runs the same checks and allocates nothing.
  *
  * Names: transpose and permute move names with their dims; select and squeeze drop the
  * removed dims' names; narrow keeps them; expand leaves new leading dims unnamed;
@@ -59,14 +61,23 @@ static void names_of(const nt_tensor *t, nt_name *names) {
 
 /* ------------------------------------------------------------------ transpose, permute */
 
-static nt_status transpose(nt_tensor *t, nt_dim dim0, nt_dim dim1, nt_tensor **out) {
+static nt_status transpose(nt_tensor *t, nt_dim dim0, nt_dim dim1, nt_view_dest out) {
     int64_t d0, d1;
     NT_TRY(resolve_dim(t, dim0, &d0));
     NT_TRY(resolve_dim(t, dim1, &d1));
+    bool swap = t->ndim > 0 && d0 != d1; /* a 0-dim tensor accepts dims 0 and -1 */
+    if (out.shape) {                     /* the shape query: the sizes only */
+        NT_TRY(nt_view_deliver(t, t->ndim, t->sizes, t->strides, t->offset, NULL, out));
+        if (swap) {
+            int64_t s = out.shape->sizes[d0];
+            out.shape->sizes[d0] = out.shape->sizes[d1], out.shape->sizes[d1] = s;
+        }
+        return NT_OK;
+    }
     /* a view of t as it is, then two dims swapped in it: no copies through local arrays */
     nt_tensor *v;
     NT_TRY(nt_tensor_view_of(t, t->ndim, t->sizes, t->strides, t->offset, t->names, &v));
-    if (t->ndim > 0 && d0 != d1) { /* a 0-dim tensor accepts dims 0 and -1 and stays as it is */
+    if (swap) {
         int64_t s = v->sizes[d0], st = v->strides[d0];
         v->sizes[d0] = v->sizes[d1], v->strides[d0] = v->strides[d1];
         v->sizes[d1] = s, v->strides[d1] = st;
@@ -76,11 +87,11 @@ static nt_status transpose(nt_tensor *t, nt_dim dim0, nt_dim dim1, nt_tensor **o
         }
         v->is_contiguous = nt_strides_are_contiguous(v->ndim, v->sizes, v->strides);
     }
-    *out = v;
+    *out.out = v;
     return NT_OK;
 }
 
-static nt_status t_2d(nt_tensor *t, bool inplace, nt_tensor **out) {
+static nt_status t_2d(nt_tensor *t, bool inplace, nt_view_dest out) {
     if (t->ndim > 2)
         return nt_fail(NT_ERR_RUNTIME,
                        "%s() expects a tensor with <= 2 dimensions, but self is %dD",
@@ -88,7 +99,7 @@ static nt_status t_2d(nt_tensor *t, bool inplace, nt_tensor **out) {
     return transpose(t, 0, t->ndim < 2 ? 0 : 1, out);
 }
 
-static nt_status permute(nt_tensor *t, int count, const nt_dim *dims, nt_tensor **out) {
+static nt_status permute(nt_tensor *t, int count, const nt_dim *dims, nt_view_dest out) {
     if (count != t->ndim)
         return nt_fail(NT_ERR_RUNTIME,
                        "permute(sparse_coo): number of dimensions in the tensor input does not "
@@ -109,7 +120,7 @@ static nt_status permute(nt_tensor *t, int count, const nt_dim *dims, nt_tensor 
         strides[i] = t->strides[d];
         names[i] = nt_tensor_name_at(t, (int)d);
     }
-    return nt_tensor_view_of(t, t->ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
+    return nt_view_deliver(t, t->ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
 }
 
 /* ------------------------------------------------------------------ expand */
@@ -122,7 +133,7 @@ static const char *const legacy_type_name[NT_DTYPE_COUNT] = {
     [NT_FLOAT64] = "DoubleTensor",
 };
 
-static nt_status expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor **out) {
+static nt_status expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_view_dest out) {
     char have[512], want[512];
     if (ndim < t->ndim) {
         nt_ints_repr(t->sizes, t->ndim, have, sizeof have);
@@ -184,13 +195,13 @@ static nt_status expand(nt_tensor *t, int ndim, const int64_t *sizes, nt_tensor 
             names[i] = NT_NAME_NONE;
         memcpy(names + lead, t->names, (size_t)t->ndim * sizeof *names);
     }
-    return nt_tensor_view_of(t, ndim, out_sizes, out_strides, t->offset, t->names ? names : NULL,
-                             out);
+    return nt_view_deliver(t, ndim, out_sizes, out_strides, t->offset, t->names ? names : NULL,
+                           out);
 }
 
 /* ------------------------------------------------------------------ squeeze, unsqueeze */
 
-static nt_status squeeze_all(nt_tensor *t, nt_tensor **out) {
+static nt_status squeeze_all(nt_tensor *t, nt_view_dest out) {
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
     int n = 0;
@@ -200,13 +211,13 @@ static nt_status squeeze_all(nt_tensor *t, nt_tensor **out) {
         strides[n] = t->strides[i];
         names[n++] = nt_tensor_name_at(t, i);
     }
-    return nt_tensor_view_of(t, n, sizes, strides, t->offset, t->names ? names : NULL, out);
+    return nt_view_deliver(t, n, sizes, strides, t->offset, t->names ? names : NULL, out);
 }
 
 /* PyTorch 1.13 drops every name when squeeze(dim) meets a dim whose size is not one (it
  * returns an as_strided alias before propagating names); we keep them, as the rule
  * "removes dimensions" says for the dims that remain. */
-static nt_status squeeze_dim(nt_tensor *t, nt_dim dim, nt_tensor **out) {
+static nt_status squeeze_dim(nt_tensor *t, nt_dim dim, nt_view_dest out) {
     int64_t d;
     NT_TRY(resolve_dim(t, dim, &d));
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
@@ -218,10 +229,10 @@ static nt_status squeeze_dim(nt_tensor *t, nt_dim dim, nt_tensor **out) {
         strides[n] = t->strides[i];
         names[n++] = nt_tensor_name_at(t, i);
     }
-    return nt_tensor_view_of(t, n, sizes, strides, t->offset, t->names ? names : NULL, out);
+    return nt_view_deliver(t, n, sizes, strides, t->offset, t->names ? names : NULL, out);
 }
 
-static nt_status unsqueeze(nt_tensor *t, int64_t dim, nt_tensor **out) {
+static nt_status unsqueeze(nt_tensor *t, int64_t dim, nt_view_dest out) {
     int64_t d;
     NT_TRY(nt_wrap_dim(dim, t->ndim + 1, &d));
     if (t->ndim + 1 > NT_MAX_DIMS)
@@ -242,13 +253,12 @@ static nt_status unsqueeze(nt_tensor *t, int64_t dim, nt_tensor **out) {
         strides[i] = t->strides[j];
         names[i] = nt_tensor_name_at(t, j++);
     }
-    return nt_tensor_view_of(t, t->ndim + 1, sizes, strides, t->offset, t->names ? names : NULL,
-                             out);
+    return nt_view_deliver(t, t->ndim + 1, sizes, strides, t->offset, t->names ? names : NULL, out);
 }
 
 /* ------------------------------------------------------------------ select, narrow */
 
-static nt_status select_(nt_tensor *t, nt_dim dim, int64_t index, nt_tensor **out) {
+static nt_status select_(nt_tensor *t, nt_dim dim, int64_t index, nt_view_dest out) {
     if (t->ndim == 0 && !nt_dim_is_name(dim))
         return nt_fail(NT_ERR_INDEX, "select() cannot be applied to a 0-dim tensor.");
     int64_t d;
@@ -277,12 +287,12 @@ static nt_status select_(nt_tensor *t, nt_dim dim, int64_t index, nt_tensor **ou
         strides[j] = t->strides[i];
         names[j++] = nt_tensor_name_at(t, i);
     }
-    return nt_tensor_view_of(t, t->ndim - 1, sizes, strides,
-                             nt_offset_moved(t->offset, index, t->strides[d]),
-                             t->names ? names : NULL, out);
+    return nt_view_deliver(t, t->ndim - 1, sizes, strides,
+                           nt_offset_moved(t->offset, index, t->strides[d]),
+                           t->names ? names : NULL, out);
 }
 
-static nt_status narrow(nt_tensor *t, nt_dim dim, int64_t start, int64_t length, nt_tensor **out) {
+static nt_status narrow(nt_tensor *t, nt_dim dim, int64_t start, int64_t length, nt_view_dest out) {
     if (t->ndim == 0)
         return nt_fail(NT_ERR_RUNTIME, "narrow() cannot be applied to a 0-dim tensor.");
     int64_t d;
@@ -307,8 +317,8 @@ static nt_status narrow(nt_tensor *t, nt_dim dim, int64_t start, int64_t length,
     int64_t sizes[NT_MAX_DIMS];
     memcpy(sizes, t->sizes, (size_t)t->ndim * sizeof *sizes);
     sizes[d] = length;
-    return nt_tensor_view_of(t, t->ndim, sizes, t->strides,
-                             nt_offset_moved(t->offset, start, t->strides[d]), t->names, out);
+    return nt_view_deliver(t, t->ndim, sizes, t->strides,
+                           nt_offset_moved(t->offset, start, t->strides[d]), t->names, out);
 }
 
 /* ------------------------------------------------------------------ view, reshape */
@@ -461,7 +471,7 @@ static void kept_names(const nt_tensor *t, int nn, const int64_t *ns, nt_name *n
 /* view (allow_copy false) and reshape (true); `names` as given when explicit_names, else
  * the kept names. */
 static nt_status reshape_impl(nt_tensor *t, int ndim, const int64_t *sizes, bool explicit_names,
-                              const nt_name *names, bool allow_copy, nt_tensor **out) {
+                              const nt_name *names, bool allow_copy, nt_view_dest out) {
     int64_t strides[NT_MAX_DIMS];
     nt_name kept[NT_MAX_DIMS];
     if (!explicit_names && t->names) {
@@ -471,27 +481,28 @@ static nt_status reshape_impl(nt_tensor *t, int ndim, const int64_t *sizes, bool
         names = NULL;
     }
     if (compute_stride(t->ndim, t->sizes, t->strides, ndim, sizes, strides))
-        return nt_tensor_view_of(t, ndim, sizes, strides, t->offset, names, out);
+        return nt_view_deliver(t, ndim, sizes, strides, t->offset, names, out);
     if (!allow_copy)
         return nt_fail(NT_ERR_RUNTIME,
                        "view size is not compatible with input tensor's size and stride (at "
                        "least one dimension spans across two contiguous subspaces). Use "
                        ".reshape(...) instead.");
+    nt_contiguous_strides(ndim, sizes, strides);
+    if (out.shape) return nt_view_deliver(t, ndim, sizes, strides, t->offset, names, out);
     nt_tensor *dense = NULL;
     NT_TRY(nt_contiguous(t, &dense));
-    nt_contiguous_strides(ndim, sizes, strides);
-    nt_status st = nt_tensor_view_of(dense, ndim, sizes, strides, dense->offset, names, out);
+    nt_status st = nt_view_deliver(dense, ndim, sizes, strides, dense->offset, names, out);
     nt_tensor_release(dense);
     return st;
 }
 
 nt_status nt_view_named(nt_tensor *t, int ndim, const int64_t *sizes, const nt_name *names,
-                        bool allow_copy, nt_tensor **out) {
+                        bool allow_copy, nt_view_dest out) {
     return reshape_impl(t, ndim, sizes, true, names, allow_copy, out);
 }
 
 static nt_status view_or_reshape(nt_tensor *t, int ndim, const int64_t *proposed, bool allow_copy,
-                                 nt_tensor **out) {
+                                 nt_view_dest out) {
     if (ndim < 0 || ndim > NT_MAX_DIMS)
         return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",
                        NT_MAX_DIMS, ndim);
@@ -566,7 +577,7 @@ static nt_status check_strided(const nt_tensor *t, int ndim, const int64_t *size
 /* PyTorch's diagonal: dims dim1 and dim2 removed, one dim of the diagonal's length
  * appended, whose stride walks both; `outdim` names it (None for the positional form). */
 static nt_status diagonal(nt_tensor *t, int64_t offset, nt_dim dim1, nt_dim dim2, nt_name outdim,
-                          nt_tensor **out) {
+                          nt_view_dest out) {
     int64_t d1, d2;
     NT_TRY(resolve_dim(t, dim1, &d1));
     NT_TRY(resolve_dim(t, dim2, &d2));
@@ -601,7 +612,7 @@ static nt_status diagonal(nt_tensor *t, int64_t offset, nt_dim dim1, nt_dim dim2
         NT_TRY(nt_names_check_known(&outdim, 1));
         NT_TRY(nt_names_check_unique(names, n));
     }
-    return nt_tensor_view_of(t, n, sizes, strides, pos, t->names || outdim ? names : NULL, out);
+    return nt_view_deliver(t, n, sizes, strides, pos, t->names || outdim ? names : NULL, out);
 }
 
 /* ------------------------------------------------------------------ movedim, unfold */
@@ -628,7 +639,7 @@ static void dims_repr(const nt_dim *dims, int n, char *buf, size_t cap) {
 /* PyTorch's movedim: dims source[i] go to positions destination[i], the others keep their
  * order in the remaining positions; a permute. */
 static nt_status movedim(nt_tensor *t, int count, const nt_dim *source, const int64_t *dest,
-                         int dcount, nt_tensor **out) {
+                         int dcount, nt_view_dest out) {
     char a[512], b[512];
     if (count != dcount) {
         dims_repr(source, count, a, sizeof a);
@@ -659,7 +670,7 @@ static nt_status movedim(nt_tensor *t, int count, const nt_dim *source, const in
         }
         dst_used[dst[i]] = true;
     }
-    if (t->ndim == 0) return nt_tensor_view_of(t, 0, NULL, NULL, t->offset, NULL, out);
+    if (t->ndim == 0) return nt_view_deliver(t, 0, NULL, NULL, t->offset, NULL, out);
     nt_dim order[NT_MAX_DIMS];
     for (int i = 0; i < count; i++)
         order[dst[i]] = src[i];
@@ -675,7 +686,7 @@ static nt_status movedim(nt_tensor *t, int count, const nt_dim *source, const in
 /* PyTorch's unfold: dim `dimension` becomes (size_d - size) / step + 1 windows, and a new
  * last dim of `size` walks each window; the new dim is unnamed, the others keep theirs. */
 static nt_status unfold(nt_tensor *t, nt_dim dimension, int64_t size, int64_t step,
-                        nt_tensor **out) {
+                        nt_view_dest out) {
     int64_t d;
     NT_TRY(resolve_dim(t, dimension, &d));
     int64_t max_size = t->ndim == 0 ? 1 : t->sizes[d];
@@ -708,7 +719,7 @@ static nt_status unfold(nt_tensor *t, nt_dim dimension, int64_t size, int64_t st
         return nt_fail(NT_ERR_RUNTIME,
                        "Storage size calculation overflowed with sizes=%s and strides=%s", a, b);
     }
-    return nt_tensor_view_of(t, n + 1, sizes, strides, t->offset, t->names ? names : NULL, out);
+    return nt_view_deliver(t, n + 1, sizes, strides, t->offset, t->names ? names : NULL, out);
 }
 
 /* ------------------------------------------------------------------ in place */
@@ -765,59 +776,50 @@ static inline int64_t int_arg(const nt_call *c, int i, int64_t def) {
     nt_tensor *t = nt_call_tensor(c, 0);                                                           \
     if (!t) return nt_fail_null_tensor(name, "self")
 
+/* Each view op reads its record once, in a function that delivers to a destination: a new
+ * view for the op (its impl), or the sizes for the shape query (its shape rule). */
+
 /* transpose, transpose_, swapaxes(_), swapdims(_): slots 1 and 2 are the dims */
-nt_status nt_impl_transpose(nt_call *c) {
+static nt_status transpose_call(const nt_call *c, nt_view_dest d) {
     SELF_OR_FAIL(c, "transpose");
-    nt_tensor *v = NULL;
-    nt_status st = transpose(t, dim_arg(c, 1, 0), dim_arg(c, 2, 1), &v);
-    return view_result(c, st, v);
+    return transpose(t, dim_arg(c, 1, 0), dim_arg(c, 2, 1), d);
 }
 
-nt_status nt_impl_t(nt_call *c) {
+static nt_status t_call(const nt_call *c, nt_view_dest d) {
     SELF_OR_FAIL(c, "t");
-    nt_tensor *v = NULL;
-    nt_status st = t_2d(t, c->inplace, &v);
-    return view_result(c, st, v);
+    return t_2d(t, c->inplace, d);
 }
 
-nt_status nt_impl_permute(nt_call *c) {
+static nt_status permute_call(const nt_call *c, nt_view_dest d) {
     SELF_OR_FAIL(c, "permute");
-    return permute(t, c->args[1].n, c->args[1].v.dims, &c->result[0]);
+    return permute(t, c->args[1].n, c->args[1].v.dims, d);
 }
 
-nt_status nt_impl_expand(nt_call *c) {
-    SELF_OR_FAIL(c, "expand");
-    return expand(t, c->args[1].n, c->args[1].v.ints, &c->result[0]);
-}
-
-nt_status nt_impl_expand_as(nt_call *c) {
-    SELF_OR_FAIL(c, "expand_as");
+/* expand(size), expand_as(other): other's sizes */
+static nt_status expand_call(const nt_call *c, nt_view_dest d) {
+    SELF_OR_FAIL(c, c->op == NT_OP_EXPAND_AS ? "expand_as" : "expand");
+    if (c->op == NT_OP_EXPAND) return expand(t, c->args[1].n, c->args[1].v.ints, d);
     const nt_tensor *other = nt_call_tensor(c, 1);
     if (!other) return nt_fail_null_tensor("expand_as", "other");
-    return expand(t, other->ndim, other->sizes, &c->result[0]);
+    return expand(t, other->ndim, other->sizes, d);
 }
 
-nt_status nt_impl_squeeze(nt_call *c) {
+static nt_status squeeze_call(const nt_call *c, nt_view_dest d) {
     SELF_OR_FAIL(c, "squeeze");
-    nt_tensor *v = NULL;
-    nt_status st =
-        c->op == NT_OP_SQUEEZE_DIM ? squeeze_dim(t, dim_arg(c, 1, 0), &v) : squeeze_all(t, &v);
-    return view_result(c, st, v);
+    return c->op == NT_OP_SQUEEZE_DIM ? squeeze_dim(t, dim_arg(c, 1, 0), d) : squeeze_all(t, d);
 }
 
-nt_status nt_impl_unsqueeze(nt_call *c) {
+static nt_status unsqueeze_call(const nt_call *c, nt_view_dest d) {
     SELF_OR_FAIL(c, "unsqueeze");
-    nt_tensor *v = NULL;
-    nt_status st = unsqueeze(t, int_arg(c, 1, 0), &v);
-    return view_result(c, st, v);
+    return unsqueeze(t, int_arg(c, 1, 0), d);
 }
 
-nt_status nt_impl_select(nt_call *c) {
+static nt_status select_call(const nt_call *c, nt_view_dest d) {
     SELF_OR_FAIL(c, "select");
-    return select_(t, dim_arg(c, 1, 0), int_arg(c, 2, 0), &c->result[0]);
+    return select_(t, dim_arg(c, 1, 0), int_arg(c, 2, 0), d);
 }
 
-nt_status nt_impl_narrow(nt_call *c) {
+static nt_status narrow_call(const nt_call *c, nt_view_dest d) {
     SELF_OR_FAIL(c, "narrow");
     int64_t start = int_arg(c, 2, 0);
     const nt_tensor *s = nt_call_tensor(c, 2);
@@ -828,70 +830,101 @@ nt_status nt_impl_narrow(nt_call *c) {
         NT_TRY(nt_item(s, &v));
         start = v.v.i;
     }
-    return narrow(t, dim_arg(c, 1, 0), start, int_arg(c, 3, 0), &c->result[0]);
+    return narrow(t, dim_arg(c, 1, 0), start, int_arg(c, 3, 0), d);
 }
 
-nt_status nt_impl_view_dtype(nt_call *c) {
-    (void)c;
+static nt_status view_dtype_call(const nt_call *c, nt_view_dest d) {
+    (void)c, (void)d;
     return nt_fail(NT_ERR_NOT_IMPLEMENTED, "view(dtype): reinterpreting the elements as another "
                                            "dtype is not supported");
 }
 
 /* view(size), reshape(shape), and view_as(other), reshape_as(other): other's sizes */
-static nt_status view_or_reshape_call(nt_call *c, bool allow_copy) {
+static nt_status view_call(const nt_call *c, nt_view_dest d) {
+    if (c->op == NT_OP_VIEW_DTYPE) return view_dtype_call(c, d);
+    bool allow_copy = c->op == NT_OP_RESHAPE || c->op == NT_OP_RESHAPE_AS;
     SELF_OR_FAIL(c, allow_copy ? "reshape" : "view");
     const nt_tensor *other = nt_call_tensor(c, 1);
-    if (other) return view_or_reshape(t, other->ndim, other->sizes, allow_copy, &c->result[0]);
-    return view_or_reshape(t, c->args[1].n, c->args[1].v.ints, allow_copy, &c->result[0]);
+    if (other) return view_or_reshape(t, other->ndim, other->sizes, allow_copy, d);
+    return view_or_reshape(t, c->args[1].n, c->args[1].v.ints, allow_copy, d);
 }
 
-nt_status nt_impl_view(nt_call *c) {
-    return view_or_reshape_call(c, false);
-}
-
-nt_status nt_impl_reshape(nt_call *c) {
-    return view_or_reshape_call(c, true);
-}
-
-nt_status nt_impl_as_strided(nt_call *c) {
+static nt_status as_strided_call(const nt_call *c, nt_view_dest d) {
     SELF_OR_FAIL(c, "as_strided");
     const nt_arg *size = &c->args[1], *stride = &c->args[2];
     int64_t offset = int_arg(c, 3, t->offset);
     if (size->n != stride->n)
         return nt_fail(NT_ERR_RUNTIME, "mismatch in length of strides and shape");
     NT_TRY(check_strided(t, size->n, size->v.ints, stride->v.ints, offset));
-    nt_tensor *v = NULL;
-    nt_status st = nt_tensor_view_of(t, size->n, size->v.ints, stride->v.ints, offset, NULL, &v);
-    return view_result(c, st, v);
+    return nt_view_deliver(t, size->n, size->v.ints, stride->v.ints, offset, NULL, d);
 }
 
 /* movedim(source, destination) and moveaxis: one dim each, or lists */
-nt_status nt_impl_movedim(nt_call *c) {
+static nt_status movedim_call(const nt_call *c, nt_view_dest d) {
     SELF_OR_FAIL(c, "movedim");
     if (c->args[1].kind == NT_ARG_DIMS)
-        return movedim(t, c->args[1].n, c->args[1].v.dims, c->args[2].v.ints, c->args[2].n,
-                       &c->result[0]);
+        return movedim(t, c->args[1].n, c->args[1].v.dims, c->args[2].v.ints, c->args[2].n, d);
     nt_dim source = dim_arg(c, 1, 0);
     int64_t dest = int_arg(c, 2, 0);
-    return movedim(t, 1, &source, &dest, 1, &c->result[0]);
+    return movedim(t, 1, &source, &dest, 1, d);
 }
 
-nt_status nt_impl_unfold(nt_call *c) {
+static nt_status unfold_call(const nt_call *c, nt_view_dest d) {
     SELF_OR_FAIL(c, "unfold");
-    return unfold(t, dim_arg(c, 1, 0), int_arg(c, 2, 0), int_arg(c, 3, 1), &c->result[0]);
+    return unfold(t, dim_arg(c, 1, 0), int_arg(c, 2, 0), int_arg(c, 3, 1), d);
 }
 
-nt_status nt_impl_diagonal(nt_call *c) {
+static nt_status diagonal_call(const nt_call *c, nt_view_dest d) {
     SELF_OR_FAIL(c, "diagonal");
     if (c->op == NT_OP_DIAGONAL_NAMED) {
         const nt_arg *outdim = &c->args[1];
         nt_name name =
             outdim->kind == NT_ARG_NAMES && outdim->n == 1 ? outdim->v.names[0] : NT_NAME_NONE;
-        return diagonal(t, int_arg(c, 4, 0), dim_arg(c, 2, 0), dim_arg(c, 3, 1), name,
-                        &c->result[0]);
+        return diagonal(t, int_arg(c, 4, 0), dim_arg(c, 2, 0), dim_arg(c, 3, 1), name, d);
     }
-    return diagonal(t, int_arg(c, 1, 0), dim_arg(c, 2, 0), dim_arg(c, 3, 1), NT_NAME_NONE,
-                    &c->result[0]);
+    return diagonal(t, int_arg(c, 1, 0), dim_arg(c, 2, 0), dim_arg(c, 3, 1), NT_NAME_NONE, d);
+}
+
+/* The impl (the view, or self given its geometry for an in-place form) and the shape rule
+ * of each. */
+#define VIEW_OP(NAME, CALL)                                                                        \
+    nt_status nt_impl_##NAME(nt_call *c) {                                                         \
+        nt_tensor *v = NULL;                                                                       \
+        nt_status st = CALL(c, nt_view_to(&v));                                                    \
+        return view_result(c, st, v);                                                              \
+    }                                                                                              \
+    nt_status nt_shape_##NAME(const nt_call *c, nt_shape *s) {                                     \
+        return CALL(c, nt_view_shape(s));                                                          \
+    }
+VIEW_OP(transpose, transpose_call)
+VIEW_OP(t, t_call)
+VIEW_OP(permute, permute_call)
+VIEW_OP(expand, expand_call)
+VIEW_OP(squeeze, squeeze_call)
+VIEW_OP(unsqueeze, unsqueeze_call)
+VIEW_OP(select, select_call)
+VIEW_OP(narrow, narrow_call)
+VIEW_OP(view, view_call)
+VIEW_OP(as_strided, as_strided_call)
+VIEW_OP(movedim, movedim_call)
+VIEW_OP(unfold, unfold_call)
+VIEW_OP(diagonal, diagonal_call)
+#undef VIEW_OP
+
+nt_status nt_expand_shape(const nt_tensor *t, int ndim, const int64_t *sizes, nt_shape *s) {
+    return expand((nt_tensor *)t, ndim, sizes, nt_view_shape(s));
+}
+
+nt_status nt_impl_expand_as(nt_call *c) {
+    return nt_impl_expand(c);
+}
+
+nt_status nt_impl_reshape(nt_call *c) {
+    return nt_impl_view(c);
+}
+
+nt_status nt_impl_view_dtype(nt_call *c) {
+    return nt_impl_view(c);
 }
 
 nt_status nt_impl_is_same_size(nt_call *c) {

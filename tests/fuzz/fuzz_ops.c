@@ -10,7 +10,9 @@
  * mode, median), cumsum/cumprod, softmax, cat/stack, the matrix products, where, clamp,
  * masked_fill/masked_select, indexing with every nt_index kind (get and set), resize_,
  * conversions, nt_format under fuzzed print options, and any op of the op table through the
- * generic entry nt_call_op, its slots filled by the kinds its schema names.
+ * generic entry nt_call_op, its slots filled by the kinds its schema names, its result's
+ * shape predicted first by nt_op_result_shape (which must never crash, and must be right
+ * about every call that succeeds).
  *
  * Each op's result is checked (sane metadata, every element readable, a contiguous copy
  * equal) and goes into a slot, so ops chain. Inputs to ops are kept small and the result's
@@ -606,13 +608,66 @@ static void op_format(state *s, fz_input *in) {
     }
 }
 
+/* What nt_op_result_shape said about a call before it ran: the first result's shape, and
+ * for a list its length and the shapes of its first entries. */
+#define PREDICTED_ENTRIES 4
+typedef struct predicted {
+    bool ok;
+    int64_t count;
+    int ndim[PREDICTED_ENTRIES];
+    int64_t sizes[PREDICTED_ENTRIES][NT_MAX_DIMS];
+} predicted;
+
+static void predict(const nt_call *c, predicted *p) {
+    p->count = 0;
+    p->ok = FZ_OK(nt_op_result_list_shape(c, 0, &p->count, &p->ndim[0], p->sizes[0]));
+    for (int64_t k = 1; p->ok && k < p->count && k < PREDICTED_ENTRIES; k++)
+        FZ_ASSERT(FZ_OK(nt_op_result_list_shape(c, k, NULL, &p->ndim[k], p->sizes[k])));
+}
+
+static bool has_shape(const nt_tensor *t, int ndim, const int64_t *sizes) {
+    if (nt_tensor_ndim(t) != ndim) return false;
+    for (int d = 0; d < ndim; d++)
+        if (nt_tensor_sizes(t)[d] != sizes[d]) return false;
+    return true;
+}
+
+/* After a successful call: the rule's answer matches every tensor returned. */
+static void check_predicted(const nt_call *c, const predicted *p) {
+    nt_shape_rule rule = nt_op_shape_rule(c->op);
+    if (rule == NT_SHAPE_NO_TENSOR || rule == NT_SHAPE_DATA_DEPENDENT) {
+        FZ_ASSERT(!p->ok);
+        return;
+    }
+    if (!p->ok)
+        fprintf(stderr, "shape rule of %s refused a call that succeeded\n", nt_op_name(c->op));
+    FZ_ASSERT(p->ok);
+    bool same = true;
+    if (c->list || c->nlist) {
+        same = p->count == c->nlist;
+        for (int64_t k = 0; same && k < c->nlist && k < PREDICTED_ENTRIES; k++)
+            same = has_shape(c->list[k], p->ndim[k], p->sizes[k]);
+    } else {
+        for (int k = 0; k < 2; k++)
+            if (c->result[k]) same = same && has_shape(c->result[k], p->ndim[0], p->sizes[0]);
+    }
+    if (!same) {
+        fprintf(stderr, "shape rule of %s: predicted %d dims [", nt_op_name(c->op), p->ndim[0]);
+        for (int d = 0; d < p->ndim[0]; d++)
+            fprintf(stderr, "%s%lld", d ? ", " : "", (long long)p->sizes[0][d]);
+        fprintf(stderr, "], count %lld\n", (long long)p->count);
+        if (c->result[0]) fz_describe("result", c->result[0]);
+        if (c->nlist) fz_describe("list[0]", c->list[0]);
+    }
+    FZ_ASSERT(same);
+}
+
 /* Any op of the table through nt_call_op: each slot gets a value of its schema's kind (or
  * none), small ints so that no op is asked for much memory, tensors of few elements. */
 static void op_call(state *s, fz_input *in) {
     nt_op op = (nt_op)(((unsigned)fz_u8(in) << 8 | fz_u8(in)) % NT_OP_COUNT);
     if (!schema_ok[op]) return;
     nt_op_kind kind = nt_op_kind_of(op);
-    if (kind == NT_OPK_FACTORY || kind == NT_OPK_RANDOM) return; /* sizes from the input */
     const nt_sig *sig = &schemas[op];
     static const char *const strs[] = {"floor", "trunc", "none", "mean", "x"};
     nt_dim dims[NT_CALL_MAX_ARGS][4];
@@ -690,7 +745,17 @@ static void op_call(state *s, fz_input *in) {
             if (c.args[i].kind == NT_ARG_TENSOR) fz_describe("  slot", c.args[i].v.t);
         if (c.out[0]) fz_describe("  out", c.out[0]);
     }
+    /* the shape query first (an in-place op changes its input): it must not crash on any
+     * record, and an op that succeeds must have returned the shapes it predicted */
+    predicted p;
+    predict(&c, &p);
+    /* a factory's size comes from the input (arange's from its numbers): it runs when its
+     * shape rule says the result is small */
+    if ((kind == NT_OPK_FACTORY || kind == NT_OPK_RANDOM) &&
+        !(p.ok && small_result(fz_numel(p.ndim[0], p.sizes[0]))))
+        return;
     if (!FZ_OK(nt_call_op(&c))) return;
+    check_predicted(&c, &p);
     for (int k = 0; k < 2; k++)
         if (c.result[k]) keep(s, in, c.result[k]);
     for (int64_t k = 0; k < c.nlist; k++)

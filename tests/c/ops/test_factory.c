@@ -603,6 +603,24 @@ static void test_is_nonzero(void) {
     nt_tensor_release(t0);
 }
 
+/* full(size, value, out=) whose value does not fit out's dtype fails and returns nothing
+ * (out's reference is given back, not leaked). */
+static void test_full_out_that_cannot_hold_the_value(void) {
+    int64_t zero = 0, size = 2;
+    nt_tensor *out = NULL;
+    EXPECT_OK(nt_empty(1, &zero, NT_INT32, NULL, &out));
+    nt_call c;
+    memset(&c, 0, sizeof c);
+    c.op = NT_OP_FULL;
+    c.args[0] = nt_arg_ints(1, &size);
+    c.args[1] = nt_arg_scalar(nt_scalar_float(1e20));
+    c.out[0] = out;
+    EXPECT_ERR(nt_call_op(&c), NT_ERR_RUNTIME, "cannot be converted to type int");
+    EXPECT(c.result[0] == NULL);
+    nt_tensor_release(c.result[0]);
+    nt_tensor_release(out);
+}
+
 int main(void) {
     NT_RUN(test_empty_has_shape_strides_dtype_and_names);
     NT_RUN(test_factories_reject_bad_arguments);
@@ -621,5 +639,6 @@ int main(void) {
     NT_RUN(test_from_external_extent_at_int64_max);
     NT_RUN(test_factories_through_nt_call_op);
     NT_RUN(test_is_nonzero);
+    NT_RUN(test_full_out_that_cannot_hold_the_value);
     return nt_test_summary();
 }

@@ -1,8 +1,9 @@
 /*
  * test_op_table.c — walks every row of the op table (include/ntensor/ops.def): each op has
  * a name, a kind, a function that runs it, a schema and Python signatures that parse, flags
- * that agree with its signatures, and a loop for at least one dtype where its family keeps
- * loops by op id.
+ * that agree with its signatures, a loop for at least one dtype where its family keeps
+ * loops by op id, and a shape rule (its kind's, its own, or a marker; test_shape_rules.c
+ * checks each against the op).
  */
 #include <stdint.h>
 #include <string.h>
@@ -76,6 +77,29 @@ static void test_every_pointwise_op_has_a_loop(void) {
         }
 }
 
+/* Every row has a shape rule: its kind's, its own function, or a marker; the marker "no
+ * tensor result" exactly on the rows whose schema returns no tensor. */
+static void test_every_row_has_a_shape_rule(void) {
+    for (int op = 0; op < NT_OP_COUNT; op++) {
+        const nt_op_row *row = &nt_op_rows[op];
+        EXPECT(nt_shape_rule_of((nt_op)op) != NULL);
+        bool by_kind = nt_op_shape_rule((nt_op)op) == NT_SHAPE_BY_KIND;
+        EXPECT(by_kind == (row->shape == NULL));
+        EXPECT(!by_kind || nt_shape_rule_of_kind(row->kind) != NULL);
+        nt_sig sig;
+        if (nt_sig_parse(row->schema, strlen(row->schema), &sig) != NT_OK) continue;
+        bool tensor_result = strstr(sig.returns, "Tensor") != NULL;
+        bool marked = nt_op_shape_rule((nt_op)op) == NT_SHAPE_NO_TENSOR;
+        EXPECT(tensor_result != marked);
+        if (nt_shape_rule_of((nt_op)op) == NULL || tensor_result == marked)
+            fprintf(stderr, "  op %d %s: shape rule\n", op, row->name);
+    }
+    EXPECT(nt_op_shape_rule(NT_OP_MASKED_SELECT) == NT_SHAPE_DATA_DEPENDENT);
+    EXPECT(nt_op_shape_rule(NT_OP_ADD) == NT_SHAPE_BY_KIND);
+    EXPECT(nt_op_shape_rule(NT_OP_MATMUL) == NT_SHAPE_BY_FUNCTION);
+    EXPECT(nt_op_shape_rule((nt_op)NT_OP_COUNT) == NT_SHAPE_NO_TENSOR);
+}
+
 /* The public queries refuse ids outside the list. */
 static void test_queries_refuse_invalid_ids(void) {
     EXPECT(nt_op_name((nt_op)NT_OP_COUNT) == NULL);
@@ -91,6 +115,7 @@ int main(void) {
     NT_RUN(test_every_row_is_complete);
     NT_RUN(test_python_signatures_agree_with_flags);
     NT_RUN(test_every_pointwise_op_has_a_loop);
+    NT_RUN(test_every_row_has_a_shape_rule);
     NT_RUN(test_queries_refuse_invalid_ids);
     return nt_test_summary();
 }

@@ -601,3 +601,22 @@ def test_normal_out_of_another_shape_is_resized_as_torch(shape):
                  if "resized" in str(w.message)]
         return tuple(out.shape), out.stride(), texts
     assert run(nt) == run(torch)
+
+
+@pytest.mark.parametrize("form", ["mean", "std"])
+@pytest.mark.parametrize("shape", [(2, 1), (0,), (3,)], ids=str)
+def test_normal_out_with_one_tensor_takes_torch_shape(form, shape):
+    """normal(tensor, float, out=) broadcasts the mean with out (PyTorch's std tensor is made
+    like out); normal(float, tensor, out=) takes std's shape."""
+    def run(m):
+        out = m.zeros(*shape)
+        args = (m.ones(3), 0.5) if form == "mean" else (0.5, m.ones(3))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = m.normal(*args, out=out)
+        assert r is out
+        return tuple(out.shape)
+    if form == "mean" and shape == (0,):
+        assert_same_error(lambda: run(nt), lambda: run(torch))
+    else:
+        assert run(nt) == run(torch)
