@@ -176,39 +176,7 @@ int nt_py_dim_from_object(const nt_tensor *t, PyObject *o, int64_t *out) {
     return st == NT_OK ? 0 : nt_py_raise_int(st);
 }
 
-int nt_py_sizes_from_args(PyObject *const *args, Py_ssize_t nargs, int64_t *sizes,
-                          const char *fname) {
-    PyObject *fast = NULL;
-    PyObject *const *items = args;
-    Py_ssize_t n = nargs;
-    if (nargs == 1 && !PyLong_Check(args[0]) && PySequence_Check(args[0])) {
-        fast = PySequence_Fast(args[0], "size must be a sequence of ints");
-        if (!fast) return -1;
-        items = PySequence_Fast_ITEMS(fast);
-        n = PySequence_Fast_GET_SIZE(fast);
-    }
-    int rc = (int)n;
-    if (n > NT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "%s: too many dimensions: %zd (at most %d)", fname, n,
-                     NT_MAX_DIMS);
-        rc = -1;
-    }
-    for (Py_ssize_t i = 0; rc >= 0 && i < n; i++) {
-        if (!PyLong_Check(items[i]) && !PyIndex_Check(items[i])) {
-            PyErr_Format(PyExc_TypeError,
-                         "%s(): argument 'size' must be tuple of SymInts, but found element of "
-                         "type %s at pos %zd",
-                         fname, Py_TYPE(items[i])->tp_name, i + 1);
-            rc = -1;
-        } else if (nt_py_int64_from_object(items[i], &sizes[i], "size") < 0) {
-            rc = -1;
-        }
-    }
-    Py_XDECREF(fast);
-    return rc;
-}
-
-int nt_py_scalar_from_object(PyObject *o, nt_scalar *out) {
+int nt_py_number(PyObject *o, nt_scalar *out) {
     if (PyBool_Check(o)) {
         *out = nt_scalar_bool(o == Py_True);
         return 0;
@@ -227,30 +195,6 @@ int nt_py_scalar_from_object(PyObject *o, nt_scalar *out) {
         *out = nt_scalar_float(PyFloat_AS_DOUBLE(o));
         return 0;
     }
-    if (nt_py_is_tensor(o) && nt_tensor_numel(nt_py_tensor(o)) == 1) {
-        nt_status st = nt_item(nt_py_tensor(o), out);
-        return st == NT_OK ? 0 : nt_py_raise_int(st);
-    }
-    if (PyIndex_Check(o)) {
-        int64_t v;
-        if (nt_py_int64_from_object(o, &v, "value") < 0) return -1;
-        *out = nt_scalar_int(v);
-        return 0;
-    }
-    PyObject *f = PyNumber_Float(o); /* numpy scalars and other numbers */
-    if (!f) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "expected a number, but got %s", Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    *out = nt_scalar_float(PyFloat_AS_DOUBLE(f));
-    Py_DECREF(f);
-    return 0;
-}
-
-int nt_py_number(PyObject *o, nt_scalar *out) {
-    if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o))
-        return nt_py_scalar_from_object(o, out);
     if (nt_py_is_tensor(o)) {
         nt_status st = nt_item(nt_py_tensor(o), out);
         return st == NT_OK ? 0 : nt_py_raise_int(st);

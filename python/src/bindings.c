@@ -82,11 +82,7 @@ static nt_arg slot_default(const nt_param *p, int kind) {
         return nt_arg_dim(strtoll(d, NULL, 10));
     case NT_ARG_FLOAT:
         return nt_arg_float(strtod(d, NULL));
-    case NT_ARG_SCALAR: {
-        char *end;
-        long long v = strtoll(d, &end, 10);
-        return nt_arg_scalar(*end == '\0' ? nt_scalar_int(v) : nt_scalar_float(strtod(d, NULL)));
-    }
+    case NT_ARG_SCALAR:
     case -1: { /* an Operand: a number */
         char *end;
         long long v = strtoll(d, &end, 10);

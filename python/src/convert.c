@@ -191,8 +191,7 @@ static PyObject *tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return convert(self, dtype, copy);
 }
 
-/* PyTorch's legacy type names, by dtype. */
-static const char *const type_names[NT_DTYPE_COUNT] = {
+const char *const nt_py_legacy_type_names[NT_DTYPE_COUNT] = {
     [NT_BOOL] = "torch.BoolTensor",     [NT_UINT8] = "torch.ByteTensor",
     [NT_INT8] = "torch.CharTensor",     [NT_INT16] = "torch.ShortTensor",
     [NT_INT32] = "torch.IntTensor",     [NT_INT64] = "torch.LongTensor",
@@ -207,10 +206,11 @@ static PyObject *tensor_type(PyObject *self, PyObject *const *args, Py_ssize_t n
     PyObject *kw[2];
     if (nt_py_parse_args("type", args, nargs, kwnames, kwlist, 2, kw) < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self);
-    if (!kw[0] || kw[0] == Py_None) return PyUnicode_FromString(type_names[nt_tensor_dtype(t)]);
+    if (!kw[0] || kw[0] == Py_None)
+        return PyUnicode_FromString(nt_py_legacy_type_names[nt_tensor_dtype(t)]);
     if (PyUnicode_Check(kw[0])) {
         for (int d = 0; d < NT_DTYPE_COUNT; d++)
-            if (PyUnicode_CompareWithASCIIString(kw[0], type_names[d]) == 0)
+            if (PyUnicode_CompareWithASCIIString(kw[0], nt_py_legacy_type_names[d]) == 0)
                 return convert(self, (nt_dtype)d, 0);
         PyErr_Format(PyExc_ValueError, "invalid type: %R", kw[0]);
         return NULL;

@@ -9,6 +9,7 @@
  * PyTorch does: the shape from the first element of each level, the dtype from every
  * element (promoted), then one checked store per element.
  */
+#include "arglists.h"
 #include "interop.h"
 
 /* Reads names= for a tensor of `ndim` dims: NULL/None gives *out = NULL. 0 or -1. */
@@ -422,7 +423,7 @@ PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     if (sizes_given) {
         int64_t sizes[NT_MAX_DIMS];
         PyObject *const *items = &PyTuple_GET_ITEM(args, 0);
-        int ndim = nt_py_sizes_from_args(items, nargs, sizes, "new");
+        int ndim = nt_py_int_list("new", "size", 1, "SymInts", items, nargs, sizes);
         if (ndim < 0) return NULL;
         st = nt_empty(ndim, sizes, nt_default_dtype(), NULL, &t);
         return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);

@@ -54,13 +54,12 @@ static int operand(PyObject *o, nt_arg *a) {
         *a = nt_arg_tensor(nt_py_tensor(o));
         return 0;
     }
+    if (!PyBool_Check(o) && !PyLong_Check(o) && !PyFloat_Check(o)) {
+        PyObject *generic = nt_py_numpy_generic_type(); /* NumPy scalars are numbers too */
+        if (!generic || PyObject_IsInstance(o, generic) != 1 || !PyNumber_Check(o)) return 1;
+    }
     *a = nt_arg_scalar(nt_scalar_int(0));
-    if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o))
-        return nt_py_scalar_from_object(o, &a->v.s);
-    PyObject *generic = nt_py_numpy_generic_type(); /* NumPy scalars are numbers too */
-    if (generic && PyObject_IsInstance(o, generic) == 1 && PyNumber_Check(o))
-        return nt_py_number(o, &a->v.s);
-    return 1;
+    return nt_py_number(o, &a->v.s);
 }
 
 static int64_t numel_of(const nt_arg *a) {

@@ -12,17 +12,8 @@
  * other sequences made into an index tensor (int64 unless bool/uint8), anything with
  * __index__ as an int.
  */
-#include "ops_index.h"
-
 #include "arglists.h"
-
-static const char *const legacy_names[NT_DTYPE_COUNT] = {
-    [NT_BOOL] = "torch.BoolTensor",     [NT_UINT8] = "torch.ByteTensor",
-    [NT_INT8] = "torch.CharTensor",     [NT_INT16] = "torch.ShortTensor",
-    [NT_INT32] = "torch.IntTensor",     [NT_INT64] = "torch.LongTensor",
-    [NT_FLOAT16] = "torch.HalfTensor",  [NT_BFLOAT16] = "torch.BFloat16Tensor",
-    [NT_FLOAT32] = "torch.FloatTensor", [NT_FLOAT64] = "torch.DoubleTensor",
-};
+#include "interop.h"
 
 /* ------------------------------------------------------------------ index conversion */
 
@@ -242,7 +233,7 @@ static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
             return -1;
         } else {
             PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name,
-                         legacy_names[nt_tensor_dtype(x)]);
+                         nt_py_legacy_type_names[nt_tensor_dtype(x)]);
             return -1;
         }
     }

@@ -119,13 +119,6 @@ void nt_py_set_names_count_error(int count, int ndim, PyObject *names);
 int nt_py_dim_from_object(const nt_tensor *t, PyObject *o, int64_t *out);
 /* Reads an int64 from a Python int (or an object with __index__); 0 or -1 (TypeError). */
 int nt_py_int64_from_object(PyObject *o, int64_t *out, const char *what);
-/* Reads a size list given either as varargs (size(2, 3)) or one sequence (size((2, 3)),
- * size([2, 3]), a Size). `args`/`nargs` are the positional arguments holding the sizes.
- * Returns the number of dims, or -1 with an error set. */
-int nt_py_sizes_from_args(PyObject *const *args, Py_ssize_t nargs, int64_t *sizes,
-                          const char *fname);
-/* Converts a Python bool/int/float into an nt_scalar; 0 or -1 (TypeError). */
-int nt_py_scalar_from_object(PyObject *o, nt_scalar *out);
 /* PyTorch's Number: a bool, int or float, a NumPy scalar, or a one-element tensor (its
  * item); the one meaning of a number argument everywhere. 0 or -1 (TypeError). */
 int nt_py_number(PyObject *o, nt_scalar *out);

@@ -43,50 +43,32 @@ static const struct {
     {"ScalarList", PT_SCALAR_LIST},
 };
 
+/* The names PyTorch prints for the types, by type. */
+static const char *const type_names[] = {
+    [PT_TENSOR] = "Tensor",
+    [PT_SCALAR] = "Number",
+    [PT_INT64] = "int",
+    [PT_SYM_INT] = "SymInt",
+    [PT_DOUBLE] = "float",
+    [PT_BOOL] = "bool",
+    [PT_INT_LIST] = "tuple of ints",
+    [PT_SYM_INT_LIST] = "tuple of SymInts",
+    [PT_FLOAT_LIST] = "tuple of floats",
+    [PT_TENSOR_LIST] = "tuple of Tensors",
+    [PT_SCALARTYPE] = "torch.dtype",
+    [PT_LAYOUT] = "torch.layout",
+    [PT_DEVICE] = "torch.device",
+    [PT_GENERATOR] = "torch.Generator",
+    [PT_MEMORY_FORMAT] = "torch.memory_format",
+    [PT_STRING] = "str",
+    [PT_DIMNAME] = "name",
+    [PT_DIMNAME_LIST] = "tuple of names",
+    [PT_PYOBJECT] = "object",
+    [PT_SCALAR_LIST] = "tuple of Scalars",
+};
+
 const char *py_type_name(py_type t) {
-    switch (t) {
-    case PT_TENSOR:
-        return "Tensor";
-    case PT_SCALAR:
-        return "Number";
-    case PT_INT64:
-        return "int";
-    case PT_SYM_INT:
-        return "SymInt";
-    case PT_DOUBLE:
-        return "float";
-    case PT_BOOL:
-        return "bool";
-    case PT_INT_LIST:
-        return "tuple of ints";
-    case PT_SYM_INT_LIST:
-        return "tuple of SymInts";
-    case PT_FLOAT_LIST:
-        return "tuple of floats";
-    case PT_TENSOR_LIST:
-        return "tuple of Tensors";
-    case PT_SCALARTYPE:
-        return "torch.dtype";
-    case PT_LAYOUT:
-        return "torch.layout";
-    case PT_DEVICE:
-        return "torch.device";
-    case PT_GENERATOR:
-        return "torch.Generator";
-    case PT_MEMORY_FORMAT:
-        return "torch.memory_format";
-    case PT_STRING:
-        return "str";
-    case PT_DIMNAME:
-        return "name";
-    case PT_DIMNAME_LIST:
-        return "tuple of names";
-    case PT_PYOBJECT:
-        return "object";
-    case PT_SCALAR_LIST:
-        return "tuple of Scalars";
-    }
-    return "object";
+    return type_names[t];
 }
 
 /* The functions whose Tensor parameters take Python numbers too (PyTorch's list). */
