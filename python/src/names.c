@@ -1,8 +1,9 @@
 /*
  * names.c — the named-dimension methods whose Python form no signature describes, so they
  * are written by hand: rename(*names, **rename_map), rename_, refine_names(*names),
- * align_to(*names) and Tensor.unflatten(dim, sizes) with a namedshape. Every other op of
- * the family (views, flatten, align_as, torch.unflatten, copies) is generated from its rows.
+ * align_to(*names), and the front of Tensor.unflatten(dim, sizes) that unzips a namedshape.
+ * Every other op of the family (views, flatten, align_as, unflatten's checks, copies) is
+ * generated from its rows.
  *
  * PyTorch implements these in Python (torch/_tensor.py, _namedtensor_internals.py). Here
  * they only turn the Python arguments into names and the index of the one Ellipsis (its
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "arglists.h"
+#include "bindings.h"
 
 /* ---- rename, rename_ ---- */
 
@@ -218,12 +220,19 @@ static int is_ordered_dict(PyObject *o) {
     return PyObject_IsInstance(o, ordered_dict) == 1;
 }
 
-/* unflatten(dim, sizes): sizes are ints (a -1 is inferred) or a namedshape. */
+typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+
+/* unflatten(dim, sizes): PyTorch's Python wrapper (torch/_tensor.py) in front of the method
+ * generated from the rows (bindings.c; replaced here, METH_COEXIST): a namedshape is unzipped
+ * into sizes and names, and that method checks the arguments and calls the op. */
 static PyObject *tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                   PyObject *kwnames) {
     static const char *const kwlist[] = {"dim", "sizes", NULL};
-    nt_tensor *t = nt_py_tensor(self), *out;
-    PyObject *v[2];
+    static fastcall_fn generated;
+    for (PyMethodDef *m = nt_py_bindings_methods(); !generated && m->ml_name; m++)
+        if (strcmp(m->ml_name, "unflatten") == 0)
+            generated = (fastcall_fn)(void (*)(void))m->ml_meth;
+    PyObject *v[3];
     if (nt_py_parse_args("Tensor.unflatten", args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
     if (!v[0] || !v[1]) {
         if (!v[0] && !v[1])
@@ -241,53 +250,19 @@ static PyObject *tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssiz
         PyErr_SetString(PyExc_RuntimeError, "unflatten: sizes must be non-empty");
         return NULL;
     }
-    PyObject *names_obj = NULL, *sizes_obj = v[1];
     int named = is_ordered_dict(v[1]) || ((PyTuple_Check(v[1]) || PyList_Check(v[1])) &&
                                           (PyTuple_Check(PySequence_Fast_GET_ITEM(v[1], 0)) ||
                                            PyList_Check(PySequence_Fast_GET_ITEM(v[1], 0))));
-    if (named && unzip_namedshape(v[1], &names_obj, &sizes_obj) < 0) return NULL;
-    PyObject *result = NULL;
-    int64_t dim, sizes[NT_MAX_DIMS];
-    nt_name names[NT_MAX_DIMS];
-    if (!nt_py_is_int(v[0]) && !PyUnicode_Check(v[0])) {
-        PyErr_Format(PyExc_TypeError, "unflatten(): argument 'dim' (position 1) must be %s, not %s",
-                     named ? "name" : "int", nt_py_type_name(v[0]));
-        goto done;
-    }
     if (!named && PyUnicode_Check(v[0])) { /* a name needs a namedshape, as in PyTorch */
         PyErr_SetString(PyExc_TypeError,
                         "unflatten(): argument 'dim' (position 1) must be int, not str");
-        goto done;
+        return NULL;
     }
-    if (!PyTuple_Check(sizes_obj) && !PyList_Check(sizes_obj)) {
-        PyErr_Format(PyExc_TypeError,
-                     "unflatten(): argument 'sizes' (position 2) must be tuple of ints, not %s",
-                     nt_py_type_name(sizes_obj));
-        goto done;
-    }
-    int count = nt_py_int_list("unflatten", "sizes", 2, "ints", &sizes_obj, 1, sizes);
-    if (count < 0) goto done;
-    if (names_obj) {
-        Py_ssize_t n = PyTuple_GET_SIZE(names_obj);
-        nt_py_name_item items[NT_MAX_DIMS];
-        for (Py_ssize_t i = 0; i < n; i++)
-            items[i] = (nt_py_name_item){PyTuple_GET_ITEM(names_obj, i), 0};
-        if (n > 0 && !(PyTuple_GET_ITEM(names_obj, 0) == Py_None ||
-                       PyUnicode_Check(PyTuple_GET_ITEM(names_obj, 0)))) {
-            PyErr_SetString(PyExc_TypeError, "unflatten(): argument 'names' (position 3) must "
-                                             "be tuple of names, not tuple");
-            goto done;
-        }
-        if (nt_py_convert_names("unflatten", "names", "tuple", items, (int)n, names) < 0) goto done;
-    }
-    if (nt_py_dim_from_object(t, v[0], &dim) < 0) goto done;
-    result =
-        nt_py_result_of(nt_unflatten(t, dim, count, sizes, names_obj ? names : NULL, &out), &out);
-done:
-    if (names_obj) {
-        Py_DECREF(names_obj);
-        Py_DECREF(sizes_obj);
-    }
+    if (!named) return generated(self, v, 2, NULL);
+    if (unzip_namedshape(v[1], &v[2], &v[1]) < 0) return NULL;
+    PyObject *result = generated(self, v, 3, NULL);
+    Py_DECREF(v[1]);
+    Py_DECREF(v[2]);
     return result;
 }
 
@@ -301,7 +276,8 @@ PyMethodDef nt_py_tensor_names_methods[] = {
      "refine_names(*names): lifts unnamed dims to the given names (one ... allowed)."},
     {"align_to", (PyCFunction)(void (*)(void))tensor_align_to, METH_FASTCALL,
      "align_to(*names): permutes dims into this order, adding size-one dims for new names."},
-    {"unflatten", FASTCALL_KW(tensor_unflatten),
+    {"unflatten", (PyCFunction)(void (*)(void))tensor_unflatten,
+     METH_FASTCALL | METH_KEYWORDS | METH_COEXIST,
      "unflatten(dim, sizes): splits a dim into sizes or a namedshape ((name, size), ...)."},
     {NULL, NULL, 0, NULL},
 };
