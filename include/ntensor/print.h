@@ -21,6 +21,10 @@ NT_API nt_status nt_format(const nt_tensor *t, char **out);
  * placed where PyTorch puts them: after size/dtype, before names, wrapped at the linewidth. */
 NT_API nt_status nt_format_with_suffixes(const nt_tensor *t, int count, const char *const *suffixes,
                                          char **out);
+/* The same with another prefix than "tensor(": PyTorch prints a Tensor subclass as
+ * "Name(...)", its rows laid out under that prefix. */
+NT_API nt_status nt_format_as(const nt_tensor *t, const char *prefix, int count,
+                              const char *const *suffixes, char **out);
 NT_API void nt_free(void *p);
 
 /* torch.set_printoptions. Process-wide, like PyTorch's; set it before printing, not while

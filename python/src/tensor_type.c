@@ -40,50 +40,23 @@ static void tensor_dealloc(PyObject *obj) {
     Py_TYPE(obj)->tp_free(obj);
 }
 
-/* "tensor(...)"; a subclass prints its own name instead, its lines indented to match, as
- * PyTorch's _tensor_str does ("P([1., 2.])"). */
+/* "tensor(...)"; a subclass prints its own name instead ("P([1., 2.])"), as PyTorch's
+ * _tensor_str does. */
 static PyObject *tensor_repr(PyObject *self) {
+    PyObject *name = Py_TYPE(self) == &NtTensor_Type
+                         ? PyUnicode_FromString("tensor")
+                         : PyObject_GetAttrString((PyObject *)Py_TYPE(self), "__name__");
+    PyObject *prefix = name ? PyUnicode_FromFormat("%U(", name) : NULL, *result = NULL;
+    const char *utf8 = prefix ? PyUnicode_AsUTF8(prefix) : NULL;
     char *text = NULL;
-    nt_status st = nt_format(nt_py_tensor(self), &text);
-    if (st != NT_OK) return nt_py_raise(st);
-    PyObject *result = PyUnicode_FromString(text);
+    nt_status st = utf8 ? nt_format_as(nt_py_tensor(self), utf8, 0, NULL, &text) : NT_OK;
+    if (st != NT_OK)
+        nt_py_raise(st);
+    else if (text)
+        result = PyUnicode_FromString(text);
     nt_free(text);
-    if (!result || Py_TYPE(self) == &NtTensor_Type) return result;
-    PyObject *name = PyObject_GetAttrString((PyObject *)Py_TYPE(self), "__name__");
-    PyObject *lines = name ? PyUnicode_Splitlines(result, 0) : NULL;
-    Py_DECREF(result);
-    result = NULL;
-    Py_ssize_t shift = name ? PyUnicode_GET_LENGTH(name) - 6 : 0; /* len("tensor") */
-    PyObject *space = PyUnicode_FromString(" ");
-    PyObject *pad = space ? PySequence_Repeat(space, shift > 0 ? shift : 0) : NULL;
-    Py_XDECREF(space);
-    PyObject *nl = PyUnicode_FromString("\n");
-    for (Py_ssize_t i = 0; lines && pad && nl && i < PyList_GET_SIZE(lines); i++) {
-        PyObject *line = PyList_GET_ITEM(lines, i), *fixed;
-        if (i == 0) { /* "tensor(" -> "Name(" */
-            PyObject *rest = PyUnicode_Substring(line, 6, PY_SSIZE_T_MAX);
-            fixed = rest ? PyUnicode_Concat(name, rest) : NULL;
-            Py_XDECREF(rest);
-        } else if (shift >= 0) {
-            fixed = PyUnicode_Concat(pad, line);
-        } else { /* a name shorter than "tensor": fewer leading spaces */
-            Py_ssize_t n = 0;
-            while (n < -shift && PyUnicode_READ_CHAR(line, n) == ' ')
-                n++;
-            fixed = PyUnicode_Substring(line, n, PY_SSIZE_T_MAX);
-        }
-        if (!fixed) {
-            Py_CLEAR(lines);
-            break;
-        }
-        PyList_SET_ITEM(lines, i, fixed);
-        Py_DECREF(line);
-    }
-    if (lines && nl) result = PyUnicode_Join(nl, lines);
-    Py_XDECREF(lines);
-    Py_XDECREF(pad);
-    Py_XDECREF(nl);
     Py_XDECREF(name);
+    Py_XDECREF(prefix);
     return result;
 }
 

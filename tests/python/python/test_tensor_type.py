@@ -145,6 +145,8 @@ SUB_REPRS = {
     "float64": lambda lib: lib.tensor([[1, 2], [3, 4]], dtype=lib.float64),
     "named": lambda lib: lib.zeros(2, 2, names=("a", "b")),
     "empty": lambda lib: [],
+    # rows wrapped at the line width left after the subclass's own prefix
+    "long rows": lambda lib: lib.arange(30.0).reshape(2, 15),
 }
 
 
