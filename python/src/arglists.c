@@ -1,7 +1,5 @@
 /*
- * arglists.c — argument helpers of the hand-written Python entries: name lists with an
- * Ellipsis, int lists, and some of PyTorch's argument-parser error texts (see arglists.h).
- * The generated entries (bindings.c) use signature.c instead.
+ * arglists.c — argument helpers outside the signature parser (see arglists.h).
  */
 #include <string.h>
 
@@ -12,21 +10,19 @@ const char *nt_py_type_name(PyObject *o) {
     return Py_TYPE(o)->tp_name;
 }
 
-int nt_py_is_int(PyObject *o) {
+/* True for an int argument as PyTorch's parser takes one (bool excluded). */
+static int is_int(PyObject *o) {
     if (PyLong_CheckExact(o)) return 1;
     if (PyBool_Check(o) || PyFloat_Check(o)) return 0;
     return PyLong_Check(o) || (PyIndex_Check(o) && !nt_py_is_tensor(o));
-}
-
-static int is_name_or_none(PyObject *o) {
-    return o == Py_None || PyUnicode_Check(o);
 }
 
 /* ---- name lists ---- */
 
 static int is_ellipsis(PyObject *o) {
     if (o == Py_Ellipsis) return 1;
-    return PyUnicode_Check(o) && PyUnicode_CompareWithASCIIString(o, "...") == 0;
+    return PyUnicode_Check(o) && PyUnicode_GET_LENGTH(o) == 3 && /* names: one compare */
+           PyUnicode_CompareWithASCIIString(o, "...") == 0;
 }
 
 int nt_py_find_ellipsis(const char *fname, PyObject *const *items, Py_ssize_t n) {
@@ -53,23 +49,6 @@ int nt_py_find_ellipsis(const char *fname, PyObject *const *items, Py_ssize_t n)
     return found;
 }
 
-int nt_py_convert_names(const char *fname, const char *arg, const char *container,
-                        const nt_py_name_item *items, int n, nt_name *out) {
-    if (n > 0 && items[0].obj && !is_name_or_none(items[0].obj)) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s(): argument '%s' (position 1) must be tuple of names, not %s", fname, arg,
-                     container);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        if (!items[i].obj)
-            out[i] = items[i].name;
-        else if (nt_py_name_from_object(items[i].obj, &out[i]) < 0)
-            return -1;
-    }
-    return 0;
-}
-
 /* ---- int lists ---- */
 
 int nt_py_int_list(const char *fname, const char *arg, int position, const char *what,
@@ -87,7 +66,7 @@ int nt_py_int_list(const char *fname, const char *arg, int position, const char 
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (!nt_py_is_int(items[i])) {
+        if (!is_int(items[i])) {
             if (i == 0)
                 PyErr_Format(PyExc_TypeError,
                              "%s(): argument '%s' (position %d) must be tuple of %s, not %s", fname,

@@ -104,7 +104,7 @@ PyObject *nt_py_names_tuple(const nt_tensor *t) {
     return tuple;
 }
 
-int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count) {
+int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int skip) {
     PyObject *fast = PySequence_Fast(seq, "names must be a sequence of str or None");
     if (!fast) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -115,7 +115,9 @@ int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count) {
     }
     PyObject **items = PySequence_Fast_ITEMS(fast);
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (nt_py_name_from_object(items[i], &out[i]) < 0) {
+        if (i == skip)
+            out[i] = NT_NAME_NONE;
+        else if (nt_py_name_from_object(items[i], &out[i]) < 0) {
             Py_DECREF(fast);
             return -1;
         }

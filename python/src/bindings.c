@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "arglists.h"
 #include "interop.h"
 #include "signature.h"
 
@@ -332,13 +333,19 @@ static int dim_list(const py_sig *sig, const py_param *p, PyObject *o, nt_dim *o
     return 0;
 }
 
-/* A name list (a sequence, or one name for DimnameList[1]). */
-static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
+/* A name list (a sequence, or one name for DimnameList[1]); of *names, the one Ellipsis
+ * (its index in *ellipsis, else -1) is a placeholder that C expands. */
+static int name_list(const py_sig *sig, const py_param *p, PyObject *o, nt_name *out, int *n,
+                     int *ellipsis) {
+    *ellipsis = -1;
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
         *n = 1;
         return nt_py_name_from_object(o, &out[0]);
     }
-    return nt_py_names_from_sequence(o, out, n);
+    if (p->varargs && (*ellipsis = nt_py_find_ellipsis(sig->name, &PyTuple_GET_ITEM(o, 0),
+                                                       PyTuple_GET_SIZE(o))) == -2)
+        return -1;
+    return nt_py_names_from_sequence(o, out, n, *ellipsis);
 }
 
 static void release_lists(call_lists *l) {
@@ -433,10 +440,10 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
         return 0;
     }
     case PT_DIMNAME_LIST: {
-        int n;
-        if (name_list(p, o, l->names[i], &n) < 0) return -1;
+        int n, ellipsis;
+        if (name_list(sig, p, o, l->names[i], &n, &ellipsis) < 0) return -1;
         if (kind == NT_ARG_NAMES) {
-            *a = nt_arg_names(n, l->names[i], -1);
+            *a = nt_arg_names(n, l->names[i], ellipsis);
             return 0;
         }
         for (int k = 0; k < n; k++)

@@ -23,7 +23,7 @@ static int read_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf
         return -1;
     }
     int count;
-    if (nt_py_names_from_sequence(o, buf, &count) < 0) return -1;
+    if (nt_py_names_from_sequence(o, buf, &count, -1) < 0) return -1;
     if (count != ndim) {
         nt_py_set_names_count_error(count, ndim, o);
         return -1;
@@ -258,7 +258,7 @@ static int named_data_names(nt_tensor *src, PyObject *o, nt_name *buf, const nt_
     if (!nt_tensor_has_names(src) || !o || o == Py_None || (!PyTuple_Check(o) && !PyList_Check(o)))
         return read_names_arg(o, "tensor", ndim, buf, out);
     int count;
-    if (nt_py_names_from_sequence(o, buf, &count) < 0) return -1;
+    if (nt_py_names_from_sequence(o, buf, &count, -1) < 0) return -1;
     nt_status st = nt_names_check_result(nt_tensor_names(src), ndim, buf, count);
     if (st != NT_OK) return nt_py_raise_int(st);
     *out = buf;

@@ -207,7 +207,7 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
         st = single ? nt_index_get1(x, &t.idx[0], &out) : nt_index_get(x, t.count, t.idx, &out);
     }
     tuple_free(&t);
-    return nt_py_result_of(st, &out);
+    return nt_py_result(st, out);
 }
 
 static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {

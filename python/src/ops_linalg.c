@@ -5,7 +5,6 @@
  * arguments to parse, so it calls nt_matmul directly, as PyTorch's slot does. `x @= y`
  * rebinds x to a new tensor, as in PyTorch, which has no in-place matmul.
  */
-#include "arglists.h"
 #include "pyntensor.h"
 
 /* Products with at least this many multiply-adds run without the GIL. */
@@ -38,7 +37,7 @@ static PyObject *nb_matmul(PyObject *a, PyObject *b) {
     nt_tensor *x = nt_py_tensor(a), *y = nt_py_tensor(b), *r;
     nt_status st;
     NT_PY_CALL_NOGIL_IF(work_of(x, y) >= LINALG_NOGIL_WORK, st, nt_matmul(x, y, &r));
-    return nt_py_result_of(st, &r);
+    return nt_py_result(st, r);
 }
 
 /* PyTorch has no in-place matmul: `x @= y` binds x to a new tensor. The in-place slot does

@@ -107,8 +107,9 @@ PyObject *nt_py_name_object(nt_name name);
 /* t.names as a tuple of str/None. */
 PyObject *nt_py_names_tuple(const nt_tensor *t);
 /* Converts a sequence of names (str or None; at most NT_MAX_DIMS) into out[]; *count
- * receives its length. Returns 0 or -1. */
-int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count);
+ * receives its length. The entry at `skip` (-1: none) is a placeholder (None), unread.
+ * Returns 0 or -1. */
+int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int skip);
 
 /* Raises PyTorch's RuntimeError for `count` names given to a tensor of `ndim` dims. */
 void nt_py_set_names_count_error(int count, int ndim, PyObject *names);

@@ -209,8 +209,9 @@ static bool param_check(const py_param *p, PyObject *o) {
         return false;
     case PT_DIMNAME:
         return check_dimname(o);
-    case PT_DIMNAME_LIST:
-        return check_dimname_list(o) || (p->size == 1 && check_dimname(o));
+    case PT_DIMNAME_LIST: /* *names may start with its Ellipsis */
+        return check_dimname_list(o) || (p->size == 1 && check_dimname(o)) ||
+               (p->varargs && PyTuple_GET_SIZE(o) && PyTuple_GET_ITEM(o, 0) == Py_Ellipsis);
     case PT_TENSOR_LIST:
         return check_tensor_list(o);
     case PT_INT_LIST:
@@ -416,18 +417,20 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
         p->keyword_only = q->keyword_only;
         p->numbers_as_tensors = allow_numbers;
         p->def.dtype = -1;
-        if (!(p->name = intern(q->name)) || set_numpy_names(p, q->name) < 0) return -1;
+        p->varargs = q->name[0] == '*';
+        const char *pname = q->name + p->varargs;
+        if (!(p->name = intern(pname)) || set_numpy_names(p, pname) < 0) return -1;
         if (!(p->cname = PyUnicode_AsUTF8(p->name))) return -1;
         if (q->optional) {
             p->optional = true;
             if (parse_default(p, q->default_text) < 0) return -1;
         }
-        p->slot = find_slot(schema, q->name);
+        p->slot = find_slot(schema, pname);
         p->dim_names = p->slot >= 0 && (p->type == PT_INT64 || p->type == PT_INT_LIST) &&
                        (strcmp(schema->params[p->slot].type, "Dim") == 0 ||
                         strcmp(schema->params[p->slot].type, "Dim[]") == 0);
         if (strcmp(q->name, "out") == 0) sig->out_param = sig->nparams;
-        if (!p->optional) sig->min_args++;
+        if (!p->optional && !p->varargs) sig->min_args++;
         if (!p->keyword_only) sig->max_pos_args++;
         sig->nparams++;
     }
@@ -466,6 +469,7 @@ static void missing_args(const py_sig *sig, int idx) {
 
 static int find_param(const py_sig *sig, PyObject *key) {
     for (int i = 0; i < sig->nparams; i++) {
+        if (sig->params[i].varargs) continue; /* *names takes no keyword */
         int eq = PyObject_RichCompareBool(key, sig->params[i].name, Py_EQ);
         if (eq < 0) return -2;
         if (eq) return i;
@@ -526,6 +530,16 @@ static PyObject *keyword(const py_param *p, PyObject *const *kwvals, PyObject *k
     return NULL;
 }
 
+/* The positional arguments as a new tuple. */
+static PyObject *pack_args(PyObject *const *args, Py_ssize_t nargs) {
+    PyObject *tuple = PyTuple_New(nargs);
+    for (Py_ssize_t k = 0; tuple && k < nargs; k++) {
+        Py_INCREF(args[k]);
+        PyTuple_SET_ITEM(tuple, k, args[k]);
+    }
+    return tuple;
+}
+
 /* FunctionSignature::parse. vals[i] receives the object of parameter i (NULL: absent or
  * None); a varargs int list is passed as the tuple of all positional arguments. Returns 1
  * (match), 0 (no match, nothing raised) or -1 (raised, when `raise`). */
@@ -537,7 +551,7 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
     bool varargs_ok =
         sig->max_pos_args == 1 && sig->nparams > 0 &&
         (sig->params[0].type == PT_INT_LIST || sig->params[0].type == PT_SYM_INT_LIST);
-    if (nargs > sig->max_pos_args && !varargs_ok) {
+    if (nargs > sig->max_pos_args && !varargs_ok && !sig->params[0].varargs) {
         if (raise) extra_args(sig, nargs);
         return raise ? -1 : 0;
     }
@@ -545,7 +559,10 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
         const py_param *p = &sig->params[i];
         PyObject *obj = NULL;
         bool is_kw = false;
-        if (pos < nargs) {
+        if (p->varargs) { /* *names: every positional argument, as one tuple */
+            if (!(obj = pack_args(args, nargs))) return -1;
+            Py_XSETREF(*varargs, obj);
+        } else if (pos < nargs) {
             if (p->keyword_only) {
                 if (raise) extra_args(sig, nargs);
                 return raise ? -1 : 0;
@@ -566,12 +583,8 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
         } else if (varargs_ok && pos == 0 && !is_kw &&
                    (check_index(obj) || (p->dim_names && PyUnicode_Check(obj)))) {
             /* permute(1, 2, 3) is permute((1, 2, 3)): every positional argument */
-            PyObject *tuple = PyTuple_New(nargs);
+            PyObject *tuple = pack_args(args, nargs);
             if (!tuple) return -1;
-            for (Py_ssize_t k = 0; k < nargs; k++) {
-                Py_INCREF(args[k]);
-                PyTuple_SET_ITEM(tuple, k, args[k]);
-            }
             Py_XSETREF(*varargs, tuple);
             vals[i] = tuple;
             pos = nargs;
@@ -588,7 +601,9 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
             }
             return raise ? -1 : 0;
         }
-        if (!is_kw)
+        if (p->varargs)
+            pos = nargs;
+        else if (!is_kw)
             pos++;
         else if (obj)
             remaining--;

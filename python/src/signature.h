@@ -63,6 +63,8 @@ typedef struct py_param {
     bool numbers_as_tensors; /* add(x, 2): a Python number where a Tensor goes */
     bool dim_names;          /* an int or int list that fills a Dim/Dim[] slot: names (str)
                                 are taken where indices are, as everywhere in ntensor */
+    bool varargs; /* "DimnameList *names": every positional argument, as one tuple (Python's
+                   *names), whose one Ellipsis ("..." too) C expands */
     py_default def;
     nt_arg def_arg;    /* the slot value when a call leaves it out (bindings.c) */
     const char *cname; /* name, UTF-8 (for messages) */

@@ -80,7 +80,7 @@ static int set_names(PyObject *self, PyObject *value, void *closure) {
     nt_name names[NT_MAX_DIMS];
     int count;
     if (!PySequence_Check(value) || PyUnicode_Check(value)) goto not_names;
-    if (nt_py_names_from_sequence(value, names, &count) < 0) {
+    if (nt_py_names_from_sequence(value, names, &count, -1) < 0) {
         if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
         PyErr_Clear(); /* an element that is neither str nor None */
         goto not_names;

@@ -50,7 +50,7 @@ static void test_python_signatures_agree_with_flags(void) {
         unsigned flags = row->flags | row->extra_flags;
         if (!(flags & (NT_OPF_FUNCTION | NT_OPF_METHOD))) continue;
         const char *py = nt_op_python((nt_op)op);
-        /* no signature: a hand-written entry (rename's **rename_map, align_to's *names) */
+        /* no signature: no Python entry (rename's **rename_map becomes rename's names) */
         bool any_out = false;
         for (const char *line = py; *line;) {
             const char *end = strchr(line, '\n');
