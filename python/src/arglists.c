@@ -6,8 +6,7 @@
 #include "arglists.h"
 
 const char *nt_py_type_name(PyObject *o) {
-    if (nt_py_is_tensor(o)) return "Tensor";
-    return Py_TYPE(o)->tp_name;
+    return Py_TYPE(o) == &NtTensor_Type ? "Tensor" : Py_TYPE(o)->tp_name;
 }
 
 /* True for an int argument as PyTorch's parser takes one (bool excluded). */

@@ -8,7 +8,8 @@
 
 #include "pyntensor.h"
 
-/* The type name PyTorch prints for an argument ("int", "Tensor", "NoneType"). */
+/* The type name PyTorch prints for an argument: its type's tp_name ("int", "NoneType"; a
+ * subclass's own), "Tensor" for ours (whose tp_name carries the module). */
 const char *nt_py_type_name(PyObject *o);
 
 /* The index of the one Ellipsis (Ellipsis or "...") among items, -1 if there is none;

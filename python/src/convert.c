@@ -1,6 +1,6 @@
 /*
- * convert.c — Tensor methods that read values or change the dtype: item, tolist, to, type,
- * numpy and __array__ (float/double/..., type_as, detach and cpu are rows), the number protocol
+ * convert.c — Tensor methods that read values or change the dtype: tolist, to, type, numpy
+ * and __array__ (item, float/double/..., type_as, detach and cpu are rows), the number protocol
  * (__float__, __int__, __index__, __bool__), the buffer protocol, and the attributes and
  * methods that have no autograd or device behind them yet (device, is_cuda, requires_grad and
  * grad with their setters, register_hook, ...): autograd does not exist yet, so the calls that
@@ -42,13 +42,6 @@ static PyObject *convert(PyObject *self, nt_dtype dtype, int copy) {
 }
 
 /* ---- values out ---- */
-
-static PyObject *tensor_item(PyObject *self, PyObject *unused) {
-    nt_scalar s;
-    nt_status st = nt_item(nt_py_tensor(self), &s);
-    if (st != NT_OK) return nt_py_raise(st);
-    return nt_py_scalar_to_object(s);
-}
 
 static PyObject *tolist_at(const char *p, nt_dtype dtype, int dim, int ndim, const int64_t *sizes,
                            const int64_t *byte_strides) {
@@ -333,7 +326,6 @@ static int set_grad(PyObject *self, PyObject *value, void *closure) {
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef nt_py_tensor_convert_methods[] = {
-    {"item", tensor_item, METH_NOARGS, "The value of a one-element tensor."},
     {"tolist", tensor_tolist, METH_NOARGS, "The values as nested lists (a scalar for 0-dim)."},
     {"to", FASTKW(tensor_to),
      "to(dtype) / to(device, dtype) / to(other): converted (self when nothing changes)."},

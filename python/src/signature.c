@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arglists.h"
 #include "interop.h"
 
 /* ------------------------------------------------------------------ types */
@@ -86,14 +87,10 @@ static bool numbers_as_tensors(const char *name) {
 
 /* ------------------------------------------------------------------ what an object is */
 
-static bool is_tensor(PyObject *o) {
-    return nt_py_is_tensor(o);
-}
-
 static bool is_numpy_scalar(PyObject *o) {
     /* the common arguments first: no NumPy lookup for them */
     if (PyLong_Check(o) || PyFloat_Check(o) || PyBool_Check(o) || PyUnicode_Check(o) ||
-        o == Py_None || PyTuple_Check(o) || PyList_Check(o) || is_tensor(o))
+        o == Py_None || PyTuple_Check(o) || PyList_Check(o) || nt_py_is_tensor(o))
         return false;
     PyObject *generic = nt_py_numpy_generic_type();
     if (!generic || !PyObject_TypeCheck(o, (PyTypeObject *)generic)) return false;
@@ -125,7 +122,7 @@ static bool check_long(PyObject *o) {
 static bool check_index(PyObject *o) {
     if (PyBool_Check(o)) return false;
     if (check_long(o)) return true;
-    if (is_tensor(o) || !PyIndex_Check(o)) return false;
+    if (nt_py_is_tensor(o) || !PyIndex_Check(o)) return false;
     PyObject *index = PyNumber_Index(o);
     if (!index) {
         PyErr_Clear();
@@ -174,7 +171,7 @@ static bool check_tensor_list(PyObject *o) {
     if (!tuple && !PyList_Check(o)) return false;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     for (Py_ssize_t i = 0; i < n; i++)
-        if (!is_tensor(PySequence_Fast_GET_ITEM(o, i))) return false;
+        if (!nt_py_is_tensor(PySequence_Fast_GET_ITEM(o, i))) return false;
     return true;
 }
 
@@ -190,18 +187,18 @@ static bool check_float_list(PyObject *o) {
 static bool param_check(const py_param *p, PyObject *o) {
     switch (p->type) {
     case PT_TENSOR:
-        if (is_tensor(o)) return true;
+        if (nt_py_is_tensor(o)) return true;
         return p->numbers_as_tensors && check_scalar(o);
     case PT_SCALAR: /* PyTorch's SCALAR case falls through to COMPLEX and DOUBLE */
         if (check_scalar(o) || PyComplex_Check(o)) return true;
-        return check_double(o) || (is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
+        return check_double(o) || (nt_py_is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
     case PT_DOUBLE:
-        return check_double(o) || (is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
+        return check_double(o) || (nt_py_is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
     case PT_INT64:
     case PT_SYM_INT:
         if (check_long(o) || (p->dim_names && PyUnicode_Check(o))) return true;
         if (p->type == PT_SYM_INT && check_index(o)) return true;
-        if (is_tensor(o)) {
+        if (nt_py_is_tensor(o)) {
             nt_tensor *t = nt_py_tensor(o);
             nt_dtype d = nt_tensor_dtype(t);
             return nt_tensor_ndim(t) == 0 && d != NT_BOOL && !nt_dtype_is_floating(d);
@@ -244,12 +241,6 @@ static bool param_check(const py_param *p, PyObject *o) {
     }
     }
     return false;
-}
-
-/* The name PyTorch prints for an argument's type: its type's tp_name ("Tensor" for ours,
- * whose tp_name carries the module). */
-static const char *type_name(PyObject *o) {
-    return Py_TYPE(o) == &NtTensor_Type ? "Tensor" : Py_TYPE(o)->tp_name;
 }
 
 /* ------------------------------------------------------------------ parsing signatures */
@@ -505,7 +496,7 @@ static int tensor_list_item_error(PyObject *o, int argnum) {
     if (!PyTuple_Check(o) && !PyList_Check(o)) return 0;
     for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(o); k++) {
         PyObject *item = PySequence_Fast_GET_ITEM(o, k);
-        if (!is_tensor(item)) {
+        if (!nt_py_is_tensor(item)) {
             PyErr_Format(PyExc_TypeError,
                          "expected Tensor as element %zd in argument %d, but got %s", k, argnum,
                          Py_TYPE(item)->tp_name);
@@ -593,11 +584,11 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
             if (raise) {
                 if (is_kw)
                     PyErr_Format(PyExc_TypeError, "%s(): argument '%U' must be %s, not %s",
-                                 sig->name, p->name, py_type_name(p->type), type_name(obj));
+                                 sig->name, p->name, py_type_name(p->type), nt_py_type_name(obj));
                 else
                     PyErr_Format(PyExc_TypeError,
                                  "%s(): argument '%U' (position %zd) must be %s, not %s", sig->name,
-                                 p->name, pos + 1, py_type_name(p->type), type_name(obj));
+                                 p->name, pos + 1, py_type_name(p->type), nt_py_type_name(obj));
             }
             return raise ? -1 : 0;
         }
@@ -621,7 +612,7 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
  * tp_name must be the name (int and long for int; float, int and long for float). A
  * "tuple of ..." never matches. */
 static bool type_matches(const char *type, PyObject *o) {
-    const char *have = type_name(o);
+    const char *have = nt_py_type_name(o);
     if (strcmp(type, "float") == 0)
         return strcmp(have, "float") == 0 || strcmp(have, "int") == 0 || strcmp(have, "long") == 0;
     if (strcmp(type, "int") == 0) return strcmp(have, "int") == 0 || strcmp(have, "long") == 0;
@@ -650,10 +641,10 @@ static void put_args(text_buf *b, PyObject *const *args, Py_ssize_t nargs, PyObj
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     put(b, "(");
     for (Py_ssize_t i = 0; i < nargs; i++)
-        put(b, "%s%s", i ? ", " : "", type_name(args[i]));
+        put(b, "%s%s", i ? ", " : "", nt_py_type_name(args[i]));
     for (Py_ssize_t k = 0; k < nkw; k++)
         put(b, "%s%s=%s", nargs || k ? ", " : "", PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k)),
-            type_name(args[nargs + k]));
+            nt_py_type_name(args[nargs + k]));
     put(b, nargs == 0 && nkw ? ", )" : ")");
 }
 
@@ -709,7 +700,7 @@ static void put_marked(text_buf *b, const py_sig *sig, PyObject *const *args, Py
         bool ok = a && type_matches(a->type, o);
         put(b, "%s%s", i ? ", " : "", ok ? "" : "!");
         if (i >= nargs && a) put(b, "%s=", a->name);
-        put(b, "%s", type_name(o));
+        put(b, "%s", nt_py_type_name(o));
         put(b, "%s", ok ? "" : "!");
     }
     put(b, ")");

@@ -188,27 +188,15 @@ PyMethodDef nt_py_tensor_core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* iter(t): the sub-tensors along dim 0, as PyTorch's Tensor.__iter__ (unbind(0)) gives. */
+/* iter(t): iter(t.unbind(0)), as PyTorch's Tensor.__iter__. */
 static PyObject *tensor_iter(PyObject *self) {
-    nt_tensor *t = nt_py_tensor(self);
-    if (nt_tensor_ndim(t) == 0) {
+    if (nt_tensor_ndim(nt_py_tensor(self)) == 0) {
         PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
         return NULL;
     }
-    int64_t n = nt_tensor_sizes(t)[0];
-    PyObject *items = PyTuple_New((Py_ssize_t)n);
-    for (int64_t i = 0; items && i < n; i++) {
-        nt_tensor *row = NULL;
-        nt_status st = nt_select(t, 0, i, &row);
-        PyObject *item = nt_py_result(st, row);
-        if (!item)
-            Py_CLEAR(items);
-        else
-            PyTuple_SET_ITEM(items, (Py_ssize_t)i, item);
-    }
-    if (!items) return NULL;
-    PyObject *it = PyObject_GetIter(items);
-    Py_DECREF(items);
+    PyObject *parts = PyObject_CallMethod(self, "unbind", NULL);
+    PyObject *it = parts ? PyObject_GetIter(parts) : NULL;
+    Py_XDECREF(parts);
     return it;
 }
 
