@@ -239,18 +239,26 @@ PyObject *nt_py_scalar_to_object(nt_scalar s) {
 }
 
 int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                     const char *const *kwlist, int max_positional, PyObject **values) {
-    int nparams = 0;
+                     const char *const *kwlist, int max_positional, int required,
+                     PyObject **values) {
+    int nparams = 0, self = strcmp(kwlist[0], "self") == 0; /* bound already: counted */
     while (kwlist[nparams])
         values[nparams++] = NULL;
-    if (nargs > max_positional) {
-        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", fname,
-                     max_positional, max_positional == 1 ? "" : "s", nargs,
-                     nargs == 1 ? "was" : "were");
+    Py_ssize_t given = nargs + self;
+    if (given > max_positional) {
+        if (required < max_positional)
+            PyErr_Format(PyExc_TypeError,
+                         "%s() takes from %d to %d positional arguments but %zd were given", fname,
+                         required, max_positional, given);
+        else
+            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given",
+                         fname, max_positional, max_positional == 1 ? "" : "s", given,
+                         given == 1 ? "was" : "were");
         return -1;
     }
+    if (self) values[0] = Py_None; /* the caller's self: given */
     for (Py_ssize_t i = 0; i < nargs; i++)
-        values[i] = args[i];
+        values[self + i] = args[i];
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);
@@ -269,5 +277,24 @@ int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
         }
         values[found] = args[nargs + k];
     }
-    return 0;
+    /* Python's text: 'a'; 'a' and 'b'; 'a', 'b', and 'c' */
+    char names[256] = "";
+    int missing = 0, count = 0;
+    for (int p = 0; p < required; p++)
+        count += !values[p];
+    for (int p = 0; p < required; p++) {
+        if (values[p]) continue;
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%s'%s'",
+                 !missing               ? ""
+                 : count == 2           ? " and "
+                 : missing == count - 1 ? ", and "
+                                        : ", ",
+                 kwlist[p]);
+        missing++;
+    }
+    if (missing)
+        PyErr_Format(PyExc_TypeError, "%s() missing %d required positional argument%s: %s", fname,
+                     missing, missing == 1 ? "" : "s", names);
+    return missing ? -1 : 0;
 }

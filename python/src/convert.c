@@ -134,7 +134,7 @@ static PyObject *tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nar
                                          "other",  NULL};
     enum { DEVICE, DTYPE, NON_BLOCKING, COPY, MEMORY_FORMAT, OTHER };
     PyObject *kw[6];
-    if (nt_py_parse_args("to", args + nargs, 0, kwnames, kwlist, 0, kw) < 0) return NULL;
+    if (nt_py_parse_args("to", args + nargs, 0, kwnames, kwlist, 0, 0, kw) < 0) return NULL;
     if (nargs > 0) { /* which overload: decided by the first positional argument */
         int order_other[] = {OTHER, NON_BLOCKING, COPY};
         int order_dtype[] = {DTYPE, NON_BLOCKING, COPY};
@@ -197,7 +197,7 @@ static PyObject *tensor_type(PyObject *self, PyObject *const *args, Py_ssize_t n
                              PyObject *kwnames) {
     static const char *const kwlist[] = {"dtype", "non_blocking", NULL};
     PyObject *kw[2];
-    if (nt_py_parse_args("type", args, nargs, kwnames, kwlist, 2, kw) < 0) return NULL;
+    if (nt_py_parse_args("type", args, nargs, kwnames, kwlist, 2, 0, kw) < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self);
     if (!kw[0] || kw[0] == Py_None)
         return PyUnicode_FromString(nt_py_legacy_type_names[nt_tensor_dtype(t)]);
@@ -222,7 +222,7 @@ static PyObject *tensor_numpy(PyObject *self, PyObject *const *args, Py_ssize_t 
                               PyObject *kwnames) {
     static const char *const kwlist[] = {"force", NULL};
     PyObject *kw[1];
-    if (nt_py_parse_args("numpy", args, nargs, kwnames, kwlist, 0, kw) < 0) return NULL;
+    if (nt_py_parse_args("numpy", args, nargs, kwnames, kwlist, 0, 0, kw) < 0) return NULL;
     PyObject *np = PyImport_ImportModule("numpy");
     if (!np) return NULL;
     PyObject *view = PyMemoryView_FromObject(self); /* our buffer; errors for bfloat16 */
@@ -237,7 +237,7 @@ static PyObject *tensor_array(PyObject *self, PyObject *const *args, Py_ssize_t 
                               PyObject *kwnames) {
     static const char *const kwlist[] = {"dtype", NULL};
     PyObject *kw[1];
-    if (nt_py_parse_args("__array__", args, nargs, kwnames, kwlist, 1, kw) < 0) return NULL;
+    if (nt_py_parse_args("__array__", args, nargs, kwnames, kwlist, 1, 0, kw) < 0) return NULL;
     PyObject *array = tensor_numpy(self, NULL, 0, NULL);
     if (!array || !kw[0] || kw[0] == Py_None) return array;
     PyObject *kwargs = Py_BuildValue("{s:O}", "copy", Py_False);
@@ -267,19 +267,10 @@ static int requires_grad_value(nt_tensor *t, int value) {
 
 static PyObject *tensor_register_hook(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                       PyObject *kwnames) {
-    static const char *const kwlist[] = {"hook", NULL};
-    PyObject *v[1];
-    if (nargs > 1) {
-        PyErr_Format(PyExc_TypeError,
-                     "register_hook() takes 1 positional argument but %zd were given", nargs);
+    static const char *const kwlist[] = {"self", "hook", NULL};
+    PyObject *v[2];
+    if (nt_py_parse_args("Tensor.register_hook", args, nargs, kwnames, kwlist, 2, 2, v) < 0)
         return NULL;
-    }
-    if (nt_py_parse_args("register_hook", args, nargs, kwnames, kwlist, 1, v) < 0) return NULL;
-    if (!v[0]) {
-        PyErr_SetString(PyExc_TypeError,
-                        "Tensor.register_hook() missing 1 required positional argument: 'hook'");
-        return NULL;
-    }
     /* no tensor requires grad before autograd exists: PyTorch's error for such tensors */
     PyErr_SetString(PyExc_RuntimeError,
                     "cannot register a hook on a tensor that doesn't require gradient");

@@ -272,7 +272,7 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     static const char *const kwlist[] = {"data",       "dtype", "device", "requires_grad",
                                          "pin_memory", "names", NULL};
     PyObject *kw[6];
-    if (nt_py_parse_args("tensor", args, nargs, kwnames, kwlist, 1, kw) < 0) return NULL;
+    if (nt_py_parse_args("tensor", args, nargs, kwnames, kwlist, 1, 0, kw) < 0) return NULL;
     PyObject *data = kw[0];
     if (!data) {
         PyErr_SetString(PyExc_TypeError, "tensor() missing 1 required positional arguments: "

@@ -54,7 +54,8 @@ static PyObject *py_set_printoptions(PyObject *module, PyObject *const *args, Py
     static const char *const kwlist[] = {"precision", "threshold", "edgeitems", "linewidth",
                                          "profile",   "sci_mode",  NULL};
     PyObject *v[6];
-    if (nt_py_parse_args("set_printoptions", args, nargs, kwnames, kwlist, 6, v) < 0) return NULL;
+    if (nt_py_parse_args("set_printoptions", args, nargs, kwnames, kwlist, 6, 0, v) < 0)
+        return NULL;
     nt_print_options opts = nt_get_print_options();
     if (v[4] && v[4] != Py_None) {
         const char *profile = PyUnicode_AsUTF8(v[4]);

@@ -184,20 +184,11 @@ static int is_ordered_dict(PyObject *o) {
  * into sizes and names, and that method checks the arguments and calls the op. */
 static PyObject *tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                   PyObject *kwnames) {
-    static const char *const kwlist[] = {"dim", "sizes", NULL};
+    static const char *const kwlist[] = {"self", "dim", "sizes", NULL};
     static fastcall_fn fn;
-    PyObject *v[3];
-    if (nt_py_parse_args("Tensor.unflatten", args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
-    if (!v[0] || !v[1]) {
-        if (!v[0] && !v[1])
-            PyErr_SetString(PyExc_TypeError, "Tensor.unflatten() missing 2 required positional "
-                                             "arguments: 'dim' and 'sizes'");
-        else
-            PyErr_Format(PyExc_TypeError,
-                         "Tensor.unflatten() missing 1 required positional argument: '%s'",
-                         v[0] ? "sizes" : "dim");
+    PyObject *all[4], **v = all + 1; /* v: dim, sizes, names */
+    if (nt_py_parse_args("Tensor.unflatten", args, nargs, kwnames, kwlist, 3, 3, all) < 0)
         return NULL;
-    }
     int truth = nt_py_is_tensor(v[1]) ? 1 : PyObject_IsTrue(v[1]);
     if (truth < 0) return NULL;
     if (!truth) {

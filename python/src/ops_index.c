@@ -273,57 +273,11 @@ int nt_py_index_prepare(PyTypeObject *type) {
  * is Python, as in PyTorch (ntensor/functional.py). */
 static PyObject *vf_split, *vf_split_with_sizes;
 
-/* Python's own binding of (first, second, dim=0): `names` are the three parameter names,
- * `given` the values already bound (a method's self), `qual` the name Python's messages
- * print ("Tensor.split"). Fills v[3] (borrowed; v[2] may stay NULL). */
-static int python_bind(const char *qual, const char *const names[3], int given,
-                       PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **v) {
-    if (nargs + given > 3) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s() takes from 2 to 3 positional arguments but %zd were given", qual,
-                     nargs + given);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < nargs; i++)
-        v[given + i] = args[i];
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (Py_ssize_t k = 0; k < nkw; k++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-        int at = -1;
-        for (int i = 0; i < 3; i++)
-            if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) at = i;
-        if (at < 0 || (at == 0 && given)) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", qual,
-                         key);
-            return -1;
-        }
-        if (v[at]) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", qual,
-                         names[at]);
-            return -1;
-        }
-        v[at] = args[nargs + k];
-    }
-    if (!v[0] && !v[1]) {
-        PyErr_Format(PyExc_TypeError, "%s() missing 2 required positional arguments: '%s' and '%s'",
-                     qual, names[0], names[1]);
-        return -1;
-    }
-    if (!v[0] || !v[1]) {
-        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional argument: '%s'", qual,
-                     names[v[0] ? 1 : 0]);
-        return -1;
-    }
-    return 0;
-}
-
-static PyObject *split_common(PyObject *self, const char *qual, const char *const names[3],
-                              PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *v[3] = {self, NULL, NULL};
-    if (python_bind(qual, names, self ? 1 : 0, args, nargs, kwnames, v) < 0) return NULL;
-    if (!nt_py_is_tensor(v[0]))
-        return PyErr_Format(PyExc_AttributeError, "'%s' object has no attribute 'split'",
-                            Py_TYPE(v[0])->tp_name);
+static PyObject *tensor_split(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    static const char *const kwlist[] = {"self", "split_size", "dim", NULL};
+    PyObject *v[3];
+    if (nt_py_parse_args("Tensor.split", args, nargs, kwnames, kwlist, 3, 2, v) < 0) return NULL;
     PyObject *size = v[1], *converted = NULL;
     if (nt_py_is_tensor(size)) {
         if ((converted = PyNumber_Long(size))) {
@@ -335,19 +289,13 @@ static PyObject *split_common(PyObject *self, const char *qual, const char *cons
         }
     }
     PyObject *zero = v[2] ? NULL : PyLong_FromLong(0);
-    PyObject *call[3] = {v[0], size, v[2] ? v[2] : zero};
+    PyObject *call[3] = {self, size, v[2] ? v[2] : zero};
     PyObject *r = call[2] ? PyObject_Vectorcall(PyLong_Check(size) ? vf_split : vf_split_with_sizes,
                                                 call, 3, NULL)
                           : NULL;
     Py_XDECREF(zero);
     Py_XDECREF(converted);
     return r;
-}
-
-static PyObject *tensor_split(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames) {
-    static const char *const names[3] = {"self", "split_size", "dim"};
-    return split_common(self, "Tensor.split", names, args, nargs, kwnames);
 }
 
 PyMethodDef nt_py_tensor_index_methods[] = {

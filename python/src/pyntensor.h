@@ -126,13 +126,15 @@ int nt_py_number(PyObject *o, nt_scalar *out);
 /* Converts a scalar into a Python bool/int/float. */
 PyObject *nt_py_scalar_to_object(nt_scalar s);
 
-/* Keyword parsing for METH_FASTCALL | METH_KEYWORDS functions. `kwlist` lists every
- * parameter name (positional ones first) and ends with NULL; values[] receives borrowed
- * references (NULL when not given). At most `max_positional` arguments may come by
- * position. Returns 0, or -1 with PyTorch-like TypeErrors for unknown, duplicate or
- * surplus arguments. */
+/* Binds a METH_FASTCALL | METH_KEYWORDS call as Python binds a function written in Python,
+ * with its TypeErrors: `kwlist` names every parameter (NULL-terminated), the first
+ * `max_positional` may come by position and the first `required` must be given. A first
+ * parameter "self" is a method's, bound already and counted as Python counts it
+ * ("Tensor.split() takes from 2 to 3 positional arguments"); the caller sets values[0].
+ * values[] receives borrowed references (NULL when not given). Returns 0 or -1. */
 int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                     const char *const *kwlist, int max_positional, PyObject **values);
+                     const char *const *kwlist, int max_positional, int required,
+                     PyObject **values);
 
 /* ---- what each file contributes ----
  *

@@ -134,7 +134,7 @@ static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t 
                               bool sizes) {
     static const char *const kwlist[] = {"dim", NULL};
     PyObject *dim_arg;
-    if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 1, &dim_arg) < 0) return NULL;
+    if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 1, 0, &dim_arg) < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self);
     if (!dim_arg) {
         PyObject *size = nt_py_size_new(nt_tensor_ndim(t), values);

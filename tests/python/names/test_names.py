@@ -120,6 +120,7 @@ NAMES_CASES = [
     "u.unflatten(1, (-1, -1))", "u.unflatten(1, (4, -1))", "u.unflatten(1, (2, 2))",
     "u.unflatten(1, (1.0, 3))", "u.unflatten(1, (3, 1.0))", "u.unflatten(1, [])", "u.unflatten(1, 3)",
     "u.unflatten(1.0, (3,))", "u.unflatten(None, (3,))", "u.unflatten(2, (3,))", "u.unflatten(1)",
+    "u.unflatten(1, (3,), 2)", "u.unflatten(1, sizes=(3,), dim=1)",
     "u.unflatten()",
     "torch.zeros(2, 0).unflatten(1, (0, -1))", "torch.zeros(2, 0).unflatten(1, (2, -1))",
     "torch.zeros(2, 6).unflatten(1, (0, -1))",

@@ -179,6 +179,8 @@ AUTOGRAD_CASES = [
     "u.requires_grad_(False) is u", "x.requires_grad_(requires_grad=False).names",
     "x.requires_grad_(1)", "x.requires_grad_('a')", "T([1, 2]).requires_grad_()",
     "x.requires_grad_(True, 2)", "torch.ones(2).register_hook(lambda g: g)",
+    "torch.ones(2).register_hook(1, 2)", "torch.ones(2).register_hook()",
+    "torch.ones(2).register_hook(hook=1, self=2)",
     "setattr(u, 'requires_grad', False)", "setattr(u, 'requires_grad', 1)",
     "setattr(torch.ones(2, dtype=torch.int64), 'requires_grad', True)",
     "setattr(u, 'grad', None)", "setattr(u, 'grad', torch.ones(2))", "setattr(u, 'grad', 5)",
