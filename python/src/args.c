@@ -72,7 +72,8 @@ int nt_py_name_from_object(PyObject *o, nt_name *out) {
     return 0;
 }
 
-PyObject *nt_py_name_object(nt_name name) {
+/* The Python str for a name (None for NT_NAME_NONE); a new reference. */
+static PyObject *name_object(nt_name name) {
     if (name == NT_NAME_NONE) Py_RETURN_NONE;
     if (name < name_objects_len && name_objects[name]) {
         Py_INCREF(name_objects[name]);
@@ -94,7 +95,7 @@ PyObject *nt_py_names_tuple(const nt_tensor *t) {
     PyObject *tuple = PyTuple_New(n);
     if (!tuple) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *item = nt_py_name_object(names ? names[i] : NT_NAME_NONE);
+        PyObject *item = name_object(names ? names[i] : NT_NAME_NONE);
         if (!item) {
             Py_DECREF(tuple);
             return NULL;
@@ -125,18 +126,6 @@ int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int skip)
     Py_DECREF(fast);
     *count = (int)n;
     return 0;
-}
-
-void nt_py_set_names_count_error(int count, int ndim, PyObject *names) {
-    PyObject *list = PySequence_List(names);
-    PyObject *repr = list ? PyObject_Repr(list) : NULL;
-    PyErr_Clear();
-    PyErr_Format(PyExc_RuntimeError,
-                 "Number of names (%d) and number of dimensions in tensor (%d) do not match. "
-                 "Attempted to create a tensor with names %S",
-                 count, ndim, repr ? repr : Py_None);
-    Py_XDECREF(repr);
-    Py_XDECREF(list);
 }
 
 int nt_py_int64_from_object(PyObject *o, int64_t *out, const char *what) {

@@ -375,8 +375,3 @@ int nt_py_convert_prepare(PyTypeObject *type) {
     type->tp_as_number->nb_bool = tensor_bool_value;
     return 0;
 }
-
-/* ntensor.device. (The attributes above join the type's own in tensor_type.c.) */
-int nt_py_buffer_init(PyObject *module) {
-    return nt_py_device_init(module);
-}

@@ -24,10 +24,8 @@ static int read_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf
     }
     int count;
     if (nt_py_names_from_sequence(o, buf, &count, -1) < 0) return -1;
-    if (count != ndim) {
-        nt_py_set_names_count_error(count, ndim, o);
-        return -1;
-    }
+    nt_status st = nt_names_check_for(ndim, count, buf);
+    if (st != NT_OK) return nt_py_raise_int(st);
     *out = buf;
     return 0;
 }

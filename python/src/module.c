@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "bindings.h"
-#include "pyntensor.h"
+#include "interop.h"
 
 static PyObject *py_is_tensor(PyObject *module, PyObject *o) {
     return PyBool_FromLong(nt_py_is_tensor(o));
@@ -90,7 +90,7 @@ static PyObject *py_set_printoptions(PyObject *module, PyObject *const *args, Py
     Py_RETURN_NONE;
 }
 
-PyMethodDef nt_py_module_functions[] = {
+static PyMethodDef module_functions[] = {
     {"set_printoptions", (PyCFunction)(void (*)(void))py_set_printoptions,
      METH_FASTCALL | METH_KEYWORDS, "Sets how tensors print, like torch.set_printoptions."},
     {"is_tensor", py_is_tensor, METH_O, "Whether the object is an ntensor Tensor."},
@@ -111,9 +111,9 @@ static struct PyModuleDef nt_module = {
 
 /* Every file's contribution, in the order their methods are joined (see pyntensor.h). */
 const nt_py_family nt_py_families[] = {
-    {"core", nt_py_tensor_core_methods, nt_py_module_functions, NULL, NULL},
+    {"core", nt_py_tensor_core_methods, module_functions, NULL, NULL},
     {"names", nt_py_tensor_names_methods, NULL, NULL, NULL},
-    {"convert", nt_py_tensor_convert_methods, NULL, nt_py_convert_prepare, nt_py_buffer_init},
+    {"convert", nt_py_tensor_convert_methods, NULL, nt_py_convert_prepare, nt_py_device_init},
     {"factories", NULL, nt_py_module_factory_functions, NULL, NULL},
     {"index", nt_py_tensor_index_methods, NULL, nt_py_index_prepare, nt_py_index_init},
     {"linalg", NULL, NULL, nt_py_linalg_prepare, NULL},

@@ -102,17 +102,12 @@ PyObject *nt_py_size_new(int n, const int64_t *values);
  * ("expected None or string for Dimname but got int") or RuntimeError otherwise. Strings
  * are cached, so converting a name seen before costs one dict lookup. */
 int nt_py_name_from_object(PyObject *o, nt_name *out);
-/* The Python str for a name (None for NT_NAME_NONE); a new reference. */
-PyObject *nt_py_name_object(nt_name name);
 /* t.names as a tuple of str/None. */
 PyObject *nt_py_names_tuple(const nt_tensor *t);
 /* Converts a sequence of names (str or None; at most NT_MAX_DIMS) into out[]; *count
  * receives its length. The entry at `skip` (-1: none) is a placeholder (None), unread.
  * Returns 0 or -1. */
 int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int skip);
-
-/* Raises PyTorch's RuntimeError for `count` names given to a tensor of `ndim` dims. */
-void nt_py_set_names_count_error(int count, int ndim, PyObject *names);
 
 /* ---- arguments ---- */
 
@@ -155,7 +150,6 @@ extern PyMethodDef nt_py_tensor_core_methods[];      /* tensor_type.c */
 extern PyMethodDef nt_py_tensor_names_methods[];     /* names.c */
 extern PyMethodDef nt_py_tensor_convert_methods[];   /* convert.c */
 extern PyMethodDef nt_py_module_factory_functions[]; /* factories.c */
-extern PyMethodDef nt_py_module_functions[];         /* module.c */
 extern PyMethodDef nt_py_tensor_index_methods[];     /* ops_index.c */
 int nt_py_index_prepare(PyTypeObject *type);         /* ops_index.c */
 int nt_py_index_init(PyObject *module);              /* ops_index.c */
@@ -167,7 +161,6 @@ int nt_py_operators_prepare(PyTypeObject *tensor_type); /* operators.c */
 int nt_py_tensor_type_init(PyObject *module);
 int nt_py_size_init(PyObject *module);
 int nt_py_names_init(PyObject *module);
-int nt_py_buffer_init(PyObject *module);
 int nt_py_convert_prepare(PyTypeObject *type); /* convert.c */
 
 #endif

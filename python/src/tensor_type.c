@@ -85,11 +85,7 @@ static int set_names(PyObject *self, PyObject *value, void *closure) {
         PyErr_Clear(); /* an element that is neither str nor None */
         goto not_names;
     }
-    if (count != nt_tensor_ndim(t)) {
-        nt_py_set_names_count_error(count, nt_tensor_ndim(t), value);
-        return -1;
-    }
-    nt_status st = nt_set_names_(t, names);
+    nt_status st = nt_set_names_n_(t, count, names);
     return st == NT_OK ? 0 : nt_py_raise_int(st);
 not_names:
     PyErr_SetString(PyExc_RuntimeError, "names must either be None or a tuple of dim names");
