@@ -9,8 +9,11 @@
  *
  * A conversion to the tensor's own dtype returns the same Python object, as in PyTorch.
  */
+#include <string.h>
+
 #include "arglists.h"
 #include "interop.h"
+#include "signature.h"
 
 static PyObject *same_object(PyObject *self) {
     Py_INCREF(self);
@@ -121,67 +124,43 @@ static int tensor_bool_value(PyObject *self) {
 
 /* t.float(), t.double(), ... are generated from their rows (src/ops/to_dtype.c). */
 
-static int is_dtype_like(PyObject *o) {
-    return Py_TYPE(o) == &NtDtype_Type || o == (PyObject *)&PyFloat_Type ||
-           o == (PyObject *)&PyLong_Type || o == (PyObject *)&PyBool_Type;
-}
-
-/* to(dtype, non_blocking=False, copy=False) / to(device=None, dtype=None, non_blocking=False,
- * copy=False) / to(other, non_blocking=False, copy=False); memory_format is accepted. */
+/* to(device=None, dtype=None, non_blocking=False, copy=False) / to(dtype, ...) /
+ * to(tensor, ...), bound by PyTorch's own signatures (so its texts); memory_format=None is
+ * accepted. */
 static PyObject *tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
-    static const char *const kwlist[] = {"device", "dtype", "non_blocking", "copy", "memory_format",
-                                         "other",  NULL};
-    enum { DEVICE, DTYPE, NON_BLOCKING, COPY, MEMORY_FORMAT, OTHER };
-    PyObject *kw[6];
-    if (nt_py_parse_args("to", args + nargs, 0, kwnames, kwlist, 0, 0, kw) < 0) return NULL;
-    if (nargs > 0) { /* which overload: decided by the first positional argument */
-        int order_other[] = {OTHER, NON_BLOCKING, COPY};
-        int order_dtype[] = {DTYPE, NON_BLOCKING, COPY};
-        int order_device[] = {DEVICE, DTYPE, NON_BLOCKING, COPY};
-        int *order, len;
-        if (nt_py_is_tensor(args[0])) {
-            order = order_other, len = 3;
-        } else if (is_dtype_like(args[0])) {
-            order = order_dtype, len = 3;
-        } else if (nt_py_is_device_like(args[0]) ||
-                   (PyLong_Check(args[0]) && !PyBool_Check(args[0]))) {
-            order = order_device, len = 4;
-        } else {
-            PyErr_Format(PyExc_TypeError,
-                         "to() received an invalid combination of arguments - got (%s, ...)",
-                         Py_TYPE(args[0])->tp_name);
+    static const char *const texts[3] = {
+        "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, "
+        "*, MemoryFormat? memory_format=None)",
+        "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, MemoryFormat? "
+        "memory_format=None)",
+        "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, MemoryFormat? "
+        "memory_format=None)"};
+    static py_sig sigs[3];
+    static py_sig *ready[3]; /* parsed once */
+    for (int i = 0; !ready[2] && i < 3; i++)
+        if (py_sig_init(&sigs[i], texts[i], strlen(texts[i]), 0, NULL, NT_OP_TO_DTYPE, NULL) < 0)
             return NULL;
-        }
-        if (nargs > len) {
-            PyErr_Format(PyExc_TypeError, "to() takes at most %d positional arguments (%zd given)",
-                         len, nargs);
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < nargs; i++) {
-            if (kw[order[i]]) {
-                PyErr_Format(PyExc_TypeError, "to() got multiple values for argument '%s'",
-                             kwlist[order[i]]);
-                return NULL;
-            }
-            kw[order[i]] = args[i];
-        }
-    }
-    nt_tensor *t = nt_py_tensor(self);
-    nt_dtype dtype = nt_tensor_dtype(t);
-    if (kw[OTHER]) {
-        if (!nt_py_is_tensor(kw[OTHER])) {
-            PyErr_Format(PyExc_TypeError, "to(): argument 'other' must be Tensor, not %s",
-                         Py_TYPE(kw[OTHER])->tp_name);
-            return NULL;
-        }
-        dtype = nt_tensor_dtype(nt_py_tensor(kw[OTHER]));
-    }
-    if (nt_py_dtype_from_object(kw[DTYPE], dtype, &dtype) < 0 || nt_py_check_device(kw[DEVICE]) < 0)
+    for (int i = 0; !ready[2] && i < 3; i++)
+        ready[i] = &sigs[i];
+    PyObject *v[NT_SIG_MAX_PARAMS], *owned;
+    int which = py_sigs_bind(ready, 3, args, nargs, kwnames, v, &owned);
+    if (which < 0) return NULL;
+    Py_XDECREF(owned);
+    nt_dtype dtype = nt_tensor_dtype(nt_py_tensor(self));
+    nt_scalar number;
+    if (which == 2 && nt_py_is_tensor(v[0])) {
+        dtype = nt_tensor_dtype(nt_py_tensor(v[0]));
+    } else if (which == 2) { /* a number, which PyTorch wraps: float64, int64 or bool */
+        if (nt_py_number(v[0], &number) < 0) return NULL;
+        dtype = number.kind == NT_SCALAR_BOOL  ? NT_BOOL
+                : number.kind == NT_SCALAR_INT ? NT_INT64
+                                               : NT_FLOAT64;
+    } else if ((which == 0 && nt_py_check_device(v[0]) < 0) || /* dtype: to(device, dtype) */
+               nt_py_dtype_from_object(which == 0 ? v[1] : v[0], dtype, &dtype) < 0) {
         return NULL;
-    int copy = kw[COPY] ? PyObject_IsTrue(kw[COPY]) : 0;
-    if (copy < 0) return NULL;
-    return convert(self, dtype, copy);
+    }
+    return convert(self, dtype, v[which == 0 ? 3 : 2] == Py_True);
 }
 
 const char *const nt_py_legacy_type_names[NT_DTYPE_COUNT] = {

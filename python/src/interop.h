@@ -17,8 +17,6 @@ PyObject *nt_py_cpu_device(void);
  * valid devices raise PyTorch's "Torch not compiled with CUDA enabled" AssertionError (or a
  * RuntimeError for the other types), a bad string PyTorch's RuntimeError (-1). */
 int nt_py_check_device(PyObject *o);
-/* Whether `o` names a device (a str or a device object) rather than a dtype or a tensor. */
-int nt_py_is_device_like(PyObject *o);
 int nt_py_device_init(PyObject *module);
 
 /* ---- NumPy and the buffer protocol (numpy_buffer.c) ---- */
