@@ -1,11 +1,8 @@
 /*
  * convert.c — Tensor methods that read values or change the dtype: tolist, to, type, numpy
  * and __array__ (item, float/double/..., type_as, detach and cpu are rows), the number protocol
- * (__float__, __int__, __index__, __bool__), the buffer protocol, and the attributes and
- * methods that have no autograd or device behind them yet (device, is_cuda, requires_grad and
- * grad with their setters, register_hook, ...): autograd does not exist yet, so the calls that
- * would need it (requires_grad=True, assigning a gradient) raise NotImplementedError, and
- * register_hook fails as PyTorch does on a tensor that does not require grad.
+ * (__float__, __int__, __index__, __bool__), the buffer protocol, and register_hook, which
+ * fails as PyTorch does on a tensor that does not require grad (no autograd yet).
  *
  * A conversion to the tensor's own dtype returns the same Python object, as in PyTorch.
  */
@@ -15,17 +12,13 @@
 #include "interop.h"
 #include "signature.h"
 
-static PyObject *same_object(PyObject *self) {
-    Py_INCREF(self);
-    return self;
-}
-
 /* Wraps the result of a conversion; `out` == self's tensor gives self back. */
 static PyObject *convert_result(PyObject *self, nt_status st, nt_tensor *out) {
     if (st != NT_OK) return nt_py_raise(st);
     if (out == nt_py_tensor(self)) {
         nt_tensor_release(out);
-        return same_object(self);
+        Py_INCREF(self);
+        return self;
     }
     return nt_py_wrap(out);
 }
@@ -230,19 +223,7 @@ static PyObject *tensor_array(PyObject *self, PyObject *const *args, Py_ssize_t 
     return result;
 }
 
-/* ---- autograd placeholders: requires_grad=True, a .grad and hooks need autograd ---- */
-
-static int requires_grad_value(nt_tensor *t, int value) {
-    if (!value) return 0;
-    if (!nt_dtype_is_floating(nt_tensor_dtype(t))) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "only Tensors of floating point and complex dtype can require gradients");
-        return -1;
-    }
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
-    return -1;
-}
+/* ---- autograd placeholders: hooks need autograd ---- */
 
 static PyObject *tensor_register_hook(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                       PyObject *kwnames) {
@@ -254,43 +235,6 @@ static PyObject *tensor_register_hook(PyObject *self, PyObject *const *args, Py_
     PyErr_SetString(PyExc_RuntimeError,
                     "cannot register a hook on a tensor that doesn't require gradient");
     return NULL;
-}
-
-static int set_requires_grad(PyObject *self, PyObject *value, void *closure) {
-    if (!value) {
-        PyErr_SetString(PyExc_TypeError, "cannot delete requires_grad");
-        return -1;
-    }
-    if (!PyBool_Check(value)) {
-        PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
-        return -1;
-    }
-    return requires_grad_value(nt_py_tensor(self), value == Py_True);
-}
-
-static int set_grad(PyObject *self, PyObject *value, void *closure) {
-    if (!value || value == Py_None) return 0; /* deleting or clearing: there is none */
-    if (!nt_py_is_tensor(value)) {
-        PyErr_Format(PyExc_TypeError,
-                     "assigned grad expected to be a Tensor or None but got grad of type%s",
-                     nt_py_type_name(value));
-        return -1;
-    }
-    nt_tensor *t = nt_py_tensor(self), *g = nt_py_tensor(value);
-    if (nt_tensor_dtype(t) != nt_tensor_dtype(g)) {
-        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
-        return -1;
-    }
-    int same = nt_tensor_ndim(t) == nt_tensor_ndim(g);
-    for (int i = 0; same && i < nt_tensor_ndim(t); i++)
-        same = nt_tensor_sizes(t)[i] == nt_tensor_sizes(g)[i];
-    if (!same) {
-        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different size");
-        return -1;
-    }
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "assigning .grad: ntensor has no autograd yet (.grad is always None)");
-    return -1;
 }
 
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
@@ -306,42 +250,6 @@ PyMethodDef nt_py_tensor_convert_methods[] = {
     {"register_hook", FASTKW(tensor_register_hook),
      "register_hook(hook): fails as on a tensor that does not require grad."},
     {NULL, NULL, 0, NULL},
-};
-
-/* ---- attributes ---- */
-
-static PyObject *get_device(PyObject *self, void *closure) {
-    return same_object(nt_py_cpu_device());
-}
-static PyObject *get_false(PyObject *self, void *closure) {
-    Py_RETURN_FALSE;
-}
-static PyObject *get_true(PyObject *self, void *closure) {
-    Py_RETURN_TRUE;
-}
-static PyObject *get_none(PyObject *self, void *closure) {
-    Py_RETURN_NONE;
-}
-/* .data: a new tensor viewing the same memory, as detach() */
-static PyObject *get_data(PyObject *self, void *closure) {
-    nt_tensor *t = nt_py_tensor(self), *out = NULL;
-    nt_status st = nt_rename(t, nt_tensor_names(t), &out); /* before reading `out` */
-    return nt_py_result(st, out);
-}
-
-PyGetSetDef nt_py_tensor_convert_getset[] = {
-    {"device", get_device, NULL, "device(type='cpu').", NULL},
-    {"is_cuda", get_false, NULL, "False.", NULL},
-    {"is_sparse", get_false, NULL, "False.", NULL},
-    {"is_quantized", get_false, NULL, "False.", NULL},
-    {"is_meta", get_false, NULL, "False.", NULL},
-    {"requires_grad", get_false, set_requires_grad,
-     "False: no autograd yet (setting True raises NotImplementedError).", NULL},
-    {"is_leaf", get_true, NULL, "True: no autograd yet.", NULL},
-    {"grad", get_none, set_grad, "None: no autograd yet.", NULL},
-    {"grad_fn", get_none, NULL, "None: no autograd yet.", NULL},
-    {"data", get_data, NULL, "The tensor viewed without autograd history.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
 };
 
 /* The buffer protocol and the number slots of float()/int()/bool()/operator.index; before

@@ -46,13 +46,9 @@ PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 /* Tensor._make_subclass(cls, data, require_grad=False) (a static method). */
 PyObject *nt_py_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs);
 
-/* ---- Tensor attributes and conversions (convert.c) ---- */
+/* ---- conversions (convert.c) ---- */
 
 /* PyTorch's legacy type names, by dtype ("torch.FloatTensor"). */
 extern const char *const nt_py_legacy_type_names[NT_DTYPE_COUNT];
-
-/* Getters for Tensor attributes: device, is_cuda, is_sparse, is_quantized, is_meta,
- * requires_grad, is_leaf, grad. NULL-terminated; convert.c installs them on the type. */
-extern PyGetSetDef nt_py_tensor_convert_getset[];
 
 #endif

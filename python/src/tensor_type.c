@@ -3,12 +3,13 @@
  * accessors that only read metadata (size, stride, names, ...; dim, is_contiguous, numel,
  * element_size, data_ptr and the other queries are rows of the op table).
  *
- * Methods from the other files (names.c, views.c, convert.c) and convert.c's attributes
- * are joined into the type's tables at import; see nt_py_tensor_type_init.
+ * The methods generated from the op table and those of the other files (names.c,
+ * convert.c, ...) are joined into the type's table at import; see nt_py_tensor_type_init.
  */
 #include <stddef.h>
 #include <string.h>
 
+#include "arglists.h"
 #include "bindings.h"
 #include "interop.h"
 #include "pyntensor.h"
@@ -113,12 +114,92 @@ static PyObject *get_layout(PyObject *self, void *closure) {
     return l;
 }
 
+/* The attributes that have no autograd or device behind them yet: autograd does not exist,
+ * so what would need it (requires_grad=True, assigning a gradient) raises
+ * NotImplementedError after PyTorch's own checks. */
+static PyObject *get_device(PyObject *self, void *closure) {
+    PyObject *d = nt_py_cpu_device();
+    Py_INCREF(d);
+    return d;
+}
+static PyObject *get_false(PyObject *self, void *closure) {
+    Py_RETURN_FALSE;
+}
+static PyObject *get_true(PyObject *self, void *closure) {
+    Py_RETURN_TRUE;
+}
+static PyObject *get_none(PyObject *self, void *closure) {
+    Py_RETURN_NONE;
+}
+/* .data: a new tensor viewing the same memory, as detach() */
+static PyObject *get_data(PyObject *self, void *closure) {
+    nt_tensor *t = nt_py_tensor(self), *out = NULL;
+    nt_status st = nt_rename(t, nt_tensor_names(t), &out); /* before reading `out` */
+    return nt_py_result(st, out);
+}
+
+static int set_requires_grad(PyObject *self, PyObject *value, void *closure) {
+    if (!value) {
+        PyErr_SetString(PyExc_TypeError, "cannot delete requires_grad");
+        return -1;
+    }
+    if (!PyBool_Check(value)) {
+        PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
+        return -1;
+    }
+    if (value == Py_False) return 0;
+    if (!nt_dtype_is_floating(nt_tensor_dtype(nt_py_tensor(self)))) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "only Tensors of floating point and complex dtype can require gradients");
+        return -1;
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
+    return -1;
+}
+
+static int set_grad(PyObject *self, PyObject *value, void *closure) {
+    if (!value || value == Py_None) return 0; /* deleting or clearing: there is none */
+    if (!nt_py_is_tensor(value)) {
+        PyErr_Format(PyExc_TypeError,
+                     "assigned grad expected to be a Tensor or None but got grad of type%s",
+                     nt_py_type_name(value));
+        return -1;
+    }
+    nt_tensor *t = nt_py_tensor(self), *g = nt_py_tensor(value);
+    if (nt_tensor_dtype(t) != nt_tensor_dtype(g)) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
+        return -1;
+    }
+    int same = nt_tensor_ndim(t) == nt_tensor_ndim(g);
+    for (int i = 0; same && i < nt_tensor_ndim(t); i++)
+        same = nt_tensor_sizes(t)[i] == nt_tensor_sizes(g)[i];
+    if (!same) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different size");
+        return -1;
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "assigning .grad: ntensor has no autograd yet (.grad is always None)");
+    return -1;
+}
+
 static PyGetSetDef tensor_getset[] = {
     {"names", get_names, set_names, "The name of each dim (str or None).", NULL},
     {"shape", get_shape, NULL, "The size of each dim, as a Size.", NULL},
     {"ndim", get_ndim, NULL, "The number of dims.", NULL},
     {"dtype", get_dtype, NULL, "The element type.", NULL},
     {"layout", get_layout, NULL, "ntensor.strided: every tensor is strided.", NULL},
+    {"device", get_device, NULL, "device(type='cpu').", NULL},
+    {"is_cuda", get_false, NULL, "False.", NULL},
+    {"is_sparse", get_false, NULL, "False.", NULL},
+    {"is_quantized", get_false, NULL, "False.", NULL},
+    {"is_meta", get_false, NULL, "False.", NULL},
+    {"requires_grad", get_false, set_requires_grad,
+     "False: no autograd yet (setting True raises NotImplementedError).", NULL},
+    {"is_leaf", get_true, NULL, "True: no autograd yet.", NULL},
+    {"grad", get_none, set_grad, "None: no autograd yet.", NULL},
+    {"grad_fn", get_none, NULL, "None: no autograd yet.", NULL},
+    {"data", get_data, NULL, "The tensor viewed without autograd history.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -235,15 +316,7 @@ int nt_py_tensor_type_init(PyObject *module) {
         for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++)
             all[k++] = *m;
     NtTensor_Type.tp_methods = all;
-    /* the attributes: this file's, then convert.c's */
-    size_t own = sizeof tensor_getset / sizeof *tensor_getset - 1, more = 0;
-    while (nt_py_tensor_convert_getset[more].name)
-        more++;
-    PyGetSetDef *getset = PyMem_Calloc(own + more + 1, sizeof *getset);
-    if (!getset) return PyErr_NoMemory(), -1;
-    memcpy(getset, tensor_getset, own * sizeof *getset);
-    memcpy(getset + own, nt_py_tensor_convert_getset, more * sizeof *getset);
-    NtTensor_Type.tp_getset = getset;
+    NtTensor_Type.tp_getset = tensor_getset;
     for (const nt_py_family *f = nt_py_families; f->name; f++)
         if (f->prepare && f->prepare(&NtTensor_Type) < 0) return -1;
     if (PyType_Ready(&NtTensor_Type) < 0) return -1;
