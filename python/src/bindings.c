@@ -70,30 +70,6 @@ static group *all_groups[MAX_GROUPS];
 
 /* ------------------------------------------------------------------ schemas */
 
-/* A slot's default, from the schema's default text. */
-static nt_arg slot_default(const nt_param *p, int kind) {
-    const char *d = p->default_text;
-    if (!p->optional || strcmp(d, "None") == 0) return nt_arg_none();
-    switch (kind) {
-    case NT_ARG_BOOL:
-        return nt_arg_bool(strcmp(d, "True") == 0);
-    case NT_ARG_INT:
-        return nt_arg_int(strtoll(d, NULL, 10));
-    case NT_ARG_DIM:
-        return nt_arg_dim(strtoll(d, NULL, 10));
-    case NT_ARG_FLOAT:
-        return nt_arg_float(strtod(d, NULL));
-    case NT_ARG_SCALAR:
-    case -1: { /* an Operand: a number */
-        char *end;
-        long long v = strtoll(d, &end, 10);
-        return nt_arg_scalar(*end == '\0' ? nt_scalar_int(v) : nt_scalar_float(strtod(d, NULL)));
-    }
-    default:
-        return nt_arg_none();
-    }
-}
-
 static ret_kind return_kind(const char *r) {
     if (!r[0] || strncmp(r, "Tensor", 6) == 0)
         return strcmp(r, "Tensor[]") == 0 ? RET_LIST : RET_TENSOR;
@@ -148,7 +124,7 @@ static int init_info(nt_op op, PyObject *return_types, nt_sig *schema) {
         const nt_param *p = &schema->params[i];
         int kind = strcmp(p->type, "Operand") == 0 ? -1 : nt_sig_kind_of(p->type);
         info->slot_kind[i] = kind;
-        info->defaults[i] = slot_default(p, kind);
+        info->defaults[i] = nt_sig_default(p);
     }
     info->ret = return_kind(schema->returns);
     if (info->ret == RET_PAIR && !(info->pair_type = pair_type(schema->name, return_types)))

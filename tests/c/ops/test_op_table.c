@@ -87,10 +87,30 @@ static void test_queries_refuse_invalid_ids(void) {
     EXPECT_ERR(nt_call_op(&c), NT_ERR_VALUE, "invalid op");
 }
 
+/* A schema parameter's default as the argument a call that leaves it out takes. */
+static void test_schema_defaults_are_arguments(void) {
+    const char *text = "f(Tensor self, Scalar alpha=1, float rtol=1e-05, bool b=True, Dim dim=-1, "
+                       "int n=3, Operand other=2.5, int[] sizes=[], int? k=None, Scalar s)";
+    nt_sig sig;
+    EXPECT_OK(nt_sig_parse(text, strlen(text), &sig));
+    nt_arg a[10];
+    for (int i = 0; i < 10; i++)
+        a[i] = nt_sig_default(&sig.params[i]);
+    EXPECT(a[0].kind == NT_ARG_NONE && a[9].kind == NT_ARG_NONE); /* no default */
+    EXPECT(a[1].kind == NT_ARG_SCALAR && a[1].v.s.kind == NT_SCALAR_INT && a[1].v.s.v.i == 1);
+    EXPECT(a[2].kind == NT_ARG_FLOAT && a[2].v.f == 1e-05);
+    EXPECT(a[3].kind == NT_ARG_BOOL && a[3].v.b);
+    EXPECT(a[4].kind == NT_ARG_DIM && a[4].v.dim == -1);
+    EXPECT(a[5].kind == NT_ARG_INT && a[5].v.i == 3);
+    EXPECT(a[6].kind == NT_ARG_SCALAR && a[6].v.s.kind == NT_SCALAR_FLOAT && a[6].v.s.v.f == 2.5);
+    EXPECT(a[7].kind == NT_ARG_NONE && a[8].kind == NT_ARG_NONE); /* a list; None */
+}
+
 int main(void) {
     NT_RUN(test_every_row_is_complete);
     NT_RUN(test_python_signatures_agree_with_flags);
     NT_RUN(test_every_pointwise_op_has_a_loop);
     NT_RUN(test_queries_refuse_invalid_ids);
+    NT_RUN(test_schema_defaults_are_arguments);
     return nt_test_summary();
 }
