@@ -137,34 +137,6 @@ static int init_info(nt_op op, PyObject *return_types, nt_sig *schema) {
     return 0;
 }
 
-/* The slot value of parameter p when a call leaves it out: its default, made once when the
- * binding is built (a list default points into the signature's own storage). */
-static nt_arg default_arg(const py_param *p, int kind) {
-    const py_default *d = &p->def;
-    if (!d->given || d->none) return nt_arg_none();
-    switch (p->type) {
-    case PT_INT64:
-    case PT_SYM_INT:
-        return kind == NT_ARG_DIM ? nt_arg_dim(d->i) : nt_arg_int(d->i);
-    case PT_BOOL:
-        return nt_arg_bool(d->i != 0);
-    case PT_DOUBLE: /* into a Scalar or an Operand slot (normal(mean, std=1)): a number */
-        return kind == NT_ARG_SCALAR || kind == -1 ? nt_arg_scalar(nt_scalar_float(d->f))
-                                                   : nt_arg_float(d->f);
-    case PT_SCALAR:
-        return nt_arg_scalar(d->s);
-    case PT_INT_LIST:
-    case PT_SYM_INT_LIST:
-        return kind == NT_ARG_DIMS ? nt_arg_dims(d->n, d->ints) : nt_arg_ints(d->n, d->ints);
-    case PT_SCALARTYPE:
-        return nt_arg_dtype(d->dtype);
-    case PT_STRING:
-        return nt_arg_str(d->str);
-    default:
-        return nt_arg_none();
-    }
-}
-
 /* ------------------------------------------------------------------ groups */
 
 /* The group of `name` in `mode`, made on first use (the first op of a name owns it). */
@@ -211,10 +183,6 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
                 form |= SIG_SELF;
             if (m != MODE_FUNCTION) form |= SIG_NO_OUT;
             if (py_sig_init(sig, line, len, form, gname, op, schema) < 0) return -1;
-            for (int k = 0; k < sig->nparams; k++) {
-                py_param *q = &sig->params[k];
-                q->def_arg = default_arg(q, q->slot >= 0 ? infos[op].slot_kind[q->slot] : -2);
-            }
             /* a function's line that does not take the tensor first ("pow(Scalar self,
              * Tensor exponent)") has no method form */
             if ((form & SIG_SELF) && sig->self_slot < 0) {

@@ -245,63 +245,56 @@ static bool param_check(const py_param *p, PyObject *o) {
 
 /* ------------------------------------------------------------------ parsing signatures */
 
-static int parse_default(py_param *p, const char *text) {
-    py_default *d = &p->def;
-    d->given = true;
-    d->dtype = -1;
+/* p's default (its text in the signature) as the value of the slot kind it fills (`kind`,
+ * an nt_arg_kind; -1 an Operand, which takes a number): a list or a string points into p. */
+static void parse_default(py_param *p, const char *text, int kind) {
     if (strcmp(text, "None") == 0) {
-        d->none = true;
         p->allow_none = true;
-        return 0;
+        return; /* def_arg stays NT_ARG_NONE */
     }
+    char *end;
+    long long i = strtoll(text, &end, 10);
+    double f = strtod(text, NULL);
+    int n = 0;
     switch (p->type) {
     case PT_INT64:
     case PT_SYM_INT:
-        d->i = strtoll(text, NULL, 10);
-        return 0;
+        p->def_arg = kind == NT_ARG_DIM ? nt_arg_dim(i) : nt_arg_int(i);
+        break;
     case PT_BOOL:
-        d->i = strcmp(text, "True") == 0 || strcmp(text, "true") == 0;
-        return 0;
-    case PT_DOUBLE:
-        d->f = strtod(text, NULL);
-        return 0;
-    case PT_SCALAR: {
-        char *end;
-        long long v = strtoll(text, &end, 0);
-        d->s = *end == '\0' && end != text ? nt_scalar_int(v) : nt_scalar_float(strtod(text, NULL));
-        return 0;
-    }
+        p->def_arg = nt_arg_bool(strcmp(text, "True") == 0 || strcmp(text, "true") == 0);
+        break;
+    case PT_DOUBLE: /* into a Scalar or an Operand slot (normal(mean, std=1)): a number */
+        p->def_arg = kind == NT_ARG_SCALAR || kind == -1 ? nt_arg_scalar(nt_scalar_float(f))
+                                                         : nt_arg_float(f);
+        break;
+    case PT_SCALAR:
+        p->def_arg =
+            nt_arg_scalar(*end == '\0' && end != text ? nt_scalar_int(i) : nt_scalar_float(f));
+        break;
     case PT_INT_LIST:
     case PT_SYM_INT_LIST:
-        if (text[0] == '{') {
-            const char *q = text + 1;
-            while (*q && *q != '}' && d->n < 8) {
-                char *end;
-                d->ints[d->n++] = strtoll(q, &end, 10);
-                q = *end == ',' ? end + 1 : end;
-            }
-        } else {
-            int64_t v = strtoll(text, NULL, 10);
-            for (d->n = 0; d->n < p->size && d->n < 8; d->n++)
-                d->ints[d->n] = v;
+        for (const char *q = text + 1; text[0] == '{' && *q && *q != '}' && n < 8; n++) {
+            p->def_ints[n] = strtoll(q, &end, 10);
+            q = *end == ',' ? end + 1 : end;
         }
-        return 0;
+        for (; text[0] != '{' && n < p->size && n < 8; n++) /* IntArrayRef[N] v: N times v */
+            p->def_ints[n] = i;
+        p->def_arg =
+            kind == NT_ARG_DIMS ? nt_arg_dims(n, p->def_ints) : nt_arg_ints(n, p->def_ints);
+        break;
     case PT_SCALARTYPE:
-        if (strcmp(text, "torch.int64") == 0) d->dtype = NT_INT64;
-        return 0;
+        p->def_arg = nt_arg_dtype(strcmp(text, "torch.int64") == 0 ? NT_INT64 : -1);
+        break;
     case PT_STRING: {
-        size_t n = strlen(text);
-        if (n >= 2 && (text[0] == '"' || text[0] == '\'')) {
-            text++;
-            n -= 2;
-        }
-        if (n >= sizeof d->str) n = sizeof d->str - 1;
-        memcpy(d->str, text, n);
-        d->str[n] = '\0';
-        return 0;
+        size_t len = strlen(text);
+        if (len >= 2 && (text[0] == '"' || text[0] == '\'')) text++, len -= 2;
+        snprintf(p->def_str, sizeof p->def_str, "%.*s", (int)len, text);
+        p->def_arg = nt_arg_str(p->def_str);
+        break;
     }
     default:
-        return 0;
+        break;
     }
 }
 
@@ -407,16 +400,18 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
         p->allow_none = q->allow_none;
         p->keyword_only = q->keyword_only;
         p->numbers_as_tensors = allow_numbers;
-        p->def.dtype = -1;
         p->varargs = q->name[0] == '*';
         const char *pname = q->name + p->varargs;
         if (!(p->name = intern(pname)) || set_numpy_names(p, pname) < 0) return -1;
         if (!(p->cname = PyUnicode_AsUTF8(p->name))) return -1;
-        if (q->optional) {
-            p->optional = true;
-            if (parse_default(p, q->default_text) < 0) return -1;
-        }
         p->slot = find_slot(schema, pname);
+        p->optional = q->optional;
+        if (q->optional)
+            parse_default(p, q->default_text,
+                          p->slot < 0 ? NT_ARG_NONE
+                          : strcmp(schema->params[p->slot].type, "Operand") == 0
+                              ? -1
+                              : nt_sig_kind_of(schema->params[p->slot].type));
         p->dim_names = p->slot >= 0 && (p->type == PT_INT64 || p->type == PT_INT_LIST) &&
                        (strcmp(schema->params[p->slot].type, "Dim") == 0 ||
                         strcmp(schema->params[p->slot].type, "Dim[]") == 0);

@@ -41,19 +41,6 @@ typedef enum py_type {
     PT_SCALAR_LIST,
 } py_type;
 
-/* A default value, by the parameter's type. */
-typedef struct py_default {
-    bool given;  /* the signature has a default (else the parameter is required) */
-    bool none;   /* the default is None */
-    int64_t i;   /* int, bool */
-    double f;    /* float */
-    nt_scalar s; /* Scalar */
-    int n;       /* IntArrayRef: count */
-    int64_t ints[8];
-    int dtype;    /* ScalarType: -1 none */
-    char str[24]; /* str */
-} py_default;
-
 typedef struct py_param {
     PyObject *name;        /* interned */
     PyObject *np_names[3]; /* NumPy's names for it (dim: axis, input: x, a, x1, ...) */
@@ -63,12 +50,13 @@ typedef struct py_param {
     bool numbers_as_tensors; /* add(x, 2): a Python number where a Tensor goes */
     bool dim_names;          /* an int or int list that fills a Dim/Dim[] slot: names (str)
                                 are taken where indices are, as everywhere in ntensor */
-    bool varargs; /* "DimnameList *names": every positional argument, as one tuple (Python's
-                   *names), whose one Ellipsis ("..." too) C expands */
-    py_default def;
-    nt_arg def_arg;    /* the slot value when a call leaves it out (bindings.c) */
-    const char *cname; /* name, UTF-8 (for messages) */
-    int slot;          /* the op schema's slot it fills, -1 for none */
+    bool varargs;        /* "DimnameList *names": every positional argument, as one tuple (Python's
+                          *names), whose one Ellipsis ("..." too) C expands */
+    nt_arg def_arg;      /* the slot value when a call leaves it out: its default */
+    int64_t def_ints[8]; /* the storage of a list default */
+    char def_str[24];    /* and of a str one */
+    const char *cname;   /* name, UTF-8 (for messages) */
+    int slot;            /* the op schema's slot it fills, -1 for none */
 } py_param;
 
 typedef struct py_sig {
