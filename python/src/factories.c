@@ -154,8 +154,8 @@ static int overflow_error(nt_dtype d) {
     return -1;
 }
 
-/* PyTorch's store_scalar: integers are range-checked (a float is truncated), floats are
- * rounded, bool is truthiness. */
+/* PyTorch's store_scalar: integers are range-checked (a float is truncated; uint8 takes
+ * -255..255, wrapping), floats are rounded, bool is truthiness. */
 static int store_leaf(char *p, nt_dtype d, PyObject *o) {
     if (d == NT_BOOL) {
         if (PyFloat_Check(o)) {
@@ -174,41 +174,19 @@ static int store_leaf(char *p, nt_dtype d, PyObject *o) {
         nt_scalar_store(p, d, nt_scalar_float(f));
         return 0;
     }
-    double lo, hi; /* the integer dtype's range */
-    switch (d) {
-    case NT_UINT8:
-        lo = 0, hi = 255;
-        break;
-    case NT_INT8:
-        lo = -128, hi = 127;
-        break;
-    case NT_INT16:
-        lo = -32768, hi = 32767;
-        break;
-    case NT_INT32:
-        lo = -2147483648.0, hi = 2147483647.0;
-        break;
-    default:
-        lo = -9223372036854775808.0, hi = 9223372036854775807.0;
-        break;
+    nt_scalar v = nt_scalar_float(PyFloat_Check(o) ? PyFloat_AS_DOUBLE(o) : 0.0);
+    if (!PyFloat_Check(o)) {
+        int overflow;
+        long long i = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (i == -1 && PyErr_Occurred()) return -1;
+        if (overflow) {
+            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return -1;
+        }
+        v = nt_scalar_int(i);
     }
-    if (PyFloat_Check(o)) {
-        double f = PyFloat_AS_DOUBLE(o);
-        if (f != f || f < lo || f > hi) return overflow_error(d);
-        nt_scalar_store(p, d, nt_scalar_float(f));
-        return 0;
-    }
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-        return -1;
-    }
-    /* c10's checked_convert: uint8 accepts [-255, 255] (negative values wrap). */
-    if (d == NT_UINT8 ? (v > 255 || v < -255) : (d != NT_INT64 && (v < lo || v > hi)))
-        return overflow_error(d);
-    nt_scalar_store(p, d, nt_scalar_int(v));
+    if (!nt_scalar_fits(v, d)) return overflow_error(d); /* c10's checked_convert */
+    nt_scalar_store(p, d, v);
     return 0;
 }
 
