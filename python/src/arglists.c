@@ -6,7 +6,11 @@
 #include "arglists.h"
 
 const char *nt_py_type_name(PyObject *o) {
-    return Py_TYPE(o) == &NtTensor_Type ? "Tensor" : Py_TYPE(o)->tp_name;
+    PyTypeObject *t = Py_TYPE(o);
+    return t == &NtTensor_Type  ? "Tensor"
+           : t == &NtDtype_Type ? "torch.dtype"
+           : t == &NtSize_Type  ? "torch.Size"
+                                : t->tp_name;
 }
 
 /* True for an int argument as PyTorch's parser takes one (bool excluded). */

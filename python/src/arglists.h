@@ -9,7 +9,7 @@
 #include "pyntensor.h"
 
 /* The type name PyTorch prints for an argument: its type's tp_name ("int", "NoneType"; a
- * subclass's own), "Tensor" for ours (whose tp_name carries the module). */
+ * subclass's own), or PyTorch's for ours ("Tensor", "torch.dtype", "torch.Size"). */
 const char *nt_py_type_name(PyObject *o);
 
 /* The index of the one Ellipsis (Ellipsis or "...") among items, -1 if there is none;

@@ -129,25 +129,21 @@ int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int skip)
 }
 
 int nt_py_int64_from_object(PyObject *o, int64_t *out, const char *what) {
-    if (PyLong_CheckExact(o)) {
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) {
-            PyErr_Format(PyExc_RuntimeError, "Overflow when unpacking long");
+    PyObject *index = o; /* an int, or what __index__ makes of the object */
+    if (!PyLong_CheckExact(o)) {
+        if (PyBool_Check(o) || PyFloat_Check(o) || !PyIndex_Check(o)) {
+            PyErr_Format(PyExc_TypeError, "%s must be int, not %s", what, Py_TYPE(o)->tp_name);
             return -1;
         }
-        if (v == -1 && PyErr_Occurred()) return -1;
-        *out = v;
-        return 0;
+        if (!(index = PyNumber_Index(o))) return -1;
     }
-    if (PyBool_Check(o) || PyFloat_Check(o) || !PyIndex_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s must be int, not %s", what, Py_TYPE(o)->tp_name);
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+    if (index != o) Py_DECREF(index);
+    if (overflow) { /* PyTorch's THPUtils_unpackLong */
+        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
         return -1;
     }
-    PyObject *index = PyNumber_Index(o);
-    if (!index) return -1;
-    long long v = PyLong_AsLongLong(index);
-    Py_DECREF(index);
     if (v == -1 && PyErr_Occurred()) return -1;
     *out = v;
     return 0;
@@ -173,12 +169,8 @@ int nt_py_number(PyObject *o, nt_scalar *out) {
         return 0;
     }
     if (PyLong_Check(o)) {
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) {
-            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-            return -1;
-        }
+        int64_t v;
+        if (nt_py_int64_from_object(o, &v, "value") < 0) return -1;
         *out = nt_scalar_int(v);
         return 0;
     }

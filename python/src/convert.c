@@ -130,14 +130,8 @@ static PyObject *tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nar
         "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, MemoryFormat? "
         "memory_format=None)"};
     static py_sig sigs[3];
-    static py_sig *ready[3]; /* parsed once */
-    for (int i = 0; !ready[2] && i < 3; i++)
-        if (py_sig_init(&sigs[i], texts[i], strlen(texts[i]), 0, NULL, NT_OP_TO_DTYPE, NULL) < 0)
-            return NULL;
-    for (int i = 0; !ready[2] && i < 3; i++)
-        ready[i] = &sigs[i];
     PyObject *v[NT_SIG_MAX_PARAMS], *owned;
-    int which = py_sigs_bind(ready, 3, args, nargs, kwnames, v, &owned);
+    int which = py_sigs_bind_texts(sigs, 3, texts, args, nargs, kwnames, v, &owned);
     if (which < 0) return NULL;
     Py_XDECREF(owned);
     nt_dtype dtype = nt_tensor_dtype(nt_py_tensor(self));

@@ -11,6 +11,7 @@
  */
 #include "arglists.h"
 #include "interop.h"
+#include "signature.h"
 
 /* Reads names= for a tensor of `ndim` dims: NULL/None gives *out = NULL. 0 or -1. */
 static int read_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf,
@@ -330,101 +331,84 @@ static nt_status alias_of(nt_tensor *t, nt_tensor **out) {
     return nt_rename(t, nt_tensor_names(t), out); /* a new view, names as they are */
 }
 
-static const char LEGACY_SIGS[] = " * (*, torch.device device)\n"
-                                  " * (torch.Storage storage)\n"
-                                  " * (Tensor other)\n"
-                                  " * (tuple of ints size, *, torch.device device)\n"
-                                  " * (object data, *, torch.device device)\n";
-
-static PyObject *legacy_invalid(PyObject *args, PyObject *kwargs) {
-    PyObject *parts = PyList_New(0), *key, *value;
-    Py_ssize_t pos = 0;
-    for (Py_ssize_t i = 0; parts && i < PyTuple_GET_SIZE(args); i++) {
-        PyObject *s = PyUnicode_FromString(Py_TYPE(PyTuple_GET_ITEM(args, i))->tp_name);
-        if (!s || PyList_Append(parts, s) < 0) Py_CLEAR(parts);
-        Py_XDECREF(s);
-    }
-    while (parts && kwargs && PyDict_Next(kwargs, &pos, &key, &value)) {
-        const char *tn = Py_TYPE(value) == &NtDtype_Type ? "torch.dtype" : Py_TYPE(value)->tp_name;
-        PyObject *s = PyUnicode_FromFormat("%U=%s", key, tn);
-        if (!s || PyList_Append(parts, s) < 0) Py_CLEAR(parts);
-        Py_XDECREF(s);
-    }
-    PyObject *sep = parts ? PyUnicode_FromString(", ") : NULL;
-    PyObject *got = sep ? PyUnicode_Join(sep, parts) : NULL;
-    if (got)
-        PyErr_Format(PyExc_TypeError,
-                     "new() received an invalid combination of arguments - got (%U), but "
-                     "expected one of:\n%s",
-                     got, LEGACY_SIGS);
-    Py_XDECREF(got);
-    Py_XDECREF(sep);
-    Py_XDECREF(parts);
-    return NULL;
-}
-
 /* Tensor(), Tensor(*sizes), Tensor(Size), Tensor(other), Tensor(data), each with device=
- * (the cpu): torch.Tensor's legacy constructor, for Tensor and its subclasses. Sizes give
- * an uninitialised tensor of the default dtype, other an alias (dtype, names and memory
- * kept), data (a sequence or an array, not a tuple mistaken for sizes) a copy in the
- * default dtype. */
+ * (the cpu): PyTorch's legacy constructor (legacy_tensor_ctor), bound by its signatures, for
+ * Tensor and its subclasses. Sizes give an uninitialised tensor of the default dtype, other
+ * an alias (dtype, names and memory kept), data (a sequence or an array; one tuple is data
+ * unless a Size) a copy in the default dtype. */
 PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
-    if (kwargs && PyDict_GET_SIZE(kwargs) > 0) {
-        PyObject *device = PyDict_GetItemString(kwargs, "device");
-        if (!device || PyDict_GET_SIZE(kwargs) > 1) return legacy_invalid(args, kwargs);
-        if (nargs == 1 && nt_py_is_tensor(PyTuple_GET_ITEM(args, 0)))
-            return legacy_invalid(args, kwargs);
-        if (nt_py_check_device(device) < 0) return NULL;
+    static const char *const texts[] = {
+        "new(*, Device? device=None)",
+        "new(Storage storage)",
+        "new(Tensor other)",
+        "new(Tensor other, *, Device? device=None)|hidden",
+        "new(IntArrayRef size, *, Device? device=None)",
+        "new(PyObject* data, *, Device? device=None)",
+    };
+    static py_sig sigs[6];
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args), nkw = kwargs ? PyDict_GET_SIZE(kwargs) : 0, at = 0;
+    PyObject **call = PyMem_Malloc((size_t)(nargs + nkw + 1) * sizeof *call);
+    PyObject *kwnames = nkw ? PyTuple_New(nkw) : NULL, *key, *value, *v[2], *owned = NULL;
+    PyObject *data = NULL, *result = NULL;
+    if (!call || (nkw && !kwnames)) {
+        PyErr_NoMemory();
+        goto done;
     }
+    for (Py_ssize_t i = 0; i < nargs; i++) /* the vectorcall form the parser reads */
+        call[i] = PyTuple_GET_ITEM(args, i);
+    for (Py_ssize_t k = 0; kwargs && PyDict_Next(kwargs, &at, &key, &value); k++) {
+        Py_INCREF(key);
+        PyTuple_SET_ITEM(kwnames, k, key);
+        call[nargs + k] = value;
+    }
+    int which = py_sigs_bind_texts(sigs, 6, texts, call, nargs, kwnames, v, &owned);
+    int64_t sizes[NT_MAX_DIMS] = {0};
+    int ndim = 1; /* new(): an empty tensor */
     nt_tensor *t = NULL;
-    nt_status st;
-    PyObject *first = nargs > 0 ? PyTuple_GET_ITEM(args, 0) : NULL;
-    if (nargs == 0) {
-        int64_t zero = 0;
-        st = nt_empty(1, &zero, nt_default_dtype(), NULL, &t);
-        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
+    nt_status st = NT_OK;
+    if (which < 0 || (which != 2 && nt_py_check_device(v[which == 0 ? 0 : 1]) < 0)) goto done;
+    if (which == 2) {
+        st = alias_of(nt_py_tensor(v[0]), &t);
+    } else if (which == 3) {
+        PyErr_SetString(
+            PyExc_RuntimeError,
+            "Legacy tensor constructor of the form torch.Tensor(tensor, device=device) "
+            "is not supported.  Use torch.tensor(...) or torch.as_tensor(...) instead.");
+        goto done;
+    } else if (which == 5 || (which == 4 && v[0] == call[0] && Py_TYPE(v[0]) != &NtSize_Type)) {
+        data = v[0]; /* a sequence binds to sizes, yet is data unless a Size */
+    } else if (which == 4 && (ndim = nt_py_int_list("new", "size", 1, "ints", v, 1, sizes)) < 0) {
+        goto done;
     }
-    if (nargs == 1 && nt_py_is_tensor(first)) {
-        st = alias_of(nt_py_tensor(first), &t);
-        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
-    }
-    bool sizes_given = nargs == 1 && PyObject_TypeCheck(first, &NtSize_Type);
-    for (Py_ssize_t i = 0; !sizes_given && i < nargs; i++) {
-        PyObject *a = PyTuple_GET_ITEM(args, i);
-        if (!PyIndex_Check(a) || PyBool_Check(a) || PySequence_Check(a) || nt_py_is_tensor(a))
-            break;
-        if (i == nargs - 1) sizes_given = true;
-    }
-    if (sizes_given) {
-        int64_t sizes[NT_MAX_DIMS];
-        PyObject *const *items = &PyTuple_GET_ITEM(args, 0);
-        int ndim = nt_py_int_list("new", "size", 1, "SymInts", items, nargs, sizes);
-        if (ndim < 0) return NULL;
+    if (which == 0 || (which == 4 && !data))
         st = nt_empty(ndim, sizes, nt_default_dtype(), NULL, &t);
-        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
-    }
-    if (nargs != 1) return legacy_invalid(args, kwargs);
-    if (is_text(first)) {
-        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(first)->tp_name);
-        return NULL;
-    }
-    PyObject *ndarray = nt_py_numpy_ndarray_type();
-    if (!PySequence_Check(first) && !(ndarray && PyObject_IsInstance(first, ndarray) == 1)) {
+    if (st != NT_OK) {
+        nt_py_raise(st);
+    } else if (t) {
+        result = wrap_as(type, t);
+    } else if (is_text(data)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(data)->tp_name);
+    } else if (!PySequence_Check(data) && !is_numpy(data)) {
         PyErr_Format(PyExc_TypeError, "new(): data must be a sequence (got %s)",
-                     Py_TYPE(first)->tp_name);
-        return NULL;
+                     Py_TYPE(data)->tp_name);
+    } else { /* tensor(data, dtype=<the default dtype>), as an object of `type` */
+        PyObject *targs[2] = {data, nt_py_dtype_object(nt_default_dtype())};
+        PyObject *dtype_kw = Py_BuildValue("(s)", "dtype");
+        PyObject *made = dtype_kw ? py_tensor(NULL, targs, 1, dtype_kw) : NULL;
+        Py_XDECREF(dtype_kw);
+        if (!made || type == &NtTensor_Type) {
+            result = made;
+        } else { /* its wrapper goes first, then t is handed to an object of `type` */
+            t = nt_tensor_retain(nt_py_tensor(made));
+            Py_DECREF(made);
+            result = wrap_as(type, t);
+        }
     }
-    /* tensor(data, dtype=<the default dtype>) */
-    PyObject *call[2] = {first, nt_py_dtype_object(nt_default_dtype())};
-    PyObject *kwnames = Py_BuildValue("(s)", "dtype");
-    PyObject *made = kwnames ? py_tensor(NULL, call, 1, kwnames) : NULL;
+done:
+    PyMem_Free(call);
     Py_XDECREF(kwnames);
-    if (!made) return NULL;
-    if (type == &NtTensor_Type) return made;
-    t = nt_tensor_retain(nt_py_tensor(made));
-    Py_DECREF(made); /* its wrapper goes; t is handed to an object of `type` */
-    return wrap_as(type, t);
+    Py_XDECREF(owned);
+    return result;
 }
 
 /* Tensor._make_subclass(cls, data, require_grad=False): an instance of cls (a subclass of

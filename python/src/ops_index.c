@@ -60,18 +60,6 @@ static int sequence_as_tuple(PyObject *index) {
     return 0;
 }
 
-static int read_int(PyObject *o, int64_t *out) {
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-        return -1;
-    }
-    if (v == -1 && PyErr_Occurred()) return -1;
-    *out = v;
-    return 0;
-}
-
 static int read_slice(PyObject *o, nt_index *ix) {
     Py_ssize_t start, stop, step;
     if (PySlice_Unpack(o, &start, &stop, &step) < 0) return -1;
@@ -134,7 +122,7 @@ static int read_item(PyObject *o, index_tuple *t) {
         ix->i = o == Py_True;
     } else if (is_int_like(o)) {
         ix->kind = NT_INDEX_INT;
-        if (read_int(o, &ix->i) < 0) return -1;
+        if (nt_py_int64_from_object(o, &ix->i, "index") < 0) return -1;
     } else if (PySlice_Check(o)) {
         if (read_slice(o, ix) < 0) return -1;
     } else if (PySequence_Check(o)) {
@@ -154,7 +142,7 @@ static int read_item(PyObject *o, index_tuple *t) {
             return -1;
         }
         ix->kind = NT_INDEX_INT;
-        int rc = read_int(index, &ix->i);
+        int rc = nt_py_int64_from_object(index, &ix->i, "index");
         Py_DECREF(index);
         if (rc < 0) return -1;
     }

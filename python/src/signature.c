@@ -42,6 +42,7 @@ static const struct {
     {"DimnameList", PT_DIMNAME_LIST},
     {"PyObject*", PT_PYOBJECT},
     {"ScalarList", PT_SCALAR_LIST},
+    {"Storage", PT_STORAGE},
 };
 
 /* The names PyTorch prints for the types, by type. */
@@ -66,6 +67,7 @@ static const char *const type_names[] = {
     [PT_DIMNAME_LIST] = "tuple of names",
     [PT_PYOBJECT] = "object",
     [PT_SCALAR_LIST] = "tuple of Scalars",
+    [PT_STORAGE] = "torch.Storage",
 };
 
 const char *py_type_name(py_type t) {
@@ -216,8 +218,9 @@ static bool param_check(const py_param *p, PyObject *o) {
         return check_int_list(o, p->size, p->dim_names);
     case PT_FLOAT_LIST:
         return check_float_list(o);
-    case PT_GENERATOR:
-        return false; /* no Generator objects yet */
+    case PT_GENERATOR: /* no Generator or Storage objects yet */
+    case PT_STORAGE:
+        return false;
     case PT_BOOL:
         return PyBool_Check(o);
     case PT_PYOBJECT:
@@ -825,4 +828,16 @@ int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t n
     }
     invalid_combination(sigs, n, args, nargs, kwnames);
     return -1;
+}
+
+int py_sigs_bind_texts(py_sig *sigs, int n, const char *const *texts, PyObject *const *args,
+                       Py_ssize_t nargs, PyObject *kwnames, PyObject **vals, PyObject **owned) {
+    py_sig *list[8];
+    for (int i = 0; i < n && i < 8; i++) { /* no op, no schema: the entry converts by hand */
+        if (!sigs[i].text &&
+            py_sig_init(&sigs[i], texts[i], strlen(texts[i]), 0, NULL, (nt_op)0, NULL) < 0)
+            return -1;
+        list[i] = &sigs[i];
+    }
+    return py_sigs_bind(list, n < 8 ? n : 8, args, nargs, kwnames, vals, owned);
 }

@@ -39,6 +39,7 @@ typedef enum py_type {
     PT_DIMNAME_LIST,
     PT_PYOBJECT,
     PT_SCALAR_LIST,
+    PT_STORAGE, /* never given: ntensor has no Storage objects */
 } py_type;
 
 typedef struct py_param {
@@ -89,6 +90,11 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
  * (permute(1, 0)) arrives as a tuple in *owned, which the caller releases after use. */
 int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t nargs,
                  PyObject *kwnames, PyObject **vals, PyObject **owned);
+
+/* py_sigs_bind for a hand-written entry: its PyTorch signatures texts[0..n) (at most 8, in
+ * their method form) are parsed into sigs[] on the first call. */
+int py_sigs_bind_texts(py_sig *sigs, int n, const char *const *texts, PyObject *const *args,
+                       Py_ssize_t nargs, PyObject *kwnames, PyObject **vals, PyObject **owned);
 
 /* The type name PyTorch prints for a parameter type ("tuple of ints", "torch.dtype"). */
 const char *py_type_name(py_type t);
