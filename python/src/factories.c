@@ -10,8 +10,8 @@
  * element (promoted), then one checked store per element.
  */
 #include "arglists.h"
+#include "bindings.h"
 #include "interop.h"
-#include "signature.h"
 
 /* Reads names= for a tensor of `ndim` dims: NULL/None gives *out = NULL. 0 or -1. */
 static int read_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf,
@@ -377,7 +377,8 @@ PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         goto done;
     } else if (which == 5 || (which == 4 && v[0] == call[0] && Py_TYPE(v[0]) != &NtSize_Type)) {
         data = v[0]; /* a sequence binds to sizes, yet is data unless a Size */
-    } else if (which == 4 && (ndim = nt_py_int_list("new", "size", 1, "ints", v, 1, sizes)) < 0) {
+    } else if (which == 4 &&
+               py_int_list(&sigs[4], &sigs[4].params[0], v[0], sizes, &ndim, NULL) < 0) {
         goto done;
     }
     if (which == 0 || (which == 4 && !data))
