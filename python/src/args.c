@@ -149,20 +149,6 @@ int nt_py_int64_from_object(PyObject *o, int64_t *out, const char *what) {
     return 0;
 }
 
-int nt_py_dim_from_object(const nt_tensor *t, PyObject *o, int64_t *out) {
-    nt_status st;
-    if (PyUnicode_Check(o) || o == Py_None) {
-        nt_name name;
-        if (nt_py_name_from_object(o, &name) < 0) return -1;
-        st = nt_tensor_dim_of(t, name, out);
-    } else {
-        int64_t dim;
-        if (nt_py_int64_from_object(o, &dim, "dim") < 0) return -1;
-        st = nt_tensor_wrap_dim(t, dim, out);
-    }
-    return st == NT_OK ? 0 : nt_py_raise_int(st);
-}
-
 int nt_py_number(PyObject *o, nt_scalar *out) {
     if (PyBool_Check(o)) {
         *out = nt_scalar_bool(o == Py_True);

@@ -636,7 +636,6 @@ done:
 ALL_ENTRIES
 #undef T
 
-typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
 typedef PyObject *(*noargs_fn)(PyObject *, PyObject *);
 
 #define T(i) tr_##i,
@@ -724,4 +723,11 @@ done:
 
 PyMethodDef *nt_py_bindings_methods(void) {
     return method_table;
+}
+
+PyObject *nt_py_call_generated(fastcall_fn *fn, const char *name, PyObject *self,
+                               PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    for (PyMethodDef *m = method_table; !*fn && m->ml_name; m++)
+        if (strcmp(m->ml_name, name) == 0) *fn = (fastcall_fn)(void (*)(void))m->ml_meth;
+    return (*fn)(self, args, nargs, kwnames);
 }

@@ -17,6 +17,13 @@ int nt_py_bindings_init(PyObject *module);
 int py_int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n,
                 int64_t **longer);
 
+typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+
+/* Calls the generated method `name` (found on the first call, kept in *fn) for a
+ * hand-written front that replaces it, as PyTorch's Python methods call its C ones. */
+PyObject *nt_py_call_generated(fastcall_fn *fn, const char *name, PyObject *self,
+                               PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
 /* The Tensor methods built by nt_py_bindings_init (NULL-terminated). */
 PyMethodDef *nt_py_bindings_methods(void);
 

@@ -14,16 +14,6 @@
 #include "arglists.h"
 #include "bindings.h"
 
-typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
-
-/* Calls the generated method `name`, found on the first call (in *fn). */
-static PyObject *generated(fastcall_fn *fn, const char *name, PyObject *self, PyObject *const *args,
-                           Py_ssize_t nargs) {
-    for (PyMethodDef *m = nt_py_bindings_methods(); !*fn && m->ml_name; m++)
-        if (strcmp(m->ml_name, name) == 0) *fn = (fastcall_fn)(void (*)(void))m->ml_meth;
-    return (*fn)(self, args, nargs, NULL);
-}
-
 /* ---- rename, rename_ ---- */
 
 /* rename(**rename_map): the tensor's names (str or None) with the mapped dims' replaced by
@@ -78,11 +68,11 @@ static PyObject *rename_front(fastcall_fn *fn, const char *api, PyObject *self,
         Py_INCREF(self);
         return self;
     }
-    if (!kwnames) return generated(fn, api, self, args, nargs);
+    if (!kwnames) return nt_py_call_generated(fn, api, self, args, nargs, NULL);
     PyObject *names = names_from_map(api, t, args, kwnames);
-    PyObject *result =
-        names ? generated(fn, api, self, &PyTuple_GET_ITEM(names, 0), PyTuple_GET_SIZE(names))
-              : NULL;
+    PyObject *result = names ? nt_py_call_generated(fn, api, self, &PyTuple_GET_ITEM(names, 0),
+                                                    PyTuple_GET_SIZE(names), NULL)
+                             : NULL;
     Py_XDECREF(names);
     return result;
 }
@@ -114,7 +104,7 @@ static PyObject *tensor_align_to(PyObject *self, PyObject *const *args, Py_ssize
             "align_to(): argument 'order' (position 1) must be tuple of names, not list");
         return NULL;
     }
-    return generated(&fn, "align_to", self, args, nargs);
+    return nt_py_call_generated(&fn, "align_to", self, args, nargs, NULL);
 }
 
 /* ---- unflatten ---- */
@@ -203,9 +193,9 @@ static PyObject *tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssiz
                         "unflatten(): argument 'dim' (position 1) must be int, not str");
         return NULL;
     }
-    if (!named) return generated(&fn, "unflatten", self, v, 2);
+    if (!named) return nt_py_call_generated(&fn, "unflatten", self, v, 2, NULL);
     if (unzip_namedshape(v[1], &v[2], &v[1]) < 0) return NULL;
-    PyObject *result = generated(&fn, "unflatten", self, v, 3);
+    PyObject *result = nt_py_call_generated(&fn, "unflatten", self, v, 3, NULL);
     Py_DECREF(v[1]);
     Py_DECREF(v[2]);
     return result;

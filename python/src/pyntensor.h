@@ -111,8 +111,6 @@ int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int skip)
 
 /* ---- arguments ---- */
 
-/* Resolves a dim argument of `t`: an int (wrapped into [0, ndim)) or a name. 0 or -1. */
-int nt_py_dim_from_object(const nt_tensor *t, PyObject *o, int64_t *out);
 /* Reads an int64 from a Python int (or an object with __index__); 0 or -1 (TypeError). */
 int nt_py_int64_from_object(PyObject *o, int64_t *out, const char *what);
 /* PyTorch's Number: a bool, int or float, a NumPy scalar, or a one-element tensor (its

@@ -1,7 +1,7 @@
 /*
- * tensor_type.c — the ntensor.Tensor type: creation, deallocation, attributes and the
- * accessors that only read metadata (size, stride, names, ...; dim, is_contiguous, numel,
- * element_size, data_ptr and the other queries are rows of the op table).
+ * tensor_type.c — the ntensor.Tensor type: creation, deallocation, printing, attributes,
+ * and the fronts of size() and stride() (size(dim), stride(dim), dim, is_contiguous, numel,
+ * data_ptr and the other queries are rows of the op table).
  *
  * The methods generated from the op table and those of the other files (names.c,
  * convert.c, ...) are joined into the type's table at import; see nt_py_tensor_type_init.
@@ -203,46 +203,25 @@ static PyGetSetDef tensor_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-/* ---- metadata methods ---- */
+/* ---- size, stride ---- */
 
-/* size() -> Size; size(dim) -> int, where dim is an index or a name. stride() alike. */
-static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames, const char *fname, const int64_t *values,
-                              bool sizes) {
-    static const char *const kwlist[] = {"dim", NULL};
-    PyObject *dim_arg;
-    if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 1, 0, &dim_arg) < 0) return NULL;
-    nt_tensor *t = nt_py_tensor(self);
-    if (!dim_arg) {
-        PyObject *size = nt_py_size_new(nt_tensor_ndim(t), values);
-        if (sizes || !size) return size; /* a Size; strides: a plain tuple */
-        Py_SETREF(size, PySequence_Tuple(size));
-        return size;
-    }
-    int64_t dim;
-    if (dim_arg == Py_None) { /* a None name: PyTorch's "Please look up dimensions by name" */
-        nt_status st = nt_tensor_dim(t, nt_dim_name(NT_NAME_NONE), &dim);
-        if (st != NT_OK) return nt_py_raise(st);
-    }
-    if (nt_py_dim_from_object(t, dim_arg, &dim) < 0) return NULL;
-    if (nt_tensor_ndim(t) == 0) { /* a 0-dim tensor accepts dim 0/-1 but has no sizes */
-        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
-                     (long long)dim);
-        return NULL;
-    }
-    return PyLong_FromLongLong(values[dim]);
-}
-
+/* size() -> Size and stride() -> tuple; with a dim, the rows' entries (their one number). */
 static PyObject *tensor_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames) {
-    return sizes_or_one(self, args, nargs, kwnames, "size", nt_tensor_sizes(nt_py_tensor(self)),
-                        true);
+    static fastcall_fn fn;
+    nt_tensor *t = nt_py_tensor(self);
+    if (nargs || kwnames) return nt_py_call_generated(&fn, "size", self, args, nargs, kwnames);
+    return nt_py_size_new(nt_tensor_ndim(t), nt_tensor_sizes(t));
 }
 
 static PyObject *tensor_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
-    return sizes_or_one(self, args, nargs, kwnames, "stride", nt_tensor_strides(nt_py_tensor(self)),
-                        false);
+    static fastcall_fn fn;
+    nt_tensor *t = nt_py_tensor(self);
+    if (nargs || kwnames) return nt_py_call_generated(&fn, "stride", self, args, nargs, kwnames);
+    PyObject *strides = nt_py_size_new(nt_tensor_ndim(t), nt_tensor_strides(t));
+    Py_XSETREF(strides, strides ? PySequence_Tuple(strides) : NULL);
+    return strides;
 }
 
 static Py_ssize_t tensor_len(PyObject *self) {
@@ -255,9 +234,10 @@ static Py_ssize_t tensor_len(PyObject *self) {
 }
 
 PyMethodDef nt_py_tensor_core_methods[] = {
-    {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS,
+    {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS | METH_COEXIST,
      "size(dim=None): the Size, or the size of one dim (index or name)."},
-    {"stride", (PyCFunction)(void (*)(void))tensor_stride, METH_FASTCALL | METH_KEYWORDS,
+    {"stride", (PyCFunction)(void (*)(void))tensor_stride,
+     METH_FASTCALL | METH_KEYWORDS | METH_COEXIST,
      "stride(dim=None): the strides, or the stride of one dim (index or name)."},
     {"_make_subclass", (PyCFunction)(void (*)(void))nt_py_make_subclass,
      METH_VARARGS | METH_KEYWORDS | METH_STATIC,

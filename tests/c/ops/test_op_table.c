@@ -106,11 +106,40 @@ static void test_schema_defaults_are_arguments(void) {
     EXPECT(a[7].kind == NT_ARG_NONE && a[8].kind == NT_ARG_NONE); /* a list; None */
 }
 
+/* size(dim), stride(dim): one dim's, by index or name; PyTorch's error on a 0-dim tensor. */
+static void test_size_and_stride_rows(void) {
+    int64_t sizes[2] = {2, 3};
+    nt_tensor *t = NULL, *s = NULL;
+    nt_name names[2] = {NT_NAME_NONE, NT_NAME_NONE};
+    EXPECT_OK(nt_name_intern("C", &names[1]));
+    EXPECT_OK(nt_zeros(2, sizes, NT_FLOAT32, names, &t));
+    EXPECT_OK(nt_zeros(0, NULL, NT_FLOAT32, NULL, &s));
+    if (!t || !s) return;
+    nt_call c;
+    memset(&c, 0, sizeof c);
+    c.op = NT_OP_SIZE;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(-2);
+    EXPECT_OK(nt_call_op(&c));
+    EXPECT(c.value.kind == NT_SCALAR_INT && c.value.v.i == 2);
+    c.op = NT_OP_STRIDE;
+    c.args[1] = nt_arg_dim(nt_dim_name(names[1]));
+    EXPECT_OK(nt_call_op(&c));
+    EXPECT(c.value.v.i == 1);
+    c.args[0] = nt_arg_tensor(s);
+    c.args[1] = nt_arg_dim(-1);
+    EXPECT_ERR(nt_call_op(&c), NT_ERR_INDEX,
+               "Dimension specified as -1 but tensor has no dimensions");
+    nt_tensor_release(t);
+    nt_tensor_release(s);
+}
+
 int main(void) {
     NT_RUN(test_every_row_is_complete);
     NT_RUN(test_python_signatures_agree_with_flags);
     NT_RUN(test_every_pointwise_op_has_a_loop);
     NT_RUN(test_queries_refuse_invalid_ids);
     NT_RUN(test_schema_defaults_are_arguments);
+    NT_RUN(test_size_and_stride_rows);
     return nt_test_summary();
 }

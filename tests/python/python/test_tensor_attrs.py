@@ -68,6 +68,8 @@ QUERY_CASES = [
     "x.item()", "T(2.5).item()", "T(7).item()", "T(True).item()", "T([[3]]).item()", "torch.zeros(1, names=('A',)).item()",
     "x.size()", "x.size('C')", "x.size(-1)", "x.size(2)", "x.size('Q')", "x.stride()", "x.stride('N')",
     "x.stride(5)", "t.stride()", "s.stride()", "e.stride()", "s.size(1)", "torch.zeros(()).size()",
+    "torch.zeros(()).size(1)", "torch.zeros(()).size(-1)", "torch.zeros(()).stride(0)",
+    "torch.zeros(()).size('A')", "x.size(1, 2)", "x.stride(foo=1)",
     "x.data_ptr() == x.data_ptr()", "x.data_ptr() != 0",
 ]
 
