@@ -454,9 +454,9 @@ static bool large(const nt_call *c, int nslots) {
     return false;
 }
 
-/* (values, indices) as a struct sequence of `type`. */
+/* (values, indices) as a struct sequence of `type`, or a plain tuple. */
 static PyObject *pair_result(nt_call *c, PyTypeObject *type) {
-    PyObject *r = PyStructSequence_New(type);
+    PyObject *r = type ? PyStructSequence_New(type) : PyTuple_New(2); /* NULL: a plain tuple */
     PyObject *v = nt_py_wrap(c->result[0]), *ix = nt_py_wrap(c->result[1]);
     if (!r || !v || !ix) {
         Py_XDECREF(r);
@@ -464,8 +464,8 @@ static PyObject *pair_result(nt_call *c, PyTypeObject *type) {
         Py_XDECREF(ix);
         return NULL;
     }
-    PyStructSequence_SET_ITEM(r, 0, v);
-    PyStructSequence_SET_ITEM(r, 1, ix);
+    PyTuple_SET_ITEM(r, 0, v); /* a struct sequence is a tuple */
+    PyTuple_SET_ITEM(r, 1, ix);
     return r;
 }
 
@@ -483,13 +483,8 @@ static PyObject *wrap_results(nt_call *c, const op_info *info, PyObject *self, P
     switch (info->ret) {
     case RET_PAIR:
         return pair_result(c, info->pair_type);
-    case RET_TUPLE: {
-        PyObject *a = nt_py_wrap(c->result[0]), *b = nt_py_wrap(c->result[1]);
-        PyObject *r = a && b ? PyTuple_Pack(2, a, b) : NULL;
-        Py_XDECREF(a);
-        Py_XDECREF(b);
-        return r;
-    }
+    case RET_TUPLE:
+        return pair_result(c, NULL);
     case RET_LIST: {
         PyObject *tuple = PyTuple_New(c->nlist);
         for (int64_t k = 0; k < c->nlist; k++) {

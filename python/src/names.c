@@ -109,48 +109,31 @@ static PyObject *tensor_align_to(PyObject *self, PyObject *const *args, Py_ssize
 
 /* ---- unflatten ---- */
 
-/* Splits a namedshape ((name, size), ...) or an OrderedDict into names and sizes, as
- * PyTorch's `zip(*namedshape)` does. Returns the count or -1. */
+/* PyTorch's `names, sizes = zip(*namedshape)` (an OrderedDict: its items), by Python's own
+ * zip, so its errors too. Returns 0 with two new references, or -1. */
 static int unzip_namedshape(PyObject *shape, PyObject **names_out, PyObject **sizes_out) {
-    PyObject *seq = PyDict_Check(shape) ? PyDict_Items(shape) : PySequence_List(shape);
-    if (!seq) return -1;
-    Py_ssize_t n = PyList_GET_SIZE(seq);
-    Py_ssize_t width = -1; /* zip stops at the shortest entry */
-    PyObject *entries = PyList_New(n);
-    for (Py_ssize_t i = 0; entries && i < n; i++) {
-        PyObject *entry = PySequence_Tuple(PyList_GET_ITEM(seq, i));
-        if (!entry) {
-            Py_CLEAR(entries);
-            break;
-        }
-        if (width < 0 || PyTuple_GET_SIZE(entry) < width) width = PyTuple_GET_SIZE(entry);
-        PyList_SET_ITEM(entries, i, entry);
+    PyObject *items = PyDict_Check(shape) ? PyDict_Items(shape) : (Py_INCREF(shape), shape);
+    PyObject *entries = items ? PySequence_Tuple(items) : NULL;
+    PyObject *zipped = entries ? PyObject_CallObject((PyObject *)&PyZip_Type, entries) : NULL;
+    PyObject *both = zipped ? PySequence_Tuple(zipped) : NULL;
+    Py_XDECREF(items);
+    Py_XDECREF(entries);
+    Py_XDECREF(zipped);
+    if (both && PyTuple_GET_SIZE(both) != 2) {
+        if (PyTuple_GET_SIZE(both) < 2)
+            PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected 2, got %zd)",
+                         PyTuple_GET_SIZE(both));
+        else
+            PyErr_SetString(PyExc_ValueError, "too many values to unpack (expected 2)");
+        Py_CLEAR(both);
     }
-    Py_DECREF(seq);
-    if (!entries) return -1;
-    if (width < 2) {
-        PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected 2, got %zd)",
-                     width < 0 ? 0 : width);
-        Py_DECREF(entries);
-        return -1;
-    }
-    PyObject *names = PyTuple_New(n), *sizes = PyTuple_New(n);
-    for (Py_ssize_t i = 0; names && sizes && i < n; i++) {
-        PyObject *entry = PyList_GET_ITEM(entries, i);
-        Py_INCREF(PyTuple_GET_ITEM(entry, 0));
-        PyTuple_SET_ITEM(names, i, PyTuple_GET_ITEM(entry, 0));
-        Py_INCREF(PyTuple_GET_ITEM(entry, 1));
-        PyTuple_SET_ITEM(sizes, i, PyTuple_GET_ITEM(entry, 1));
-    }
-    Py_DECREF(entries);
-    if (!names || !sizes) {
-        Py_XDECREF(names);
-        Py_XDECREF(sizes);
-        return -1;
-    }
-    *names_out = names;
-    *sizes_out = sizes;
-    return (int)n;
+    if (!both) return -1;
+    *names_out = PyTuple_GET_ITEM(both, 0);
+    *sizes_out = PyTuple_GET_ITEM(both, 1);
+    Py_INCREF(*names_out);
+    Py_INCREF(*sizes_out);
+    Py_DECREF(both);
+    return 0;
 }
 
 /* Whether o is a collections.OrderedDict (a namedshape; PyTorch takes no plain dict). */

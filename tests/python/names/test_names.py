@@ -111,6 +111,7 @@ NAMES_CASES = [
     "f.unflatten('F', (('H', 5), (1, 7)))", "f.unflatten('F', ((1, 5), ('W', 7)))",
     "f.unflatten('F', (('H', 5.0), ('W', 7)))", "f.unflatten('F', (('H', 5), ('W', 7.0)))",
     "f.unflatten('F', (('H',), ('W', 7)))", "f.unflatten('F', ((), ('W', 7)))",
+    "f.unflatten('F', (('H', 5), 7))", "f.unflatten('F', [('H', 5), ('W', 7), ('X', 1, 2)])",
     "f.unflatten('X', (('H', 5), ('W', 7)))", "f.unflatten('F', [35])", "f.unflatten('F', 35)",
     "f.unflatten('F', None)", "f.unflatten(1.0, (('H', 5), ('W', 7)))", "f.unflatten('F', {'H': 5, 'W': 7})",
     "x.unflatten(1, (3, 1))",
