@@ -40,6 +40,10 @@ typedef struct nt_print_options {
 /* PyTorch's defaults (profile "default", sci_mode None). */
 NT_API nt_print_options nt_default_print_options(void);
 NT_API nt_print_options nt_get_print_options(void);
+/* torch.set_printoptions(profile=...): "default", "short" (precision 2, edgeitems 2) or
+ * "full" (no threshold) sets the precision, threshold, edgeitems and linewidth of *opts;
+ * any other name changes nothing, as in PyTorch. */
+NT_API void nt_print_profile(const char *profile, nt_print_options *opts);
 /* Validates and installs `opts` (NT_ERR_VALUE names the bad field; nothing changes then). */
 NT_API nt_status nt_set_print_options(const nt_print_options *opts);
 

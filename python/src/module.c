@@ -2,7 +2,6 @@
  * module.c — the ntensor._C module: its initialisation and the small module-level
  * functions that belong to no other file (threads, type queries).
  */
-#include <string.h>
 
 #include "bindings.h"
 #include "interop.h"
@@ -60,17 +59,7 @@ static PyObject *py_set_printoptions(PyObject *module, PyObject *const *args, Py
     if (v[4] && v[4] != Py_None) {
         const char *profile = PyUnicode_AsUTF8(v[4]);
         if (!profile) return NULL;
-        nt_print_options d = nt_default_print_options();
-        if (strcmp(profile, "short") == 0) {
-            d.precision = 2;
-            d.edgeitems = 2;
-        } else if (strcmp(profile, "full") == 0) {
-            d.threshold = Py_HUGE_VAL;
-        }
-        opts.precision = d.precision;
-        opts.threshold = d.threshold;
-        opts.edgeitems = d.edgeitems;
-        opts.linewidth = d.linewidth;
+        nt_print_profile(profile, &opts);
     }
     int64_t *ints[4] = {&opts.precision, NULL, &opts.edgeitems, &opts.linewidth};
     for (int i = 0; i < 4; i++) {

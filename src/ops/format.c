@@ -36,6 +36,21 @@ nt_print_options nt_default_print_options(void) {
     return o;
 }
 
+void nt_print_profile(const char *profile, nt_print_options *opts) {
+    static const struct {
+        const char *name;
+        nt_print_options o; /* its precision, threshold, edgeitems and linewidth */
+    } profiles[] = {{"default", {4, 1000.0, 3, 80, -1}},
+                    {"short", {2, 1000.0, 2, 80, -1}},
+                    {"full", {4, INFINITY, 3, 80, -1}}};
+    for (size_t i = 0; profile && opts && i < sizeof profiles / sizeof *profiles; i++)
+        if (strcmp(profile, profiles[i].name) == 0) {
+            int sci_mode = opts->sci_mode;
+            *opts = profiles[i].o;
+            opts->sci_mode = sci_mode;
+        }
+}
+
 nt_print_options nt_get_print_options(void) {
     return g_print_options;
 }

@@ -85,3 +85,15 @@ def test_repr_of_numpy_backed_tensors():
 def test_set_printoptions_binds_its_arguments_like_python(call):
     # torch.set_printoptions is a Python function: Python's own TypeErrors
     assert_same_error(lambda: call(nt), lambda: call(torch))
+
+
+def test_print_profiles_like_torch():
+    x, t = nt.arange(12.0).reshape(3, 4) / 3, torch.arange(12.0).reshape(3, 4) / 3
+    try:
+        for profile in ("short", "bogus", "full", "default"):
+            nt.set_printoptions(profile=profile)
+            torch.set_printoptions(profile=profile)
+            assert repr(x) == repr(t), profile
+    finally:
+        nt.set_printoptions(profile="default", sci_mode=None)
+        torch.set_printoptions(profile="default", sci_mode=None)
