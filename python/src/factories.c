@@ -311,6 +311,10 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     return nt_py_wrap(out);
 }
 
+PyObject *nt_py_tensor_of(PyObject *data) {
+    return py_tensor(NULL, &data, 1, NULL);
+}
+
 /* ---- Tensor(...): PyTorch's legacy constructor, and Tensor._make_subclass ---- */
 
 /* `t` (owned) as an instance of `type` (Tensor or a subclass). */
@@ -454,23 +458,14 @@ static PyObject *py_manual_seed(PyObject *m, PyObject *arg) {
     PyObject *as_int = PyNumber_Long(arg);
     if (!as_int) return NULL;
     unsigned long long seed = PyLong_AsUnsignedLongLong(as_int);
-    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
-            Py_DECREF(as_int);
-            return NULL;
-        }
+    int64_t negative; /* PyTorch's unpack_uint64: an overflow may be a negative seed */
+    if (seed == (unsigned long long)-1 && PyErr_ExceptionMatches(PyExc_OverflowError)) {
         PyErr_Clear();
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(as_int, &overflow);
-        if (overflow || (v == -1 && PyErr_Occurred())) {
-            Py_DECREF(as_int);
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-            return NULL;
-        }
-        seed = (unsigned long long)v;
+        if (nt_py_int64_from_object(as_int, &negative, "seed") == 0)
+            seed = (unsigned long long)negative;
     }
     Py_DECREF(as_int);
+    if (PyErr_Occurred()) return NULL;
     nt_manual_seed((uint64_t)seed);
     Py_RETURN_NONE;
 }

@@ -39,7 +39,10 @@ extern PyBufferProcs nt_py_tensor_buffer_procs;
 /* Rejects requires_grad=True (no autograd yet) and pin_memory=True. 0 or -1. */
 int nt_py_check_no_grad(PyObject *requires_grad, PyObject *pin_memory);
 
-/* ---- the Tensor constructor (factories.c) ---- */
+/* ---- tensor() and the Tensor constructor (factories.c) ---- */
+
+/* tensor(data): a new tensor with data's values (PyTorch's torch.tensor). */
+PyObject *nt_py_tensor_of(PyObject *data);
 
 /* Tensor.__new__: PyTorch's legacy constructor, for Tensor and its subclasses. */
 PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs);

@@ -72,25 +72,8 @@ static int read_slice(PyObject *o, nt_index *ix) {
 
 /* sequenceToVariable: ntensor.tensor(seq), int64 unless bool or uint8. */
 static int sequence_tensor(PyObject *seq, nt_tensor **out) {
-    if (PyUnicode_Check(seq) || PyBytes_Check(seq)) {
-        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(seq)->tp_name);
-        return -1;
-    }
-    static PyObject *factory;
-    if (!factory) {
-        PyObject *m = PyImport_ImportModule("ntensor._C");
-        if (!m) return -1;
-        factory = PyObject_GetAttrString(m, "tensor");
-        Py_DECREF(m);
-        if (!factory) return -1;
-    }
-    PyObject *t = PyObject_CallOneArg(factory, seq);
+    PyObject *t = nt_py_tensor_of(seq);
     if (!t) return -1;
-    if (!nt_py_is_tensor(t)) {
-        Py_DECREF(t);
-        PyErr_SetString(PyExc_TypeError, "tensor() did not return a Tensor");
-        return -1;
-    }
     nt_tensor *x = nt_py_tensor(t);
     nt_dtype d = nt_tensor_dtype(x);
     nt_status st = NT_OK;
