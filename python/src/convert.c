@@ -26,14 +26,10 @@ static PyObject *convert_result(PyObject *self, nt_status st, nt_tensor *out) {
 /* t converted to `dtype`; a new copy whatever the dtype when `copy`. */
 static PyObject *convert(PyObject *self, nt_dtype dtype, int copy) {
     nt_tensor *t = nt_py_tensor(self), *out = NULL;
-    int big = nt_tensor_numel(t) > NT_PY_NOGIL_NUMEL;
     nt_status st;
-    PyThreadState *save = big ? PyEval_SaveThread() : NULL;
-    if (copy && dtype == nt_tensor_dtype(t))
-        st = nt_clone(t, &out);
-    else
-        st = nt_to_dtype(t, dtype, &out);
-    if (save) PyEval_RestoreThread(save);
+    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st,
+                     copy && dtype == nt_tensor_dtype(t) ? nt_clone(t, &out)
+                                                         : nt_to_dtype(t, dtype, &out));
     return convert_result(self, st, out);
 }
 

@@ -391,9 +391,7 @@ PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         nt_py_raise(st);
     } else if (t) {
         result = wrap_as(type, t);
-    } else if (is_text(data)) {
-        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(data)->tp_name);
-    } else if (!PySequence_Check(data) && !is_numpy(data)) {
+    } else if (!PySequence_Check(data) && !is_numpy(data)) { /* str: tensor()'s own error */
         PyErr_Format(PyExc_TypeError, "new(): data must be a sequence (got %s)",
                      Py_TYPE(data)->tp_name);
     } else { /* tensor(data, dtype=<the default dtype>), as an object of `type` */

@@ -169,14 +169,9 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
     if (read_index(index, &t, &single) < 0) return NULL;
     nt_tensor *x = nt_py_tensor(self), *out = NULL;
     nt_status st;
-    bool big = nt_tensor_numel(x) > NT_PY_NOGIL_NUMEL;
-    if (big) {
-        Py_BEGIN_ALLOW_THREADS;
-        st = single ? nt_index_get1(x, &t.idx[0], &out) : nt_index_get(x, t.count, t.idx, &out);
-        Py_END_ALLOW_THREADS;
-    } else {
-        st = single ? nt_index_get1(x, &t.idx[0], &out) : nt_index_get(x, t.count, t.idx, &out);
-    }
+    NT_PY_CALL_NOGIL(nt_tensor_numel(x), st,
+                     single ? nt_index_get1(x, &t.idx[0], &out)
+                            : nt_index_get(x, t.count, t.idx, &out));
     tuple_free(&t);
     return nt_py_result(st, out);
 }
@@ -212,13 +207,9 @@ static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
     int single;
     if (read_index(index, &t, &single) < 0) return -1;
     nt_status st;
-    bool big = nt_tensor_numel(x) > NT_PY_NOGIL_NUMEL;
-    PyThreadState *ts = big ? PyEval_SaveThread() : NULL;
-    if (is_tensor)
-        st = nt_index_set_(x, t.count, t.idx, single, nt_py_tensor(value));
-    else
-        st = nt_index_set_scalar_(x, t.count, t.idx, single, s);
-    if (ts) PyEval_RestoreThread(ts);
+    NT_PY_CALL_NOGIL(nt_tensor_numel(x), st,
+                     is_tensor ? nt_index_set_(x, t.count, t.idx, single, nt_py_tensor(value))
+                               : nt_index_set_scalar_(x, t.count, t.idx, single, s));
     tuple_free(&t);
     return st == NT_OK ? 0 : nt_py_raise_int(st);
 }
