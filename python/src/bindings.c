@@ -218,8 +218,8 @@ static int bad_list_item(const py_sig *sig, const py_param *p, PyObject *item, P
     return -1;
 }
 
-int py_int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n,
-                int64_t **longer) {
+static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n,
+                    int64_t **longer) {
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
         int64_t v;
         if (nt_py_int64_from_object(o, &v, p->cname) < 0) return -1;
@@ -358,8 +358,8 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
         }
         l->tensors[i] = NULL;
         l->ints[i] = NULL;
-        int rc = py_int_list(sig, p, o, (int64_t *)l->dims[i], &n,
-                             kind == NT_ARG_INTS ? &l->ints[i] : NULL);
+        int rc = int_list(sig, p, o, (int64_t *)l->dims[i], &n,
+                          kind == NT_ARG_INTS ? &l->ints[i] : NULL);
         if (l->ints[i]) l->heap |= 1u << i;
         if (rc < 0) return -1;
         *a = kind == NT_ARG_DIMS
@@ -725,4 +725,9 @@ PyObject *nt_py_call_generated(fastcall_fn *fn, const char *name, PyObject *self
     for (PyMethodDef *m = method_table; !*fn && m->ml_name; m++)
         if (strcmp(m->ml_name, name) == 0) *fn = (fastcall_fn)(void (*)(void))m->ml_meth;
     return (*fn)(self, args, nargs, kwnames);
+}
+
+int py_int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n,
+                int64_t **longer) {
+    return int_list(sig, p, o, out, n, longer); /* int_list stays static: convert inlines it */
 }
