@@ -105,7 +105,6 @@ const nt_py_family nt_py_families[] = {
     {"convert", nt_py_tensor_convert_methods, NULL, nt_py_convert_prepare, nt_py_device_init},
     {"factories", NULL, nt_py_module_factory_functions, NULL, NULL},
     {"index", nt_py_tensor_index_methods, NULL, nt_py_index_prepare, nt_py_index_init},
-    {"linalg", NULL, NULL, nt_py_linalg_prepare, NULL},
     {"operators", NULL, NULL, nt_py_operators_prepare, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -152,7 +152,6 @@ extern PyMethodDef nt_py_tensor_index_methods[];     /* ops_index.c */
 int nt_py_index_prepare(PyTypeObject *type);         /* ops_index.c */
 int nt_py_index_init(PyObject *module);              /* ops_index.c */
 
-int nt_py_linalg_prepare(PyTypeObject *type);           /* ops_linalg.c */
 int nt_py_operators_prepare(PyTypeObject *tensor_type); /* operators.c */
 
 /* Initialisation hooks of the files that need one. */
