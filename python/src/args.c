@@ -154,9 +154,13 @@ int nt_py_number(PyObject *o, nt_scalar *out) {
         *out = nt_scalar_bool(o == Py_True);
         return 0;
     }
-    if (PyLong_Check(o)) {
-        int64_t v;
-        if (nt_py_int64_from_object(o, &v, "value") < 0) return -1;
+    if (PyLong_Check(o)) { /* inline: the per-call path of every number argument */
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return -1;
+        }
         *out = nt_scalar_int(v);
         return 0;
     }
