@@ -232,6 +232,10 @@ NT_API nt_status nt_sig_parse(const char *text, size_t len, nt_sig *out);
 /* The argument kind a schema type takes ("Operand": a tensor or a number, as a binary op's
  * other operand), or -1 for an unknown type. */
 NT_API int nt_sig_kind_of(const char *type);
+/* The value a schema parameter takes when a call gives none: its default as an argument of
+ * its kind (a bool, int, dim, float or number; "Operand" a number), NT_ARG_NONE when it has
+ * no default, a None one, or one of a list kind. */
+NT_API nt_arg nt_sig_default(const nt_param *p);
 
 /* ------------------------------------------------------------------ op facts */
 

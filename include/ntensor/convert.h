@@ -36,6 +36,10 @@ NT_API nt_status nt_is_nonzero(const nt_tensor *t, bool *out);
  * data themselves (tolist, building a tensor from nested lists). */
 NT_API nt_scalar nt_scalar_load(const void *p, nt_dtype dtype);
 NT_API void nt_scalar_store(void *p, nt_dtype dtype, nt_scalar value);
+/* Whether `value` converts to `dtype` without overflow, as PyTorch's checked_convert decides
+ * (NaN never fits an integer dtype; negative integers down to -max wrap for unsigned ones;
+ * infinities fit floating dtypes; anything fits bool). */
+NT_API bool nt_scalar_fits(nt_scalar value, nt_dtype dtype);
 NT_API nt_status nt_get_double(const nt_tensor *t, const int64_t *index, double *out);
 
 #ifdef __cplusplus

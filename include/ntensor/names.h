@@ -18,6 +18,10 @@ extern "C" {
  * names), as an out= tensor must: an unnamed one may, a named one must carry exactly those
  * names (PyTorch's "Name mismatch: specified out tensor with names ..." otherwise). */
 NT_API nt_status nt_names_check_result(const nt_name *have, int n, const nt_name *want, int m);
+/* Whether `count` names fit a tensor of `ndim` dims, with PyTorch's message ("Number of
+ * names (1) and number of dimensions in tensor (2) do not match. Attempted to create a
+ * tensor with names ['A']"), and are valid and distinct. */
+NT_API nt_status nt_names_check_for(int ndim, int count, const nt_name *names);
 
 /* A view with the given names (NULL drops them all). */
 NT_API nt_status nt_rename(nt_tensor *t, const nt_name *names, nt_tensor **out);

@@ -21,6 +21,10 @@ NT_API nt_status nt_format(const nt_tensor *t, char **out);
  * placed where PyTorch puts them: after size/dtype, before names, wrapped at the linewidth. */
 NT_API nt_status nt_format_with_suffixes(const nt_tensor *t, int count, const char *const *suffixes,
                                          char **out);
+/* The same with another prefix than "tensor(": PyTorch prints a Tensor subclass as
+ * "Name(...)", its rows laid out under that prefix. */
+NT_API nt_status nt_format_as(const nt_tensor *t, const char *prefix, int count,
+                              const char *const *suffixes, char **out);
 NT_API void nt_free(void *p);
 
 /* torch.set_printoptions. Process-wide, like PyTorch's; set it before printing, not while
@@ -36,6 +40,10 @@ typedef struct nt_print_options {
 /* PyTorch's defaults (profile "default", sci_mode None). */
 NT_API nt_print_options nt_default_print_options(void);
 NT_API nt_print_options nt_get_print_options(void);
+/* torch.set_printoptions(profile=...): "default", "short" (precision 2, edgeitems 2) or
+ * "full" (no threshold) sets the precision, threshold, edgeitems and linewidth of *opts;
+ * any other name changes nothing, as in PyTorch. */
+NT_API void nt_print_profile(const char *profile, nt_print_options *opts);
 /* Validates and installs `opts` (NT_ERR_VALUE names the bad field; nothing changes then). */
 NT_API nt_status nt_set_print_options(const nt_print_options *opts);
 

@@ -102,7 +102,8 @@ int nt_py_name_from_object(PyObject *o, nt_name *out) {
     return 0;
 }
 
-PyObject *nt_py_name_object(nt_name name) {
+/* The Python str for a name (None for NT_NAME_NONE); a new reference. */
+static PyObject *name_object(nt_name name) {
     if (name == NT_NAME_NONE) Py_RETURN_NONE;
     if (name < name_objects_len && name_objects[name]) {
         Py_INCREF(name_objects[name]);
@@ -124,7 +125,7 @@ PyObject *nt_py_names_tuple(const nt_tensor *t) {
     PyObject *tuple = PyTuple_New(n);
     if (!tuple) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *item = nt_py_name_object(names ? names[i] : NT_NAME_NONE);
+        PyObject *item = name_object(names ? names[i] : NT_NAME_NONE);
         if (!item) {
             Py_DECREF(tuple);
             return NULL;
@@ -134,7 +135,7 @@ PyObject *nt_py_names_tuple(const nt_tensor *t) {
     return tuple;
 }
 
-int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count) {
+int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int skip) {
     PyObject *fast = PySequence_Fast(seq, "names must be a sequence of str or None");
     if (!fast) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -145,7 +146,9 @@ int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count) {
     }
     PyObject **items = PySequence_Fast_ITEMS(fast);
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (nt_py_name_from_object(items[i], &out[i]) < 0) {
+        if (i == skip)
+            out[i] = NT_NAME_NONE;
+        else if (nt_py_name_from_object(items[i], &out[i]) < 0) {
             Py_DECREF(fast);
             return -1;
         }
@@ -155,95 +158,33 @@ int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count) {
     return 0;
 }
 
-void nt_py_set_names_count_error(int count, int ndim, PyObject *names) {
-    PyObject *list = PySequence_List(names);
-    PyObject *repr = list ? PyObject_Repr(list) : NULL;
-    PyErr_Clear();
-    PyErr_Format(PyExc_RuntimeError,
-                 "Number of names (%d) and number of dimensions in tensor (%d) do not match. "
-                 "Attempted to create a tensor with names %S",
-                 count, ndim, repr ? repr : Py_None);
-    Py_XDECREF(repr);
-    Py_XDECREF(list);
-}
-
 int nt_py_int64_from_object(PyObject *o, int64_t *out, const char *what) {
-    if (PyLong_CheckExact(o)) {
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) {
-            PyErr_Format(PyExc_RuntimeError, "Overflow when unpacking long");
+    PyObject *index = o; /* an int, or what __index__ makes of the object */
+    if (!PyLong_CheckExact(o)) {
+        if (PyBool_Check(o) || PyFloat_Check(o) || !PyIndex_Check(o)) {
+            PyErr_Format(PyExc_TypeError, "%s must be int, not %s", what, Py_TYPE(o)->tp_name);
             return -1;
         }
-        if (v == -1 && PyErr_Occurred()) return -1;
-        *out = v;
-        return 0;
+        if (!(index = PyNumber_Index(o))) return -1;
     }
-    if (PyBool_Check(o) || PyFloat_Check(o) || !PyIndex_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s must be int, not %s", what, Py_TYPE(o)->tp_name);
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+    if (index != o) Py_DECREF(index);
+    if (overflow) { /* PyTorch's THPUtils_unpackLong */
+        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
         return -1;
     }
-    PyObject *index = PyNumber_Index(o);
-    if (!index) return -1;
-    long long v = PyLong_AsLongLong(index);
-    Py_DECREF(index);
     if (v == -1 && PyErr_Occurred()) return -1;
     *out = v;
     return 0;
 }
 
-int nt_py_dim_from_object(const nt_tensor *t, PyObject *o, int64_t *out) {
-    nt_status st;
-    if (PyUnicode_Check(o) || o == Py_None) {
-        nt_name name;
-        if (nt_py_name_from_object(o, &name) < 0) return -1;
-        st = nt_tensor_dim_of(t, name, out);
-    } else {
-        int64_t dim;
-        if (nt_py_int64_from_object(o, &dim, "dim") < 0) return -1;
-        st = nt_tensor_wrap_dim(t, dim, out);
-    }
-    return st == NT_OK ? 0 : nt_py_raise_int(st);
-}
-
-int nt_py_sizes_from_args(PyObject *const *args, Py_ssize_t nargs, int64_t *sizes,
-                          const char *fname) {
-    PyObject *fast = NULL;
-    PyObject *const *items = args;
-    Py_ssize_t n = nargs;
-    if (nargs == 1 && !PyLong_Check(args[0]) && PySequence_Check(args[0])) {
-        fast = PySequence_Fast(args[0], "size must be a sequence of ints");
-        if (!fast) return -1;
-        items = PySequence_Fast_ITEMS(fast);
-        n = PySequence_Fast_GET_SIZE(fast);
-    }
-    int rc = (int)n;
-    if (n > NT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "%s: too many dimensions: %zd (at most %d)", fname, n,
-                     NT_MAX_DIMS);
-        rc = -1;
-    }
-    for (Py_ssize_t i = 0; rc >= 0 && i < n; i++) {
-        if (!PyLong_Check(items[i]) && !PyIndex_Check(items[i])) {
-            PyErr_Format(PyExc_TypeError,
-                         "%s(): argument 'size' must be tuple of SymInts, but found element of "
-                         "type %s at pos %zd",
-                         fname, Py_TYPE(items[i])->tp_name, i + 1);
-            rc = -1;
-        } else if (nt_py_int64_from_object(items[i], &sizes[i], "size") < 0) {
-            rc = -1;
-        }
-    }
-    Py_XDECREF(fast);
-    return rc;
-}
-
-int nt_py_scalar_from_object(PyObject *o, nt_scalar *out) {
+int nt_py_number(PyObject *o, nt_scalar *out) {
     if (PyBool_Check(o)) {
         *out = nt_scalar_bool(o == Py_True);
         return 0;
     }
-    if (PyLong_Check(o)) {
+    if (PyLong_Check(o)) { /* inline: the per-call path of every number argument */
         int overflow;
         long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
         if (overflow) {
@@ -257,30 +198,6 @@ int nt_py_scalar_from_object(PyObject *o, nt_scalar *out) {
         *out = nt_scalar_float(PyFloat_AS_DOUBLE(o));
         return 0;
     }
-    if (nt_py_is_tensor(o) && nt_tensor_numel(nt_py_tensor(o)) == 1) {
-        nt_status st = nt_item(nt_py_tensor(o), out);
-        return st == NT_OK ? 0 : nt_py_raise_int(st);
-    }
-    if (PyIndex_Check(o)) {
-        int64_t v;
-        if (nt_py_int64_from_object(o, &v, "value") < 0) return -1;
-        *out = nt_scalar_int(v);
-        return 0;
-    }
-    PyObject *f = PyNumber_Float(o); /* numpy scalars and other numbers */
-    if (!f) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "expected a number, but got %s", Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    *out = nt_scalar_float(PyFloat_AS_DOUBLE(f));
-    Py_DECREF(f);
-    return 0;
-}
-
-int nt_py_number(PyObject *o, nt_scalar *out) {
-    if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o))
-        return nt_py_scalar_from_object(o, out);
     if (nt_py_is_tensor(o)) {
         nt_status st = nt_item(nt_py_tensor(o), out);
         return st == NT_OK ? 0 : nt_py_raise_int(st);
@@ -323,18 +240,26 @@ PyObject *nt_py_scalar_to_object(nt_scalar s) {
 }
 
 int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                     const char *const *kwlist, int max_positional, PyObject **values) {
-    int nparams = 0;
+                     const char *const *kwlist, int max_positional, int required,
+                     PyObject **values) {
+    int nparams = 0, self = strcmp(kwlist[0], "self") == 0; /* bound already: counted */
     while (kwlist[nparams])
         values[nparams++] = NULL;
-    if (nargs > max_positional) {
-        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", fname,
-                     max_positional, max_positional == 1 ? "" : "s", nargs,
-                     nargs == 1 ? "was" : "were");
+    Py_ssize_t given = nargs + self;
+    if (given > max_positional) {
+        if (required < max_positional)
+            PyErr_Format(PyExc_TypeError,
+                         "%s() takes from %d to %d positional arguments but %zd were given", fname,
+                         required, max_positional, given);
+        else
+            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given",
+                         fname, max_positional, max_positional == 1 ? "" : "s", given,
+                         given == 1 ? "was" : "were");
         return -1;
     }
+    if (self) values[0] = Py_None; /* the caller's self: given */
     for (Py_ssize_t i = 0; i < nargs; i++)
-        values[i] = args[i];
+        values[self + i] = args[i];
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);
@@ -353,5 +278,24 @@ int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
         }
         values[found] = args[nargs + k];
     }
-    return 0;
+    /* Python's text: 'a'; 'a' and 'b'; 'a', 'b', and 'c' */
+    char names[256] = "";
+    int missing = 0, count = 0;
+    for (int p = 0; p < required; p++)
+        count += !values[p];
+    for (int p = 0; p < required; p++) {
+        if (values[p]) continue;
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%s'%s'",
+                 !missing               ? ""
+                 : count == 2           ? " and "
+                 : missing == count - 1 ? ", and "
+                                        : ", ",
+                 kwlist[p]);
+        missing++;
+    }
+    if (missing)
+        PyErr_Format(PyExc_TypeError, "%s() missing %d required positional argument%s: %s", fname,
+                     missing, missing == 1 ? "" : "s", names);
+    return missing ? -1 : 0;
 }

@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "arglists.h"
 #include "interop.h"
 #include "signature.h"
 
@@ -69,34 +70,6 @@ static op_info infos[NT_OP_COUNT];
 static group *all_groups[MAX_GROUPS];
 
 /* ------------------------------------------------------------------ schemas */
-
-/* A slot's default, from the schema's default text. */
-static nt_arg slot_default(const nt_param *p, int kind) {
-    const char *d = p->default_text;
-    if (!p->optional || strcmp(d, "None") == 0) return nt_arg_none();
-    switch (kind) {
-    case NT_ARG_BOOL:
-        return nt_arg_bool(strcmp(d, "True") == 0);
-    case NT_ARG_INT:
-        return nt_arg_int(strtoll(d, NULL, 10));
-    case NT_ARG_DIM:
-        return nt_arg_dim(strtoll(d, NULL, 10));
-    case NT_ARG_FLOAT:
-        return nt_arg_float(strtod(d, NULL));
-    case NT_ARG_SCALAR: {
-        char *end;
-        long long v = strtoll(d, &end, 10);
-        return nt_arg_scalar(*end == '\0' ? nt_scalar_int(v) : nt_scalar_float(strtod(d, NULL)));
-    }
-    case -1: { /* an Operand: a number */
-        char *end;
-        long long v = strtoll(d, &end, 10);
-        return nt_arg_scalar(*end == '\0' ? nt_scalar_int(v) : nt_scalar_float(strtod(d, NULL)));
-    }
-    default:
-        return nt_arg_none();
-    }
-}
 
 static ret_kind return_kind(const char *r) {
     if (!r[0] || strncmp(r, "Tensor", 6) == 0)
@@ -152,7 +125,7 @@ static int init_info(nt_op op, PyObject *return_types, nt_sig *schema) {
         const nt_param *p = &schema->params[i];
         int kind = strcmp(p->type, "Operand") == 0 ? -1 : nt_sig_kind_of(p->type);
         info->slot_kind[i] = kind;
-        info->defaults[i] = slot_default(p, kind);
+        info->defaults[i] = nt_sig_default(p);
         if (kind < 0 || kind == NT_ARG_TENSOR || kind == NT_ARG_TENSORS)
             info->tensor_slots |= 1u << i;
     }
@@ -165,34 +138,6 @@ static int init_info(nt_op op, PyObject *return_types, nt_sig *schema) {
         if (!(info->pair_out_type = pair_type(out_name, return_types))) return -1;
     }
     return 0;
-}
-
-/* The slot value of parameter p when a call leaves it out: its default, made once when the
- * binding is built (a list default points into the signature's own storage). */
-static nt_arg default_arg(const py_param *p, int kind) {
-    const py_default *d = &p->def;
-    if (!d->given || d->none) return nt_arg_none();
-    switch (p->type) {
-    case PT_INT64:
-    case PT_SYM_INT:
-        return kind == NT_ARG_DIM ? nt_arg_dim(d->i) : nt_arg_int(d->i);
-    case PT_BOOL:
-        return nt_arg_bool(d->i != 0);
-    case PT_DOUBLE: /* into a Scalar or an Operand slot (normal(mean, std=1)): a number */
-        return kind == NT_ARG_SCALAR || kind == -1 ? nt_arg_scalar(nt_scalar_float(d->f))
-                                                   : nt_arg_float(d->f);
-    case PT_SCALAR:
-        return nt_arg_scalar(d->s);
-    case PT_INT_LIST:
-    case PT_SYM_INT_LIST:
-        return kind == NT_ARG_DIMS ? nt_arg_dims(d->n, d->ints) : nt_arg_ints(d->n, d->ints);
-    case PT_SCALARTYPE:
-        return nt_arg_dtype(d->dtype);
-    case PT_STRING:
-        return nt_arg_str(d->str);
-    default:
-        return nt_arg_none();
-    }
 }
 
 /* ------------------------------------------------------------------ groups */
@@ -241,10 +186,6 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
                 form |= SIG_SELF;
             if (m != MODE_FUNCTION) form |= SIG_NO_OUT;
             if (py_sig_init(sig, line, len, form, gname, op, schema) < 0) return -1;
-            for (int k = 0; k < sig->nparams; k++) {
-                py_param *q = &sig->params[k];
-                q->def_arg = default_arg(q, q->slot >= 0 ? infos[op].slot_kind[q->slot] : -2);
-            }
             /* a function's line that does not take the tensor first ("pow(Scalar self,
              * Tensor exponent)") has no method form */
             if ((form & SIG_SELF) && sig->self_slot < 0) {
@@ -280,8 +221,6 @@ static int bad_list_item(const py_sig *sig, const py_param *p, PyObject *item, P
     return -1;
 }
 
-/* An int list (a sequence, or one int for IntArrayRef[N]) into dims[] as indices; a list
- * longer than NT_MAX_DIMS (split_with_sizes' sizes) into *longer, allocated (else NULL). */
 static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n,
                     int64_t **longer) {
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
@@ -339,13 +278,19 @@ static int dim_list(const py_sig *sig, const py_param *p, PyObject *o, nt_dim *o
     return 0;
 }
 
-/* A name list (a sequence, or one name for DimnameList[1]). */
-static int name_list(const py_param *p, PyObject *o, nt_name *out, int *n) {
+/* A name list (a sequence, or one name for DimnameList[1]); of *names, the one Ellipsis
+ * (its index in *ellipsis, else -1) is a placeholder that C expands. */
+static int name_list(const py_sig *sig, const py_param *p, PyObject *o, nt_name *out, int *n,
+                     int *ellipsis) {
+    *ellipsis = -1;
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
         *n = 1;
         return nt_py_name_from_object(o, &out[0]);
     }
-    return nt_py_names_from_sequence(o, out, n);
+    if (p->varargs && (*ellipsis = nt_py_find_ellipsis(sig->name, &PyTuple_GET_ITEM(o, 0),
+                                                       PyTuple_GET_SIZE(o))) == -2)
+        return -1;
+    return nt_py_names_from_sequence(o, out, n, *ellipsis);
 }
 
 static void release_lists(call_lists *l) {
@@ -440,10 +385,10 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
         return 0;
     }
     case PT_DIMNAME_LIST: {
-        int n;
-        if (name_list(p, o, l->names[i], &n) < 0) return -1;
+        int n, ellipsis;
+        if (name_list(sig, p, o, l->names[i], &n, &ellipsis) < 0) return -1;
         if (kind == NT_ARG_NAMES) {
-            *a = nt_arg_names(n, l->names[i], -1);
+            *a = nt_arg_names(n, l->names[i], ellipsis);
             return 0;
         }
         for (int k = 0; k < n; k++)
@@ -514,9 +459,9 @@ static bool large(const nt_call *c, unsigned tensor_slots) {
     return false;
 }
 
-/* (values, indices) as a struct sequence of `type`. */
+/* (values, indices) as a struct sequence of `type`, or a plain tuple. */
 static PyObject *pair_result(nt_call *c, PyTypeObject *type) {
-    PyObject *r = PyStructSequence_New(type);
+    PyObject *r = type ? PyStructSequence_New(type) : PyTuple_New(2); /* NULL: a plain tuple */
     PyObject *v = nt_py_wrap(c->result[0]), *ix = nt_py_wrap(c->result[1]);
     if (!r || !v || !ix) {
         Py_XDECREF(r);
@@ -524,8 +469,8 @@ static PyObject *pair_result(nt_call *c, PyTypeObject *type) {
         Py_XDECREF(ix);
         return NULL;
     }
-    PyStructSequence_SET_ITEM(r, 0, v);
-    PyStructSequence_SET_ITEM(r, 1, ix);
+    PyTuple_SET_ITEM(r, 0, v); /* a struct sequence is a tuple */
+    PyTuple_SET_ITEM(r, 1, ix);
     return r;
 }
 
@@ -543,13 +488,8 @@ static PyObject *wrap_results(nt_call *c, const op_info *info, PyObject *self, P
     switch (info->ret) {
     case RET_PAIR:
         return pair_result(c, info->pair_type);
-    case RET_TUPLE: {
-        PyObject *a = nt_py_wrap(c->result[0]), *b = nt_py_wrap(c->result[1]);
-        PyObject *r = a && b ? PyTuple_Pack(2, a, b) : NULL;
-        Py_XDECREF(a);
-        Py_XDECREF(b);
-        return r;
-    }
+    case RET_TUPLE:
+        return pair_result(c, NULL);
     case RET_LIST: {
         PyObject *tuple = PyTuple_New(c->nlist);
         for (int64_t k = 0; k < c->nlist; k++) {
@@ -697,7 +637,6 @@ done:
 ALL_ENTRIES
 #undef T
 
-typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
 typedef PyObject *(*noargs_fn)(PyObject *, PyObject *);
 
 #define T(i) tr_##i,
@@ -785,4 +724,16 @@ done:
 
 PyMethodDef *nt_py_bindings_methods(void) {
     return method_table;
+}
+
+PyObject *nt_py_call_generated(fastcall_fn *fn, const char *name, PyObject *self,
+                               PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    for (PyMethodDef *m = method_table; !*fn && m->ml_name; m++)
+        if (strcmp(m->ml_name, name) == 0) *fn = (fastcall_fn)(void (*)(void))m->ml_meth;
+    return (*fn)(self, args, nargs, kwnames);
+}
+
+int py_int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n,
+                int64_t **longer) {
+    return int_list(sig, p, o, out, n, longer); /* int_list stays static: convert inlines it */
 }

@@ -1,28 +1,24 @@
 /*
- * convert.c — Tensor methods that read values or change the dtype: item, tolist, to, type,
- * numpy and __array__ (float/double/..., type_as, detach and cpu are rows), the number protocol
- * (__float__, __int__, __index__, __bool__), the buffer protocol, and the attributes and
- * methods that have no autograd or device behind them yet (device, is_cuda, requires_grad and
- * grad with their setters, register_hook, ...): autograd does not exist yet, so the calls that
- * would need it (requires_grad=True, assigning a gradient) raise NotImplementedError, and
- * register_hook fails as PyTorch does on a tensor that does not require grad.
+ * convert.c — Tensor methods that read values or change the dtype: tolist, to, type, numpy
+ * and __array__ (item, float/double/..., type_as, detach and cpu are rows), the number protocol
+ * (__float__, __int__, __index__, __bool__), the buffer protocol, and register_hook, which
+ * fails as PyTorch does on a tensor that does not require grad (no autograd yet).
  *
  * A conversion to the tensor's own dtype returns the same Python object, as in PyTorch.
  */
+#include <string.h>
+
 #include "arglists.h"
 #include "interop.h"
-
-static PyObject *same_object(PyObject *self) {
-    Py_INCREF(self);
-    return self;
-}
+#include "signature.h"
 
 /* Wraps the result of a conversion; `out` == self's tensor gives self back. */
 static PyObject *convert_result(PyObject *self, nt_status st, nt_tensor *out) {
     if (st != NT_OK) return nt_py_raise(st);
     if (out == nt_py_tensor(self)) {
         nt_tensor_release(out);
-        return same_object(self);
+        Py_INCREF(self);
+        return self;
     }
     return nt_py_wrap(out);
 }
@@ -30,25 +26,14 @@ static PyObject *convert_result(PyObject *self, nt_status st, nt_tensor *out) {
 /* t converted to `dtype`; a new copy whatever the dtype when `copy`. */
 static PyObject *convert(PyObject *self, nt_dtype dtype, int copy) {
     nt_tensor *t = nt_py_tensor(self), *out = NULL;
-    int big = nt_tensor_numel(t) > NT_PY_NOGIL_NUMEL;
     nt_status st;
-    PyThreadState *save = big ? PyEval_SaveThread() : NULL;
-    if (copy && dtype == nt_tensor_dtype(t))
-        st = nt_clone(t, &out);
-    else
-        st = nt_to_dtype(t, dtype, &out);
-    if (save) PyEval_RestoreThread(save);
+    NT_PY_CALL_NOGIL(nt_tensor_numel(t), st,
+                     copy && dtype == nt_tensor_dtype(t) ? nt_clone(t, &out)
+                                                         : nt_to_dtype(t, dtype, &out));
     return convert_result(self, st, out);
 }
 
 /* ---- values out ---- */
-
-static PyObject *tensor_item(PyObject *self, PyObject *unused) {
-    nt_scalar s;
-    nt_status st = nt_item(nt_py_tensor(self), &s);
-    if (st != NT_OK) return nt_py_raise(st);
-    return nt_py_scalar_to_object(s);
-}
 
 static PyObject *tolist_at(const char *p, nt_dtype dtype, int dim, int ndim, const int64_t *sizes,
                            const int64_t *byte_strides) {
@@ -128,71 +113,40 @@ static int tensor_bool_value(PyObject *self) {
 
 /* t.float(), t.double(), ... are generated from their rows (src/ops/to_dtype.c). */
 
-static int is_dtype_like(PyObject *o) {
-    return Py_TYPE(o) == &NtDtype_Type || o == (PyObject *)&PyFloat_Type ||
-           o == (PyObject *)&PyLong_Type || o == (PyObject *)&PyBool_Type;
-}
-
-/* to(dtype, non_blocking=False, copy=False) / to(device=None, dtype=None, non_blocking=False,
- * copy=False) / to(other, non_blocking=False, copy=False); memory_format is accepted. */
+/* to(device=None, dtype=None, non_blocking=False, copy=False) / to(dtype, ...) /
+ * to(tensor, ...), bound by PyTorch's own signatures (so its texts); memory_format=None is
+ * accepted. */
 static PyObject *tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
-    static const char *const kwlist[] = {"device", "dtype", "non_blocking", "copy", "memory_format",
-                                         "other",  NULL};
-    enum { DEVICE, DTYPE, NON_BLOCKING, COPY, MEMORY_FORMAT, OTHER };
-    PyObject *kw[6];
-    if (nt_py_parse_args("to", args + nargs, 0, kwnames, kwlist, 0, kw) < 0) return NULL;
-    if (nargs > 0) { /* which overload: decided by the first positional argument */
-        int order_other[] = {OTHER, NON_BLOCKING, COPY};
-        int order_dtype[] = {DTYPE, NON_BLOCKING, COPY};
-        int order_device[] = {DEVICE, DTYPE, NON_BLOCKING, COPY};
-        int *order, len;
-        if (nt_py_is_tensor(args[0])) {
-            order = order_other, len = 3;
-        } else if (is_dtype_like(args[0])) {
-            order = order_dtype, len = 3;
-        } else if (nt_py_is_device_like(args[0]) ||
-                   (PyLong_Check(args[0]) && !PyBool_Check(args[0]))) {
-            order = order_device, len = 4;
-        } else {
-            PyErr_Format(PyExc_TypeError,
-                         "to() received an invalid combination of arguments - got (%s, ...)",
-                         Py_TYPE(args[0])->tp_name);
-            return NULL;
-        }
-        if (nargs > len) {
-            PyErr_Format(PyExc_TypeError, "to() takes at most %d positional arguments (%zd given)",
-                         len, nargs);
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < nargs; i++) {
-            if (kw[order[i]]) {
-                PyErr_Format(PyExc_TypeError, "to() got multiple values for argument '%s'",
-                             kwlist[order[i]]);
-                return NULL;
-            }
-            kw[order[i]] = args[i];
-        }
-    }
-    nt_tensor *t = nt_py_tensor(self);
-    nt_dtype dtype = nt_tensor_dtype(t);
-    if (kw[OTHER]) {
-        if (!nt_py_is_tensor(kw[OTHER])) {
-            PyErr_Format(PyExc_TypeError, "to(): argument 'other' must be Tensor, not %s",
-                         Py_TYPE(kw[OTHER])->tp_name);
-            return NULL;
-        }
-        dtype = nt_tensor_dtype(nt_py_tensor(kw[OTHER]));
-    }
-    if (nt_py_dtype_from_object(kw[DTYPE], dtype, &dtype) < 0 || nt_py_check_device(kw[DEVICE]) < 0)
+    static const char *const texts[3] = {
+        "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, "
+        "*, MemoryFormat? memory_format=None)",
+        "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, MemoryFormat? "
+        "memory_format=None)",
+        "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, MemoryFormat? "
+        "memory_format=None)"};
+    static py_sig sigs[3];
+    PyObject *v[NT_SIG_MAX_PARAMS], *owned;
+    int which = py_sigs_bind_texts(sigs, 3, texts, args, nargs, kwnames, v, &owned);
+    if (which < 0) return NULL;
+    Py_XDECREF(owned);
+    nt_dtype dtype = nt_tensor_dtype(nt_py_tensor(self));
+    nt_scalar number;
+    if (which == 2 && nt_py_is_tensor(v[0])) {
+        dtype = nt_tensor_dtype(nt_py_tensor(v[0]));
+    } else if (which == 2) { /* a number, which PyTorch wraps: float64, int64 or bool */
+        if (nt_py_number(v[0], &number) < 0) return NULL;
+        dtype = number.kind == NT_SCALAR_BOOL  ? NT_BOOL
+                : number.kind == NT_SCALAR_INT ? NT_INT64
+                                               : NT_FLOAT64;
+    } else if ((which == 0 && nt_py_check_device(v[0]) < 0) || /* dtype: to(device, dtype) */
+               nt_py_dtype_from_object(which == 0 ? v[1] : v[0], dtype, &dtype) < 0) {
         return NULL;
-    int copy = kw[COPY] ? PyObject_IsTrue(kw[COPY]) : 0;
-    if (copy < 0) return NULL;
-    return convert(self, dtype, copy);
+    }
+    return convert(self, dtype, v[which == 0 ? 3 : 2] == Py_True);
 }
 
-/* PyTorch's legacy type names, by dtype. */
-static const char *const type_names[NT_DTYPE_COUNT] = {
+const char *const nt_py_legacy_type_names[NT_DTYPE_COUNT] = {
     [NT_BOOL] = "torch.BoolTensor",     [NT_UINT8] = "torch.ByteTensor",
     [NT_INT8] = "torch.CharTensor",     [NT_INT16] = "torch.ShortTensor",
     [NT_INT32] = "torch.IntTensor",     [NT_INT64] = "torch.LongTensor",
@@ -205,12 +159,13 @@ static PyObject *tensor_type(PyObject *self, PyObject *const *args, Py_ssize_t n
                              PyObject *kwnames) {
     static const char *const kwlist[] = {"dtype", "non_blocking", NULL};
     PyObject *kw[2];
-    if (nt_py_parse_args("type", args, nargs, kwnames, kwlist, 2, kw) < 0) return NULL;
+    if (nt_py_parse_args("type", args, nargs, kwnames, kwlist, 2, 0, kw) < 0) return NULL;
     nt_tensor *t = nt_py_tensor(self);
-    if (!kw[0] || kw[0] == Py_None) return PyUnicode_FromString(type_names[nt_tensor_dtype(t)]);
+    if (!kw[0] || kw[0] == Py_None)
+        return PyUnicode_FromString(nt_py_legacy_type_names[nt_tensor_dtype(t)]);
     if (PyUnicode_Check(kw[0])) {
         for (int d = 0; d < NT_DTYPE_COUNT; d++)
-            if (PyUnicode_CompareWithASCIIString(kw[0], type_names[d]) == 0)
+            if (PyUnicode_CompareWithASCIIString(kw[0], nt_py_legacy_type_names[d]) == 0)
                 return convert(self, (nt_dtype)d, 0);
         PyErr_Format(PyExc_ValueError, "invalid type: %R", kw[0]);
         return NULL;
@@ -229,7 +184,7 @@ static PyObject *tensor_numpy(PyObject *self, PyObject *const *args, Py_ssize_t 
                               PyObject *kwnames) {
     static const char *const kwlist[] = {"force", NULL};
     PyObject *kw[1];
-    if (nt_py_parse_args("numpy", args, nargs, kwnames, kwlist, 0, kw) < 0) return NULL;
+    if (nt_py_parse_args("numpy", args, nargs, kwnames, kwlist, 0, 0, kw) < 0) return NULL;
     PyObject *np = PyImport_ImportModule("numpy");
     if (!np) return NULL;
     PyObject *view = PyMemoryView_FromObject(self); /* our buffer; errors for bfloat16 */
@@ -244,7 +199,7 @@ static PyObject *tensor_array(PyObject *self, PyObject *const *args, Py_ssize_t 
                               PyObject *kwnames) {
     static const char *const kwlist[] = {"dtype", NULL};
     PyObject *kw[1];
-    if (nt_py_parse_args("__array__", args, nargs, kwnames, kwlist, 1, kw) < 0) return NULL;
+    if (nt_py_parse_args("__array__", args, nargs, kwnames, kwlist, 1, 0, kw) < 0) return NULL;
     PyObject *array = tensor_numpy(self, NULL, 0, NULL);
     if (!array || !kw[0] || kw[0] == Py_None) return array;
     PyObject *kwargs = Py_BuildValue("{s:O}", "copy", Py_False);
@@ -258,82 +213,23 @@ static PyObject *tensor_array(PyObject *self, PyObject *const *args, Py_ssize_t 
     return result;
 }
 
-/* ---- autograd placeholders: requires_grad=True, a .grad and hooks need autograd ---- */
-
-static int requires_grad_value(nt_tensor *t, int value) {
-    if (!value) return 0;
-    if (!nt_dtype_is_floating(nt_tensor_dtype(t))) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "only Tensors of floating point and complex dtype can require gradients");
-        return -1;
-    }
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
-    return -1;
-}
+/* ---- autograd placeholders: hooks need autograd ---- */
 
 static PyObject *tensor_register_hook(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                       PyObject *kwnames) {
-    static const char *const kwlist[] = {"hook", NULL};
-    PyObject *v[1];
-    if (nargs > 1) {
-        PyErr_Format(PyExc_TypeError,
-                     "register_hook() takes 1 positional argument but %zd were given", nargs);
+    static const char *const kwlist[] = {"self", "hook", NULL};
+    PyObject *v[2];
+    if (nt_py_parse_args("Tensor.register_hook", args, nargs, kwnames, kwlist, 2, 2, v) < 0)
         return NULL;
-    }
-    if (nt_py_parse_args("register_hook", args, nargs, kwnames, kwlist, 1, v) < 0) return NULL;
-    if (!v[0]) {
-        PyErr_SetString(PyExc_TypeError,
-                        "Tensor.register_hook() missing 1 required positional argument: 'hook'");
-        return NULL;
-    }
     /* no tensor requires grad before autograd exists: PyTorch's error for such tensors */
     PyErr_SetString(PyExc_RuntimeError,
                     "cannot register a hook on a tensor that doesn't require gradient");
     return NULL;
 }
 
-static int set_requires_grad(PyObject *self, PyObject *value, void *closure) {
-    if (!value) {
-        PyErr_SetString(PyExc_TypeError, "cannot delete requires_grad");
-        return -1;
-    }
-    if (!PyBool_Check(value)) {
-        PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
-        return -1;
-    }
-    return requires_grad_value(nt_py_tensor(self), value == Py_True);
-}
-
-static int set_grad(PyObject *self, PyObject *value, void *closure) {
-    if (!value || value == Py_None) return 0; /* deleting or clearing: there is none */
-    if (!nt_py_is_tensor(value)) {
-        PyErr_Format(PyExc_TypeError,
-                     "assigned grad expected to be a Tensor or None but got grad of type%s",
-                     nt_py_type_name(value));
-        return -1;
-    }
-    nt_tensor *t = nt_py_tensor(self), *g = nt_py_tensor(value);
-    if (nt_tensor_dtype(t) != nt_tensor_dtype(g)) {
-        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
-        return -1;
-    }
-    int same = nt_tensor_ndim(t) == nt_tensor_ndim(g);
-    for (int i = 0; same && i < nt_tensor_ndim(t); i++)
-        same = nt_tensor_sizes(t)[i] == nt_tensor_sizes(g)[i];
-    if (!same) {
-        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different size");
-        return -1;
-    }
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "assigning .grad: ntensor has no autograd yet (.grad is always None)");
-    return -1;
-}
-
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef nt_py_tensor_convert_methods[] = {
-    {"item", tensor_item, METH_NOARGS, "The value of a one-element tensor."},
     {"tolist", tensor_tolist, METH_NOARGS, "The values as nested lists (a scalar for 0-dim)."},
     {"to", FASTKW(tensor_to),
      "to(dtype) / to(device, dtype) / to(other): converted (self when nothing changes)."},
@@ -346,42 +242,6 @@ PyMethodDef nt_py_tensor_convert_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* ---- attributes ---- */
-
-static PyObject *get_device(PyObject *self, void *closure) {
-    return same_object(nt_py_cpu_device());
-}
-static PyObject *get_false(PyObject *self, void *closure) {
-    Py_RETURN_FALSE;
-}
-static PyObject *get_true(PyObject *self, void *closure) {
-    Py_RETURN_TRUE;
-}
-static PyObject *get_none(PyObject *self, void *closure) {
-    Py_RETURN_NONE;
-}
-/* .data: a new tensor viewing the same memory, as detach() */
-static PyObject *get_data(PyObject *self, void *closure) {
-    nt_tensor *t = nt_py_tensor(self), *out = NULL;
-    nt_status st = nt_rename(t, nt_tensor_names(t), &out); /* before reading `out` */
-    return nt_py_result(st, out);
-}
-
-PyGetSetDef nt_py_tensor_convert_getset[] = {
-    {"device", get_device, NULL, "device(type='cpu').", NULL},
-    {"is_cuda", get_false, NULL, "False.", NULL},
-    {"is_sparse", get_false, NULL, "False.", NULL},
-    {"is_quantized", get_false, NULL, "False.", NULL},
-    {"is_meta", get_false, NULL, "False.", NULL},
-    {"requires_grad", get_false, set_requires_grad,
-     "False: no autograd yet (setting True raises NotImplementedError).", NULL},
-    {"is_leaf", get_true, NULL, "True: no autograd yet.", NULL},
-    {"grad", get_none, set_grad, "None: no autograd yet.", NULL},
-    {"grad_fn", get_none, NULL, "None: no autograd yet.", NULL},
-    {"data", get_data, NULL, "The tensor viewed without autograd history.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
 /* The buffer protocol and the number slots of float()/int()/bool()/operator.index; before
  * PyType_Ready(Tensor), which makes __float__, __int__, __index__ and __bool__ of them. */
 int nt_py_convert_prepare(PyTypeObject *type) {
@@ -391,9 +251,4 @@ int nt_py_convert_prepare(PyTypeObject *type) {
     type->tp_as_number->nb_index = tensor_index_value;
     type->tp_as_number->nb_bool = tensor_bool_value;
     return 0;
-}
-
-/* ntensor.device. (The attributes above join the type's own in tensor_type.c.) */
-int nt_py_buffer_init(PyObject *module) {
-    return nt_py_device_init(module);
 }

@@ -183,10 +183,6 @@ PyObject *nt_py_cpu_device(void) {
     return cpu_device;
 }
 
-int nt_py_is_device_like(PyObject *o) {
-    return PyUnicode_Check(o) || Py_TYPE(o) == &NtDevice_Type;
-}
-
 int nt_py_check_device(PyObject *o) {
     if (!o || o == Py_None) return 0;
     PyObject *d;

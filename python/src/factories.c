@@ -9,6 +9,8 @@
  * PyTorch does: the shape from the first element of each level, the dtype from every
  * element (promoted), then one checked store per element.
  */
+#include "arglists.h"
+#include "bindings.h"
 #include "interop.h"
 
 /* Reads names= for a tensor of `ndim` dims: NULL/None gives *out = NULL. 0 or -1. */
@@ -22,11 +24,9 @@ static int read_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf
         return -1;
     }
     int count;
-    if (nt_py_names_from_sequence(o, buf, &count) < 0) return -1;
-    if (count != ndim) {
-        nt_py_set_names_count_error(count, ndim, o);
-        return -1;
-    }
+    if (nt_py_names_from_sequence(o, buf, &count, -1) < 0) return -1;
+    nt_status st = nt_names_check_for(ndim, count, buf);
+    if (st != NT_OK) return nt_py_raise_int(st);
     *out = buf;
     return 0;
 }
@@ -155,8 +155,8 @@ static int overflow_error(nt_dtype d) {
     return -1;
 }
 
-/* PyTorch's store_scalar: integers are range-checked (a float is truncated), floats are
- * rounded, bool is truthiness. */
+/* PyTorch's store_scalar: integers are range-checked (a float is truncated; uint8 takes
+ * -255..255, wrapping), floats are rounded, bool is truthiness. */
 static int store_leaf(char *p, nt_dtype d, PyObject *o) {
     if (d == NT_BOOL) {
         if (PyFloat_Check(o)) {
@@ -175,41 +175,19 @@ static int store_leaf(char *p, nt_dtype d, PyObject *o) {
         nt_scalar_store(p, d, nt_scalar_float(f));
         return 0;
     }
-    double lo, hi; /* the integer dtype's range */
-    switch (d) {
-    case NT_UINT8:
-        lo = 0, hi = 255;
-        break;
-    case NT_INT8:
-        lo = -128, hi = 127;
-        break;
-    case NT_INT16:
-        lo = -32768, hi = 32767;
-        break;
-    case NT_INT32:
-        lo = -2147483648.0, hi = 2147483647.0;
-        break;
-    default:
-        lo = -9223372036854775808.0, hi = 9223372036854775807.0;
-        break;
+    nt_scalar v = nt_scalar_float(PyFloat_Check(o) ? PyFloat_AS_DOUBLE(o) : 0.0);
+    if (!PyFloat_Check(o)) {
+        int overflow;
+        long long i = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (i == -1 && PyErr_Occurred()) return -1;
+        if (overflow) {
+            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return -1;
+        }
+        v = nt_scalar_int(i);
     }
-    if (PyFloat_Check(o)) {
-        double f = PyFloat_AS_DOUBLE(o);
-        if (f != f || f < lo || f > hi) return overflow_error(d);
-        nt_scalar_store(p, d, nt_scalar_float(f));
-        return 0;
-    }
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-        return -1;
-    }
-    /* c10's checked_convert: uint8 accepts [-255, 255] (negative values wrap). */
-    if (d == NT_UINT8 ? (v > 255 || v < -255) : (d != NT_INT64 && (v < lo || v > hi)))
-        return overflow_error(d);
-    nt_scalar_store(p, d, nt_scalar_int(v));
+    if (!nt_scalar_fits(v, d)) return overflow_error(d); /* c10's checked_convert */
+    nt_scalar_store(p, d, v);
     return 0;
 }
 
@@ -257,7 +235,7 @@ static int named_data_names(nt_tensor *src, PyObject *o, nt_name *buf, const nt_
     if (!nt_tensor_has_names(src) || !o || o == Py_None || (!PyTuple_Check(o) && !PyList_Check(o)))
         return read_names_arg(o, "tensor", ndim, buf, out);
     int count;
-    if (nt_py_names_from_sequence(o, buf, &count) < 0) return -1;
+    if (nt_py_names_from_sequence(o, buf, &count, -1) < 0) return -1;
     nt_status st = nt_names_check_result(nt_tensor_names(src), ndim, buf, count);
     if (st != NT_OK) return nt_py_raise_int(st);
     *out = buf;
@@ -271,7 +249,7 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     static const char *const kwlist[] = {"data",       "dtype", "device", "requires_grad",
                                          "pin_memory", "names", NULL};
     PyObject *kw[6];
-    if (nt_py_parse_args("tensor", args, nargs, kwnames, kwlist, 1, kw) < 0) return NULL;
+    if (nt_py_parse_args("tensor", args, nargs, kwnames, kwlist, 1, 0, kw) < 0) return NULL;
     PyObject *data = kw[0];
     if (!data) {
         PyErr_SetString(PyExc_TypeError, "tensor() missing 1 required positional arguments: "
@@ -333,6 +311,10 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     return nt_py_wrap(out);
 }
 
+PyObject *nt_py_tensor_of(PyObject *data) {
+    return py_tensor(NULL, &data, 1, NULL);
+}
+
 /* ---- Tensor(...): PyTorch's legacy constructor, and Tensor._make_subclass ---- */
 
 /* `t` (owned) as an instance of `type` (Tensor or a subclass). */
@@ -353,101 +335,83 @@ static nt_status alias_of(nt_tensor *t, nt_tensor **out) {
     return nt_rename(t, nt_tensor_names(t), out); /* a new view, names as they are */
 }
 
-static const char LEGACY_SIGS[] = " * (*, torch.device device)\n"
-                                  " * (torch.Storage storage)\n"
-                                  " * (Tensor other)\n"
-                                  " * (tuple of ints size, *, torch.device device)\n"
-                                  " * (object data, *, torch.device device)\n";
-
-static PyObject *legacy_invalid(PyObject *args, PyObject *kwargs) {
-    PyObject *parts = PyList_New(0), *key, *value;
-    Py_ssize_t pos = 0;
-    for (Py_ssize_t i = 0; parts && i < PyTuple_GET_SIZE(args); i++) {
-        PyObject *s = PyUnicode_FromString(Py_TYPE(PyTuple_GET_ITEM(args, i))->tp_name);
-        if (!s || PyList_Append(parts, s) < 0) Py_CLEAR(parts);
-        Py_XDECREF(s);
-    }
-    while (parts && kwargs && PyDict_Next(kwargs, &pos, &key, &value)) {
-        const char *tn = Py_TYPE(value) == &NtDtype_Type ? "torch.dtype" : Py_TYPE(value)->tp_name;
-        PyObject *s = PyUnicode_FromFormat("%U=%s", key, tn);
-        if (!s || PyList_Append(parts, s) < 0) Py_CLEAR(parts);
-        Py_XDECREF(s);
-    }
-    PyObject *sep = parts ? PyUnicode_FromString(", ") : NULL;
-    PyObject *got = sep ? PyUnicode_Join(sep, parts) : NULL;
-    if (got)
-        PyErr_Format(PyExc_TypeError,
-                     "new() received an invalid combination of arguments - got (%U), but "
-                     "expected one of:\n%s",
-                     got, LEGACY_SIGS);
-    Py_XDECREF(got);
-    Py_XDECREF(sep);
-    Py_XDECREF(parts);
-    return NULL;
-}
-
 /* Tensor(), Tensor(*sizes), Tensor(Size), Tensor(other), Tensor(data), each with device=
- * (the cpu): torch.Tensor's legacy constructor, for Tensor and its subclasses. Sizes give
- * an uninitialised tensor of the default dtype, other an alias (dtype, names and memory
- * kept), data (a sequence or an array, not a tuple mistaken for sizes) a copy in the
- * default dtype. */
+ * (the cpu): PyTorch's legacy constructor (legacy_tensor_ctor), bound by its signatures, for
+ * Tensor and its subclasses. Sizes give an uninitialised tensor of the default dtype, other
+ * an alias (dtype, names and memory kept), data (a sequence or an array; one tuple is data
+ * unless a Size) a copy in the default dtype. */
 PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
-    if (kwargs && PyDict_GET_SIZE(kwargs) > 0) {
-        PyObject *device = PyDict_GetItemString(kwargs, "device");
-        if (!device || PyDict_GET_SIZE(kwargs) > 1) return legacy_invalid(args, kwargs);
-        if (nargs == 1 && nt_py_is_tensor(PyTuple_GET_ITEM(args, 0)))
-            return legacy_invalid(args, kwargs);
-        if (nt_py_check_device(device) < 0) return NULL;
+    static const char *const texts[] = {
+        "new(*, Device? device=None)",
+        "new(Storage storage)",
+        "new(Tensor other)",
+        "new(Tensor other, *, Device? device=None)|hidden",
+        "new(IntArrayRef size, *, Device? device=None)",
+        "new(PyObject* data, *, Device? device=None)",
+    };
+    static py_sig sigs[6];
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args), nkw = kwargs ? PyDict_GET_SIZE(kwargs) : 0, at = 0;
+    PyObject **call = PyMem_Malloc((size_t)(nargs + nkw + 1) * sizeof *call);
+    PyObject *kwnames = nkw ? PyTuple_New(nkw) : NULL, *key, *value, *v[2], *owned = NULL;
+    PyObject *data = NULL, *result = NULL;
+    if (!call || (nkw && !kwnames)) {
+        PyErr_NoMemory();
+        goto done;
     }
+    for (Py_ssize_t i = 0; i < nargs; i++) /* the vectorcall form the parser reads */
+        call[i] = PyTuple_GET_ITEM(args, i);
+    for (Py_ssize_t k = 0; kwargs && PyDict_Next(kwargs, &at, &key, &value); k++) {
+        Py_INCREF(key);
+        PyTuple_SET_ITEM(kwnames, k, key);
+        call[nargs + k] = value;
+    }
+    int which = py_sigs_bind_texts(sigs, 6, texts, call, nargs, kwnames, v, &owned);
+    int64_t sizes[NT_MAX_DIMS] = {0};
+    int ndim = 1; /* new(): an empty tensor */
     nt_tensor *t = NULL;
-    nt_status st;
-    PyObject *first = nargs > 0 ? PyTuple_GET_ITEM(args, 0) : NULL;
-    if (nargs == 0) {
-        int64_t zero = 0;
-        st = nt_empty(1, &zero, nt_default_dtype(), NULL, &t);
-        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
+    nt_status st = NT_OK;
+    if (which < 0 || (which != 2 && nt_py_check_device(v[which == 0 ? 0 : 1]) < 0)) goto done;
+    if (which == 2) {
+        st = alias_of(nt_py_tensor(v[0]), &t);
+    } else if (which == 3) {
+        PyErr_SetString(
+            PyExc_RuntimeError,
+            "Legacy tensor constructor of the form torch.Tensor(tensor, device=device) "
+            "is not supported.  Use torch.tensor(...) or torch.as_tensor(...) instead.");
+        goto done;
+    } else if (which == 5 || (which == 4 && v[0] == call[0] && Py_TYPE(v[0]) != &NtSize_Type)) {
+        data = v[0]; /* a sequence binds to sizes, yet is data unless a Size */
+    } else if (which == 4 &&
+               py_int_list(&sigs[4], &sigs[4].params[0], v[0], sizes, &ndim, NULL) < 0) {
+        goto done;
     }
-    if (nargs == 1 && nt_py_is_tensor(first)) {
-        st = alias_of(nt_py_tensor(first), &t);
-        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
-    }
-    bool sizes_given = nargs == 1 && PyObject_TypeCheck(first, &NtSize_Type);
-    for (Py_ssize_t i = 0; !sizes_given && i < nargs; i++) {
-        PyObject *a = PyTuple_GET_ITEM(args, i);
-        if (!PyIndex_Check(a) || PyBool_Check(a) || PySequence_Check(a) || nt_py_is_tensor(a))
-            break;
-        if (i == nargs - 1) sizes_given = true;
-    }
-    if (sizes_given) {
-        int64_t sizes[NT_MAX_DIMS];
-        PyObject *const *items = &PyTuple_GET_ITEM(args, 0);
-        int ndim = nt_py_sizes_from_args(items, nargs, sizes, "new");
-        if (ndim < 0) return NULL;
+    if (which == 0 || (which == 4 && !data))
         st = nt_empty(ndim, sizes, nt_default_dtype(), NULL, &t);
-        return st == NT_OK ? wrap_as(type, t) : nt_py_raise(st);
-    }
-    if (nargs != 1) return legacy_invalid(args, kwargs);
-    if (is_text(first)) {
-        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(first)->tp_name);
-        return NULL;
-    }
-    PyObject *ndarray = nt_py_numpy_ndarray_type();
-    if (!PySequence_Check(first) && !(ndarray && PyObject_IsInstance(first, ndarray) == 1)) {
+    if (st != NT_OK) {
+        nt_py_raise(st);
+    } else if (t) {
+        result = wrap_as(type, t);
+    } else if (!PySequence_Check(data) && !is_numpy(data)) { /* str: tensor()'s own error */
         PyErr_Format(PyExc_TypeError, "new(): data must be a sequence (got %s)",
-                     Py_TYPE(first)->tp_name);
-        return NULL;
+                     Py_TYPE(data)->tp_name);
+    } else { /* tensor(data, dtype=<the default dtype>), as an object of `type` */
+        PyObject *targs[2] = {data, nt_py_dtype_object(nt_default_dtype())};
+        PyObject *dtype_kw = Py_BuildValue("(s)", "dtype");
+        PyObject *made = dtype_kw ? py_tensor(NULL, targs, 1, dtype_kw) : NULL;
+        Py_XDECREF(dtype_kw);
+        if (!made || type == &NtTensor_Type) {
+            result = made;
+        } else { /* its wrapper goes first, then t is handed to an object of `type` */
+            t = nt_tensor_retain(nt_py_tensor(made));
+            Py_DECREF(made);
+            result = wrap_as(type, t);
+        }
     }
-    /* tensor(data, dtype=<the default dtype>) */
-    PyObject *call[2] = {first, nt_py_dtype_object(nt_default_dtype())};
-    PyObject *kwnames = Py_BuildValue("(s)", "dtype");
-    PyObject *made = kwnames ? py_tensor(NULL, call, 1, kwnames) : NULL;
+done:
+    PyMem_Free(call);
     Py_XDECREF(kwnames);
-    if (!made) return NULL;
-    if (type == &NtTensor_Type) return made;
-    t = nt_tensor_retain(nt_py_tensor(made));
-    Py_DECREF(made); /* its wrapper goes; t is handed to an object of `type` */
-    return wrap_as(type, t);
+    Py_XDECREF(owned);
+    return result;
 }
 
 /* Tensor._make_subclass(cls, data, require_grad=False): an instance of cls (a subclass of
@@ -492,23 +456,14 @@ static PyObject *py_manual_seed(PyObject *m, PyObject *arg) {
     PyObject *as_int = PyNumber_Long(arg);
     if (!as_int) return NULL;
     unsigned long long seed = PyLong_AsUnsignedLongLong(as_int);
-    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
-            Py_DECREF(as_int);
-            return NULL;
-        }
+    int64_t negative; /* PyTorch's unpack_uint64: an overflow may be a negative seed */
+    if (seed == (unsigned long long)-1 && PyErr_ExceptionMatches(PyExc_OverflowError)) {
         PyErr_Clear();
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(as_int, &overflow);
-        if (overflow || (v == -1 && PyErr_Occurred())) {
-            Py_DECREF(as_int);
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-            return NULL;
-        }
-        seed = (unsigned long long)v;
+        if (nt_py_int64_from_object(as_int, &negative, "seed") == 0)
+            seed = (unsigned long long)negative;
     }
     Py_DECREF(as_int);
+    if (PyErr_Occurred()) return NULL;
     nt_manual_seed((uint64_t)seed);
     Py_RETURN_NONE;
 }

@@ -17,8 +17,6 @@ PyObject *nt_py_cpu_device(void);
  * valid devices raise PyTorch's "Torch not compiled with CUDA enabled" AssertionError (or a
  * RuntimeError for the other types), a bad string PyTorch's RuntimeError (-1). */
 int nt_py_check_device(PyObject *o);
-/* Whether `o` names a device (a str or a device object) rather than a dtype or a tensor. */
-int nt_py_is_device_like(PyObject *o);
 int nt_py_device_init(PyObject *module);
 
 /* ---- NumPy and the buffer protocol (numpy_buffer.c) ---- */
@@ -41,17 +39,19 @@ extern PyBufferProcs nt_py_tensor_buffer_procs;
 /* Rejects requires_grad=True (no autograd yet) and pin_memory=True. 0 or -1. */
 int nt_py_check_no_grad(PyObject *requires_grad, PyObject *pin_memory);
 
-/* ---- the Tensor constructor (factories.c) ---- */
+/* ---- tensor() and the Tensor constructor (factories.c) ---- */
+
+/* tensor(data): a new tensor with data's values (PyTorch's torch.tensor). */
+PyObject *nt_py_tensor_of(PyObject *data);
 
 /* Tensor.__new__: PyTorch's legacy constructor, for Tensor and its subclasses. */
 PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs);
 /* Tensor._make_subclass(cls, data, require_grad=False) (a static method). */
 PyObject *nt_py_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs);
 
-/* ---- Tensor attributes (convert.c) ---- */
+/* ---- conversions (convert.c) ---- */
 
-/* Getters for Tensor attributes: device, is_cuda, is_sparse, is_quantized, is_meta,
- * requires_grad, is_leaf, grad. NULL-terminated; convert.c installs them on the type. */
-extern PyGetSetDef nt_py_tensor_convert_getset[];
+/* PyTorch's legacy type names, by dtype ("torch.FloatTensor"). */
+extern const char *const nt_py_legacy_type_names[NT_DTYPE_COUNT];
 
 #endif

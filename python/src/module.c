@@ -2,10 +2,9 @@
  * module.c — the ntensor._C module: its initialisation and the small module-level
  * functions that belong to no other file (threads, type queries).
  */
-#include <string.h>
 
 #include "bindings.h"
-#include "pyntensor.h"
+#include "interop.h"
 
 static PyObject *py_is_tensor(PyObject *module, PyObject *o) {
     return PyBool_FromLong(nt_py_is_tensor(o));
@@ -54,22 +53,13 @@ static PyObject *py_set_printoptions(PyObject *module, PyObject *const *args, Py
     static const char *const kwlist[] = {"precision", "threshold", "edgeitems", "linewidth",
                                          "profile",   "sci_mode",  NULL};
     PyObject *v[6];
-    if (nt_py_parse_args("set_printoptions", args, nargs, kwnames, kwlist, 6, v) < 0) return NULL;
+    if (nt_py_parse_args("set_printoptions", args, nargs, kwnames, kwlist, 6, 0, v) < 0)
+        return NULL;
     nt_print_options opts = nt_get_print_options();
     if (v[4] && v[4] != Py_None) {
         const char *profile = PyUnicode_AsUTF8(v[4]);
         if (!profile) return NULL;
-        nt_print_options d = nt_default_print_options();
-        if (strcmp(profile, "short") == 0) {
-            d.precision = 2;
-            d.edgeitems = 2;
-        } else if (strcmp(profile, "full") == 0) {
-            d.threshold = Py_HUGE_VAL;
-        }
-        opts.precision = d.precision;
-        opts.threshold = d.threshold;
-        opts.edgeitems = d.edgeitems;
-        opts.linewidth = d.linewidth;
+        nt_print_profile(profile, &opts);
     }
     int64_t *ints[4] = {&opts.precision, NULL, &opts.edgeitems, &opts.linewidth};
     for (int i = 0; i < 4; i++) {
@@ -89,7 +79,7 @@ static PyObject *py_set_printoptions(PyObject *module, PyObject *const *args, Py
     Py_RETURN_NONE;
 }
 
-PyMethodDef nt_py_module_functions[] = {
+static PyMethodDef module_functions[] = {
     {"set_printoptions", (PyCFunction)(void (*)(void))py_set_printoptions,
      METH_FASTCALL | METH_KEYWORDS, "Sets how tensors print, like torch.set_printoptions."},
     {"is_tensor", py_is_tensor, METH_O, "Whether the object is an ntensor Tensor."},
@@ -110,12 +100,11 @@ static struct PyModuleDef nt_module = {
 
 /* Every file's contribution, in the order their methods are joined (see pyntensor.h). */
 const nt_py_family nt_py_families[] = {
-    {"core", nt_py_tensor_core_methods, nt_py_module_functions, NULL, NULL},
+    {"core", nt_py_tensor_core_methods, module_functions, NULL, NULL},
     {"names", nt_py_tensor_names_methods, NULL, NULL, NULL},
-    {"convert", nt_py_tensor_convert_methods, NULL, nt_py_convert_prepare, nt_py_buffer_init},
+    {"convert", nt_py_tensor_convert_methods, NULL, nt_py_convert_prepare, nt_py_device_init},
     {"factories", NULL, nt_py_module_factory_functions, NULL, NULL},
     {"index", nt_py_tensor_index_methods, NULL, nt_py_index_prepare, nt_py_index_init},
-    {"linalg", NULL, NULL, nt_py_linalg_prepare, NULL},
     {"operators", NULL, NULL, nt_py_operators_prepare, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };

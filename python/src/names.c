@@ -1,81 +1,60 @@
 /*
- * names.c — the named-dimension methods whose Python form no signature describes, so they
- * are written by hand: rename(*names, **rename_map), rename_, refine_names(*names),
- * align_to(*names) and Tensor.unflatten(dim, sizes) with a namedshape. Every other op of
- * the family (views, flatten, align_as, torch.unflatten, copies) is generated from its rows.
- *
- * PyTorch implements these in Python (torch/_tensor.py, _namedtensor_internals.py). Here
- * they only turn the Python arguments into names and the index of the one Ellipsis (its
- * entry a placeholder), with the texts of PyTorch's own checks on Python objects ("More
- * than one Ellipsis", a zip for namedshapes); the C functions expand the Ellipsis, check
- * the names and do the work.
+ * names.c — the Python-level fronts of the named-dimension methods PyTorch writes in Python
+ * (torch/_tensor.py, _namedtensor_internals.py): rename(*names, **rename_map), rename_,
+ * align_to(*names) and unflatten(dim, sizes) with a namedshape. Each does only what
+ * PyTorch's Python does with Python objects — a map's keys looked up among the tensor's
+ * names ("Tried to rename dim 'X' to dim 1 ...", which prints the objects given), align_to's
+ * names checked without their Ellipsis, a namedshape unzipped — and passes on to the method
+ * generated from the op's rows (bindings.c), which it replaces (METH_COEXIST): that method
+ * checks the arguments with PyTorch's texts, and C expands the Ellipsis and does the work.
+ * refine_names and every other op of the family are generated whole.
  */
 #include <string.h>
 
 #include "arglists.h"
+#include "bindings.h"
 
 /* ---- rename, rename_ ---- */
 
-/* rename(**rename_map): the tensor's names with the mapped dims replaced. */
-static int names_from_map(const char *api, nt_tensor *t, PyObject *const *values, PyObject *kwnames,
-                          nt_name *out) {
-    int ndim = nt_tensor_ndim(t);
+/* rename(**rename_map): the tensor's names (str or None) with the mapped dims' replaced by
+ * the objects given, a new tuple; PyTorch looks every key up before converting any value. */
+static PyObject *names_from_map(const char *api, nt_tensor *t, PyObject *const *values,
+                                PyObject *kwnames) {
     const nt_name *cur = nt_tensor_names(t);
-    nt_py_name_item items[NT_MAX_DIMS];
-    for (int i = 0; i < ndim; i++)
-        items[i] = (nt_py_name_item){NULL, cur ? cur[i] : NT_NAME_NONE};
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
+    PyObject *names = nt_py_names_tuple(t);
+    for (Py_ssize_t k = 0; names && k < PyTuple_GET_SIZE(kwnames); k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);
         nt_name id;
         int dim = -1;
         if (nt_py_name_from_object(key, &id) < 0)
             PyErr_Clear(); /* not a valid name: absent */
         else
-            for (int i = 0; cur && i < ndim && dim < 0; i++)
+            for (int i = 0; cur && i < nt_tensor_ndim(t) && dim < 0; i++)
                 if (cur[i] == id) dim = i;
         if (dim < 0) {
-            PyObject *names = nt_py_names_tuple(t);
-            if (names)
+            PyObject *dims = nt_py_names_tuple(t);
+            if (dims)
                 PyErr_Format(PyExc_RuntimeError,
                              "%s: Tried to rename dim '%U' to dim %S in Tensor[%R] but dim "
                              "'%U' does not exist",
-                             api, key, values[k], names, key);
-            Py_XDECREF(names);
-            return -1;
+                             api, key, values[k], dims, key);
+            Py_XDECREF(dims);
+            Py_CLEAR(names);
+            break;
         }
-        items[dim] = (nt_py_name_item){values[k], 0};
+        Py_INCREF(values[k]);
+        PyTuple_SetItem(names, dim, values[k]);
     }
-    return nt_py_convert_names(api, "names", "tuple", items, ndim, out);
+    return names;
 }
 
-/* Converts *names, one of which may be an Ellipsis (its entry a placeholder; its index in
- * *ellipsis, else -1), for rename and refine_names. Returns the count or -1. */
-static int names_with_ellipsis(const char *api, PyObject *const *args, Py_ssize_t nargs,
-                               nt_name *out, int *ellipsis) {
-    *ellipsis = nt_py_find_ellipsis(api, args, nargs);
-    if (*ellipsis == -2) return -1;
-    if (nargs > 2 * NT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "too many names: %zd (at most %d)", nargs,
-                     2 * NT_MAX_DIMS);
-        return -1;
-    }
-    nt_py_name_item items[2 * NT_MAX_DIMS];
-    for (Py_ssize_t i = 0; i < nargs; i++)
-        items[i] =
-            i == *ellipsis ? (nt_py_name_item){NULL, NT_NAME_NONE} : (nt_py_name_item){args[i], 0};
-    if (nt_py_convert_names(api, "names", "tuple", items, (int)nargs, out) < 0) return -1;
-    return (int)nargs;
-}
-
-/* rename(*names, **rename_map) and rename_: by map, by names (which C expands and checks),
- * or rename(None). */
-static PyObject *rename_impl(const char *api, PyObject *self, PyObject *const *args,
-                             Py_ssize_t nargs, PyObject *kwnames, bool inplace) {
+/* rename(*names, **rename_map) and rename_: by names, by map (as the names it gives), or
+ * rename(None), which drops them. */
+static PyObject *rename_front(fastcall_fn *fn, const char *api, PyObject *self,
+                              PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     nt_tensor *t = nt_py_tensor(self), *out = NULL;
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    nt_name buf[2 * NT_MAX_DIMS];
-    nt_status st;
-    if (nargs > 0 && nkw > 0) {
+    bool inplace = api[strlen(api) - 1] == '_';
+    if (nargs > 0 && kwnames) {
         PyErr_Format(PyExc_RuntimeError,
                      "%s: This function takes either positional args or keyword args, but not "
                      "both. Use tensor.%s(*names) to name dims and tensor.%s(**rename_map) to "
@@ -83,123 +62,78 @@ static PyObject *rename_impl(const char *api, PyObject *self, PyObject *const *a
                      api, api, api);
         return NULL;
     }
-    if (nkw > 0) {
-        if (names_from_map(api, t, args + nargs, kwnames, buf) < 0) return NULL;
-        st = inplace ? nt_set_names_(t, buf) : nt_rename(t, buf, &out);
-    } else if (nargs == 1 && args[0] == Py_None) {
-        st = inplace ? nt_set_names_(t, NULL) : nt_rename(t, NULL, &out);
-    } else {
-        int ellipsis, count = names_with_ellipsis(api, args, nargs, buf, &ellipsis);
-        if (count < 0) return NULL;
-        nt_call c;
-        memset(&c, 0, sizeof c);
-        c.op = NT_OP_RENAME;
-        c.inplace = inplace;
-        c.args[0] = nt_arg_tensor(t);
-        c.args[1] = nt_arg_names(count, buf, ellipsis);
-        st = nt_call_op(&c);
-        out = c.result[0];
-        if (inplace && st == NT_OK) nt_tensor_release(out);
-    }
-    if (st != NT_OK) return nt_py_raise(st);
-    if (inplace) {
+    if (nargs == 1 && args[0] == Py_None) {
+        nt_status st = inplace ? nt_set_names_(t, NULL) : nt_rename(t, NULL, &out);
+        if (st != NT_OK || !inplace) return nt_py_result(st, out);
         Py_INCREF(self);
         return self;
     }
-    return nt_py_wrap(out);
+    if (!kwnames) return nt_py_call_generated(fn, api, self, args, nargs, NULL);
+    PyObject *names = names_from_map(api, t, args, kwnames);
+    PyObject *result = names ? nt_py_call_generated(fn, api, self, &PyTuple_GET_ITEM(names, 0),
+                                                    PyTuple_GET_SIZE(names), NULL)
+                             : NULL;
+    Py_XDECREF(names);
+    return result;
 }
 
 static PyObject *tensor_rename(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
-    return rename_impl("rename", self, args, nargs, kwnames, false);
+    static fastcall_fn fn;
+    return rename_front(&fn, "rename", self, args, nargs, kwnames);
 }
 
 static PyObject *tensor_rename_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames) {
-    return rename_impl("rename_", self, args, nargs, kwnames, true);
+    static fastcall_fn fn;
+    return rename_front(&fn, "rename_", self, args, nargs, kwnames);
 }
 
-/* ---- refine_names, align_to ---- */
+/* ---- align_to ---- */
 
-/* refine_names(*names): one Ellipsis, expanded by C as PyTorch does. */
-static PyObject *tensor_refine_names(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    nt_tensor *t = nt_py_tensor(self), *out;
-    nt_name names[2 * NT_MAX_DIMS];
-    int ellipsis, count = names_with_ellipsis("refine_names", args, nargs, names, &ellipsis);
-    if (count < 0) return NULL;
-    return nt_py_result_of(nt_refine_names(t, count, names, ellipsis, &out), &out);
-}
-
-/* align_to(*names): one Ellipsis stands for the dims not mentioned, in their order. */
+/* align_to(*names): with an Ellipsis, PyTorch passes the other names on as a list
+ * ("argument 'order'"), so their first is checked there. */
 static PyObject *tensor_align_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    nt_tensor *t = nt_py_tensor(self), *out;
+    static fastcall_fn fn;
     int ellipsis = nt_py_find_ellipsis("align_to", args, nargs);
     if (ellipsis == -2) return NULL;
-    if (nargs > NT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "align_to: too many names: %zd (at most %d)", nargs,
-                     NT_MAX_DIMS);
+    PyObject *first = nargs > (ellipsis == 0) ? args[ellipsis == 0] : NULL;
+    if (ellipsis >= 0 && first && first != Py_None && !PyUnicode_Check(first)) {
+        PyErr_SetString(
+            PyExc_TypeError,
+            "align_to(): argument 'order' (position 1) must be tuple of names, not list");
         return NULL;
     }
-    /* PyTorch checks the names without the Ellipsis (a list then, a tuple otherwise) */
-    nt_py_name_item items[NT_MAX_DIMS];
-    nt_name names[NT_MAX_DIMS];
-    int n = 0;
-    for (Py_ssize_t i = 0; i < nargs; i++)
-        if (i != ellipsis) items[n++] = (nt_py_name_item){args[i], 0};
-    nt_name converted[NT_MAX_DIMS];
-    if (nt_py_convert_names("align_to", ellipsis >= 0 ? "order" : "names",
-                            ellipsis >= 0 ? "list" : "tuple", items, n, converted) < 0)
-        return NULL;
-    /* the C API takes the Ellipsis as a placeholder entry at its position */
-    for (int i = 0, j = 0; i < (int)nargs; i++)
-        names[i] = i == ellipsis ? NT_NAME_NONE : converted[j++];
-    return nt_py_result_of(nt_align_to(t, (int)nargs, names, ellipsis, &out), &out);
+    return nt_py_call_generated(&fn, "align_to", self, args, nargs, NULL);
 }
 
 /* ---- unflatten ---- */
 
-/* Splits a namedshape ((name, size), ...) or an OrderedDict into names and sizes, as
- * PyTorch's `zip(*namedshape)` does. Returns the count or -1. */
+/* PyTorch's `names, sizes = zip(*namedshape)` (an OrderedDict: its items), by Python's own
+ * zip, so its errors too. Returns 0 with two new references, or -1. */
 static int unzip_namedshape(PyObject *shape, PyObject **names_out, PyObject **sizes_out) {
-    PyObject *seq = PyDict_Check(shape) ? PyDict_Items(shape) : PySequence_List(shape);
-    if (!seq) return -1;
-    Py_ssize_t n = PyList_GET_SIZE(seq);
-    Py_ssize_t width = -1; /* zip stops at the shortest entry */
-    PyObject *entries = PyList_New(n);
-    for (Py_ssize_t i = 0; entries && i < n; i++) {
-        PyObject *entry = PySequence_Tuple(PyList_GET_ITEM(seq, i));
-        if (!entry) {
-            Py_CLEAR(entries);
-            break;
-        }
-        if (width < 0 || PyTuple_GET_SIZE(entry) < width) width = PyTuple_GET_SIZE(entry);
-        PyList_SET_ITEM(entries, i, entry);
+    PyObject *items = PyDict_Check(shape) ? PyDict_Items(shape) : (Py_INCREF(shape), shape);
+    PyObject *entries = items ? PySequence_Tuple(items) : NULL;
+    PyObject *zipped = entries ? PyObject_CallObject((PyObject *)&PyZip_Type, entries) : NULL;
+    PyObject *both = zipped ? PySequence_Tuple(zipped) : NULL;
+    Py_XDECREF(items);
+    Py_XDECREF(entries);
+    Py_XDECREF(zipped);
+    if (both && PyTuple_GET_SIZE(both) != 2) {
+        if (PyTuple_GET_SIZE(both) < 2)
+            PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected 2, got %zd)",
+                         PyTuple_GET_SIZE(both));
+        else
+            PyErr_SetString(PyExc_ValueError, "too many values to unpack (expected 2)");
+        Py_CLEAR(both);
     }
-    Py_DECREF(seq);
-    if (!entries) return -1;
-    if (width < 2) {
-        PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected 2, got %zd)",
-                     width < 0 ? 0 : width);
-        Py_DECREF(entries);
-        return -1;
-    }
-    PyObject *names = PyTuple_New(n), *sizes = PyTuple_New(n);
-    for (Py_ssize_t i = 0; names && sizes && i < n; i++) {
-        PyObject *entry = PyList_GET_ITEM(entries, i);
-        Py_INCREF(PyTuple_GET_ITEM(entry, 0));
-        PyTuple_SET_ITEM(names, i, PyTuple_GET_ITEM(entry, 0));
-        Py_INCREF(PyTuple_GET_ITEM(entry, 1));
-        PyTuple_SET_ITEM(sizes, i, PyTuple_GET_ITEM(entry, 1));
-    }
-    Py_DECREF(entries);
-    if (!names || !sizes) {
-        Py_XDECREF(names);
-        Py_XDECREF(sizes);
-        return -1;
-    }
-    *names_out = names;
-    *sizes_out = sizes;
-    return (int)n;
+    if (!both) return -1;
+    *names_out = PyTuple_GET_ITEM(both, 0);
+    *sizes_out = PyTuple_GET_ITEM(both, 1);
+    Py_INCREF(*names_out);
+    Py_INCREF(*sizes_out);
+    Py_DECREF(both);
+    return 0;
 }
 
 /* Whether o is a collections.OrderedDict (a namedshape; PyTorch takes no plain dict). */
@@ -218,90 +152,48 @@ static int is_ordered_dict(PyObject *o) {
     return PyObject_IsInstance(o, ordered_dict) == 1;
 }
 
-/* unflatten(dim, sizes): sizes are ints (a -1 is inferred) or a namedshape. */
+/* unflatten(dim, sizes): PyTorch's Python wrapper (torch/_tensor.py) in front of the method
+ * generated from the rows (bindings.c; replaced here, METH_COEXIST): a namedshape is unzipped
+ * into sizes and names, and that method checks the arguments and calls the op. */
 static PyObject *tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                   PyObject *kwnames) {
-    static const char *const kwlist[] = {"dim", "sizes", NULL};
-    nt_tensor *t = nt_py_tensor(self), *out;
-    PyObject *v[2];
-    if (nt_py_parse_args("Tensor.unflatten", args, nargs, kwnames, kwlist, 2, v) < 0) return NULL;
-    if (!v[0] || !v[1]) {
-        if (!v[0] && !v[1])
-            PyErr_SetString(PyExc_TypeError, "Tensor.unflatten() missing 2 required positional "
-                                             "arguments: 'dim' and 'sizes'");
-        else
-            PyErr_Format(PyExc_TypeError,
-                         "Tensor.unflatten() missing 1 required positional argument: '%s'",
-                         v[0] ? "sizes" : "dim");
+    static const char *const kwlist[] = {"self", "dim", "sizes", NULL};
+    static fastcall_fn fn;
+    PyObject *all[4], **v = all + 1; /* v: dim, sizes, names */
+    if (nt_py_parse_args("Tensor.unflatten", args, nargs, kwnames, kwlist, 3, 3, all) < 0)
         return NULL;
-    }
     int truth = nt_py_is_tensor(v[1]) ? 1 : PyObject_IsTrue(v[1]);
     if (truth < 0) return NULL;
     if (!truth) {
         PyErr_SetString(PyExc_RuntimeError, "unflatten: sizes must be non-empty");
         return NULL;
     }
-    PyObject *names_obj = NULL, *sizes_obj = v[1];
     int named = is_ordered_dict(v[1]) || ((PyTuple_Check(v[1]) || PyList_Check(v[1])) &&
                                           (PyTuple_Check(PySequence_Fast_GET_ITEM(v[1], 0)) ||
                                            PyList_Check(PySequence_Fast_GET_ITEM(v[1], 0))));
-    if (named && unzip_namedshape(v[1], &names_obj, &sizes_obj) < 0) return NULL;
-    PyObject *result = NULL;
-    int64_t dim, sizes[NT_MAX_DIMS];
-    nt_name names[NT_MAX_DIMS];
-    if (!nt_py_is_int(v[0]) && !PyUnicode_Check(v[0])) {
-        PyErr_Format(PyExc_TypeError, "unflatten(): argument 'dim' (position 1) must be %s, not %s",
-                     named ? "name" : "int", nt_py_type_name(v[0]));
-        goto done;
-    }
     if (!named && PyUnicode_Check(v[0])) { /* a name needs a namedshape, as in PyTorch */
         PyErr_SetString(PyExc_TypeError,
                         "unflatten(): argument 'dim' (position 1) must be int, not str");
-        goto done;
+        return NULL;
     }
-    if (!PyTuple_Check(sizes_obj) && !PyList_Check(sizes_obj)) {
-        PyErr_Format(PyExc_TypeError,
-                     "unflatten(): argument 'sizes' (position 2) must be tuple of ints, not %s",
-                     nt_py_type_name(sizes_obj));
-        goto done;
-    }
-    int count = nt_py_int_list("unflatten", "sizes", 2, "ints", &sizes_obj, 1, sizes);
-    if (count < 0) goto done;
-    if (names_obj) {
-        Py_ssize_t n = PyTuple_GET_SIZE(names_obj);
-        nt_py_name_item items[NT_MAX_DIMS];
-        for (Py_ssize_t i = 0; i < n; i++)
-            items[i] = (nt_py_name_item){PyTuple_GET_ITEM(names_obj, i), 0};
-        if (n > 0 && !(PyTuple_GET_ITEM(names_obj, 0) == Py_None ||
-                       PyUnicode_Check(PyTuple_GET_ITEM(names_obj, 0)))) {
-            PyErr_SetString(PyExc_TypeError, "unflatten(): argument 'names' (position 3) must "
-                                             "be tuple of names, not tuple");
-            goto done;
-        }
-        if (nt_py_convert_names("unflatten", "names", "tuple", items, (int)n, names) < 0) goto done;
-    }
-    if (nt_py_dim_from_object(t, v[0], &dim) < 0) goto done;
-    result =
-        nt_py_result_of(nt_unflatten(t, dim, count, sizes, names_obj ? names : NULL, &out), &out);
-done:
-    if (names_obj) {
-        Py_DECREF(names_obj);
-        Py_DECREF(sizes_obj);
-    }
+    if (!named) return nt_py_call_generated(&fn, "unflatten", self, v, 2, NULL);
+    if (unzip_namedshape(v[1], &v[2], &v[1]) < 0) return NULL;
+    PyObject *result = nt_py_call_generated(&fn, "unflatten", self, v, 3, NULL);
+    Py_DECREF(v[1]);
+    Py_DECREF(v[2]);
     return result;
 }
 
-#define FASTCALL_KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+#define FRONT(f, flags) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_COEXIST | (flags)
 
 PyMethodDef nt_py_tensor_names_methods[] = {
-    {"rename", FASTCALL_KW(tensor_rename),
+    {"rename", FRONT(tensor_rename, METH_KEYWORDS),
      "rename(*names, **rename_map): a view with new names (rename(None) drops them)."},
-    {"rename_", FASTCALL_KW(tensor_rename_), "rename_(*names, **rename_map): renames in place."},
-    {"refine_names", (PyCFunction)(void (*)(void))tensor_refine_names, METH_FASTCALL,
-     "refine_names(*names): lifts unnamed dims to the given names (one ... allowed)."},
-    {"align_to", (PyCFunction)(void (*)(void))tensor_align_to, METH_FASTCALL,
+    {"rename_", FRONT(tensor_rename_, METH_KEYWORDS),
+     "rename_(*names, **rename_map): renames in place."},
+    {"align_to", FRONT(tensor_align_to, 0),
      "align_to(*names): permutes dims into this order, adding size-one dims for new names."},
-    {"unflatten", FASTCALL_KW(tensor_unflatten),
+    {"unflatten", FRONT(tensor_unflatten, METH_KEYWORDS),
      "unflatten(dim, sizes): splits a dim into sizes or a namedshape ((name, size), ...)."},
     {NULL, NULL, 0, NULL},
 };

@@ -48,44 +48,18 @@ PyObject *nt_py_numpy_generic_type(void) {
     return np_generic;
 }
 
-/* The dtype for a struct-module format character of `itemsize` bytes; -1 if none. */
+/* The struct-module format of each dtype that NumPy and Python know (bfloat16: none). */
+static const char formats[NT_DTYPE_COUNT][2] = {
+    [NT_BOOL] = "?",  [NT_UINT8] = "B",   [NT_INT8] = "b",    [NT_INT16] = "h",   [NT_INT32] = "i",
+    [NT_INT64] = "l", [NT_FLOAT16] = "e", [NT_FLOAT32] = "f", [NT_FLOAT64] = "d",
+};
+
+/* The dtype for a format character of `itemsize` bytes; -1 if none. */
 static int dtype_of_char(char c, Py_ssize_t itemsize) {
-    int d;
-    switch (c) {
-    case '?':
-        d = NT_BOOL;
-        break;
-    case 'b':
-        d = NT_INT8;
-        break;
-    case 'B':
-        d = NT_UINT8;
-        break;
-    case 'h':
-        d = NT_INT16;
-        break;
-    case 'i':
-        d = NT_INT32;
-        break;
-    case 'l':
-        d = sizeof(long) == 8 ? NT_INT64 : NT_INT32;
-        break;
-    case 'q':
-        d = NT_INT64;
-        break;
-    case 'e':
-        d = NT_FLOAT16;
-        break;
-    case 'f':
-        d = NT_FLOAT32;
-        break;
-    case 'd':
-        d = NT_FLOAT64;
-        break;
-    default:
-        return -1;
-    }
-    return (Py_ssize_t)nt_dtype_size((nt_dtype)d) == itemsize ? d : -1;
+    if (c == 'q' || c == 'l') c = itemsize == 4 ? 'i' : 'l'; /* long long, long: by size */
+    for (int d = 0; d < NT_DTYPE_COUNT; d++)
+        if (formats[d][0] == c && (Py_ssize_t)nt_dtype_size((nt_dtype)d) == itemsize) return d;
+    return -1;
 }
 
 /* PyTorch's TypeError for a NumPy dtype it cannot hold: it names dtype.type. */
@@ -222,36 +196,11 @@ fail:
 
 /* ---- Tensor as a buffer exporter ---- */
 
-static const char *buffer_format(nt_dtype d) {
-    switch (d) {
-    case NT_BOOL:
-        return "?";
-    case NT_UINT8:
-        return "B";
-    case NT_INT8:
-        return "b";
-    case NT_INT16:
-        return "h";
-    case NT_INT32:
-        return "i";
-    case NT_INT64:
-        return sizeof(long) == 8 ? "l" : "q";
-    case NT_FLOAT16:
-        return "e";
-    case NT_FLOAT32:
-        return "f";
-    case NT_FLOAT64:
-        return "d";
-    default:
-        return NULL; /* bfloat16: neither NumPy nor the struct module knows it */
-    }
-}
-
 static int tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
     nt_tensor *t = nt_py_tensor(self);
     nt_dtype dtype = nt_tensor_dtype(t);
-    const char *fmt = buffer_format(dtype);
-    if (!fmt) {
+    const char *fmt = formats[dtype]; /* "" for bfloat16, which NumPy does not know */
+    if (!fmt[0]) {
         PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType %s",
                      dtype == NT_BFLOAT16 ? "BFloat16" : nt_dtype_name(dtype));
         return -1;

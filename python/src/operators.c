@@ -2,7 +2,7 @@
  * operators.c — Python's operators on tensors that are not method calls (the number slots
  * and tp_richcompare, installed by this family's `prepare` hook): -t, +t, abs(t), ~t;
  * a + b, a - b, a * b, a / b, a // b, a % b, a ** b, a & b, a | b, a ^ b, a << b, a >> b,
- * their in-place forms (a += b, ...) and the comparisons; and identity hashing.
+ * their in-place forms (a += b, ...), a @ b and the comparisons; and identity hashing.
  *
  * Each builds the call of its op (the op table's row: add, sub, ..., eq) directly, without
  * argument parsing, as PyTorch's slots do, and runs it through nt_call_op: a Python number
@@ -54,13 +54,12 @@ static int operand(PyObject *o, nt_arg *a) {
         *a = nt_arg_tensor(nt_py_tensor(o));
         return 0;
     }
+    if (!PyBool_Check(o) && !PyLong_Check(o) && !PyFloat_Check(o)) {
+        PyObject *generic = nt_py_numpy_generic_type(); /* NumPy scalars are numbers too */
+        if (!generic || PyObject_IsInstance(o, generic) != 1 || !PyNumber_Check(o)) return 1;
+    }
     *a = nt_arg_scalar(nt_scalar_int(0));
-    if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o))
-        return nt_py_scalar_from_object(o, &a->v.s);
-    PyObject *generic = nt_py_numpy_generic_type(); /* NumPy scalars are numbers too */
-    if (generic && PyObject_IsInstance(o, generic) == 1 && PyNumber_Check(o))
-        return nt_py_number(o, &a->v.s);
-    return 1;
+    return nt_py_number(o, &a->v.s);
 }
 
 static int64_t numel_of(const nt_arg *a) {
@@ -118,6 +117,42 @@ static PyObject *nb_inplace_power(PyObject *a, PyObject *b, PyObject *mod) {
     return binary(NT_OP_POW, a, b, true);
 }
 
+/* ------------------------------------------------------------------ a @ b */
+
+/* Products with at least this many multiply-adds run without the GIL. */
+#define LINALG_NOGIL_WORK 32768
+
+/* An estimate of the multiply-adds of a @ b. */
+static int64_t work_of(const nt_tensor *a, const nt_tensor *b) {
+    int nb = nt_tensor_ndim(b);
+    int64_t last = nb >= 2 ? nt_tensor_sizes(b)[nb - 1] : 1;
+    return nt_tensor_numel(a) * (last > 0 ? last : 1);
+}
+
+/* Whether Python will try another `@` for this operand (its type has the slot). */
+static int has_matmul_slot(PyObject *o) {
+    PyNumberMethods *nb = Py_TYPE(o)->tp_as_number;
+    return nb && nb->nb_matrix_multiply &&
+           nb->nb_matrix_multiply != nt_py_tensor_number_methods.nb_matrix_multiply;
+}
+
+/* a @ b: nt_matmul directly, as PyTorch's slot does; a number is no operand of `@`. */
+static PyObject *nb_matmul(PyObject *a, PyObject *b) {
+    if (!nt_py_is_tensor(a) || !nt_py_is_tensor(b)) {
+        PyObject *other = nt_py_is_tensor(a) ? b : a;
+        if (has_matmul_slot(other)) Py_RETURN_NOTIMPLEMENTED;
+        /* Python's own text, with PyTorch's class name */
+        PyErr_Format(PyExc_TypeError, "unsupported operand type(s) for @: '%s' and '%s'",
+                     nt_py_is_tensor(a) ? "Tensor" : Py_TYPE(a)->tp_name,
+                     nt_py_is_tensor(b) ? "Tensor" : Py_TYPE(b)->tp_name);
+        return NULL;
+    }
+    nt_tensor *x = nt_py_tensor(a), *y = nt_py_tensor(b), *r;
+    nt_status st;
+    NT_PY_CALL_NOGIL_IF(work_of(x, y) >= LINALG_NOGIL_WORK, st, nt_matmul(x, y, &r));
+    return nt_py_result(st, r);
+}
+
 static PyObject *tensor_richcompare(PyObject *a, PyObject *b, int op) {
     static const nt_op ops[6] = {[Py_LT] = NT_OP_LT, [Py_LE] = NT_OP_LE, [Py_EQ] = NT_OP_EQ,
                                  [Py_NE] = NT_OP_NE, [Py_GT] = NT_OP_GT, [Py_GE] = NT_OP_GE};
@@ -163,6 +198,9 @@ int nt_py_operators_prepare(PyTypeObject *tensor_type) {
     nb->nb_inplace_xor = nb_inplace_xor;
     nb->nb_inplace_lshift = nb_inplace_lshift;
     nb->nb_inplace_rshift = nb_inplace_rshift;
+    nb->nb_matrix_multiply = nb_matmul;
+    /* PyTorch has no in-place matmul: `x @= y` binds x to a new tensor, as `x = x @ y` */
+    nb->nb_inplace_matrix_multiply = nb_matmul;
     tensor_type->tp_richcompare = tensor_richcompare;
     tensor_type->tp_hash = tensor_hash;
     return 0;

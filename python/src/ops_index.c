@@ -12,17 +12,8 @@
  * other sequences made into an index tensor (int64 unless bool/uint8), anything with
  * __index__ as an int.
  */
-#include "ops_index.h"
-
 #include "arglists.h"
-
-static const char *const legacy_names[NT_DTYPE_COUNT] = {
-    [NT_BOOL] = "torch.BoolTensor",     [NT_UINT8] = "torch.ByteTensor",
-    [NT_INT8] = "torch.CharTensor",     [NT_INT16] = "torch.ShortTensor",
-    [NT_INT32] = "torch.IntTensor",     [NT_INT64] = "torch.LongTensor",
-    [NT_FLOAT16] = "torch.HalfTensor",  [NT_BFLOAT16] = "torch.BFloat16Tensor",
-    [NT_FLOAT32] = "torch.FloatTensor", [NT_FLOAT64] = "torch.DoubleTensor",
-};
+#include "interop.h"
 
 /* ------------------------------------------------------------------ index conversion */
 
@@ -69,18 +60,6 @@ static int sequence_as_tuple(PyObject *index) {
     return 0;
 }
 
-static int read_int(PyObject *o, int64_t *out) {
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-        return -1;
-    }
-    if (v == -1 && PyErr_Occurred()) return -1;
-    *out = v;
-    return 0;
-}
-
 static int read_slice(PyObject *o, nt_index *ix) {
     Py_ssize_t start, stop, step;
     if (PySlice_Unpack(o, &start, &stop, &step) < 0) return -1;
@@ -93,25 +72,8 @@ static int read_slice(PyObject *o, nt_index *ix) {
 
 /* sequenceToVariable: ntensor.tensor(seq), int64 unless bool or uint8. */
 static int sequence_tensor(PyObject *seq, nt_tensor **out) {
-    if (PyUnicode_Check(seq) || PyBytes_Check(seq)) {
-        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(seq)->tp_name);
-        return -1;
-    }
-    static PyObject *factory;
-    if (!factory) {
-        PyObject *m = PyImport_ImportModule("ntensor._C");
-        if (!m) return -1;
-        factory = PyObject_GetAttrString(m, "tensor");
-        Py_DECREF(m);
-        if (!factory) return -1;
-    }
-    PyObject *t = PyObject_CallOneArg(factory, seq);
+    PyObject *t = nt_py_tensor_of(seq);
     if (!t) return -1;
-    if (!nt_py_is_tensor(t)) {
-        Py_DECREF(t);
-        PyErr_SetString(PyExc_TypeError, "tensor() did not return a Tensor");
-        return -1;
-    }
     nt_tensor *x = nt_py_tensor(t);
     nt_dtype d = nt_tensor_dtype(x);
     nt_status st = NT_OK;
@@ -143,7 +105,7 @@ static int read_item(PyObject *o, index_tuple *t) {
         ix->i = o == Py_True;
     } else if (is_int_like(o)) {
         ix->kind = NT_INDEX_INT;
-        if (read_int(o, &ix->i) < 0) return -1;
+        if (nt_py_int64_from_object(o, &ix->i, "index") < 0) return -1;
     } else if (PySlice_Check(o)) {
         if (read_slice(o, ix) < 0) return -1;
     } else if (PySequence_Check(o)) {
@@ -163,7 +125,7 @@ static int read_item(PyObject *o, index_tuple *t) {
             return -1;
         }
         ix->kind = NT_INDEX_INT;
-        int rc = read_int(index, &ix->i);
+        int rc = nt_py_int64_from_object(index, &ix->i, "index");
         Py_DECREF(index);
         if (rc < 0) return -1;
     }
@@ -207,16 +169,11 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
     if (read_index(index, &t, &single) < 0) return NULL;
     nt_tensor *x = nt_py_tensor(self), *out = NULL;
     nt_status st;
-    bool big = nt_tensor_numel(x) > NT_PY_NOGIL_NUMEL;
-    if (big) {
-        Py_BEGIN_ALLOW_THREADS;
-        st = single ? nt_index_get1(x, &t.idx[0], &out) : nt_index_get(x, t.count, t.idx, &out);
-        Py_END_ALLOW_THREADS;
-    } else {
-        st = single ? nt_index_get1(x, &t.idx[0], &out) : nt_index_get(x, t.count, t.idx, &out);
-    }
+    NT_PY_CALL_NOGIL(nt_tensor_numel(x), st,
+                     single ? nt_index_get1(x, &t.idx[0], &out)
+                            : nt_index_get(x, t.count, t.idx, &out));
     tuple_free(&t);
-    return nt_py_result_of(st, &out);
+    return nt_py_result(st, out);
 }
 
 static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
@@ -242,7 +199,7 @@ static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
             return -1;
         } else {
             PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name,
-                         legacy_names[nt_tensor_dtype(x)]);
+                         nt_py_legacy_type_names[nt_tensor_dtype(x)]);
             return -1;
         }
     }
@@ -250,13 +207,9 @@ static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
     int single;
     if (read_index(index, &t, &single) < 0) return -1;
     nt_status st;
-    bool big = nt_tensor_numel(x) > NT_PY_NOGIL_NUMEL;
-    PyThreadState *ts = big ? PyEval_SaveThread() : NULL;
-    if (is_tensor)
-        st = nt_index_set_(x, t.count, t.idx, single, nt_py_tensor(value));
-    else
-        st = nt_index_set_scalar_(x, t.count, t.idx, single, s);
-    if (ts) PyEval_RestoreThread(ts);
+    NT_PY_CALL_NOGIL(nt_tensor_numel(x), st,
+                     is_tensor ? nt_index_set_(x, t.count, t.idx, single, nt_py_tensor(value))
+                               : nt_index_set_scalar_(x, t.count, t.idx, single, s));
     tuple_free(&t);
     return st == NT_OK ? 0 : nt_py_raise_int(st);
 }
@@ -282,57 +235,11 @@ int nt_py_index_prepare(PyTypeObject *type) {
  * is Python, as in PyTorch (ntensor/functional.py). */
 static PyObject *vf_split, *vf_split_with_sizes;
 
-/* Python's own binding of (first, second, dim=0): `names` are the three parameter names,
- * `given` the values already bound (a method's self), `qual` the name Python's messages
- * print ("Tensor.split"). Fills v[3] (borrowed; v[2] may stay NULL). */
-static int python_bind(const char *qual, const char *const names[3], int given,
-                       PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **v) {
-    if (nargs + given > 3) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s() takes from 2 to 3 positional arguments but %zd were given", qual,
-                     nargs + given);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < nargs; i++)
-        v[given + i] = args[i];
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (Py_ssize_t k = 0; k < nkw; k++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-        int at = -1;
-        for (int i = 0; i < 3; i++)
-            if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) at = i;
-        if (at < 0 || (at == 0 && given)) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", qual,
-                         key);
-            return -1;
-        }
-        if (v[at]) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", qual,
-                         names[at]);
-            return -1;
-        }
-        v[at] = args[nargs + k];
-    }
-    if (!v[0] && !v[1]) {
-        PyErr_Format(PyExc_TypeError, "%s() missing 2 required positional arguments: '%s' and '%s'",
-                     qual, names[0], names[1]);
-        return -1;
-    }
-    if (!v[0] || !v[1]) {
-        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional argument: '%s'", qual,
-                     names[v[0] ? 1 : 0]);
-        return -1;
-    }
-    return 0;
-}
-
-static PyObject *split_common(PyObject *self, const char *qual, const char *const names[3],
-                              PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *v[3] = {self, NULL, NULL};
-    if (python_bind(qual, names, self ? 1 : 0, args, nargs, kwnames, v) < 0) return NULL;
-    if (!nt_py_is_tensor(v[0]))
-        return PyErr_Format(PyExc_AttributeError, "'%s' object has no attribute 'split'",
-                            Py_TYPE(v[0])->tp_name);
+static PyObject *tensor_split(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    static const char *const kwlist[] = {"self", "split_size", "dim", NULL};
+    PyObject *v[3];
+    if (nt_py_parse_args("Tensor.split", args, nargs, kwnames, kwlist, 3, 2, v) < 0) return NULL;
     PyObject *size = v[1], *converted = NULL;
     if (nt_py_is_tensor(size)) {
         if ((converted = PyNumber_Long(size))) {
@@ -344,19 +251,13 @@ static PyObject *split_common(PyObject *self, const char *qual, const char *cons
         }
     }
     PyObject *zero = v[2] ? NULL : PyLong_FromLong(0);
-    PyObject *call[3] = {v[0], size, v[2] ? v[2] : zero};
+    PyObject *call[3] = {self, size, v[2] ? v[2] : zero};
     PyObject *r = call[2] ? PyObject_Vectorcall(PyLong_Check(size) ? vf_split : vf_split_with_sizes,
                                                 call, 3, NULL)
                           : NULL;
     Py_XDECREF(zero);
     Py_XDECREF(converted);
     return r;
-}
-
-static PyObject *tensor_split(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames) {
-    static const char *const names[3] = {"self", "split_size", "dim"};
-    return split_common(self, "Tensor.split", names, args, nargs, kwnames);
 }
 
 PyMethodDef nt_py_tensor_index_methods[] = {

@@ -102,43 +102,32 @@ PyObject *nt_py_size_new(int n, const int64_t *values);
  * ("expected None or string for Dimname but got int") or RuntimeError otherwise. Strings
  * are cached, so converting a name seen before costs one dict lookup. */
 int nt_py_name_from_object(PyObject *o, nt_name *out);
-/* The Python str for a name (None for NT_NAME_NONE); a new reference. */
-PyObject *nt_py_name_object(nt_name name);
 /* t.names as a tuple of str/None. */
 PyObject *nt_py_names_tuple(const nt_tensor *t);
 /* Converts a sequence of names (str or None; at most NT_MAX_DIMS) into out[]; *count
- * receives its length. Returns 0 or -1. */
-int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count);
-
-/* Raises PyTorch's RuntimeError for `count` names given to a tensor of `ndim` dims. */
-void nt_py_set_names_count_error(int count, int ndim, PyObject *names);
+ * receives its length. The entry at `skip` (-1: none) is a placeholder (None), unread.
+ * Returns 0 or -1. */
+int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int skip);
 
 /* ---- arguments ---- */
 
-/* Resolves a dim argument of `t`: an int (wrapped into [0, ndim)) or a name. 0 or -1. */
-int nt_py_dim_from_object(const nt_tensor *t, PyObject *o, int64_t *out);
 /* Reads an int64 from a Python int (or an object with __index__); 0 or -1 (TypeError). */
 int nt_py_int64_from_object(PyObject *o, int64_t *out, const char *what);
-/* Reads a size list given either as varargs (size(2, 3)) or one sequence (size((2, 3)),
- * size([2, 3]), a Size). `args`/`nargs` are the positional arguments holding the sizes.
- * Returns the number of dims, or -1 with an error set. */
-int nt_py_sizes_from_args(PyObject *const *args, Py_ssize_t nargs, int64_t *sizes,
-                          const char *fname);
-/* Converts a Python bool/int/float into an nt_scalar; 0 or -1 (TypeError). */
-int nt_py_scalar_from_object(PyObject *o, nt_scalar *out);
 /* PyTorch's Number: a bool, int or float, a NumPy scalar, or a one-element tensor (its
  * item); the one meaning of a number argument everywhere. 0 or -1 (TypeError). */
 int nt_py_number(PyObject *o, nt_scalar *out);
 /* Converts a scalar into a Python bool/int/float. */
 PyObject *nt_py_scalar_to_object(nt_scalar s);
 
-/* Keyword parsing for METH_FASTCALL | METH_KEYWORDS functions. `kwlist` lists every
- * parameter name (positional ones first) and ends with NULL; values[] receives borrowed
- * references (NULL when not given). At most `max_positional` arguments may come by
- * position. Returns 0, or -1 with PyTorch-like TypeErrors for unknown, duplicate or
- * surplus arguments. */
+/* Binds a METH_FASTCALL | METH_KEYWORDS call as Python binds a function written in Python,
+ * with its TypeErrors: `kwlist` names every parameter (NULL-terminated), the first
+ * `max_positional` may come by position and the first `required` must be given. A first
+ * parameter "self" is a method's, bound already and counted as Python counts it
+ * ("Tensor.split() takes from 2 to 3 positional arguments"); the caller sets values[0].
+ * values[] receives borrowed references (NULL when not given). Returns 0 or -1. */
 int nt_py_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                     const char *const *kwlist, int max_positional, PyObject **values);
+                     const char *const *kwlist, int max_positional, int required,
+                     PyObject **values);
 
 /* ---- what each file contributes ----
  *
@@ -159,19 +148,16 @@ extern PyMethodDef nt_py_tensor_core_methods[];      /* tensor_type.c */
 extern PyMethodDef nt_py_tensor_names_methods[];     /* names.c */
 extern PyMethodDef nt_py_tensor_convert_methods[];   /* convert.c */
 extern PyMethodDef nt_py_module_factory_functions[]; /* factories.c */
-extern PyMethodDef nt_py_module_functions[];         /* module.c */
 extern PyMethodDef nt_py_tensor_index_methods[];     /* ops_index.c */
 int nt_py_index_prepare(PyTypeObject *type);         /* ops_index.c */
 int nt_py_index_init(PyObject *module);              /* ops_index.c */
 
-int nt_py_linalg_prepare(PyTypeObject *type);           /* ops_linalg.c */
 int nt_py_operators_prepare(PyTypeObject *tensor_type); /* operators.c */
 
 /* Initialisation hooks of the files that need one. */
 int nt_py_tensor_type_init(PyObject *module);
 int nt_py_size_init(PyObject *module);
 int nt_py_names_init(PyObject *module);
-int nt_py_buffer_init(PyObject *module);
 int nt_py_convert_prepare(PyTypeObject *type); /* convert.c */
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arglists.h"
 #include "interop.h"
 
 /* ------------------------------------------------------------------ types */
@@ -41,52 +42,36 @@ static const struct {
     {"DimnameList", PT_DIMNAME_LIST},
     {"PyObject*", PT_PYOBJECT},
     {"ScalarList", PT_SCALAR_LIST},
+    {"Storage", PT_STORAGE},
+};
+
+/* The names PyTorch prints for the types, by type. */
+static const char *const type_names[] = {
+    [PT_TENSOR] = "Tensor",
+    [PT_SCALAR] = "Number",
+    [PT_INT64] = "int",
+    [PT_SYM_INT] = "SymInt",
+    [PT_DOUBLE] = "float",
+    [PT_BOOL] = "bool",
+    [PT_INT_LIST] = "tuple of ints",
+    [PT_SYM_INT_LIST] = "tuple of SymInts",
+    [PT_FLOAT_LIST] = "tuple of floats",
+    [PT_TENSOR_LIST] = "tuple of Tensors",
+    [PT_SCALARTYPE] = "torch.dtype",
+    [PT_LAYOUT] = "torch.layout",
+    [PT_DEVICE] = "torch.device",
+    [PT_GENERATOR] = "torch.Generator",
+    [PT_MEMORY_FORMAT] = "torch.memory_format",
+    [PT_STRING] = "str",
+    [PT_DIMNAME] = "name",
+    [PT_DIMNAME_LIST] = "tuple of names",
+    [PT_PYOBJECT] = "object",
+    [PT_SCALAR_LIST] = "tuple of Scalars",
+    [PT_STORAGE] = "torch.Storage",
 };
 
 const char *py_type_name(py_type t) {
-    switch (t) {
-    case PT_TENSOR:
-        return "Tensor";
-    case PT_SCALAR:
-        return "Number";
-    case PT_INT64:
-        return "int";
-    case PT_SYM_INT:
-        return "SymInt";
-    case PT_DOUBLE:
-        return "float";
-    case PT_BOOL:
-        return "bool";
-    case PT_INT_LIST:
-        return "tuple of ints";
-    case PT_SYM_INT_LIST:
-        return "tuple of SymInts";
-    case PT_FLOAT_LIST:
-        return "tuple of floats";
-    case PT_TENSOR_LIST:
-        return "tuple of Tensors";
-    case PT_SCALARTYPE:
-        return "torch.dtype";
-    case PT_LAYOUT:
-        return "torch.layout";
-    case PT_DEVICE:
-        return "torch.device";
-    case PT_GENERATOR:
-        return "torch.Generator";
-    case PT_MEMORY_FORMAT:
-        return "torch.memory_format";
-    case PT_STRING:
-        return "str";
-    case PT_DIMNAME:
-        return "name";
-    case PT_DIMNAME_LIST:
-        return "tuple of names";
-    case PT_PYOBJECT:
-        return "object";
-    case PT_SCALAR_LIST:
-        return "tuple of Scalars";
-    }
-    return "object";
+    return type_names[t];
 }
 
 /* The functions whose Tensor parameters take Python numbers too (PyTorch's list). */
@@ -104,14 +89,10 @@ static bool numbers_as_tensors(const char *name) {
 
 /* ------------------------------------------------------------------ what an object is */
 
-static bool is_tensor(PyObject *o) {
-    return nt_py_is_tensor(o);
-}
-
 static bool is_numpy_scalar(PyObject *o) {
     /* the common arguments first: no NumPy lookup for them */
     if (PyLong_Check(o) || PyFloat_Check(o) || PyBool_Check(o) || PyUnicode_Check(o) ||
-        o == Py_None || PyTuple_Check(o) || PyList_Check(o) || is_tensor(o))
+        o == Py_None || PyTuple_Check(o) || PyList_Check(o) || nt_py_is_tensor(o))
         return false;
     PyObject *generic = nt_py_numpy_generic_type();
     if (!generic || !PyObject_TypeCheck(o, (PyTypeObject *)generic)) return false;
@@ -143,7 +124,7 @@ static bool check_long(PyObject *o) {
 static bool check_index(PyObject *o) {
     if (PyBool_Check(o)) return false;
     if (check_long(o)) return true;
-    if (is_tensor(o) || !PyIndex_Check(o)) return false;
+    if (nt_py_is_tensor(o) || !PyIndex_Check(o)) return false;
     PyObject *index = PyNumber_Index(o);
     if (!index) {
         PyErr_Clear();
@@ -192,7 +173,7 @@ static bool check_tensor_list(PyObject *o) {
     if (!tuple && !PyList_Check(o)) return false;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     for (Py_ssize_t i = 0; i < n; i++)
-        if (!is_tensor(PySequence_Fast_GET_ITEM(o, i))) return false;
+        if (!nt_py_is_tensor(PySequence_Fast_GET_ITEM(o, i))) return false;
     return true;
 }
 
@@ -208,18 +189,18 @@ static bool check_float_list(PyObject *o) {
 static bool param_check(const py_param *p, PyObject *o) {
     switch (p->type) {
     case PT_TENSOR:
-        if (is_tensor(o)) return true;
+        if (nt_py_is_tensor(o)) return true;
         return p->numbers_as_tensors && check_scalar(o);
     case PT_SCALAR: /* PyTorch's SCALAR case falls through to COMPLEX and DOUBLE */
         if (check_scalar(o) || PyComplex_Check(o)) return true;
-        return check_double(o) || (is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
+        return check_double(o) || (nt_py_is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
     case PT_DOUBLE:
-        return check_double(o) || (is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
+        return check_double(o) || (nt_py_is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
     case PT_INT64:
     case PT_SYM_INT:
         if (check_long(o) || (p->dim_names && PyUnicode_Check(o))) return true;
         if (p->type == PT_SYM_INT && check_index(o)) return true;
-        if (is_tensor(o)) {
+        if (nt_py_is_tensor(o)) {
             nt_tensor *t = nt_py_tensor(o);
             nt_dtype d = nt_tensor_dtype(t);
             return nt_tensor_ndim(t) == 0 && d != NT_BOOL && !nt_dtype_is_floating(d);
@@ -227,8 +208,9 @@ static bool param_check(const py_param *p, PyObject *o) {
         return false;
     case PT_DIMNAME:
         return check_dimname(o);
-    case PT_DIMNAME_LIST:
-        return check_dimname_list(o) || (p->size == 1 && check_dimname(o));
+    case PT_DIMNAME_LIST: /* *names may start with its Ellipsis */
+        return check_dimname_list(o) || (p->size == 1 && check_dimname(o)) ||
+               (p->varargs && PyTuple_GET_SIZE(o) && PyTuple_GET_ITEM(o, 0) == Py_Ellipsis);
     case PT_TENSOR_LIST:
         return check_tensor_list(o);
     case PT_INT_LIST:
@@ -236,8 +218,9 @@ static bool param_check(const py_param *p, PyObject *o) {
         return check_int_list(o, p->size, p->dim_names);
     case PT_FLOAT_LIST:
         return check_float_list(o);
-    case PT_GENERATOR:
-        return false; /* no Generator objects yet */
+    case PT_GENERATOR: /* no Generator or Storage objects yet */
+    case PT_STORAGE:
+        return false;
     case PT_BOOL:
         return PyBool_Check(o);
     case PT_PYOBJECT:
@@ -263,71 +246,58 @@ static bool param_check(const py_param *p, PyObject *o) {
     return false;
 }
 
-/* The name PyTorch prints for an argument's type: its type's tp_name ("Tensor" for ours,
- * whose tp_name carries the module). */
-static const char *type_name(PyObject *o) {
-    return Py_TYPE(o) == &NtTensor_Type ? "Tensor" : Py_TYPE(o)->tp_name;
-}
-
 /* ------------------------------------------------------------------ parsing signatures */
 
-static int parse_default(py_param *p, const char *text) {
-    py_default *d = &p->def;
-    d->given = true;
-    d->dtype = -1;
+/* p's default (its text in the signature) as the value of the slot kind it fills (`kind`,
+ * an nt_arg_kind; -1 an Operand, which takes a number): a list or a string points into p. */
+static void parse_default(py_param *p, const char *text, int kind) {
     if (strcmp(text, "None") == 0) {
-        d->none = true;
         p->allow_none = true;
-        return 0;
+        return; /* def_arg stays NT_ARG_NONE */
     }
+    char *end;
+    long long i = strtoll(text, &end, 10);
+    double f = strtod(text, NULL);
+    int n = 0;
     switch (p->type) {
     case PT_INT64:
     case PT_SYM_INT:
-        d->i = strtoll(text, NULL, 10);
-        return 0;
+        p->def_arg = kind == NT_ARG_DIM ? nt_arg_dim(i) : nt_arg_int(i);
+        break;
     case PT_BOOL:
-        d->i = strcmp(text, "True") == 0 || strcmp(text, "true") == 0;
-        return 0;
-    case PT_DOUBLE:
-        d->f = strtod(text, NULL);
-        return 0;
-    case PT_SCALAR: {
-        char *end;
-        long long v = strtoll(text, &end, 0);
-        d->s = *end == '\0' && end != text ? nt_scalar_int(v) : nt_scalar_float(strtod(text, NULL));
-        return 0;
-    }
+        p->def_arg = nt_arg_bool(strcmp(text, "True") == 0 || strcmp(text, "true") == 0);
+        break;
+    case PT_DOUBLE: /* into a Scalar or an Operand slot (normal(mean, std=1)): a number */
+        p->def_arg = kind == NT_ARG_SCALAR || kind == -1 ? nt_arg_scalar(nt_scalar_float(f))
+                                                         : nt_arg_float(f);
+        break;
+    case PT_SCALAR:
+        p->def_arg =
+            nt_arg_scalar(*end == '\0' && end != text ? nt_scalar_int(i) : nt_scalar_float(f));
+        break;
     case PT_INT_LIST:
     case PT_SYM_INT_LIST:
-        if (text[0] == '{') {
-            const char *q = text + 1;
-            while (*q && *q != '}' && d->n < 8) {
-                char *end;
-                d->ints[d->n++] = strtoll(q, &end, 10);
-                q = *end == ',' ? end + 1 : end;
-            }
-        } else {
-            int64_t v = strtoll(text, NULL, 10);
-            for (d->n = 0; d->n < p->size && d->n < 8; d->n++)
-                d->ints[d->n] = v;
+        for (const char *q = text + 1; text[0] == '{' && *q && *q != '}' && n < 8; n++) {
+            p->def_ints[n] = strtoll(q, &end, 10);
+            q = *end == ',' ? end + 1 : end;
         }
-        return 0;
+        for (; text[0] != '{' && n < p->size && n < 8; n++) /* IntArrayRef[N] v: N times v */
+            p->def_ints[n] = i;
+        p->def_arg =
+            kind == NT_ARG_DIMS ? nt_arg_dims(n, p->def_ints) : nt_arg_ints(n, p->def_ints);
+        break;
     case PT_SCALARTYPE:
-        if (strcmp(text, "torch.int64") == 0) d->dtype = NT_INT64;
-        return 0;
+        p->def_arg = nt_arg_dtype(strcmp(text, "torch.int64") == 0 ? NT_INT64 : -1);
+        break;
     case PT_STRING: {
-        size_t n = strlen(text);
-        if (n >= 2 && (text[0] == '"' || text[0] == '\'')) {
-            text++;
-            n -= 2;
-        }
-        if (n >= sizeof d->str) n = sizeof d->str - 1;
-        memcpy(d->str, text, n);
-        d->str[n] = '\0';
-        return 0;
+        size_t len = strlen(text);
+        if (len >= 2 && (text[0] == '"' || text[0] == '\'')) text++, len -= 2;
+        snprintf(p->def_str, sizeof p->def_str, "%.*s", (int)len, text);
+        p->def_arg = nt_arg_str(p->def_str);
+        break;
     }
     default:
-        return 0;
+        break;
     }
 }
 
@@ -433,19 +403,23 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
         p->allow_none = q->allow_none;
         p->keyword_only = q->keyword_only;
         p->numbers_as_tensors = allow_numbers;
-        p->def.dtype = -1;
-        if (!(p->name = intern(q->name)) || set_numpy_names(p, q->name) < 0) return -1;
+        p->varargs = q->name[0] == '*';
+        const char *pname = q->name + p->varargs;
+        if (!(p->name = intern(pname)) || set_numpy_names(p, pname) < 0) return -1;
         if (!(p->cname = PyUnicode_AsUTF8(p->name))) return -1;
-        if (q->optional) {
-            p->optional = true;
-            if (parse_default(p, q->default_text) < 0) return -1;
-        }
-        p->slot = find_slot(schema, q->name);
+        p->slot = find_slot(schema, pname);
+        p->optional = q->optional;
+        if (q->optional)
+            parse_default(p, q->default_text,
+                          p->slot < 0 ? NT_ARG_NONE
+                          : strcmp(schema->params[p->slot].type, "Operand") == 0
+                              ? -1
+                              : nt_sig_kind_of(schema->params[p->slot].type));
         p->dim_names = p->slot >= 0 && (p->type == PT_INT64 || p->type == PT_INT_LIST) &&
                        (strcmp(schema->params[p->slot].type, "Dim") == 0 ||
                         strcmp(schema->params[p->slot].type, "Dim[]") == 0);
         if (strcmp(q->name, "out") == 0) sig->out_param = sig->nparams;
-        if (!p->optional) sig->min_args++;
+        if (!p->optional && !p->varargs) sig->min_args++;
         if (!p->keyword_only) sig->max_pos_args++;
         sig->nparams++;
     }
@@ -484,6 +458,7 @@ static void missing_args(const py_sig *sig, int idx) {
 
 static int find_param(const py_sig *sig, PyObject *key) {
     for (int i = 0; i < sig->nparams; i++) {
+        if (sig->params[i].varargs) continue; /* *names takes no keyword */
         int eq = PyObject_RichCompareBool(key, sig->params[i].name, Py_EQ);
         if (eq < 0) return -2;
         if (eq) return i;
@@ -519,7 +494,7 @@ static int tensor_list_item_error(PyObject *o, int argnum) {
     if (!PyTuple_Check(o) && !PyList_Check(o)) return 0;
     for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(o); k++) {
         PyObject *item = PySequence_Fast_GET_ITEM(o, k);
-        if (!is_tensor(item)) {
+        if (!nt_py_is_tensor(item)) {
             PyErr_Format(PyExc_TypeError,
                          "expected Tensor as element %zd in argument %d, but got %s", k, argnum,
                          Py_TYPE(item)->tp_name);
@@ -544,6 +519,16 @@ static PyObject *keyword(const py_param *p, PyObject *const *kwvals, PyObject *k
     return NULL;
 }
 
+/* The positional arguments as a new tuple. */
+static PyObject *pack_args(PyObject *const *args, Py_ssize_t nargs) {
+    PyObject *tuple = PyTuple_New(nargs);
+    for (Py_ssize_t k = 0; tuple && k < nargs; k++) {
+        Py_INCREF(args[k]);
+        PyTuple_SET_ITEM(tuple, k, args[k]);
+    }
+    return tuple;
+}
+
 /* FunctionSignature::parse. vals[i] receives the object of parameter i (NULL: absent or
  * None); a varargs int list is passed as the tuple of all positional arguments. Returns 1
  * (match), 0 (no match, nothing raised) or -1 (raised, when `raise`). */
@@ -555,7 +540,7 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
     bool varargs_ok =
         sig->max_pos_args == 1 && sig->nparams > 0 &&
         (sig->params[0].type == PT_INT_LIST || sig->params[0].type == PT_SYM_INT_LIST);
-    if (nargs > sig->max_pos_args && !varargs_ok) {
+    if (nargs > sig->max_pos_args && !varargs_ok && !sig->params[0].varargs) {
         if (raise) extra_args(sig, nargs);
         return raise ? -1 : 0;
     }
@@ -563,7 +548,10 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
         const py_param *p = &sig->params[i];
         PyObject *obj = NULL;
         bool is_kw = false;
-        if (pos < nargs) {
+        if (p->varargs) { /* *names: every positional argument, as one tuple */
+            if (!(obj = pack_args(args, nargs))) return -1;
+            Py_XSETREF(*varargs, obj);
+        } else if (pos < nargs) {
             if (p->keyword_only) {
                 if (raise) extra_args(sig, nargs);
                 return raise ? -1 : 0;
@@ -584,12 +572,8 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
         } else if (varargs_ok && pos == 0 && !is_kw &&
                    (check_index(obj) || (p->dim_names && PyUnicode_Check(obj)))) {
             /* permute(1, 2, 3) is permute((1, 2, 3)): every positional argument */
-            PyObject *tuple = PyTuple_New(nargs);
+            PyObject *tuple = pack_args(args, nargs);
             if (!tuple) return -1;
-            for (Py_ssize_t k = 0; k < nargs; k++) {
-                Py_INCREF(args[k]);
-                PyTuple_SET_ITEM(tuple, k, args[k]);
-            }
             Py_XSETREF(*varargs, tuple);
             vals[i] = tuple;
             pos = nargs;
@@ -598,15 +582,17 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
             if (raise) {
                 if (is_kw)
                     PyErr_Format(PyExc_TypeError, "%s(): argument '%U' must be %s, not %s",
-                                 sig->name, p->name, py_type_name(p->type), type_name(obj));
+                                 sig->name, p->name, py_type_name(p->type), nt_py_type_name(obj));
                 else
                     PyErr_Format(PyExc_TypeError,
                                  "%s(): argument '%U' (position %zd) must be %s, not %s", sig->name,
-                                 p->name, pos + 1, py_type_name(p->type), type_name(obj));
+                                 p->name, pos + 1, py_type_name(p->type), nt_py_type_name(obj));
             }
             return raise ? -1 : 0;
         }
-        if (!is_kw)
+        if (p->varargs)
+            pos = nargs;
+        else if (!is_kw)
             pos++;
         else if (obj)
             remaining--;
@@ -624,7 +610,7 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
  * tp_name must be the name (int and long for int; float, int and long for float). A
  * "tuple of ..." never matches. */
 static bool type_matches(const char *type, PyObject *o) {
-    const char *have = type_name(o);
+    const char *have = nt_py_type_name(o);
     if (strcmp(type, "float") == 0)
         return strcmp(have, "float") == 0 || strcmp(have, "int") == 0 || strcmp(have, "long") == 0;
     if (strcmp(type, "int") == 0) return strcmp(have, "int") == 0 || strcmp(have, "long") == 0;
@@ -653,10 +639,10 @@ static void put_args(text_buf *b, PyObject *const *args, Py_ssize_t nargs, PyObj
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     put(b, "(");
     for (Py_ssize_t i = 0; i < nargs; i++)
-        put(b, "%s%s", i ? ", " : "", type_name(args[i]));
+        put(b, "%s%s", i ? ", " : "", nt_py_type_name(args[i]));
     for (Py_ssize_t k = 0; k < nkw; k++)
         put(b, "%s%s=%s", nargs || k ? ", " : "", PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k)),
-            type_name(args[nargs + k]));
+            nt_py_type_name(args[nargs + k]));
     put(b, nargs == 0 && nkw ? ", )" : ")");
 }
 
@@ -712,7 +698,7 @@ static void put_marked(text_buf *b, const py_sig *sig, PyObject *const *args, Py
         bool ok = a && type_matches(a->type, o);
         put(b, "%s%s", i ? ", " : "", ok ? "" : "!");
         if (i >= nargs && a) put(b, "%s=", a->name);
-        put(b, "%s", type_name(o));
+        put(b, "%s", nt_py_type_name(o));
         put(b, "%s", ok ? "" : "!");
     }
     put(b, ")");
@@ -842,4 +828,16 @@ int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t n
     }
     invalid_combination(sigs, n, args, nargs, kwnames);
     return -1;
+}
+
+int py_sigs_bind_texts(py_sig *sigs, int n, const char *const *texts, PyObject *const *args,
+                       Py_ssize_t nargs, PyObject *kwnames, PyObject **vals, PyObject **owned) {
+    py_sig *list[8];
+    for (int i = 0; i < n && i < 8; i++) { /* no op, no schema: the entry converts by hand */
+        if (!sigs[i].text &&
+            py_sig_init(&sigs[i], texts[i], strlen(texts[i]), 0, NULL, (nt_op)0, NULL) < 0)
+            return -1;
+        list[i] = &sigs[i];
+    }
+    return py_sigs_bind(list, n < 8 ? n : 8, args, nargs, kwnames, vals, owned);
 }

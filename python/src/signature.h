@@ -39,20 +39,8 @@ typedef enum py_type {
     PT_DIMNAME_LIST,
     PT_PYOBJECT,
     PT_SCALAR_LIST,
+    PT_STORAGE, /* never given: ntensor has no Storage objects */
 } py_type;
-
-/* A default value, by the parameter's type. */
-typedef struct py_default {
-    bool given;  /* the signature has a default (else the parameter is required) */
-    bool none;   /* the default is None */
-    int64_t i;   /* int, bool */
-    double f;    /* float */
-    nt_scalar s; /* Scalar */
-    int n;       /* IntArrayRef: count */
-    int64_t ints[8];
-    int dtype;    /* ScalarType: -1 none */
-    char str[24]; /* str */
-} py_default;
 
 typedef struct py_param {
     PyObject *name;        /* interned */
@@ -63,10 +51,13 @@ typedef struct py_param {
     bool numbers_as_tensors; /* add(x, 2): a Python number where a Tensor goes */
     bool dim_names;          /* an int or int list that fills a Dim/Dim[] slot: names (str)
                                 are taken where indices are, as everywhere in ntensor */
-    py_default def;
-    nt_arg def_arg;    /* the slot value when a call leaves it out (bindings.c) */
-    const char *cname; /* name, UTF-8 (for messages) */
-    int slot;          /* the op schema's slot it fills, -1 for none */
+    bool varargs;        /* "DimnameList *names": every positional argument, as one tuple (Python's
+                          *names), whose one Ellipsis ("..." too) C expands */
+    nt_arg def_arg;      /* the slot value when a call leaves it out: its default */
+    int64_t def_ints[8]; /* the storage of a list default */
+    char def_str[24];    /* and of a str one */
+    const char *cname;   /* name, UTF-8 (for messages) */
+    int slot;            /* the op schema's slot it fills, -1 for none */
 } py_param;
 
 typedef struct py_sig {
@@ -99,6 +90,11 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
  * (permute(1, 0)) arrives as a tuple in *owned, which the caller releases after use. */
 int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t nargs,
                  PyObject *kwnames, PyObject **vals, PyObject **owned);
+
+/* py_sigs_bind for a hand-written entry: its PyTorch signatures texts[0..n) (at most 8, in
+ * their method form) are parsed into sigs[] on the first call. */
+int py_sigs_bind_texts(py_sig *sigs, int n, const char *const *texts, PyObject *const *args,
+                       Py_ssize_t nargs, PyObject *kwnames, PyObject **vals, PyObject **owned);
 
 /* The type name PyTorch prints for a parameter type ("tuple of ints", "torch.dtype"). */
 const char *py_type_name(py_type t);

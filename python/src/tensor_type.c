@@ -1,14 +1,15 @@
 /*
- * tensor_type.c — the ntensor.Tensor type: creation, deallocation, attributes and the
- * accessors that only read metadata (size, stride, names, ...; dim, is_contiguous, numel,
- * element_size, data_ptr and the other queries are rows of the op table).
+ * tensor_type.c — the ntensor.Tensor type: creation, deallocation, printing, attributes,
+ * and the fronts of size() and stride() (size(dim), stride(dim), dim, is_contiguous, numel,
+ * data_ptr and the other queries are rows of the op table).
  *
- * Methods from the other files (names.c, views.c, convert.c) and convert.c's attributes
- * are joined into the type's tables at import; see nt_py_tensor_type_init.
+ * The methods generated from the op table and those of the other files (names.c,
+ * convert.c, ...) are joined into the type's table at import; see nt_py_tensor_type_init.
  */
 #include <stddef.h>
 #include <string.h>
 
+#include "arglists.h"
 #include "bindings.h"
 #include "interop.h"
 #include "pyntensor.h"
@@ -40,50 +41,23 @@ static void tensor_dealloc(PyObject *obj) {
     Py_TYPE(obj)->tp_free(obj);
 }
 
-/* "tensor(...)"; a subclass prints its own name instead, its lines indented to match, as
- * PyTorch's _tensor_str does ("P([1., 2.])"). */
+/* "tensor(...)"; a subclass prints its own name instead ("P([1., 2.])"), as PyTorch's
+ * _tensor_str does. */
 static PyObject *tensor_repr(PyObject *self) {
+    PyObject *name = Py_TYPE(self) == &NtTensor_Type
+                         ? PyUnicode_FromString("tensor")
+                         : PyObject_GetAttrString((PyObject *)Py_TYPE(self), "__name__");
+    PyObject *prefix = name ? PyUnicode_FromFormat("%U(", name) : NULL, *result = NULL;
+    const char *utf8 = prefix ? PyUnicode_AsUTF8(prefix) : NULL;
     char *text = NULL;
-    nt_status st = nt_format(nt_py_tensor(self), &text);
-    if (st != NT_OK) return nt_py_raise(st);
-    PyObject *result = PyUnicode_FromString(text);
+    nt_status st = utf8 ? nt_format_as(nt_py_tensor(self), utf8, 0, NULL, &text) : NT_OK;
+    if (st != NT_OK)
+        nt_py_raise(st);
+    else if (text)
+        result = PyUnicode_FromString(text);
     nt_free(text);
-    if (!result || Py_TYPE(self) == &NtTensor_Type) return result;
-    PyObject *name = PyObject_GetAttrString((PyObject *)Py_TYPE(self), "__name__");
-    PyObject *lines = name ? PyUnicode_Splitlines(result, 0) : NULL;
-    Py_DECREF(result);
-    result = NULL;
-    Py_ssize_t shift = name ? PyUnicode_GET_LENGTH(name) - 6 : 0; /* len("tensor") */
-    PyObject *space = PyUnicode_FromString(" ");
-    PyObject *pad = space ? PySequence_Repeat(space, shift > 0 ? shift : 0) : NULL;
-    Py_XDECREF(space);
-    PyObject *nl = PyUnicode_FromString("\n");
-    for (Py_ssize_t i = 0; lines && pad && nl && i < PyList_GET_SIZE(lines); i++) {
-        PyObject *line = PyList_GET_ITEM(lines, i), *fixed;
-        if (i == 0) { /* "tensor(" -> "Name(" */
-            PyObject *rest = PyUnicode_Substring(line, 6, PY_SSIZE_T_MAX);
-            fixed = rest ? PyUnicode_Concat(name, rest) : NULL;
-            Py_XDECREF(rest);
-        } else if (shift >= 0) {
-            fixed = PyUnicode_Concat(pad, line);
-        } else { /* a name shorter than "tensor": fewer leading spaces */
-            Py_ssize_t n = 0;
-            while (n < -shift && PyUnicode_READ_CHAR(line, n) == ' ')
-                n++;
-            fixed = PyUnicode_Substring(line, n, PY_SSIZE_T_MAX);
-        }
-        if (!fixed) {
-            Py_CLEAR(lines);
-            break;
-        }
-        PyList_SET_ITEM(lines, i, fixed);
-        Py_DECREF(line);
-    }
-    if (lines && nl) result = PyUnicode_Join(nl, lines);
-    Py_XDECREF(lines);
-    Py_XDECREF(pad);
-    Py_XDECREF(nl);
     Py_XDECREF(name);
+    Py_XDECREF(prefix);
     return result;
 }
 
@@ -107,16 +81,12 @@ static int set_names(PyObject *self, PyObject *value, void *closure) {
     nt_name names[NT_MAX_DIMS];
     int count;
     if (!PySequence_Check(value) || PyUnicode_Check(value)) goto not_names;
-    if (nt_py_names_from_sequence(value, names, &count) < 0) {
+    if (nt_py_names_from_sequence(value, names, &count, -1) < 0) {
         if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
         PyErr_Clear(); /* an element that is neither str nor None */
         goto not_names;
     }
-    if (count != nt_tensor_ndim(t)) {
-        nt_py_set_names_count_error(count, nt_tensor_ndim(t), value);
-        return -1;
-    }
-    nt_status st = nt_set_names_(t, names);
+    nt_status st = nt_set_names_n_(t, count, names);
     return st == NT_OK ? 0 : nt_py_raise_int(st);
 not_names:
     PyErr_SetString(PyExc_RuntimeError, "names must either be None or a tuple of dim names");
@@ -144,55 +114,114 @@ static PyObject *get_layout(PyObject *self, void *closure) {
     return l;
 }
 
+/* The attributes that have no autograd or device behind them yet: autograd does not exist,
+ * so what would need it (requires_grad=True, assigning a gradient) raises
+ * NotImplementedError after PyTorch's own checks. */
+static PyObject *get_device(PyObject *self, void *closure) {
+    PyObject *d = nt_py_cpu_device();
+    Py_INCREF(d);
+    return d;
+}
+static PyObject *get_false(PyObject *self, void *closure) {
+    Py_RETURN_FALSE;
+}
+static PyObject *get_true(PyObject *self, void *closure) {
+    Py_RETURN_TRUE;
+}
+static PyObject *get_none(PyObject *self, void *closure) {
+    Py_RETURN_NONE;
+}
+/* .data: a new tensor viewing the same memory, as detach() */
+static PyObject *get_data(PyObject *self, void *closure) {
+    nt_tensor *t = nt_py_tensor(self), *out = NULL;
+    nt_status st = nt_rename(t, nt_tensor_names(t), &out); /* before reading `out` */
+    return nt_py_result(st, out);
+}
+
+static int set_requires_grad(PyObject *self, PyObject *value, void *closure) {
+    if (!value) {
+        PyErr_SetString(PyExc_TypeError, "cannot delete requires_grad");
+        return -1;
+    }
+    if (!PyBool_Check(value)) {
+        PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
+        return -1;
+    }
+    if (value == Py_False) return 0;
+    if (!nt_dtype_is_floating(nt_tensor_dtype(nt_py_tensor(self)))) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "only Tensors of floating point and complex dtype can require gradients");
+        return -1;
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
+    return -1;
+}
+
+static int set_grad(PyObject *self, PyObject *value, void *closure) {
+    if (!value || value == Py_None) return 0; /* deleting or clearing: there is none */
+    if (!nt_py_is_tensor(value)) {
+        PyErr_Format(PyExc_TypeError,
+                     "assigned grad expected to be a Tensor or None but got grad of type%s",
+                     nt_py_type_name(value));
+        return -1;
+    }
+    nt_tensor *t = nt_py_tensor(self), *g = nt_py_tensor(value);
+    if (nt_tensor_dtype(t) != nt_tensor_dtype(g)) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
+        return -1;
+    }
+    int same = nt_tensor_ndim(t) == nt_tensor_ndim(g);
+    for (int i = 0; same && i < nt_tensor_ndim(t); i++)
+        same = nt_tensor_sizes(t)[i] == nt_tensor_sizes(g)[i];
+    if (!same) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different size");
+        return -1;
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "assigning .grad: ntensor has no autograd yet (.grad is always None)");
+    return -1;
+}
+
 static PyGetSetDef tensor_getset[] = {
     {"names", get_names, set_names, "The name of each dim (str or None).", NULL},
     {"shape", get_shape, NULL, "The size of each dim, as a Size.", NULL},
     {"ndim", get_ndim, NULL, "The number of dims.", NULL},
     {"dtype", get_dtype, NULL, "The element type.", NULL},
     {"layout", get_layout, NULL, "ntensor.strided: every tensor is strided.", NULL},
+    {"device", get_device, NULL, "device(type='cpu').", NULL},
+    {"is_cuda", get_false, NULL, "False.", NULL},
+    {"is_sparse", get_false, NULL, "False.", NULL},
+    {"is_quantized", get_false, NULL, "False.", NULL},
+    {"is_meta", get_false, NULL, "False.", NULL},
+    {"requires_grad", get_false, set_requires_grad,
+     "False: no autograd yet (setting True raises NotImplementedError).", NULL},
+    {"is_leaf", get_true, NULL, "True: no autograd yet.", NULL},
+    {"grad", get_none, set_grad, "None: no autograd yet.", NULL},
+    {"grad_fn", get_none, NULL, "None: no autograd yet.", NULL},
+    {"data", get_data, NULL, "The tensor viewed without autograd history.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-/* ---- metadata methods ---- */
+/* ---- size, stride ---- */
 
-/* size() -> Size; size(dim) -> int, where dim is an index or a name. stride() alike. */
-static PyObject *sizes_or_one(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames, const char *fname, const int64_t *values,
-                              bool sizes) {
-    static const char *const kwlist[] = {"dim", NULL};
-    PyObject *dim_arg;
-    if (nt_py_parse_args(fname, args, nargs, kwnames, kwlist, 1, &dim_arg) < 0) return NULL;
-    nt_tensor *t = nt_py_tensor(self);
-    if (!dim_arg) {
-        PyObject *size = nt_py_size_new(nt_tensor_ndim(t), values);
-        if (sizes || !size) return size; /* a Size; strides: a plain tuple */
-        Py_SETREF(size, PySequence_Tuple(size));
-        return size;
-    }
-    int64_t dim;
-    if (dim_arg == Py_None) { /* a None name: PyTorch's "Please look up dimensions by name" */
-        nt_status st = nt_tensor_dim(t, nt_dim_name(NT_NAME_NONE), &dim);
-        if (st != NT_OK) return nt_py_raise(st);
-    }
-    if (nt_py_dim_from_object(t, dim_arg, &dim) < 0) return NULL;
-    if (nt_tensor_ndim(t) == 0) { /* a 0-dim tensor accepts dim 0/-1 but has no sizes */
-        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
-                     (long long)dim);
-        return NULL;
-    }
-    return PyLong_FromLongLong(values[dim]);
-}
-
+/* size() -> Size and stride() -> tuple; with a dim, the rows' entries (their one number). */
 static PyObject *tensor_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames) {
-    return sizes_or_one(self, args, nargs, kwnames, "size", nt_tensor_sizes(nt_py_tensor(self)),
-                        true);
+    static fastcall_fn fn;
+    nt_tensor *t = nt_py_tensor(self);
+    if (nargs || kwnames) return nt_py_call_generated(&fn, "size", self, args, nargs, kwnames);
+    return nt_py_size_new(nt_tensor_ndim(t), nt_tensor_sizes(t));
 }
 
 static PyObject *tensor_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
-    return sizes_or_one(self, args, nargs, kwnames, "stride", nt_tensor_strides(nt_py_tensor(self)),
-                        false);
+    static fastcall_fn fn;
+    nt_tensor *t = nt_py_tensor(self);
+    if (nargs || kwnames) return nt_py_call_generated(&fn, "stride", self, args, nargs, kwnames);
+    PyObject *strides = nt_py_size_new(nt_tensor_ndim(t), nt_tensor_strides(t));
+    Py_XSETREF(strides, strides ? PySequence_Tuple(strides) : NULL);
+    return strides;
 }
 
 static Py_ssize_t tensor_len(PyObject *self) {
@@ -205,9 +234,10 @@ static Py_ssize_t tensor_len(PyObject *self) {
 }
 
 PyMethodDef nt_py_tensor_core_methods[] = {
-    {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS,
+    {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS | METH_COEXIST,
      "size(dim=None): the Size, or the size of one dim (index or name)."},
-    {"stride", (PyCFunction)(void (*)(void))tensor_stride, METH_FASTCALL | METH_KEYWORDS,
+    {"stride", (PyCFunction)(void (*)(void))tensor_stride,
+     METH_FASTCALL | METH_KEYWORDS | METH_COEXIST,
      "stride(dim=None): the strides, or the stride of one dim (index or name)."},
     {"_make_subclass", (PyCFunction)(void (*)(void))nt_py_make_subclass,
      METH_VARARGS | METH_KEYWORDS | METH_STATIC,
@@ -215,27 +245,15 @@ PyMethodDef nt_py_tensor_core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* iter(t): the sub-tensors along dim 0, as PyTorch's Tensor.__iter__ (unbind(0)) gives. */
+/* iter(t): iter(t.unbind(0)), as PyTorch's Tensor.__iter__. */
 static PyObject *tensor_iter(PyObject *self) {
-    nt_tensor *t = nt_py_tensor(self);
-    if (nt_tensor_ndim(t) == 0) {
+    if (nt_tensor_ndim(nt_py_tensor(self)) == 0) {
         PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
         return NULL;
     }
-    int64_t n = nt_tensor_sizes(t)[0];
-    PyObject *items = PyTuple_New((Py_ssize_t)n);
-    for (int64_t i = 0; items && i < n; i++) {
-        nt_tensor *row = NULL;
-        nt_status st = nt_select(t, 0, i, &row);
-        PyObject *item = nt_py_result(st, row);
-        if (!item)
-            Py_CLEAR(items);
-        else
-            PyTuple_SET_ITEM(items, (Py_ssize_t)i, item);
-    }
-    if (!items) return NULL;
-    PyObject *it = PyObject_GetIter(items);
-    Py_DECREF(items);
+    PyObject *parts = PyObject_CallMethod(self, "unbind", NULL);
+    PyObject *it = parts ? PyObject_GetIter(parts) : NULL;
+    Py_XDECREF(parts);
     return it;
 }
 
@@ -278,15 +296,7 @@ int nt_py_tensor_type_init(PyObject *module) {
         for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++)
             all[k++] = *m;
     NtTensor_Type.tp_methods = all;
-    /* the attributes: this file's, then convert.c's */
-    size_t own = sizeof tensor_getset / sizeof *tensor_getset - 1, more = 0;
-    while (nt_py_tensor_convert_getset[more].name)
-        more++;
-    PyGetSetDef *getset = PyMem_Calloc(own + more + 1, sizeof *getset);
-    if (!getset) return PyErr_NoMemory(), -1;
-    memcpy(getset, tensor_getset, own * sizeof *getset);
-    memcpy(getset + own, nt_py_tensor_convert_getset, more * sizeof *getset);
-    NtTensor_Type.tp_getset = getset;
+    NtTensor_Type.tp_getset = tensor_getset;
     for (const nt_py_family *f = nt_py_families; f->name; f++)
         if (f->prepare && f->prepare(&NtTensor_Type) < 0) return -1;
     if (PyType_Ready(&NtTensor_Type) < 0) return -1;

@@ -8,6 +8,7 @@
  * native_functions.yaml). Parsing never allocates.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/status.h"
@@ -126,4 +127,25 @@ int nt_sig_kind_of(const char *type) {
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(kinds[i].type, type) == 0) return kinds[i].kind;
     return -1;
+}
+
+nt_arg nt_sig_default(const nt_param *p) {
+    const char *d = p->default_text;
+    if (!p->optional || strcmp(d, "None") == 0) return nt_arg_none();
+    char *end;
+    long long i = strtoll(d, &end, 10);
+    switch (strcmp(p->type, "Operand") == 0 ? NT_ARG_SCALAR : nt_sig_kind_of(p->type)) {
+    case NT_ARG_BOOL:
+        return nt_arg_bool(strcmp(d, "True") == 0);
+    case NT_ARG_INT:
+        return nt_arg_int(i);
+    case NT_ARG_DIM:
+        return nt_arg_dim(i);
+    case NT_ARG_FLOAT:
+        return nt_arg_float(strtod(d, NULL));
+    case NT_ARG_SCALAR: /* a number: an int when the text is one */
+        return nt_arg_scalar(*end == '\0' ? nt_scalar_int(i) : nt_scalar_float(strtod(d, NULL)));
+    default:
+        return nt_arg_none();
+    }
 }

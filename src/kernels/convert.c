@@ -337,6 +337,10 @@ static bool overflows(nt_scalar v, nt_dtype dtype) {
     return isnan(x) || x < (double)lo || x > (double)hi;
 }
 
+bool nt_scalar_fits(nt_scalar value, nt_dtype dtype) {
+    return nt_dtype_valid((int)dtype) && !overflows(value, dtype);
+}
+
 nt_status nt_scalar_check_fits(nt_scalar value, nt_dtype dtype) {
     if (!nt_dtype_valid((int)dtype)) return nt_fail(NT_ERR_TYPE, "invalid dtype %d", (int)dtype);
     if (overflows(value, dtype))

@@ -38,11 +38,6 @@ static inline bool nt_names_all_named(const nt_tensor *t) {
 nt_status nt_names_resolve_dims(const nt_tensor *t, int count, const nt_name *names,
                                 int64_t *dims_out);
 
-/* Checks that `count` names fit a tensor of `ndim` dims, with PyTorch's message ("Number
- * of names (1) and number of dimensions in tensor (2) do not match. Attempted to create a
- * tensor with names ['A']"), then that they have no duplicates. */
-nt_status nt_names_check_for(int ndim, int count, const nt_name *names);
-
 /* Writes names as Python prints a tuple of them: "('N', None)", "('N',)", "()". */
 void nt_names_tuple_repr(const nt_name *names, int n, char *buf, size_t cap);
 

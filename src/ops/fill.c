@@ -189,6 +189,23 @@ nt_status nt_impl_query(nt_call *c) {
     return NT_OK;
 }
 
+/* size(dim), stride(dim): a 0-dim tensor has none to give for any index (PyTorch's
+ * IndexError, before any wrapping). */
+nt_status nt_impl_dim_query(nt_call *c) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor(nt_op_name(c->op), "self");
+    if (c->args[1].kind != NT_ARG_DIM)
+        return nt_fail(NT_ERR_VALUE, "%s(): no dim given", nt_op_name(c->op));
+    nt_dim dim = c->args[1].v.dim;
+    if (t->ndim == 0 && !nt_dim_is_name(dim))
+        return nt_fail(NT_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions",
+                       (long long)dim);
+    int64_t d;
+    NT_TRY(nt_tensor_dim(t, dim, &d));
+    c->value = nt_scalar_int(c->op == NT_OP_SIZE ? t->sizes[d] : t->strides[d]);
+    return NT_OK;
+}
+
 /* ------------------------------------------------------------------ the tensor back */
 
 /* type_as(other): to(other's dtype), the tensor itself when it has it */

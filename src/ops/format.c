@@ -36,6 +36,21 @@ nt_print_options nt_default_print_options(void) {
     return o;
 }
 
+void nt_print_profile(const char *profile, nt_print_options *opts) {
+    static const struct {
+        const char *name;
+        nt_print_options o; /* its precision, threshold, edgeitems and linewidth */
+    } profiles[] = {{"default", {4, 1000.0, 3, 80, -1}},
+                    {"short", {2, 1000.0, 2, 80, -1}},
+                    {"full", {4, INFINITY, 3, 80, -1}}};
+    for (size_t i = 0; profile && opts && i < sizeof profiles / sizeof *profiles; i++)
+        if (strcmp(profile, profiles[i].name) == 0) {
+            int sci_mode = opts->sci_mode;
+            *opts = profiles[i].o;
+            opts->sci_mode = sci_mode;
+        }
+}
+
 nt_print_options nt_get_print_options(void) {
     return g_print_options;
 }
@@ -417,11 +432,15 @@ static void add_suffixes(strbuf *b, const char *const *suffixes, int count, int6
 
 /* ------------------------------------------------------------------ entry points */
 
-#define NT_PREFIX "tensor("
-
 nt_status nt_format_with_suffixes(const nt_tensor *t, int count, const char *const *suffixes,
                                   char **out) {
-    if (!t || !out) return nt_fail(NT_ERR_VALUE, "nt_format: tensor and out must not be NULL");
+    return nt_format_as(t, "tensor(", count, suffixes, out);
+}
+
+nt_status nt_format_as(const nt_tensor *t, const char *prefix, int count,
+                       const char *const *suffixes, char **out) {
+    if (!t || !out || !prefix)
+        return nt_fail(NT_ERR_VALUE, "nt_format: tensor, prefix and out must not be NULL");
     if (count < 0 || (count > 0 && !suffixes))
         return nt_fail(NT_ERR_VALUE, "nt_format: bad suffix list");
     for (int i = 0; i < count; i++)
@@ -436,7 +455,7 @@ nt_status nt_format_with_suffixes(const nt_tensor *t, int count, const char *con
     p.esize = (int64_t)nt_dtype_table[t->dtype].size;
     p.opts = g_print_options;
     p.summarize = (double)t->numel > p.opts.threshold;
-    const int64_t indent = (int64_t)strlen(NT_PREFIX);
+    const int64_t indent = (int64_t)strlen(prefix);
 
     /* Our suffixes, in PyTorch's order: size, dtype, (the caller's), names. An empty tensor
      * shows its dtype unless it is the default, since no element hints at it. */
@@ -457,7 +476,7 @@ nt_status nt_format_with_suffixes(const nt_tensor *t, int count, const char *con
         list[n++] = suffixes[i];
     if (names.len) list[n++] = names.data;
 
-    sb_puts(&p.out, NT_PREFIX);
+    sb_puts(&p.out, prefix);
     if (t->numel == 0) {
         sb_puts(&p.out, "[]");
     } else {

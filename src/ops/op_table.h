@@ -209,6 +209,7 @@ nt_status nt_impl_item(nt_call *c);
 nt_status nt_impl_to_dtype(nt_call *c);
 nt_status nt_impl_to_method(nt_call *c);
 nt_status nt_impl_query(nt_call *c);
+nt_status nt_impl_dim_query(nt_call *c);
 nt_status nt_impl_type_as(nt_call *c);
 nt_status nt_impl_detach(nt_call *c);
 nt_status nt_impl_same(nt_call *c);

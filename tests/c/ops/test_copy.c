@@ -847,6 +847,7 @@ static void test_fill_rejects_overflow_with_torchs_text(void) {
         snprintf(text, sizeof text, "value cannot be converted to type %s without overflow",
                  cases[i].type);
         EXPECT_ERR(nt_fill_(t, cases[i].value), NT_ERR_RUNTIME, text);
+        EXPECT(!nt_scalar_fits(cases[i].value, cases[i].dtype));    /* the same rule, as a query */
         EXPECT(elem(t, 0) == 0 && nt_tensor_version(t) == version); /* nothing written */
         nt_tensor_release(t);
     }
@@ -854,6 +855,9 @@ static void test_fill_rejects_overflow_with_torchs_text(void) {
     nt_tensor *t = NULL;
     EXPECT_OK(nt_tensor_alloc(NT_BFLOAT16, 1, &two, NULL, &t));
     EXPECT_OK(nt_fill_(t, nt_scalar_float(3.3895313892515355e+38)));
+    EXPECT(nt_scalar_fits(nt_scalar_int(-255), NT_UINT8) &&
+           nt_scalar_fits(nt_scalar_int(1 << 20), NT_BOOL));
+    EXPECT(!nt_scalar_fits(nt_scalar_int(0), (nt_dtype)NT_DTYPE_COUNT));
     EXPECT(elem(t, 0) == 0x7f7f);
     nt_tensor_release(t);
 }

@@ -6,6 +6,7 @@
  * printed under the case's print options, and compared with torch's repr. The other tests
  * check the print options' validation and the error paths.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "core/scalar.h"
@@ -131,6 +132,31 @@ static void test_options_change_the_output(void) {
     nt_tensor_release(t);
 }
 
+/* torch.set_printoptions' profiles; another name changes nothing. */
+static void test_print_profiles(void) {
+    nt_print_options o = nt_default_print_options();
+    o.sci_mode = 1;
+    nt_print_profile("short", &o);
+    EXPECT(o.precision == 2 && o.edgeitems == 2 && o.threshold == 1000.0 && o.sci_mode == 1);
+    nt_print_profile("bogus", &o);
+    EXPECT(o.precision == 2 && o.edgeitems == 2);
+    nt_print_profile("full", &o);
+    EXPECT(o.precision == 4 && isinf(o.threshold) && o.edgeitems == 3 && o.linewidth == 80);
+}
+
+/* A subclass's prefix replaces "tensor(", and the rows lay out under it. */
+static void test_prefix_replaces_tensor(void) {
+    float v[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    int64_t sizes[2] = {2, 2};
+    nt_tensor *t = float_tensor(2, sizes, v);
+    char *text = NULL;
+    if (!t) return;
+    EXPECT_OK(nt_format_as(t, "Parameter(", 0, NULL, &text));
+    EXPECT(text && strcmp(text, "Parameter([[1., 2.],\n           [3., 4.]])") == 0);
+    nt_free(text);
+    nt_tensor_release(t);
+}
+
 /* torch fails to print a summarised tensor of 2+ dims with edgeitems=0 (it stacks an empty
  * list); we report the same error rather than invent an output. */
 static void test_edgeitems_zero_on_matrix_fails_like_torch(void) {
@@ -161,6 +187,7 @@ static void test_bad_arguments_are_rejected(void) {
     const char *suffixes[2] = {"requires_grad=True", NULL};
     EXPECT_ERR(nt_format_with_suffixes(t, 2, suffixes, &text), NT_ERR_VALUE, "suffix 1 is NULL");
     EXPECT_ERR(nt_format_with_suffixes(t, 1, NULL, &text), NT_ERR_VALUE, "bad suffix list");
+    EXPECT_ERR(nt_format_as(t, NULL, 0, NULL, &text), NT_ERR_VALUE, "must not be NULL");
     EXPECT(text == NULL);
     nt_tensor_release(t);
 }
@@ -198,6 +225,8 @@ int main(void) {
     NT_RUN(test_options_change_the_output);
     NT_RUN(test_edgeitems_zero_on_matrix_fails_like_torch);
     NT_RUN(test_bad_arguments_are_rejected);
+    NT_RUN(test_prefix_replaces_tensor);
+    NT_RUN(test_print_profiles);
     NT_RUN(test_extreme_print_options);
     return nt_test_summary();
 }

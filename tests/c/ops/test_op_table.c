@@ -51,7 +51,7 @@ static void test_python_signatures_agree_with_flags(void) {
         unsigned flags = row->flags | row->extra_flags;
         if (!(flags & (NT_OPF_FUNCTION | NT_OPF_METHOD))) continue;
         const char *py = nt_op_python((nt_op)op);
-        /* no signature: a hand-written entry (rename's **rename_map, align_to's *names) */
+        /* no signature: no Python entry (rename's **rename_map becomes rename's names) */
         bool any_out = false;
         for (const char *line = py; *line;) {
             const char *end = strchr(line, '\n');
@@ -111,11 +111,60 @@ static void test_queries_refuse_invalid_ids(void) {
     EXPECT_ERR(nt_call_op(&c), NT_ERR_VALUE, "invalid op");
 }
 
+/* A schema parameter's default as the argument a call that leaves it out takes. */
+static void test_schema_defaults_are_arguments(void) {
+    const char *text = "f(Tensor self, Scalar alpha=1, float rtol=1e-05, bool b=True, Dim dim=-1, "
+                       "int n=3, Operand other=2.5, int[] sizes=[], int? k=None, Scalar s)";
+    nt_sig sig;
+    EXPECT_OK(nt_sig_parse(text, strlen(text), &sig));
+    nt_arg a[10];
+    for (int i = 0; i < 10; i++)
+        a[i] = nt_sig_default(&sig.params[i]);
+    EXPECT(a[0].kind == NT_ARG_NONE && a[9].kind == NT_ARG_NONE); /* no default */
+    EXPECT(a[1].kind == NT_ARG_SCALAR && a[1].v.s.kind == NT_SCALAR_INT && a[1].v.s.v.i == 1);
+    EXPECT(a[2].kind == NT_ARG_FLOAT && a[2].v.f == 1e-05);
+    EXPECT(a[3].kind == NT_ARG_BOOL && a[3].v.b);
+    EXPECT(a[4].kind == NT_ARG_DIM && a[4].v.dim == -1);
+    EXPECT(a[5].kind == NT_ARG_INT && a[5].v.i == 3);
+    EXPECT(a[6].kind == NT_ARG_SCALAR && a[6].v.s.kind == NT_SCALAR_FLOAT && a[6].v.s.v.f == 2.5);
+    EXPECT(a[7].kind == NT_ARG_NONE && a[8].kind == NT_ARG_NONE); /* a list; None */
+}
+
+/* size(dim), stride(dim): one dim's, by index or name; PyTorch's error on a 0-dim tensor. */
+static void test_size_and_stride_rows(void) {
+    int64_t sizes[2] = {2, 3};
+    nt_tensor *t = NULL, *s = NULL;
+    nt_name names[2] = {NT_NAME_NONE, NT_NAME_NONE};
+    EXPECT_OK(nt_name_intern("C", &names[1]));
+    EXPECT_OK(nt_zeros(2, sizes, NT_FLOAT32, names, &t));
+    EXPECT_OK(nt_zeros(0, NULL, NT_FLOAT32, NULL, &s));
+    if (!t || !s) return;
+    nt_call c;
+    memset(&c, 0, sizeof c);
+    c.op = NT_OP_SIZE;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(-2);
+    EXPECT_OK(nt_call_op(&c));
+    EXPECT(c.value.kind == NT_SCALAR_INT && c.value.v.i == 2);
+    c.op = NT_OP_STRIDE;
+    c.args[1] = nt_arg_dim(nt_dim_name(names[1]));
+    EXPECT_OK(nt_call_op(&c));
+    EXPECT(c.value.v.i == 1);
+    c.args[0] = nt_arg_tensor(s);
+    c.args[1] = nt_arg_dim(-1);
+    EXPECT_ERR(nt_call_op(&c), NT_ERR_INDEX,
+               "Dimension specified as -1 but tensor has no dimensions");
+    nt_tensor_release(t);
+    nt_tensor_release(s);
+}
+
 int main(void) {
     NT_RUN(test_every_row_is_complete);
     NT_RUN(test_python_signatures_agree_with_flags);
     NT_RUN(test_every_pointwise_op_has_a_loop);
     NT_RUN(test_every_row_has_a_shape_rule);
     NT_RUN(test_queries_refuse_invalid_ids);
+    NT_RUN(test_schema_defaults_are_arguments);
+    NT_RUN(test_size_and_stride_rows);
     return nt_test_summary();
 }

@@ -93,6 +93,18 @@ def test_to_errors():
         x.to(nt.int8, dtype=nt.int16)
 
 
+def test_to_is_bound_by_torchs_signatures():
+    x, t = nt.zeros(2), torch.zeros(2)
+    assert_same_error(lambda: x.to([1]), lambda: t.to([1]))
+    assert_same_error(lambda: x.to("cpu", nt.int8, False, True, 1),
+                      lambda: t.to("cpu", torch.int8, False, True, 1))
+    assert_same_error(lambda: x.to("cpu", memory_format=1), lambda: t.to("cpu", memory_format=1))
+    # a number where the tensor goes: PyTorch wraps it (float64, int64 or bool)
+    for v in (1.5, True):
+        assert str(x.to(v).dtype) == str(t.to(v).dtype)
+    assert_same(x.to(nt.zeros(1, dtype=nt.int8), True), t.to(torch.zeros(1, dtype=torch.int8), True))
+
+
 def test_type_and_type_as():
     for ntd, td in DTYPE_PAIRS:
         assert nt.zeros(2, dtype=ntd).type() == torch.zeros(2, dtype=td).type()

@@ -428,3 +428,19 @@ def test_two_ellipses_with_none_error_text():
     integer index may land past the last dim; PyTorch raises "Dimension out of range
     (expected to be in range of [-4, 3], but got 5)" for x[..., None, ..., 0] on a 3-d x."""
     both("x[..., None, ..., 0]", x=torch.zeros(2, 3, 4))
+
+
+@pytest.mark.parametrize("value", [True, 3, 2.5, np.int64(7), np.float32(1.5), "a", 1j, [1]],
+                         ids=repr)
+def test_setitem_of_a_python_value_like_torch(value):
+    # PyTorch takes a bool, an int, a float or a NumPy integer; not a NumPy float32
+    x, t = nt.zeros(3), torch.zeros(3)
+    try:
+        t[0] = value
+    except Exception:  # noqa: BLE001 - then ntensor must fail the same way
+        def assign(target):
+            target[0] = value
+        assert_same_error(lambda: assign(x), lambda: assign(t))
+        return
+    x[0] = value
+    assert x.tolist() == t.tolist()

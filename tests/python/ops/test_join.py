@@ -142,7 +142,7 @@ SPLIT_CASES = [
     "x.split(2.5)", "torch.split(x, 2.5)", "x.split()", "torch.split(x)", "torch.split()",
     "x.split(2, 1.5)", "x.split([2, 3], 1.5)", "x.split(2, dim=1.5)", "x.split(True)",
     "x.split(torch.tensor(2))", "x.split(torch.tensor([2, 3]))", "x.split(2, None)",
-    "x.split(1, 2, 3)", "x.split(2, foo=1)", "x.split(2, split_size=2)", "torch.split(1, 2)",
+    "x.split(1, 2, 3)", "x.split(2, self=x)", "x.split(2, foo=1)", "x.split(2, split_size=2)", "torch.split(1, 2)",
     "torch.split(x, split_size_or_sections=2)", "torch.split(tensor=x, split_size_or_sections=[4, 1])",
     "x.split(split_size=2, dim=1)", "x.chunk(2, None)", "x.chunk(2.5)", "x.unbind(1.5)",
     "x.unbind(None)", "torch.split_with_sizes(x, [2, 3])", "x.split_with_sizes(2)",

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 import ntensor as nt
-from helpers import TO_NT_DTYPE
+from helpers import TO_NT_DTYPE, assert_same_error
 
 CASES = [
     lambda m: m.zeros(2, 3, names=("N", "C")),
@@ -75,3 +75,25 @@ def test_repr_of_numpy_backed_tensors():
         x, t = nt.from_numpy(c), torch.from_numpy(c)
         assert repr(x) == repr(t)
         assert TO_NT_DTYPE[t.dtype] == x.dtype
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.set_printoptions(1, 2, 3, 4, 5, 6, 7),
+    lambda m: m.set_printoptions(4, precision=4),
+    lambda m: m.set_printoptions(digits=4),
+])
+def test_set_printoptions_binds_its_arguments_like_python(call):
+    # torch.set_printoptions is a Python function: Python's own TypeErrors
+    assert_same_error(lambda: call(nt), lambda: call(torch))
+
+
+def test_print_profiles_like_torch():
+    x, t = nt.arange(12.0).reshape(3, 4) / 3, torch.arange(12.0).reshape(3, 4) / 3
+    try:
+        for profile in ("short", "bogus", "full", "default"):
+            nt.set_printoptions(profile=profile)
+            torch.set_printoptions(profile=profile)
+            assert repr(x) == repr(t), profile
+    finally:
+        nt.set_printoptions(profile="default", sci_mode=None)
+        torch.set_printoptions(profile="default", sci_mode=None)

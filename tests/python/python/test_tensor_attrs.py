@@ -68,6 +68,8 @@ QUERY_CASES = [
     "x.item()", "T(2.5).item()", "T(7).item()", "T(True).item()", "T([[3]]).item()", "torch.zeros(1, names=('A',)).item()",
     "x.size()", "x.size('C')", "x.size(-1)", "x.size(2)", "x.size('Q')", "x.stride()", "x.stride('N')",
     "x.stride(5)", "t.stride()", "s.stride()", "e.stride()", "s.size(1)", "torch.zeros(()).size()",
+    "torch.zeros(()).size(1)", "torch.zeros(()).size(-1)", "torch.zeros(()).stride(0)",
+    "torch.zeros(()).size('A')", "x.size(1, 2)", "x.stride(foo=1)",
     "x.data_ptr() == x.data_ptr()", "x.data_ptr() != 0",
 ]
 
@@ -179,6 +181,8 @@ AUTOGRAD_CASES = [
     "u.requires_grad_(False) is u", "x.requires_grad_(requires_grad=False).names",
     "x.requires_grad_(1)", "x.requires_grad_('a')", "T([1, 2]).requires_grad_()",
     "x.requires_grad_(True, 2)", "torch.ones(2).register_hook(lambda g: g)",
+    "torch.ones(2).register_hook(1, 2)", "torch.ones(2).register_hook()",
+    "torch.ones(2).register_hook(hook=1, self=2)",
     "setattr(u, 'requires_grad', False)", "setattr(u, 'requires_grad', 1)",
     "setattr(torch.ones(2, dtype=torch.int64), 'requires_grad', True)",
     "setattr(u, 'grad', None)", "setattr(u, 'grad', torch.ones(2))", "setattr(u, 'grad', 5)",
