@@ -93,6 +93,10 @@ NT_API nt_status nt_call_op(nt_call *c);
  * its records from the schema itself (the Python module does), whose calls are well-formed
  * by construction. A malformed record is undefined behaviour. */
 NT_API nt_status nt_call_run(nt_call *c);
+/* The work of a well-formed record: the largest element count among its tensor slots, a
+ * tensor list counting all its tensors' elements. A binding weighs it to run a call without
+ * its interpreter lock. */
+NT_API int64_t nt_call_numel(const nt_call *c);
 
 /* Argument constructors. Each writes its union member once and nothing else of the union:
  * a record assembled by overlapping writes (zero 8 bytes, then store 4 into them) is kept

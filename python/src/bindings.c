@@ -50,7 +50,6 @@ typedef struct op_info {
     int nslots;
     nt_arg defaults[NT_CALL_MAX_ARGS]; /* the slots' values when a call gives none */
     int slot_kind[NT_CALL_MAX_ARGS];   /* nt_arg_kind, -1 for Operand */
-    unsigned tensor_slots;             /* bit i: slot i may hold a tensor or tensors */
     ret_kind ret;
     PyTypeObject *pair_type;     /* RET_PAIR: torch.return_types.<name> */
     PyTypeObject *pair_out_type; /* and of its out= form: torch.return_types.<name>_out */
@@ -126,8 +125,6 @@ static int init_info(nt_op op, PyObject *return_types, nt_sig *schema) {
         int kind = strcmp(p->type, "Operand") == 0 ? -1 : nt_sig_kind_of(p->type);
         info->slot_kind[i] = kind;
         info->defaults[i] = nt_sig_default(p);
-        if (kind < 0 || kind == NT_ARG_TENSOR || kind == NT_ARG_TENSORS)
-            info->tensor_slots |= 1u << i;
     }
     info->ret = return_kind(schema->returns);
     if (info->ret == RET_PAIR && !(info->pair_type = pair_type(schema->name, return_types)))
@@ -443,22 +440,6 @@ static int no_grad_flag(const py_param *p) {
     return 0;
 }
 
-/* Whether the call's tensors hold enough elements to run without the GIL. */
-static bool large(const nt_call *c, unsigned tensor_slots) {
-    for (int i = 0; tensor_slots; i++, tensor_slots >>= 1) {
-        if (!(tensor_slots & 1u)) continue;
-        const nt_arg *a = &c->args[i];
-        if (a->kind == NT_ARG_TENSOR && nt_tensor_numel(a->v.t) > NT_PY_NOGIL_NUMEL) return true;
-        if (a->kind == NT_ARG_TENSORS) { /* cat, stack: the work of all of them */
-            int64_t n = 0;
-            for (int k = 0; k < a->n && n <= NT_PY_NOGIL_NUMEL; k++)
-                n += nt_tensor_numel(a->v.tensors[k]);
-            if (n > NT_PY_NOGIL_NUMEL) return true;
-        }
-    }
-    return false;
-}
-
 /* (values, indices) as a struct sequence of `type`, or a plain tuple. */
 static PyObject *pair_result(nt_call *c, PyTypeObject *type) {
     PyObject *r = type ? PyStructSequence_New(type) : PyTuple_New(2); /* NULL: a plain tuple */
@@ -597,7 +578,7 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     }
     nt_status st;
     /* the record is made from the op's schema: no need to check it again (nt_call_op) */
-    if (large(&c, info->tensor_slots)) {
+    if (nt_call_numel(&c) > NT_PY_NOGIL_NUMEL) {
         Py_BEGIN_ALLOW_THREADS st = nt_call_run(&c);
         Py_END_ALLOW_THREADS
     } else {

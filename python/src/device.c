@@ -185,21 +185,13 @@ PyObject *nt_py_cpu_device(void) {
 
 int nt_py_check_device(PyObject *o) {
     if (!o || o == Py_None) return 0;
-    PyObject *d;
-    if (Py_TYPE(o) == &NtDevice_Type) {
-        d = o;
-        Py_INCREF(d);
-    } else if (PyUnicode_Check(o)) {
-        d = device_from_string(o, NULL);
-    } else if (PyLong_Check(o) && !PyBool_Check(o)) {
-        PyObject *cuda = PyUnicode_FromString("cuda");
-        d = cuda ? device_from_string(cuda, o) : NULL;
-        Py_XDECREF(cuda);
-    } else {
+    if (Py_TYPE(o) != &NtDevice_Type && !PyUnicode_Check(o) &&
+        (!PyLong_Check(o) || PyBool_Check(o))) {
         PyErr_Format(PyExc_TypeError, "device must be str or ntensor.device, not %s",
                      Py_TYPE(o)->tp_name);
         return -1;
     }
+    PyObject *d = PyObject_CallOneArg((PyObject *)&NtDevice_Type, o); /* device_new's parse */
     if (!d) return -1;
     int rc = 0;
     if (PyUnicode_CompareWithASCIIString(((NtDeviceObject *)d)->type, "cpu") != 0) {

@@ -62,10 +62,6 @@ static int operand(PyObject *o, nt_arg *a) {
     return nt_py_number(o, &a->v.s);
 }
 
-static int64_t numel_of(const nt_arg *a) {
-    return a->kind == NT_ARG_TENSOR ? nt_tensor_numel(a->v.t) : 0;
-}
-
 /* a op b (in place: a op= b, a must be the tensor). */
 static PyObject *binary(nt_op op, PyObject *a, PyObject *b, bool inplace) {
     nt_call c;
@@ -79,7 +75,7 @@ static PyObject *binary(nt_op op, PyObject *a, PyObject *b, bool inplace) {
     c.out[0] = c.out[1] = NULL;
     c.args[2] = nt_arg_none(); /* alpha, rounding_mode: the default */
     nt_status st;
-    NT_PY_CALL_NOGIL(numel_of(&c.args[0]) + numel_of(&c.args[1]), st, nt_call_op(&c));
+    NT_PY_CALL_NOGIL(nt_call_numel(&c), st, nt_call_op(&c));
     if (st != NT_OK) return nt_py_raise(st);
     if (inplace) {
         nt_tensor_release(c.result[0]);

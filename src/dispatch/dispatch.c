@@ -70,6 +70,18 @@ nt_status nt_call_run(nt_call *c) {
     return nt_dispatch(c);
 }
 
+int64_t nt_call_numel(const nt_call *c) {
+    int64_t most = 0;
+    for (int i = 0; i < nt_op_slots_of(c->op)->nslots; i++) {
+        const nt_arg *a = &c->args[i];
+        int64_t n = a->kind == NT_ARG_TENSOR ? a->v.t->numel : 0;
+        for (int k = 0; a->kind == NT_ARG_TENSORS && k < a->n; k++)
+            n += a->v.tensors[k]->numel;
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
 nt_status nt_dispatch_out(nt_call *c, const nt_op_row *row) {
     int nslots = nt_op_slots_of(c->op)->nslots; /* the slots a record fills */
     nt_tensor *given[NT_CALL_MAX_ARGS] = {NULL}, *views[NT_CALL_MAX_ARGS] = {NULL};

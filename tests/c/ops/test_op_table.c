@@ -158,6 +158,31 @@ static void test_size_and_stride_rows(void) {
     nt_tensor_release(s);
 }
 
+/* nt_call_numel: the largest tensor slot, a list counting all its tensors; other slots none */
+static void test_call_numel(void) {
+    int64_t big[2] = {4, 5}, small[1] = {3};
+    nt_tensor *a = NULL, *b = NULL;
+    EXPECT_OK(nt_zeros(2, big, NT_FLOAT32, NULL, &a));
+    EXPECT_OK(nt_zeros(1, small, NT_FLOAT32, NULL, &b));
+    if (!a || !b) return;
+    nt_call c;
+    memset(&c, 0, sizeof c);
+    c.op = NT_OP_ADD;
+    c.args[0] = nt_arg_tensor(b);
+    c.args[1] = nt_arg_tensor(a);
+    c.args[2] = nt_arg_none();
+    EXPECT(nt_call_numel(&c) == 20);
+    c.args[1] = nt_arg_scalar(nt_scalar_int(2));
+    EXPECT(nt_call_numel(&c) == 3);
+    nt_tensor *list[3] = {a, b, a};
+    c.op = NT_OP_CAT;
+    c.args[0] = nt_arg_tensors(3, list);
+    c.args[1] = nt_arg_dim(0);
+    EXPECT(nt_call_numel(&c) == 43);
+    nt_tensor_release(a);
+    nt_tensor_release(b);
+}
+
 int main(void) {
     NT_RUN(test_every_row_is_complete);
     NT_RUN(test_python_signatures_agree_with_flags);
@@ -166,5 +191,6 @@ int main(void) {
     NT_RUN(test_queries_refuse_invalid_ids);
     NT_RUN(test_schema_defaults_are_arguments);
     NT_RUN(test_size_and_stride_rows);
+    NT_RUN(test_call_numel);
     return nt_test_summary();
 }
