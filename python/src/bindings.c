@@ -544,8 +544,11 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     c.op = sig->op;
     c.inplace = mode == MODE_INPLACE || mode == MODE_INPLACE_FUNCTION;
     c.out[0] = c.out[1] = NULL;
-    for (int i = 0; i < info->nslots; i++) /* a few slots: no memcpy call */
-        c.args[i] = info->defaults[i];
+    /* the first four slots as a fixed size (a few vector moves; a copy of nslots would be a
+     * memcpy call, of all twelve a `rep movs`), the rest when there are more */
+    memcpy(c.args, info->defaults, 4 * sizeof c.args[0]);
+    if (info->nslots > 4)
+        memcpy(c.args + 4, info->defaults + 4, (size_t)(info->nslots - 4) * sizeof c.args[0]);
     if (self) c.args[sig->self_slot >= 0 ? sig->self_slot : 0] = nt_arg_tensor(nt_py_tensor(self));
     PyObject *out_obj = NULL;
     PyObject *result = NULL;

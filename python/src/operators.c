@@ -5,7 +5,7 @@
  * their in-place forms (a += b, ...), a @ b and the comparisons; and identity hashing.
  *
  * Each builds the call of its op (the op table's row: add, sub, ..., eq) directly, without
- * argument parsing, as PyTorch's slots do, and runs it through nt_call_op: a Python number
+ * argument parsing, as PyTorch's slots do, and runs it through nt_call_run: a Python number
  * travels as a scalar operand (the reflected forms, 2 - t, have the number first). An
  * operand that is neither a tensor nor a number gives NotImplemented, so Python can try the
  * other operand or raise its "unsupported operand type(s)".
@@ -75,7 +75,7 @@ static PyObject *binary(nt_op op, PyObject *a, PyObject *b, bool inplace) {
     c.out[0] = c.out[1] = NULL;
     c.args[2] = nt_arg_none(); /* alpha, rounding_mode: the default */
     nt_status st;
-    NT_PY_CALL_NOGIL(nt_call_numel(&c), st, nt_call_op(&c));
+    NT_PY_CALL_NOGIL(nt_call_numel(&c), st, nt_call_run(&c)); /* well-formed by construction */
     if (st != NT_OK) return nt_py_raise(st);
     if (inplace) {
         nt_tensor_release(c.result[0]);

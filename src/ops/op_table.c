@@ -48,9 +48,9 @@ nt_op_kind nt_op_kind_of(nt_op op) {
 
 /* ------------------------------------------------------------------ parsed schemas */
 
-static nt_op_slots slots[NT_OP_COUNT];
+nt_op_slots nt_op_slots_table[NT_OP_COUNT];
 static pthread_once_t slots_once = PTHREAD_ONCE_INIT;
-static _Atomic bool slots_ready;
+_Atomic bool nt_op_slots_ready;
 
 static void parse_one(const char *text, nt_op_slots *r) {
     r->dim = r->keepdim = r->size = -1;
@@ -82,13 +82,11 @@ static void parse_one(const char *text, nt_op_slots *r) {
 
 static void parse_all(void) {
     for (int op = 0; op < NT_OP_COUNT; op++)
-        parse_one(nt_op_rows[op].schema, &slots[op]);
+        parse_one(nt_op_rows[op].schema, &nt_op_slots_table[op]);
     nt_clear_error();
-    atomic_store_explicit(&slots_ready, true, memory_order_release);
+    atomic_store_explicit(&nt_op_slots_ready, true, memory_order_release);
 }
 
-const nt_op_slots *nt_op_slots_of(nt_op op) {
-    if (!atomic_load_explicit(&slots_ready, memory_order_acquire))
-        pthread_once(&slots_once, parse_all);
-    return &slots[op];
+void nt_op_slots_parse(void) {
+    pthread_once(&slots_once, parse_all);
 }

@@ -13,6 +13,7 @@
 #ifndef NT_OPS_OP_TABLE_H
 #define NT_OPS_OP_TABLE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "names/infer.h"
@@ -66,8 +67,16 @@ typedef struct nt_op_slots {
     int64_t dim_default;
 } nt_op_slots;
 
-/* The parsed schema of a valid op. */
-const nt_op_slots *nt_op_slots_of(nt_op op);
+/* The parsed schemas (op_table.c), made on first use. */
+extern nt_op_slots nt_op_slots_table[NT_OP_COUNT];
+extern _Atomic bool nt_op_slots_ready;
+void nt_op_slots_parse(void);
+
+/* The parsed schema of a valid op. Inline: the binding's every call reads it. */
+static inline const nt_op_slots *nt_op_slots_of(nt_op op) {
+    if (!atomic_load_explicit(&nt_op_slots_ready, memory_order_acquire)) nt_op_slots_parse();
+    return &nt_op_slots_table[op];
+}
 
 /* The op's row; the caller has checked that op is valid. */
 static inline const nt_op_row *nt_op_row_of(nt_op op) {
