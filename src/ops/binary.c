@@ -567,9 +567,13 @@ static nt_status isclose_run(nt_tensor *a, nt_tensor *b, double rtol, double ato
 
 /* isclose(self, other, rtol, atol, equal_nan) -> Tensor; allclose: the same -> bool. */
 nt_status nt_impl_isclose(nt_call *c) {
+    /* a slot left empty (nt_call_op accepts that for a parameter with a default): the
+     * schema's default, rtol=1e-05, atol=1e-08, equal_nan=False */
+    double rtol = c->args[2].kind == NT_ARG_FLOAT ? c->args[2].v.f : 1e-05;
+    double atol = c->args[3].kind == NT_ARG_FLOAT ? c->args[3].v.f : 1e-08;
+    bool equal_nan = c->args[4].kind == NT_ARG_BOOL && c->args[4].v.b;
     nt_tensor *close = NULL;
-    NT_TRY(isclose_run(nt_call_tensor(c, 0), nt_call_tensor(c, 1), c->args[2].v.f, c->args[3].v.f,
-                       c->args[4].v.b, &close));
+    NT_TRY(isclose_run(nt_call_tensor(c, 0), nt_call_tensor(c, 1), rtol, atol, equal_nan, &close));
     if (c->op == NT_OP_ISCLOSE) {
         c->result[0] = close;
         return NT_OK;

@@ -183,6 +183,26 @@ static void test_call_numel(void) {
     nt_tensor_release(b);
 }
 
+/* A slot left empty where the schema has a default takes that default (isclose's rtol) */
+static void test_empty_slots_take_defaults(void) {
+    int64_t n[1] = {1};
+    nt_tensor *a = NULL, *b = NULL;
+    EXPECT_OK(nt_full(1, n, nt_scalar_float(1.0), NT_FLOAT64, NULL, &a));
+    EXPECT_OK(nt_full(1, n, nt_scalar_float(1.0 + 5e-6), NT_FLOAT64, NULL, &b));
+    if (!a || !b) return;
+    nt_call c;
+    memset(&c, 0, sizeof c);
+    c.op = NT_OP_ALLCLOSE;
+    c.args[0] = nt_arg_tensor(a);
+    c.args[1] = nt_arg_tensor(b);
+    for (int i = 2; i < 5; i++)
+        c.args[i] = nt_arg_none();
+    EXPECT_OK(nt_call_op(&c));
+    EXPECT(c.value.kind == NT_SCALAR_BOOL && c.value.v.b); /* within rtol=1e-05 */
+    nt_tensor_release(a);
+    nt_tensor_release(b);
+}
+
 int main(void) {
     NT_RUN(test_every_row_is_complete);
     NT_RUN(test_python_signatures_agree_with_flags);
@@ -192,5 +212,6 @@ int main(void) {
     NT_RUN(test_schema_defaults_are_arguments);
     NT_RUN(test_size_and_stride_rows);
     NT_RUN(test_call_numel);
+    NT_RUN(test_empty_slots_take_defaults);
     return nt_test_summary();
 }
