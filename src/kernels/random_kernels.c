@@ -441,3 +441,62 @@ void nt_negative_loop(char **data, const int64_t *strides, int64_t n_inner, int6
             bad |= !(nt_load_double(data[0] + o * strides[1] + i * strides[0], c->dtype) >= 0.0);
     if (bad) c->bad = 1;
 }
+
+/* ------------------------------------------------------------------ dropout */
+
+/* nt_random_run's block function for an nt_dropout_job (ctx): y = x * scale where the
+ * element's word keeps it, x * 0 elsewhere. */
+void nt_dropout_block(void *ctx, uint32_t w[4][LANES], int64_t base, int64_t n) {
+    const nt_dropout_job *job = ctx;
+    uint32_t keep_max = job->keep_max;
+    int64_t full = n / LANES, rest = n % LANES;
+    if (job->dtype == NT_FLOAT32) {
+        const float *restrict x = (const float *)job->x + base;
+        float *restrict y = (float *)job->y + base;
+        float s = job->scale_f;
+        for (int64_t k = 0; k < full; k++)
+            for (int j = 0; j < LANES; j++)
+                y[k * LANES + j] = x[k * LANES + j] * (w[k][j] <= keep_max ? s : 0.0f);
+        for (int j = 0; j < rest; j++)
+            y[full * LANES + j] = x[full * LANES + j] * (w[full][j] <= keep_max ? s : 0.0f);
+    } else if (job->dtype == NT_FLOAT64) {
+        const double *x = (const double *)job->x + base;
+        double *y = (double *)job->y + base;
+        double s = job->scale_d;
+        for (int64_t i = 0; i < n; i++)
+            y[i] = x[i] * (w[i / LANES][i % LANES] <= keep_max ? s : 0.0);
+    } else { /* bfloat16, computed in float */
+        const nt_bfloat16 *x = (const nt_bfloat16 *)job->x + base;
+        nt_bfloat16 *y = (nt_bfloat16 *)job->y + base;
+        float s = job->scale_f;
+        for (int64_t i = 0; i < n; i++)
+            y[i] = nt_f32_to_bf16(nt_bf16_to_f32(x[i]) *
+                                  (w[i / LANES][i % LANES] <= keep_max ? s : 0.0f));
+    }
+}
+
+/* y = x * 0 over n elements of any dtype (p = 1). */
+void nt_zero_times(nt_dtype dt, const char *x, char *y, int64_t n) {
+    switch (dt) {
+    case NT_FLOAT32:
+        for (int64_t i = 0; i < n; i++)
+            ((float *)y)[i] = ((const float *)x)[i] * 0.0f;
+        return;
+    case NT_FLOAT64:
+        for (int64_t i = 0; i < n; i++)
+            ((double *)y)[i] = ((const double *)x)[i] * 0.0;
+        return;
+    case NT_FLOAT16:
+        for (int64_t i = 0; i < n; i++)
+            ((nt_float16 *)y)[i] = nt_f32_to_f16(nt_f16_to_f32(((const nt_float16 *)x)[i]) * 0.0f);
+        return;
+    case NT_BFLOAT16:
+        for (int64_t i = 0; i < n; i++)
+            ((nt_bfloat16 *)y)[i] =
+                nt_f32_to_bf16(nt_bf16_to_f32(((const nt_bfloat16 *)x)[i]) * 0.0f);
+        return;
+    default:
+        memset(y, 0, (size_t)n * nt_dtype_table[dt].size);
+        return;
+    }
+}

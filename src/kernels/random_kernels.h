@@ -2,7 +2,8 @@
  * random_kernels.h — the per-element loops of the random fills (layer L3): the Philox-word
  * transforms of uniform_/normal_ (for ops/random.c) and of the other distributions,
  * bernoulli with tensor probabilities, torch.normal's affine step and the value checks
- * that walk elements (for ops/random_ops.c).
+ * that walk elements (for ops/random_ops.c); dropout's block and its p = 1 loop (for
+ * ops/dropout.c).
  *
  * A block kernel turns the words of one block of PHILOX_LANES counters (w[k][j]: word k of
  * lane j) into values and stores them, in the target's dtype, into a contiguous buffer;
@@ -112,5 +113,23 @@ typedef struct nt_normal_affine_ctx {
 
 void nt_normal_affine_loop(char **data, const int64_t *strides, int64_t n_inner, int64_t n_outer,
                            void *arg);
+
+/* ------------------------------------------------------------------ dropout */
+
+/* dropout over n elements in memory order (for ops/dropout.c): float32, float64, bfloat16. */
+typedef struct nt_dropout_job {
+    nt_dtype dtype;
+    const char *x; /* n elements in memory order */
+    char *y;
+    uint32_t keep_max; /* a word w keeps its element when w <= keep_max */
+    float scale_f;
+    double scale_d;
+    bool zero_all; /* p = 1: y = x * 0 */
+} nt_dropout_job;
+
+void nt_dropout_block(void *ctx, uint32_t w[4][PHILOX_LANES], int64_t base, int64_t n);
+
+/* y = x * 0 over n elements of any dtype (dropout with p = 1). */
+void nt_zero_times(nt_dtype dt, const char *x, char *y, int64_t n);
 
 #endif
