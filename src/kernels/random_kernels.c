@@ -352,31 +352,22 @@ static void words_block(const nt_dist_job *job, uint32_t w[4][LANES], int64_t ba
         dst[i] = w[i / LANES][i % LANES];
 }
 
+typedef void (*dist_block_fn)(const nt_dist_job *job, uint32_t w[4][LANES], int64_t base,
+                              int64_t n);
+
+static const dist_block_fn dist_blocks[] = {
+    [NT_DIST_EXPONENTIAL] = exponential_block,
+    [NT_DIST_CAUCHY] = cauchy_block,
+    [NT_DIST_LOG_NORMAL] = log_normal_block,
+    [NT_DIST_GEOMETRIC] = geometric_block,
+    [NT_DIST_BERNOULLI] = bernoulli_block,
+    [NT_DIST_RANDOM] = random_block,
+    [NT_DIST_WORDS] = words_block,
+};
+
 void nt_dist_block(void *ctx, uint32_t w[4][LANES], int64_t base, int64_t n) {
     const nt_dist_job *job = ctx;
-    switch (job->kind) {
-    case NT_DIST_EXPONENTIAL:
-        exponential_block(job, w, base, n);
-        return;
-    case NT_DIST_CAUCHY:
-        cauchy_block(job, w, base, n);
-        return;
-    case NT_DIST_LOG_NORMAL:
-        log_normal_block(job, w, base, n);
-        return;
-    case NT_DIST_GEOMETRIC:
-        geometric_block(job, w, base, n);
-        return;
-    case NT_DIST_BERNOULLI:
-        bernoulli_block(job, w, base, n);
-        return;
-    case NT_DIST_RANDOM:
-        random_block(job, w, base, n);
-        return;
-    case NT_DIST_WORDS:
-        words_block(job, w, base, n);
-        return;
-    }
+    dist_blocks[job->kind](job, w, base, n);
 }
 
 /* ------------------------------------------------------------------ element loops */
