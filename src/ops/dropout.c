@@ -21,81 +21,15 @@
 #include "core/tensor.h"
 #include "iter/iter.h"
 #include "iter/random.h"
+#include "kernels/random_kernels.h"
 #include "ops/factory_call.h"
-
-#define LANES PHILOX_LANES
-
-typedef struct dropout_job {
-    nt_dtype dtype;
-    const char *x; /* n elements in memory order */
-    char *y;
-    uint32_t keep_max; /* a word w keeps its element when w <= keep_max */
-    float scale_f;
-    double scale_d;
-    bool zero_all; /* p = 1: y = x * 0 */
-} dropout_job;
-
-static void dropout_block(void *ctx, uint32_t w[4][LANES], int64_t base, int64_t n) {
-    const dropout_job *job = ctx;
-    uint32_t keep_max = job->keep_max;
-    int64_t full = n / LANES, rest = n % LANES;
-    if (job->dtype == NT_FLOAT32) {
-        const float *restrict x = (const float *)job->x + base;
-        float *restrict y = (float *)job->y + base;
-        float s = job->scale_f;
-        for (int64_t k = 0; k < full; k++)
-            for (int j = 0; j < LANES; j++)
-                y[k * LANES + j] = x[k * LANES + j] * (w[k][j] <= keep_max ? s : 0.0f);
-        for (int j = 0; j < rest; j++)
-            y[full * LANES + j] = x[full * LANES + j] * (w[full][j] <= keep_max ? s : 0.0f);
-    } else if (job->dtype == NT_FLOAT64) {
-        const double *x = (const double *)job->x + base;
-        double *y = (double *)job->y + base;
-        double s = job->scale_d;
-        for (int64_t i = 0; i < n; i++)
-            y[i] = x[i] * (w[i / LANES][i % LANES] <= keep_max ? s : 0.0);
-    } else { /* bfloat16, computed in float */
-        const nt_bfloat16 *x = (const nt_bfloat16 *)job->x + base;
-        nt_bfloat16 *y = (nt_bfloat16 *)job->y + base;
-        float s = job->scale_f;
-        for (int64_t i = 0; i < n; i++)
-            y[i] = nt_f32_to_bf16(nt_bf16_to_f32(x[i]) *
-                                  (w[i / LANES][i % LANES] <= keep_max ? s : 0.0f));
-    }
-}
-
-/* y = x * 0 over n elements of any dtype (p = 1). */
-static void zero_times(nt_dtype dt, const char *x, char *y, int64_t n) {
-    switch (dt) {
-    case NT_FLOAT32:
-        for (int64_t i = 0; i < n; i++)
-            ((float *)y)[i] = ((const float *)x)[i] * 0.0f;
-        return;
-    case NT_FLOAT64:
-        for (int64_t i = 0; i < n; i++)
-            ((double *)y)[i] = ((const double *)x)[i] * 0.0;
-        return;
-    case NT_FLOAT16:
-        for (int64_t i = 0; i < n; i++)
-            ((nt_float16 *)y)[i] = nt_f32_to_f16(nt_f16_to_f32(((const nt_float16 *)x)[i]) * 0.0f);
-        return;
-    case NT_BFLOAT16:
-        for (int64_t i = 0; i < n; i++)
-            ((nt_bfloat16 *)y)[i] =
-                nt_f32_to_bf16(nt_bf16_to_f32(((const nt_bfloat16 *)x)[i]) * 0.0f);
-        return;
-    default:
-        memset(y, 0, (size_t)n * nt_dtype_table[dt].size);
-        return;
-    }
-}
 
 /* Runs dropout from the dense memory of x into the dense memory of y (same layout). */
 static void run_dense(const nt_tensor *x, nt_tensor *y, double p) {
     int64_t n = x->numel;
-    dropout_job job = {.dtype = x->dtype, .x = nt_tensor_bytes(x), .y = nt_tensor_bytes(y)};
+    nt_dropout_job job = {.dtype = x->dtype, .x = nt_tensor_bytes(x), .y = nt_tensor_bytes(y)};
     if (p == 1.0) {
-        zero_times(x->dtype, job.x, job.y, n);
+        nt_zero_times(x->dtype, job.x, job.y, n);
     } else {
         double q = 1.0 - p;
         double thr = floor(q * 4294967296.0 + 0.5); /* keep when w < thr; thr in [1, 2^32] */
@@ -108,7 +42,7 @@ static void run_dense(const nt_tensor *x, nt_tensor *y, double p) {
             float qb = nt_bf16_to_f32(nt_f32_to_bf16((float)q));
             job.scale_f = nt_bf16_to_f32(nt_f32_to_bf16(1.0f / qb));
         }
-        nt_random_run(n, 1, dropout_block, &job);
+        nt_random_run(n, 1, nt_dropout_block, &job);
     }
     nt_storage_bump_version(y->storage);
 }

@@ -21,148 +21,35 @@
 #include "core/tensor.h"
 #include "iter/random.h"
 #include "kernels/philox.h"
+#include "kernels/random_kernels.h"
 #include "ops/factory_call.h"
 #include "ops/out.h"
 
-/* ------------------------------------------------------------------ transforms */
-
-#define LANES PHILOX_LANES
-#define TWO_PI 6.283185307179586476925286766559
-
-typedef struct fill_params {
-    /* uniform: low, (high - low), and the value to use when rounding reaches high */
-    float low_f, range_f, high_f, below_f;
-    double low_d, range_d, high_d, below_d;
-    /* normal */
-    double mean, std;
-} fill_params;
-
-/* The float32 values of one block, value k*LANES + j from word k of lane j, for the lanes
- * below `lanes`: uniform on [low, high). */
-static void block_uniform_f32(const fill_params *p, uint32_t w[4][LANES], int lanes, float *v) {
-    for (int k = 0; k < 4; k++)
-        for (int j = 0; j < lanes; j++) {
-            float x = nt_bits_to_unit_f32(w[k][j]) * p->range_f + p->low_f;
-            v[k * LANES + j] = x < p->high_f ? x : p->below_f;
-        }
-}
-
-/* The standard normals of one block (lanes below `lanes`), in float: Box-Muller on words
- * (0, 1), (2, 3). */
-static void block_normal_f32(uint32_t w[4][LANES], int lanes, float *v) {
-    for (int k = 0; k < 4; k += 2)
-        for (int j = 0; j < lanes; j++)
-            nt_box_muller_f32(w[k][j], w[k + 1][j], &v[k * LANES + j], &v[(k + 1) * LANES + j]);
-}
-
-/* Rounds float32 values to float16/bfloat16, keeping uniform values below high: a value
- * that rounds up to high becomes the largest representable value below it. */
-#define STORE_HALF(NAME, T, FROM_F32, TO_F32)                                                      \
-    static void NAME(const float *v, int64_t n, T *dst, bool below_high, float high, T below) {    \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            T h = FROM_F32(v[i]);                                                                  \
-            dst[i] = below_high && !(TO_F32(h) < high) ? below : h;                                \
-        }                                                                                          \
-    }
-STORE_HALF(store_f16, nt_float16, nt_f32_to_f16, nt_f16_to_f32)
-STORE_HALF(store_bf16, nt_bfloat16, nt_f32_to_bf16, nt_bf16_to_f32)
-
-/* The float64 values of one block (lanes below `lanes`): uniform, 53 bits from two words. */
-static void block_uniform_f64(const fill_params *p, uint32_t w[4][LANES], int lanes, double *v) {
-    for (int k = 0; k < 2; k++)
-        for (int j = 0; j < lanes; j++) {
-            double x = nt_bits_to_unit_f64(w[2 * k][j], w[2 * k + 1][j]) * p->range_d + p->low_d;
-            v[k * LANES + j] = x < p->high_d ? x : p->below_d;
-        }
-}
-
-/* The standard normals in double (lanes below `lanes`): one Box-Muller pair per counter. */
-static void block_normal_f64(uint32_t w[4][LANES], int lanes, double *v) {
-    for (int j = 0; j < lanes; j++) {
-        double u1 = 1.0 - nt_bits_to_unit_f64(w[0][j], w[1][j]);
-        double theta = TWO_PI * nt_bits_to_unit_f64(w[2][j], w[3][j]);
-        double r = sqrt(-2.0 * log(u1));
-        v[j] = r * cos(theta);
-        v[LANES + j] = r * sin(theta);
-    }
-}
-
 /* ------------------------------------------------------------------ the fill */
 
-typedef enum dist { DIST_UNIFORM, DIST_NORMAL } dist;
-
-typedef struct fill_job {
-    char *data; /* contiguous output */
-    nt_dtype dtype;
-    dist kind;
-    int64_t numel, per_block; /* values per block of LANES counters */
-    uint64_t seed, first;     /* first counter of block 0 */
-    fill_params p;
-    nt_float16 below_f16;
-    nt_bfloat16 below_bf16;
-} fill_job;
-
-/* Writes the values [lo, hi) of block b (element b*per_block + i for value i). Value i comes
- * from lane i % LANES, so only the first min(hi, LANES) lanes need computing. */
-static void fill_block(const fill_job *job, int64_t b, int64_t lo, int64_t hi) {
-    uint32_t w[4][LANES];
-    int lanes = hi < LANES ? (int)hi : LANES;
-    nt_philox_lanes(job->first + (uint64_t)b * LANES, job->seed, w, lanes);
-    int64_t n = hi - lo, e = b * job->per_block + lo;
-    if (job->dtype == NT_FLOAT64) {
-        double v[2 * LANES];
-        if (job->kind == DIST_UNIFORM)
-            block_uniform_f64(&job->p, w, lanes, v);
-        else {
-            block_normal_f64(w, lanes, v);
-            for (int64_t i = lo; i < hi; i++)
-                v[i] = v[i] * job->p.std + job->p.mean;
-        }
-        memcpy((double *)job->data + e, v + lo, (size_t)n * sizeof *v);
-        return;
-    }
-    float v[4 * LANES];
-    bool uniform = job->kind == DIST_UNIFORM;
-    if (uniform)
-        block_uniform_f32(&job->p, w, lanes, v);
-    else {
-        float mean = (float)job->p.mean, std = (float)job->p.std;
-        block_normal_f32(w, lanes, v);
-        for (int64_t i = lo; i < hi; i++)
-            v[i] = v[i] * std + mean;
-    }
-    if (job->dtype == NT_FLOAT32)
-        memcpy((float *)job->data + e, v + lo, (size_t)n * sizeof *v);
-    else if (job->dtype == NT_FLOAT16)
-        store_f16(v + lo, n, (nt_float16 *)job->data + e, uniform, job->p.high_f, job->below_f16);
-    else
-        store_bf16(v + lo, n, (nt_bfloat16 *)job->data + e, uniform, job->p.high_f,
-                   job->below_bf16);
-}
-
 static void fill_range(void *ctx, int64_t begin, int64_t end) {
-    const fill_job *job = ctx;
+    const nt_fill_job *job = ctx;
     for (int64_t b = begin; b < end; b++) {
         int64_t rest = job->numel - b * job->per_block;
-        fill_block(job, b, 0, rest < job->per_block ? rest : job->per_block);
+        nt_random_fill_block(job, b, 0, rest < job->per_block ? rest : job->per_block);
     }
 }
 
 /* Fills the contiguous tensor t, reserving its counters from the generator. */
-static void fill_contiguous(nt_tensor *t, fill_job *job) {
+static void fill_contiguous(nt_tensor *t, nt_fill_job *job) {
     job->data = nt_tensor_bytes(t);
     job->dtype = t->dtype;
     job->numel = t->numel;
-    job->per_block = (t->dtype == NT_FLOAT64 ? 2 : 4) * LANES;
+    job->per_block = (t->dtype == NT_FLOAT64 ? 2 : 4) * PHILOX_LANES;
     int64_t blocks = (t->numel + job->per_block - 1) / job->per_block;
-    nt_random_reserve((uint64_t)blocks * LANES, &job->seed, &job->first);
+    nt_random_reserve((uint64_t)blocks * PHILOX_LANES, &job->seed, &job->first);
     int64_t grain = NT_GRAIN_SIZE / job->per_block;
     nt_parallel_for(0, blocks, grain > 0 ? grain : 1, fill_range, job);
 }
 
 /* Fills t, through a contiguous temporary when t is a strided view: element i in row-major
  * order gets the same value either way. */
-static nt_status fill(nt_tensor *t, fill_job *job) {
+static nt_status fill(nt_tensor *t, nt_fill_job *job) {
     if (t->numel == 0 || t->is_contiguous) {
         if (t->numel > 0) fill_contiguous(t, job);
         nt_storage_bump_version(t->storage);
@@ -230,8 +117,8 @@ static nt_status uniform_(nt_tensor *t, double low, double high) {
                        "to=%g and from=%g which result in to-from to exceed the limit",
                        random_dtype[t->dtype].torch_name, high, low);
 
-    fill_job job = {.kind = DIST_UNIFORM};
-    fill_params *p = &job.p;
+    nt_fill_job job = {.kind = NT_FILL_UNIFORM};
+    nt_fill_params *p = &job.p;
     p->low_d = low, p->high_d = high, p->range_d = high - low;
     /* bounds as the dtype stores them: values are compared against high in that dtype */
     if (t->dtype == NT_FLOAT16) {
@@ -262,7 +149,7 @@ static nt_status normal_(nt_tensor *t, double mean, double std) {
     if (!(std >= 0.0))
         return nt_fail(NT_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g", std);
     NT_TRY(check_floating(t->dtype, "normal_kernel_cpu"));
-    fill_job job = {.kind = DIST_NORMAL};
+    nt_fill_job job = {.kind = NT_FILL_NORMAL};
     job.p.mean = mean;
     job.p.std = std;
     return fill(t, &job);
@@ -305,10 +192,10 @@ nt_status nt_normal_(nt_tensor *t, double mean, double std) {
 
 /* Finishes a random factory: given the freshly made tensor (or the status that making it
  * failed with), fills it, releasing it if the fill fails. */
-static nt_status filled(nt_tensor *t, nt_status made, dist kind, double a, double b,
+static nt_status filled(nt_tensor *t, nt_status made, nt_fill_kind kind, double a, double b,
                         nt_tensor **out) {
     if (made != NT_OK) return made;
-    nt_status st = kind == DIST_UNIFORM ? uniform_(t, a, b) : normal_(t, a, b);
+    nt_status st = kind == NT_FILL_UNIFORM ? uniform_(t, a, b) : normal_(t, a, b);
     if (st != NT_OK) {
         nt_tensor_release(t);
         *out = NULL; /* an out= tensor's reference, given back */
@@ -330,33 +217,33 @@ nt_status nt_impl_rand(nt_call *c) {
     nt_tensor *t = NULL;
     nt_status made = c->out[0] ? nt_factory_out(c, 0, 2) : sized_empty(c, 0, &t);
     if (c->out[0] && made == NT_OK) t = c->result[0];
-    return filled(t, made, DIST_UNIFORM, 0.0, 1.0, &c->result[0]);
+    return filled(t, made, NT_FILL_UNIFORM, 0.0, 1.0, &c->result[0]);
 }
 
 nt_status nt_impl_randn(nt_call *c) {
     nt_tensor *t = NULL;
     nt_status made = c->out[0] ? nt_factory_out(c, 0, 2) : sized_empty(c, 0, &t);
     if (c->out[0] && made == NT_OK) t = c->result[0];
-    return filled(t, made, DIST_NORMAL, 0.0, 1.0, &c->result[0]);
+    return filled(t, made, NT_FILL_NORMAL, 0.0, 1.0, &c->result[0]);
 }
 
 nt_status nt_impl_normal_sized(nt_call *c) {
     nt_tensor *t = NULL;
     nt_status made = c->out[0] ? nt_factory_out(c, 2, 4) : sized_empty(c, 2, &t);
     if (c->out[0] && made == NT_OK) t = c->result[0];
-    return filled(t, made, DIST_NORMAL, c->args[0].v.f, c->args[1].v.f, &c->result[0]);
+    return filled(t, made, NT_FILL_NORMAL, c->args[0].v.f, c->args[1].v.f, &c->result[0]);
 }
 
 nt_status nt_impl_rand_like(nt_call *c) {
     nt_tensor *t = NULL;
     nt_status made = nt_result_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &t);
-    return filled(t, made, DIST_UNIFORM, 0.0, 1.0, &c->result[0]);
+    return filled(t, made, NT_FILL_UNIFORM, 0.0, 1.0, &c->result[0]);
 }
 
 nt_status nt_impl_randn_like(nt_call *c) {
     nt_tensor *t = NULL;
     nt_status made = nt_result_like(nt_call_tensor(c, 0), nt_call_dtype_or_keep(c, 1), &t);
-    return filled(t, made, DIST_NORMAL, 0.0, 1.0, &c->result[0]);
+    return filled(t, made, NT_FILL_NORMAL, 0.0, 1.0, &c->result[0]);
 }
 
 nt_status nt_rand(int ndim, const int64_t *sizes, nt_dtype dtype, const nt_name *names,

@@ -25,12 +25,10 @@
 #include "core/tensor.h"
 #include "iter/iter.h"
 #include "iter/random.h"
+#include "kernels/random_kernels.h"
 #include "names/infer.h"
 #include "ops/factory_call.h"
 #include "ops/out.h"
-
-#define LANES PHILOX_LANES
-#define PI 3.14159265358979323846
 
 /* ------------------------------------------------------------------ dtype facts */
 
@@ -62,304 +60,13 @@ static nt_status not_implemented(const char *kernel, nt_dtype d) {
     return nt_fail(NT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel, info[d].torch);
 }
 
-/* ------------------------------------------------------------------ stores */
-
-/* Writes n values computed in float (float32, float16, bfloat16 targets). */
-static void store_f32(nt_dtype dt, const float *v, int64_t n, char *dst) {
-    if (dt == NT_FLOAT32) {
-        memcpy(dst, v, (size_t)n * sizeof *v);
-    } else if (dt == NT_FLOAT16) {
-        nt_float16 *d = (nt_float16 *)dst;
-        for (int64_t i = 0; i < n; i++)
-            d[i] = nt_f32_to_f16(v[i]);
-    } else {
-        nt_bfloat16 *d = (nt_bfloat16 *)dst;
-        for (int64_t i = 0; i < n; i++)
-            d[i] = nt_f32_to_bf16(v[i]);
-    }
-}
-
-/* Writes n values computed in double, converted as PyTorch's static_cast does. */
-static void store_f64(nt_dtype dt, const double *v, int64_t n, char *dst) {
-    switch (dt) {
-    case NT_FLOAT64:
-        memcpy(dst, v, (size_t)n * sizeof *v);
-        return;
-    case NT_FLOAT32:
-        for (int64_t i = 0; i < n; i++)
-            ((float *)dst)[i] = (float)v[i];
-        return;
-    default:
-        for (int64_t i = 0; i < n; i++)
-            nt_store_scalar(dst + i * (int64_t)nt_dtype_table[dt].size, dt, nt_scalar_float(v[i]));
-        return;
-    }
-}
-
-#define STORE_INT_LOOP(T)                                                                          \
-    for (int64_t i = 0; i < n; i++)                                                                \
-        ((T *)dst)[i] = (T)v[i];                                                                   \
-    return;
-
-/* Writes n integer values (already in the dtype's range). */
-static void store_i64(nt_dtype dt, const int64_t *v, int64_t n, char *dst) {
-    switch (dt) {
-    case NT_BOOL:
-        for (int64_t i = 0; i < n; i++)
-            ((nt_bool *)dst)[i] = v[i] != 0;
-        return;
-    case NT_UINT8:
-        STORE_INT_LOOP(uint8_t)
-    case NT_INT8:
-        STORE_INT_LOOP(int8_t)
-    case NT_INT16:
-        STORE_INT_LOOP(int16_t)
-    case NT_INT32:
-        STORE_INT_LOOP(int32_t)
-    case NT_INT64:
-        memcpy(dst, v, (size_t)n * sizeof *v);
-        return;
-    case NT_FLOAT16:
-        for (int64_t i = 0; i < n; i++)
-            ((nt_float16 *)dst)[i] = nt_f32_to_f16((float)v[i]);
-        return;
-    case NT_BFLOAT16:
-        for (int64_t i = 0; i < n; i++)
-            ((nt_bfloat16 *)dst)[i] = nt_f32_to_bf16((float)v[i]);
-        return;
-    case NT_FLOAT32:
-        STORE_INT_LOOP(float)
-    case NT_FLOAT64:
-        STORE_INT_LOOP(double)
-    default:
-        return;
-    }
-}
-
-/* Writes n zeros and ones. */
-static void store_u8(nt_dtype dt, const uint8_t *v, int64_t n, char *dst) {
-    switch (dt) {
-    case NT_BOOL:
-    case NT_UINT8:
-    case NT_INT8:
-        memcpy(dst, v, (size_t)n);
-        return;
-    case NT_INT16:
-        STORE_INT_LOOP(int16_t)
-    case NT_INT32:
-        STORE_INT_LOOP(int32_t)
-    case NT_INT64:
-        STORE_INT_LOOP(int64_t)
-    case NT_FLOAT16:
-        for (int64_t i = 0; i < n; i++)
-            ((nt_float16 *)dst)[i].bits = v[i] ? 0x3c00u : 0u;
-        return;
-    case NT_BFLOAT16:
-        for (int64_t i = 0; i < n; i++)
-            ((nt_bfloat16 *)dst)[i].bits = v[i] ? 0x3f80u : 0u;
-        return;
-    case NT_FLOAT32:
-        STORE_INT_LOOP(float)
-    case NT_FLOAT64:
-        STORE_INT_LOOP(double)
-    default:
-        return;
-    }
-}
-
-/* ------------------------------------------------------------------ distributions */
-
-typedef enum dist {
-    DIST_EXPONENTIAL,
-    DIST_CAUCHY,
-    DIST_LOG_NORMAL,
-    DIST_GEOMETRIC,
-    DIST_BERNOULLI,
-    DIST_RANDOM,
-    DIST_WORDS /* the raw 32-bit words, for bernoulli with tensor probabilities */
-} dist;
-
-typedef struct dist_job {
-    dist kind;
-    nt_dtype dtype;
-    char *data;        /* contiguous target */
-    double a, b;       /* lambda; median, sigma; mean, std; p */
-    uint32_t keep_max; /* bernoulli: a word w gives 1 when w <= keep_max (and keep_any) */
-    bool keep_any;
-    uint64_t range; /* random_: values from + [0, range); 0 means all 2^64 */
-    int64_t from;
-} dist_job;
-
-/* Words per value for a distribution on a dtype. */
-static int dist_words(dist kind, nt_dtype dt) {
-    switch (kind) {
-    case DIST_EXPONENTIAL:
-    case DIST_CAUCHY:
-    case DIST_LOG_NORMAL:
-        return dt == NT_FLOAT64 ? 2 : 1;
-    case DIST_GEOMETRIC:
-    case DIST_RANDOM:
-        return 2;
-    default:
-        return 1;
-    }
-}
-
-/* A uniform in (0, 1] from the top 24 bits of x. */
-static inline float unit_open0_f32(uint32_t x) {
-    return (float)(0x1000000u - (x >> 8)) * 0x1.0p-24f;
-}
-
-static void exponential_block(const dist_job *job, uint32_t w[4][LANES], int64_t base, int64_t n) {
-    char *dst = job->data + base * (int64_t)nt_dtype_table[job->dtype].size;
-    if (job->dtype == NT_FLOAT64) {
-        double v[2 * LANES];
-        for (int k = 0; k < 2; k++)
-            for (int j = 0; j < LANES; j++) {
-                double u = 1.0 - nt_bits_to_unit_f64(w[2 * k][j], w[2 * k + 1][j]); /* (0, 1] */
-                v[k * LANES + j] = (0.0 - log(u)) / job->a;
-            }
-        store_f64(NT_FLOAT64, v, n, dst);
-        return;
-    }
-    float v[4 * LANES], lambda = (float)job->a;
-    for (int k = 0; k < 4; k++)
-        for (int j = 0; j < LANES; j++)
-            v[k * LANES + j] = (0.0f - nt_logf_approx(unit_open0_f32(w[k][j]))) / lambda;
-    store_f32(job->dtype, v, n, dst);
-}
-
-static void cauchy_block(const dist_job *job, uint32_t w[4][LANES], int64_t base, int64_t n) {
-    char *dst = job->data + base * (int64_t)nt_dtype_table[job->dtype].size;
-    if (job->dtype == NT_FLOAT64) {
-        double v[2 * LANES];
-        for (int k = 0; k < 2; k++)
-            for (int j = 0; j < LANES; j++) {
-                double u = nt_bits_to_unit_f64(w[2 * k][j], w[2 * k + 1][j]);
-                v[k * LANES + j] = job->a + job->b * tan(PI * (u - 0.5));
-            }
-        store_f64(NT_FLOAT64, v, n, dst);
-        return;
-    }
-    float v[4 * LANES];
-    for (int k = 0; k < 4; k++)
-        for (int j = 0; j < LANES; j++) {
-            double u = nt_bits_to_unit_f32(w[k][j]);
-            v[k * LANES + j] = (float)(job->a + job->b * tan(PI * (u - 0.5)));
-        }
-    store_f32(job->dtype, v, n, dst);
-}
-
-static void log_normal_block(const dist_job *job, uint32_t w[4][LANES], int64_t base, int64_t n) {
-    char *dst = job->data + base * (int64_t)nt_dtype_table[job->dtype].size;
-    if (job->dtype == NT_FLOAT64) {
-        double v[2 * LANES];
-        for (int j = 0; j < LANES; j++) {
-            double u1 = 1.0 - nt_bits_to_unit_f64(w[0][j], w[1][j]);
-            double theta = 2.0 * PI * nt_bits_to_unit_f64(w[2][j], w[3][j]);
-            double r = sqrt(-2.0 * log(u1));
-            v[j] = exp(job->a + job->b * r * cos(theta));
-            v[LANES + j] = exp(job->a + job->b * r * sin(theta));
-        }
-        store_f64(NT_FLOAT64, v, n, dst);
-        return;
-    }
-    float v[4 * LANES], mean = (float)job->a, std = (float)job->b;
-    for (int k = 0; k < 4; k += 2)
-        for (int j = 0; j < LANES; j++)
-            nt_box_muller_f32(w[k][j], w[k + 1][j], &v[k * LANES + j], &v[(k + 1) * LANES + j]);
-    for (int i = 0; i < 4 * LANES; i++)
-        v[i] = expf(mean + std * v[i]);
-    store_f32(job->dtype, v, n, dst);
-}
-
-/* The number of Bernoulli(p) trials up to the first success: ceil(log(u) / log(1 - p)) with
- * u uniform in (0, 1), so the support is 1, 2, ... */
-static void geometric_block(const dist_job *job, uint32_t w[4][LANES], int64_t base, int64_t n) {
-    double v[2 * LANES], denom = log1p(-job->a);
-    for (int k = 0; k < 2; k++)
-        for (int j = 0; j < LANES; j++) {
-            uint64_t x = ((uint64_t)w[2 * k][j] << 21) | (uint64_t)(w[2 * k + 1][j] >> 11);
-            double u = ((double)x + 0.5) * 0x1.0p-53;
-            double g = ceil(log(u) / denom);
-            v[k * LANES + j] = g < 1.0 ? 1.0 : g;
-        }
-    store_f64(job->dtype, v, n, job->data + base * (int64_t)nt_dtype_table[job->dtype].size);
-}
-
-static void bernoulli_block(const dist_job *job, uint32_t w[4][LANES], int64_t base, int64_t n) {
-    uint8_t v[4 * LANES];
-    uint32_t keep_max = job->keep_max;
-    uint8_t any = job->keep_any;
-    for (int k = 0; k < 4; k++)
-        for (int j = 0; j < LANES; j++)
-            v[k * LANES + j] = (uint8_t)(any & (w[k][j] <= keep_max));
-    store_u8(job->dtype, v, n, job->data + base * (int64_t)nt_dtype_table[job->dtype].size);
-}
-
-static void random_block(const dist_job *job, uint32_t w[4][LANES], int64_t base, int64_t n) {
-    int64_t v[2 * LANES];
-    uint64_t range = job->range, from = (uint64_t)job->from;
-    if (range == 0) {
-        for (int k = 0; k < 2; k++)
-            for (int j = 0; j < LANES; j++)
-                v[k * LANES + j] = (int64_t)(((uint64_t)w[2 * k][j] << 32) | w[2 * k + 1][j]);
-    } else if ((range & (range - 1)) == 0) {
-        for (int k = 0; k < 2; k++)
-            for (int j = 0; j < LANES; j++) {
-                uint64_t r = ((uint64_t)w[2 * k][j] << 32) | w[2 * k + 1][j];
-                v[k * LANES + j] = (int64_t)(from + (r & (range - 1)));
-            }
-    } else {
-        for (int k = 0; k < 2; k++)
-            for (int j = 0; j < LANES; j++) {
-                uint64_t r = ((uint64_t)w[2 * k][j] << 32) | w[2 * k + 1][j];
-                v[k * LANES + j] = (int64_t)(from + r % range);
-            }
-    }
-    store_i64(job->dtype, v, n, job->data + base * (int64_t)nt_dtype_table[job->dtype].size);
-}
-
-static void words_block(const dist_job *job, uint32_t w[4][LANES], int64_t base, int64_t n) {
-    uint32_t *dst = (uint32_t *)job->data + base;
-    for (int64_t i = 0; i < n; i++)
-        dst[i] = w[i / LANES][i % LANES];
-}
-
-static void dist_block(void *ctx, uint32_t w[4][LANES], int64_t base, int64_t n) {
-    const dist_job *job = ctx;
-    switch (job->kind) {
-    case DIST_EXPONENTIAL:
-        exponential_block(job, w, base, n);
-        return;
-    case DIST_CAUCHY:
-        cauchy_block(job, w, base, n);
-        return;
-    case DIST_LOG_NORMAL:
-        log_normal_block(job, w, base, n);
-        return;
-    case DIST_GEOMETRIC:
-        geometric_block(job, w, base, n);
-        return;
-    case DIST_BERNOULLI:
-        bernoulli_block(job, w, base, n);
-        return;
-    case DIST_RANDOM:
-        random_block(job, w, base, n);
-        return;
-    case DIST_WORDS:
-        words_block(job, w, base, n);
-        return;
-    }
-}
-
 /* Fills t (any layout) with job's distribution; element i in row-major order gets value i
  * whatever the layout. Bumps the storage version. */
-static nt_status dist_fill(nt_tensor *t, dist_job *job) {
+static nt_status dist_fill(nt_tensor *t, nt_dist_job *job) {
     job->dtype = t->dtype;
     if (t->numel == 0 || t->is_contiguous) {
         job->data = nt_tensor_bytes(t);
-        nt_random_run(t->numel, dist_words(job->kind, t->dtype), dist_block, job);
+        nt_random_run(t->numel, nt_dist_words(job->kind, t->dtype), nt_dist_block, job);
         nt_storage_bump_version(t->storage);
         return NT_OK;
     }
@@ -367,7 +74,7 @@ static nt_status dist_fill(nt_tensor *t, dist_job *job) {
     nt_tensor *tmp = NULL;
     NT_TRY(nt_tensor_alloc(t->dtype, t->ndim, t->sizes, NULL, &tmp));
     job->data = nt_tensor_bytes(tmp);
-    nt_random_run(t->numel, dist_words(job->kind, t->dtype), dist_block, job);
+    nt_random_run(t->numel, nt_dist_words(job->kind, t->dtype), nt_dist_block, job);
     nt_status st = nt_copy_(t, tmp);
     nt_tensor_release(tmp);
     return st;
@@ -385,14 +92,14 @@ static nt_status exponential_fill(nt_tensor *t, double lambd) {
         return nt_fail(NT_ERR_RUNTIME, "exponential_ expects lambda >= 0.0, but found lambda=%g",
                        lambd);
     if (!is_float(t->dtype)) return not_implemented("exponential_cpu", t->dtype);
-    dist_job job = {.kind = DIST_EXPONENTIAL, .a = lambd};
+    nt_dist_job job = {.kind = NT_DIST_EXPONENTIAL, .a = lambd};
     return dist_fill(t, &job);
 }
 
 static nt_status cauchy_fill(nt_tensor *t, double median, double sigma) {
     NT_TRY(check_target(t, "cauchy_"));
     if (!is_float(t->dtype)) return not_implemented("cauchy_cpu", t->dtype);
-    dist_job job = {.kind = DIST_CAUCHY, .a = median, .b = sigma};
+    nt_dist_job job = {.kind = NT_DIST_CAUCHY, .a = median, .b = sigma};
     return dist_fill(t, &job);
 }
 
@@ -401,7 +108,7 @@ static nt_status log_normal_fill(nt_tensor *t, double mean, double std) {
     if (!(std > 0.0))
         return nt_fail(NT_ERR_RUNTIME, "log_normal_ expects std > 0.0, but found std=%g", std);
     if (!is_float(t->dtype)) return not_implemented("log_normal_cpu", t->dtype);
-    dist_job job = {.kind = DIST_LOG_NORMAL, .a = mean, .b = std};
+    nt_dist_job job = {.kind = NT_DIST_LOG_NORMAL, .a = mean, .b = std};
     return dist_fill(t, &job);
 }
 
@@ -410,15 +117,15 @@ static nt_status geometric_fill(nt_tensor *t, double p) {
     if (!(p > 0.0 && p < 1.0))
         return nt_fail(NT_ERR_RUNTIME, "geometric_ expects p to be in (0, 1), but got p=%g", p);
     if (t->dtype == NT_BOOL) return not_implemented("geometric_cpu", t->dtype);
-    dist_job job = {.kind = DIST_GEOMETRIC, .a = p};
+    nt_dist_job job = {.kind = NT_DIST_GEOMETRIC, .a = p};
     return dist_fill(t, &job);
 }
 
 /* ------------------------------------------------------------------ bernoulli */
 
 /* The job that draws 1 with probability p (from one 32-bit word: w < p * 2^32). */
-static dist_job bernoulli_job(double p) {
-    dist_job job = {.kind = DIST_BERNOULLI};
+static nt_dist_job bernoulli_job(double p) {
+    nt_dist_job job = {.kind = NT_DIST_BERNOULLI};
     double thr = floor(p * 4294967296.0 + 0.5); /* in [0, 2^32] */
     job.keep_any = thr >= 1.0;
     job.keep_max = job.keep_any ? (uint32_t)(thr - 1.0) : 0;
@@ -431,57 +138,16 @@ static nt_status bernoulli_fill(nt_tensor *t, double p) {
         return nt_fail(NT_ERR_RUNTIME, "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
     if (t->dtype == NT_FLOAT16) return not_implemented("bernoulli_scalar_cpu_", t->dtype);
     NT_TRY(nt_check_no_internal_overlap(t));
-    dist_job job = bernoulli_job(p);
+    nt_dist_job job = bernoulli_job(p);
     return dist_fill(t, &job);
-}
-
-/* The loop of bernoulli_(p tensor): out = (word * 2^-32 < p). Operands: out, p, words. */
-typedef struct bernoulli_ctx {
-    nt_dtype out_dtype, p_dtype;
-} bernoulli_ctx;
-
-static void bernoulli_tensor_loop(char **data, const int64_t *strides, int64_t n_inner,
-                                  int64_t n_outer, void *arg) {
-    const bernoulli_ctx *c = arg;
-    size_t size = nt_dtype_table[c->out_dtype].size;
-    uint64_t one = 0, zero = 0;
-    nt_store_scalar(&one, c->out_dtype, nt_scalar_int(1));
-    for (int64_t o = 0; o < n_outer; o++) {
-        char *out = data[0] + o * strides[3], *p = data[1] + o * strides[4];
-        const char *w = data[2] + o * strides[5];
-        for (int64_t i = 0; i < n_inner; i++) {
-            double pv = nt_load_double(p + i * strides[1], c->p_dtype);
-            uint32_t word;
-            memcpy(&word, w + i * strides[2], sizeof word);
-            memcpy(out + i * strides[0], (double)word * 0x1.0p-32 < pv ? &one : &zero, size);
-        }
-    }
-}
-
-/* Whether every element of p is in [0, 1] (NaN is not). */
-typedef struct range_ctx {
-    nt_dtype dtype;
-    _Atomic int bad;
-} range_ctx;
-
-static void prob_range_loop(char **data, const int64_t *strides, int64_t n_inner, int64_t n_outer,
-                            void *arg) {
-    range_ctx *c = arg;
-    int bad = 0;
-    for (int64_t o = 0; o < n_outer; o++)
-        for (int64_t i = 0; i < n_inner; i++) {
-            double v = nt_load_double(data[0] + o * strides[1] + i * strides[0], c->dtype);
-            bad |= !(v >= 0.0 && v <= 1.0);
-        }
-    if (bad) c->bad = 1;
 }
 
 static nt_status check_probabilities(nt_tensor *p) {
     nt_iter_config cfg = {.noutputs = 0, .check_mem_overlap = false};
     nt_iter it;
     NT_TRY(nt_iter_build(&it, 1, &p, &cfg));
-    range_ctx c = {.dtype = p->dtype, .bad = 0};
-    nt_iter_run(&it, prob_range_loop, &c);
+    nt_random_check_ctx c = {.dtype = p->dtype, .bad = 0};
+    nt_iter_run(&it, nt_prob_range_loop, &c);
     if (c.bad)
         return nt_fail(NT_ERR_RUNTIME,
                        "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this "
@@ -504,13 +170,13 @@ static nt_status bernoulli_tensor_fill(nt_tensor *t, const nt_tensor *p) {
     }
     NT_CHECK(st, check_probabilities(pe));
     NT_CHECK(st, nt_tensor_alloc(NT_INT32, t->ndim, t->sizes, NULL, &words));
-    dist_job job = {.kind = DIST_WORDS, .dtype = NT_INT32, .data = nt_tensor_bytes(words)};
-    nt_random_run(words->numel, 1, dist_block, &job);
+    nt_dist_job job = {.kind = NT_DIST_WORDS, .dtype = NT_INT32, .data = nt_tensor_bytes(words)};
+    nt_random_run(words->numel, 1, nt_dist_block, &job);
     nt_tensor *ops[3] = {t, pe, words};
     nt_iter it;
     NT_CHECK(st, nt_iter_build(&it, 3, ops, NULL));
-    bernoulli_ctx c = {.out_dtype = t->dtype, .p_dtype = p->dtype};
-    nt_iter_run(&it, bernoulli_tensor_loop, &c);
+    nt_bernoulli_tensor_ctx c = {.out_dtype = t->dtype, .p_dtype = p->dtype};
+    nt_iter_run(&it, nt_bernoulli_tensor_loop, &c);
     nt_storage_bump_version(t->storage);
 fail:
     nt_tensor_release(pe);
@@ -676,7 +342,7 @@ static nt_status random_bounds(nt_dtype dt, int64_t from, const int64_t *to, int
 }
 
 static nt_status random_fill(nt_tensor *t, int64_t lo, uint64_t range) {
-    dist_job job = {.kind = DIST_RANDOM, .from = lo, .range = range};
+    nt_dist_job job = {.kind = NT_DIST_RANDOM, .from = lo, .range = range};
     if (range == 0) job.from = 0; /* all 64 bits are the value */
     return dist_fill(t, &job);
 }
@@ -692,8 +358,8 @@ static nt_status random_all(nt_tensor *t) {
 
 static nt_status random_from_to(nt_tensor *t, int64_t from, const int64_t *to) {
     NT_TRY(check_target(t, "random_"));
-    int64_t lo, to_inc;
-    uint64_t range;
+    int64_t lo = 0, to_inc = 0;
+    uint64_t range = 0;
     NT_TRY(random_bounds(t->dtype, from, to, &lo, &range, &to_inc));
     NT_TRY(nt_check_no_internal_overlap(t));
     return random_fill(t, lo, range);
@@ -701,8 +367,8 @@ static nt_status random_from_to(nt_tensor *t, int64_t from, const int64_t *to) {
 
 int nt_random_precision_warnings(nt_dtype dtype, int64_t from, const int64_t *to) {
     if (!nt_dtype_valid((int)dtype) || !is_float(dtype)) return 0;
-    int64_t lo, to_inc;
-    uint64_t range;
+    int64_t lo = 0, to_inc = 0;
+    uint64_t range = 0;
     if (random_bounds(dtype, from, to, &lo, &range, &to_inc) != NT_OK) {
         nt_clear_error();
         return 0;
@@ -717,52 +383,14 @@ int nt_random_precision_warnings(nt_dtype dtype, int64_t from, const int64_t *to
 
 /* ------------------------------------------------------------------ torch.normal */
 
-/* out = out * std + mean, with mean and std read from tensors (broadcast) or constants. */
-typedef struct affine_ctx {
-    nt_dtype out_dtype, mean_dtype, std_dtype;
-    int mean_op, std_op; /* operand index, or 0 for the constant */
-    double mean, std;
-} affine_ctx;
-
-static void affine_loop(char **data, const int64_t *strides, int64_t n_inner, int64_t n_outer,
-                        void *arg) {
-    const affine_ctx *c = arg;
-    int nops = 1 + (c->mean_op > 0) + (c->std_op > 0);
-    for (int64_t o = 0; o < n_outer; o++)
-        for (int64_t i = 0; i < n_inner; i++) {
-            char *po = data[0] + o * strides[nops] + i * strides[0];
-            double z = nt_load_double(po, c->out_dtype), m = c->mean, s = c->std;
-            if (c->mean_op) {
-                int k = c->mean_op;
-                m = nt_load_double(data[k] + o * strides[nops + k] + i * strides[k], c->mean_dtype);
-            }
-            if (c->std_op) {
-                int k = c->std_op;
-                s = nt_load_double(data[k] + o * strides[nops + k] + i * strides[k], c->std_dtype);
-            }
-            nt_store_scalar(po, c->out_dtype, nt_scalar_float(z * s + m));
-        }
-}
-
-/* Whether some element of std is negative or NaN. */
-static void negative_loop(char **data, const int64_t *strides, int64_t n_inner, int64_t n_outer,
-                          void *arg) {
-    range_ctx *c = arg;
-    int bad = 0;
-    for (int64_t o = 0; o < n_outer; o++)
-        for (int64_t i = 0; i < n_inner; i++)
-            bad |= !(nt_load_double(data[0] + o * strides[1] + i * strides[0], c->dtype) >= 0.0);
-    if (bad) c->bad = 1;
-}
-
 static nt_status check_std_tensor(const nt_tensor *std) {
     if (std->numel == 0) return NT_OK;
     nt_tensor *op = (nt_tensor *)std;
     nt_iter_config cfg = {.noutputs = 0, .check_mem_overlap = false};
     nt_iter it;
     NT_TRY(nt_iter_build(&it, 1, &op, &cfg));
-    range_ctx c = {.dtype = std->dtype, .bad = 0};
-    nt_iter_run(&it, negative_loop, &c);
+    nt_random_check_ctx c = {.dtype = std->dtype, .bad = 0};
+    nt_iter_run(&it, nt_negative_loop, &c);
     if (c.bad) return nt_fail(NT_ERR_RUNTIME, "normal expects all elements of std >= 0.0");
     return NT_OK;
 }
@@ -823,7 +451,7 @@ static nt_status normal_impl(const nt_tensor *mean_t, double mean_v, const nt_te
     }
     NT_CHECK(st, nt_normal_(r, 0.0, 1.0));
     nt_tensor *ops[3] = {r, NULL, NULL};
-    affine_ctx c = {.out_dtype = r->dtype, .mean = mean_v, .std = std_v};
+    nt_normal_affine_ctx c = {.out_dtype = r->dtype, .mean = mean_v, .std = std_v};
     int k = 1;
     if (mean_t) {
         c.mean_op = k;
@@ -837,7 +465,7 @@ static nt_status normal_impl(const nt_tensor *mean_t, double mean_v, const nt_te
     }
     nt_iter it;
     NT_CHECK(st, nt_iter_build(&it, k, ops, NULL));
-    nt_iter_run(&it, affine_loop, &c);
+    nt_iter_run(&it, nt_normal_affine_loop, &c);
     if (into && names && !into->names) NT_CHECK(st, nt_tensor_set_names(into, names));
     *out = r;
     return NT_OK;

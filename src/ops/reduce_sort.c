@@ -2,12 +2,11 @@
  * reduce_sort.c — order statistics along a dim (layer L4): median (lower median, NaN
  * propagates), kthvalue, mode and topk, each giving values and int64 indices.
  *
- * Each row along the dim is gathered into (key, index) pairs and sorted; keys are doubles
- * (exact for every dtype but int64, which keeps int64 keys). NaN sorts above every number
- * and ties sort by index, so the order is total and results are reproducible: among equal
- * values the first index is reported (the last for mode, as PyTorch does). Values are
- * copied from the input element itself, so they are exact. Rows run in parallel; each
- * thread's range gathers into its own buffer.
+ * Each row along the dim is sorted as (key, index) pairs by kernels/sort_kernels.c (NaN
+ * above every number, ties by index: among equal values the first index is reported, the
+ * last for mode, as PyTorch does; values are copied from the input element, so they are
+ * exact). This file plans the rows and runs them in parallel; each thread's range gathers
+ * into its own buffer.
  *
  * Names: median, kthvalue and mode remove the dim; topk keeps it (its size becomes k) with
  * its name — PyTorch 1.13 refuses named tensors in topk (docs/decisions_ops_reduce.md).
@@ -21,133 +20,29 @@
 #include "core/parallel.h"
 #include "core/scalar.h"
 #include "core/status.h"
+#include "kernels/sort_kernels.h"
 #include "names/infer.h"
 #include "ntensor/pointwise.h"
 #include "reduce.h"
 
-typedef struct pair_d {
-    double k;
-    int64_t i;
-} pair_d;
-typedef struct pair_l {
-    int64_t k;
-    int64_t i;
-} pair_l;
-
-/* Ascending, NaN last, ties by index. */
-static int cmp_d(const void *a, const void *b) {
-    const pair_d *x = a, *y = b;
-    bool xn = x->k != x->k, yn = y->k != y->k;
-    if (xn != yn) return xn ? 1 : -1;
-    if (!xn && x->k != y->k) return x->k < y->k ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-static int cmp_l(const void *a, const void *b) {
-    const pair_l *x = a, *y = b;
-    if (x->k != y->k) return x->k < y->k ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-/* Descending, NaN first, ties by index (topk largest). */
-static int cmp_d_desc(const void *a, const void *b) {
-    const pair_d *x = a, *y = b;
-    bool xn = x->k != x->k, yn = y->k != y->k;
-    if (xn != yn) return xn ? -1 : 1;
-    if (!xn && x->k != y->k) return x->k > y->k ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-static int cmp_l_desc(const void *a, const void *b) {
-    const pair_l *x = a, *y = b;
-    if (x->k != y->k) return x->k > y->k ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
-typedef enum sort_op { OP_MEDIAN, OP_KTH, OP_MODE, OP_TOPK } sort_op;
-
 typedef struct sort_job {
     const nt_red_plan *p;
-    sort_op op;
-    nt_dtype dtype;
-    int64_t n, stride;    /* the row: elements and input byte stride */
-    int64_t k;            /* kthvalue (1-based) / topk count */
-    bool largest;         /* topk */
-    int64_t vstep, istep; /* topk: output byte strides along the dim */
+    nt_sort_params s;
     _Atomic int failed;
 } sort_job;
-
-static bool equal_keys(const sort_job *j, const void *pairs, int64_t a, int64_t b) {
-    if (j->dtype == NT_INT64) return ((const pair_l *)pairs)[a].k == ((const pair_l *)pairs)[b].k;
-    double x = ((const pair_d *)pairs)[a].k, y = ((const pair_d *)pairs)[b].k;
-    return x == y || (x != x && y != y);
-}
-
-static int64_t index_at(const sort_job *j, const void *pairs, int64_t pos) {
-    return j->dtype == NT_INT64 ? ((const pair_l *)pairs)[pos].i : ((const pair_d *)pairs)[pos].i;
-}
-
-/* The position (in sorted order) an op reports, for the reducing ops. */
-static int64_t pick(const sort_job *j, const void *pairs) {
-    int64_t n = j->n;
-    if (j->op == OP_KTH) return j->k - 1;
-    if (j->op == OP_MEDIAN) {
-        if (j->dtype != NT_INT64) {
-            const pair_d *pd = pairs;
-            if (pd[n - 1].k != pd[n - 1].k) { /* some NaN: the first NaN (by index) */
-                int64_t first = n - 1;
-                while (first > 0 && pd[first - 1].k != pd[first - 1].k)
-                    first--;
-                return first;
-            }
-        }
-        return (n - 1) / 2;
-    }
-    /* mode: the longest run of equal keys, the first (smallest) on ties; its last index. */
-    int64_t best = 0, best_len = 0;
-    for (int64_t s = 0; s < n;) {
-        int64_t e = s + 1;
-        while (e < n && equal_keys(j, pairs, s, e))
-            e++;
-        if (e - s > best_len) best_len = e - s, best = e - 1;
-        s = e;
-    }
-    return best;
-}
 
 static void sort_task(void *ctx, int64_t b, int64_t e) {
     sort_job *j = ctx;
     const nt_red_plan *p = j->p;
-    size_t psize = j->dtype == NT_INT64 ? sizeof(pair_l) : sizeof(pair_d);
-    void *pairs = malloc((size_t)(j->n > 0 ? j->n : 1) * psize);
+    void *pairs = malloc((size_t)(j->s.n > 0 ? j->s.n : 1) * nt_sort_pair_size(j->s.dtype));
     if (!pairs) {
         atomic_store(&j->failed, 1);
         return;
     }
-    size_t esize = nt_dtype_table[j->dtype].size;
-    int (*cmp)(const void *, const void *) =
-        j->dtype == NT_INT64 ? (j->op == OP_TOPK && j->largest ? cmp_l_desc : cmp_l)
-                             : (j->op == OP_TOPK && j->largest ? cmp_d_desc : cmp_d);
     for (int64_t o = b; o < e; o++) {
         int64_t in, out, out2;
         nt_red_plan_offsets(p, o, &in, &out, &out2);
-        const char *src = p->in + in;
-        for (int64_t i = 0; i < j->n; i++) {
-            const char *x = src + i * j->stride;
-            if (j->dtype == NT_INT64)
-                ((pair_l *)pairs)[i] = (pair_l){*(const int64_t *)x, i};
-            else
-                ((pair_d *)pairs)[i] = (pair_d){nt_load_double(x, j->dtype), i};
-        }
-        qsort(pairs, (size_t)j->n, psize, cmp);
-        if (j->op == OP_TOPK) {
-            for (int64_t r = 0; r < j->k; r++) {
-                int64_t idx = index_at(j, pairs, r);
-                memcpy(p->out + out + r * j->vstep, src + idx * j->stride, esize);
-                *(int64_t *)(p->out2 + out2 + r * j->istep) = idx;
-            }
-            continue;
-        }
-        int64_t idx = index_at(j, pairs, pick(j, pairs));
-        memcpy(p->out + out, src + idx * j->stride, esize);
-        *(int64_t *)(p->out2 + out2) = idx;
+        nt_sort_row(&j->s, pairs, p->in + in, p->out + out, p->out2 + out2);
     }
     free(pairs);
 }
@@ -164,20 +59,20 @@ static nt_status run_sort(sort_job *j, const nt_tensor *t, int64_t d, bool keepd
     uint64_t mask = t->ndim ? (uint64_t)1 << d : 0;
     nt_red_plan_build(&p, t, mask, keepdim, v, ix);
     j->p = &p;
-    j->dtype = t->dtype;
-    j->n = t->ndim ? t->sizes[d] : 1;
+    j->s.dtype = t->dtype;
+    j->s.n = t->ndim ? t->sizes[d] : 1;
     atomic_store(&j->failed, 0);
     /* Only a run has byte strides to compute: with no elements in or out, the strides may be
      * anything (PyTorch accepts huge ones on empty views) and need not fit in bytes. */
-    bool runs = p.nout > 0 && t->numel > 0 && (j->op != OP_TOPK || j->k > 0);
+    bool runs = p.nout > 0 && t->numel > 0 && (j->s.op != NT_SORT_TOPK || j->s.k > 0);
     if (!runs) return NT_OK;
-    j->stride = t->ndim ? t->strides[d] * (int64_t)nt_dtype_table[t->dtype].size : 0;
-    if (j->op == OP_TOPK && t->ndim) {
-        j->vstep = v->strides[d] * (int64_t)nt_dtype_table[v->dtype].size;
-        j->istep = ix->strides[d] * (int64_t)sizeof(int64_t);
+    j->s.stride = t->ndim ? t->strides[d] * (int64_t)nt_dtype_table[t->dtype].size : 0;
+    if (j->s.op == NT_SORT_TOPK && t->ndim) {
+        j->s.vstep = v->strides[d] * (int64_t)nt_dtype_table[v->dtype].size;
+        j->s.istep = ix->strides[d] * (int64_t)sizeof(int64_t);
     }
-    nt_parallel_for(0, p.nout, NT_GRAIN_SIZE / (j->n * 8 + 1) + 1, sort_task, j);
-    if (atomic_load(&j->failed)) return nt_fail_oom((size_t)j->n * sizeof(pair_d));
+    nt_parallel_for(0, p.nout, NT_GRAIN_SIZE / (j->s.n * 8 + 1) + 1, sort_task, j);
+    if (atomic_load(&j->failed)) return nt_fail_oom((size_t)j->s.n * nt_sort_pair_size(j->s.dtype));
     return NT_OK;
 }
 
@@ -190,20 +85,20 @@ static const char *const legacy_names[NT_DTYPE_COUNT] = {
 };
 
 /* PyTorch's checks of out= dtypes, each op its own text. */
-static nt_status check_out_dtypes(sort_op op, const nt_tensor *t, const nt_tensor *ov,
+static nt_status check_out_dtypes(nt_sort_op op, const nt_tensor *t, const nt_tensor *ov,
                                   const nt_tensor *oi) {
     if (!ov || !oi) return NT_OK;
     if (ov->dtype != t->dtype) {
         switch (op) {
-        case OP_MEDIAN:
+        case NT_SORT_MEDIAN:
             return nt_fail(NT_ERR_RUNTIME,
                            "Expected tensor for 'values' to have the same type as tensor for "
                            "argument #2 'self'; but type torch.%sTensor does not equal "
                            "torch.%sTensor (while checking arguments for median)",
                            legacy_names[ov->dtype], legacy_names[t->dtype]);
-        case OP_KTH:
+        case NT_SORT_KTH:
             return nt_fail(NT_ERR_RUNTIME, "output values must be of same type as input");
-        case OP_MODE:
+        case NT_SORT_MODE:
             return nt_fail(NT_ERR_RUNTIME,
                            "expected scalar type '%s' but got '%s' for values output",
                            nt_dtype_torch_name(t->dtype), nt_dtype_torch_name(ov->dtype));
@@ -212,7 +107,7 @@ static nt_status check_out_dtypes(sort_op op, const nt_tensor *t, const nt_tenso
         }
     }
     if (oi->dtype != NT_INT64) {
-        if (op == OP_MEDIAN)
+        if (op == NT_SORT_MEDIAN)
             return nt_fail(NT_ERR_RUNTIME,
                            "Expected tensor for argument #1 'indices' to have scalar type Long; "
                            "but got torch.%sTensor instead (while checking arguments for median)",
@@ -224,7 +119,7 @@ static nt_status check_out_dtypes(sort_op op, const nt_tensor *t, const nt_tenso
 
 /* The reducing ops (median, kthvalue, mode) along one dim, into ov/oi (out=: both or
  * neither; NULL: new tensors). */
-static nt_status reduce_sorted(const char *fname, const char *kernel, sort_op op, nt_tensor *t,
+static nt_status reduce_sorted(const char *fname, const char *kernel, nt_sort_op op, nt_tensor *t,
                                int64_t k, nt_dim dim, bool keepdim, nt_tensor *ov, nt_tensor *oi,
                                nt_tensor **values, nt_tensor **indices) {
     if (!t) return null_arg(fname);
@@ -234,7 +129,7 @@ static nt_status reduce_sorted(const char *fname, const char *kernel, sort_op op
     if (kernel && (t->dtype == NT_BOOL || t->dtype == NT_FLOAT16))
         return nt_red_not_implemented(kernel, t->dtype);
     int64_t n = t->ndim ? t->sizes[d] : 1;
-    if (op == OP_KTH && (k < 1 || k > n))
+    if (op == NT_SORT_KTH && (k < 1 || k > n))
         return nt_fail(NT_ERR_RUNTIME,
                        "kthvalue(): selected number k out of range for dimension %" PRId64, d);
     if (n == 0)
@@ -251,7 +146,7 @@ static nt_status reduce_sorted(const char *fname, const char *kernel, sort_op op
     nt_status st;
     NT_CHECK(st, nt_red_prepare(ov, t, t->dtype, ndim, sizes, names, &v));
     NT_CHECK(st, nt_red_prepare(oi, t, NT_INT64, ndim, sizes, names, &ix));
-    sort_job j = {.op = op, .k = k};
+    sort_job j = {.s = {.op = op, .k = k}};
     NT_CHECK(st, run_sort(&j, t, d, keepdim, v, ix));
     st = nt_red_finish(NT_OK, ov, v, names, values);
     v = NULL;
@@ -287,8 +182,8 @@ static nt_status median_all(nt_tensor *t, nt_tensor **out) {
     nt_tensor_release(flat);
     flat = v;
     v = NULL;
-    NT_CHECK(st, reduce_sorted("median", "median_cpu", OP_MEDIAN, flat, 0, 0, false, NULL, NULL, &v,
-                               &ix));
+    NT_CHECK(st, reduce_sorted("median", "median_cpu", NT_SORT_MEDIAN, flat, 0, 0, false, NULL,
+                               NULL, &v, &ix));
     nt_tensor_release(ix);
     nt_tensor_release(flat);
     *out = v;
@@ -318,13 +213,13 @@ static nt_status topk(nt_tensor *t, int64_t k, nt_dim dim, bool largest, nt_tens
         return nt_red_not_implemented("topk_cpu", t->dtype);
     int64_t sizes[NT_MAX_DIMS];
     NT_TRY(topk_shape(t, k, d, sizes));
-    NT_TRY(check_out_dtypes(OP_TOPK, t, ov, oi));
+    NT_TRY(check_out_dtypes(NT_SORT_TOPK, t, ov, oi));
     nt_tensor *v = NULL, *ix = NULL;
     nt_status st;
     NT_CHECK(st, nt_red_prepare(ov, t, t->dtype, t->ndim, sizes, t->names, &v));
     NT_CHECK(st, nt_red_prepare(oi, t, NT_INT64, t->ndim, sizes, t->names, &ix));
     /* results always come sorted: a valid order for sorted=False too */
-    sort_job j = {.op = OP_TOPK, .k = t->ndim ? k : (k ? 1 : 0), .largest = largest};
+    sort_job j = {.s = {.op = NT_SORT_TOPK, .k = t->ndim ? k : (k ? 1 : 0), .largest = largest}};
     NT_CHECK(st, run_sort(&j, t, d, true, v, ix));
     st = nt_red_finish(NT_OK, ov, v, t->names, values);
     v = NULL;
@@ -370,14 +265,14 @@ nt_status nt_impl_sorted(nt_call *c) {
     switch (c->op) {
     case NT_OP_KTHVALUE: {
         int64_t k = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0;
-        return reduce_sorted("kthvalue", "kthvalue_cpu", OP_KTH, t, k, slot_dim(c, 2),
+        return reduce_sorted("kthvalue", "kthvalue_cpu", NT_SORT_KTH, t, k, slot_dim(c, 2),
                              slot_bool(c, 3, false), c->out[0], c->out[1], &r[0], &r[1]);
     }
     case NT_OP_MODE:
-        return reduce_sorted("mode", NULL, OP_MODE, t, 0, slot_dim(c, 1), slot_bool(c, 2, false),
-                             c->out[0], c->out[1], &r[0], &r[1]);
+        return reduce_sorted("mode", NULL, NT_SORT_MODE, t, 0, slot_dim(c, 1),
+                             slot_bool(c, 2, false), c->out[0], c->out[1], &r[0], &r[1]);
     default:
-        return reduce_sorted("median", "median_out", OP_MEDIAN, t, 0, slot_dim(c, 1),
+        return reduce_sorted("median", "median_out", NT_SORT_MEDIAN, t, 0, slot_dim(c, 1),
                              slot_bool(c, 2, false), c->out[0], c->out[1], &r[0], &r[1]);
     }
 }
