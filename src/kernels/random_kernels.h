@@ -124,7 +124,6 @@ typedef struct nt_dropout_job {
     uint32_t keep_max; /* a word w keeps its element when w <= keep_max */
     float scale_f;
     double scale_d;
-    bool zero_all; /* p = 1: y = x * 0 */
 } nt_dropout_job;
 
 void nt_dropout_block(void *ctx, uint32_t w[4][PHILOX_LANES], int64_t base, int64_t n);
