@@ -61,6 +61,8 @@ typedef struct group {
     bind_mode mode;
     int nsigs;
     py_sig *sigs[16];
+    uint32_t memo_key[4]; /* the last argument keys (py_args_key) and the overloads they */
+    signed char memo_sig[4], memo_next; /* matched: a call with a known key binds at once */
 } group;
 
 static op_info infos[NT_OP_COUNT];
@@ -190,6 +192,10 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
                 PyMem_Free(sig);
                 continue;
             }
+            memcpy(sig->call_defaults, infos[op].defaults, sizeof sig->call_defaults);
+            for (int i = 0; i < sig->nparams; i++)
+                if (sig->params[i].slot >= 0 && i != sig->out_param)
+                    sig->call_defaults[sig->params[i].slot] = sig->params[i].def_arg;
             g->sigs[g->nsigs++] = sig;
         }
         line = end ? end + 1 : line + len;
@@ -237,8 +243,8 @@ static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *
     }
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(o, i);
-        if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item) ||
-            nt_py_is_tensor(item))
+        if (!PyLong_CheckExact(item) && (PyBool_Check(item) || PyFloat_Check(item) ||
+                                         !PyIndex_Check(item) || nt_py_is_tensor(item)))
             return bad_list_item(sig, p, item, i + 1);
         if (nt_py_int64_from_object(item, &out[i], p->cname) < 0) return -1;
     }
@@ -263,8 +269,8 @@ static int dim_list(const py_sig *sig, const py_param *p, PyObject *o, nt_dim *o
             out[i] = nt_dim_name(name); /* None: "Please look up dimensions by name" */
             continue;
         }
-        if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item) ||
-            nt_py_is_tensor(item))
+        if (!PyLong_CheckExact(item) && (PyBool_Check(item) || PyFloat_Check(item) ||
+                                         !PyIndex_Check(item) || nt_py_is_tensor(item)))
             return bad_list_item(sig, p, item, i + 1);
         if (nt_py_int64_from_object(item, &out[i], p->cname) < 0) return -1;
     }
@@ -526,16 +532,29 @@ static int warn_deprecated(const group *g, const py_sig *sig) {
 
 static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames) {
-    const group *g = all_groups[entry];
+    group *g = all_groups[entry];
     bind_mode mode = g->mode;
     if (mode == MODE_FUNCTION || mode == MODE_INPLACE_FUNCTION) self = NULL; /* the module */
     PyObject *vals[NT_SIG_MAX_PARAMS], *owned = NULL;
-    int which = 0;
-    /* t.abs(): one signature without parameters and nothing given, nothing to match */
-    if (nargs || kwnames || g->nsigs != 1 || g->sigs[0]->nparams)
+    uint32_t key = py_args_key(args, nargs, kwnames);
+    int which = -1, nvals;
+    for (int m = 0; key && m < 4 && which < 0; m++)
+        if (g->memo_key[m] == key) which = g->memo_sig[m];
+    if (which >= 0) { /* bit 0: the positional arguments went into one tuple, vals[0] */
+        nvals = py_sig_bind_known(g->sigs[which >> 1], args, nargs, which & 1, vals, &owned);
+        if (nvals < 0) return NULL;
+        which >>= 1;
+    } else {
         which =
             py_sigs_bind((py_sig *const *)g->sigs, g->nsigs, args, nargs, kwnames, vals, &owned);
-    if (which < 0) return NULL;
+        if (which < 0) return NULL;
+        nvals = g->sigs[which]->nparams;
+        if (key && (!owned || vals[0] == owned)) {
+            g->memo_key[g->memo_next] = key;
+            g->memo_sig[g->memo_next] = (signed char)(which << 1 | (owned != NULL));
+            g->memo_next = (signed char)((g->memo_next + 1) % 4);
+        }
+    }
     const py_sig *sig = g->sigs[which];
     const op_info *info = &infos[sig->op];
     nt_call c;
@@ -546,14 +565,14 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     c.out[0] = c.out[1] = NULL;
     /* the first four slots as a fixed size (a few vector moves; a copy of nslots would be a
      * memcpy call, of all twelve a `rep movs`), the rest when there are more */
-    memcpy(c.args, info->defaults, 4 * sizeof c.args[0]);
+    memcpy(c.args, sig->call_defaults, 4 * sizeof c.args[0]);
     if (info->nslots > 4)
-        memcpy(c.args + 4, info->defaults + 4, (size_t)(info->nslots - 4) * sizeof c.args[0]);
+        memcpy(c.args + 4, sig->call_defaults + 4, (size_t)(info->nslots - 4) * sizeof c.args[0]);
     if (self) c.args[sig->self_slot >= 0 ? sig->self_slot : 0] = nt_arg_tensor(nt_py_tensor(self));
     PyObject *out_obj = NULL;
     PyObject *result = NULL;
     if (sig->deprecated && warn_deprecated(g, sig) < 0) goto done;
-    for (int i = 0; i < sig->nparams; i++) {
+    for (int i = 0; i < nvals; i++) {
         const py_param *p = &sig->params[i];
         if (i == sig->out_param) {
             if (!vals[i]) continue;
@@ -566,10 +585,7 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
             out_obj = vals[i];
             continue;
         }
-        if (!vals[i]) { /* left out, or None */
-            if (p->slot >= 0) c.args[p->slot] = p->def_arg;
-            continue;
-        }
+        if (!vals[i]) continue; /* left out, or None: the signature's default */
         nt_arg unused, *a = p->slot >= 0 ? &c.args[p->slot] : &unused; /* written in place */
         int kind = p->slot >= 0 ? info->slot_kind[p->slot] : NT_ARG_NONE;
         if (p->slot < 0 && p->type == PT_BOOL && vals[i] == Py_True && no_grad_flag(p) < 0)

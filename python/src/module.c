@@ -79,7 +79,34 @@ static PyObject *py_set_printoptions(PyObject *module, PyObject *const *args, Py
     Py_RETURN_NONE;
 }
 
+/* F.softmax and F.log_softmax (nn/functional.py): a call with the input and a dim, by position
+ * or as dim=, goes straight to the Tensor method of that name; any other (no dim: PyTorch's
+ * implicit-dim warning; _stacklevel; dtype=) to the Python definition. self: (name, def). */
+static PyObject *dim_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs + nkw == 2 && nkw <= 1 && nt_py_is_tensor(args[0]) && args[1] != Py_None &&
+        (!nkw || PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dim") == 0))
+        return PyObject_VectorcallMethod(PyTuple_GET_ITEM(self, 0), args, 2, NULL);
+    return PyObject_Vectorcall(PyTuple_GET_ITEM(self, 1), args, (size_t)nargs, kwnames);
+}
+
+/* _dim_call(name, definition): dim_call for the method `name`, named and documented as the
+ * definition (its method entry lives as long as the process, like the module's). */
+static PyObject *py_dim_call(PyObject *module, PyObject *args) {
+    PyObject *name, *full, *doc;
+    if (!PyArg_ParseTuple(args, "UO:_dim_call", &name, &full)) return NULL;
+    PyMethodDef *def = PyMem_Calloc(1, sizeof *def);
+    if (!def || !(doc = PyObject_GetAttrString(full, "__doc__"))) return PyMem_Free(def), NULL;
+    *def = (PyMethodDef){PyUnicode_AsUTF8(name), (PyCFunction)(void (*)(void))dim_call,
+                         METH_FASTCALL | METH_KEYWORDS,
+                         PyUnicode_Check(doc) ? PyUnicode_AsUTF8(doc) : NULL};
+    Py_DECREF(doc); /* the definition, kept in self, keeps its text */
+    return PyCFunction_New(def, args);
+}
+
 static PyMethodDef module_functions[] = {
+    {"_dim_call", py_dim_call, METH_VARARGS, "F.softmax's fast entry (module.c)."},
     {"set_printoptions", (PyCFunction)(void (*)(void))py_set_printoptions,
      METH_FASTCALL | METH_KEYWORDS, "Sets how tensors print, like torch.set_printoptions."},
     {"is_tensor", py_is_tensor, METH_O, "Whether the object is an ntensor Tensor."},

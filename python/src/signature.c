@@ -830,6 +830,40 @@ int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t n
     return -1;
 }
 
+/* What decides whether an argument fits a parameter, for the arguments whose type alone does
+ * (param_check): 1 a tensor (2, 3: a 0-dim one of an integer dtype or not), 4 str, 5 int,
+ * 6 float, 7 bool, 8 None; 0 anything else (a list, a NumPy scalar, an int subclass). */
+static uint32_t arg_code(PyObject *o) {
+    if (PyUnicode_CheckExact(o)) return 4; /* the exact types first: no walk of a type's bases */
+    if (PyLong_CheckExact(o)) return 5;
+    if (PyFloat_CheckExact(o)) return 6;
+    if (PyBool_Check(o)) return 7;
+    if (o == Py_None) return 8;
+    if (!nt_py_is_tensor(o)) return 0;
+    nt_tensor *t = nt_py_tensor(o);
+    nt_dtype d = nt_tensor_dtype(t);
+    return nt_tensor_ndim(t) ? 1 : d != NT_BOOL && !nt_dtype_is_floating(d) ? 2 : 3;
+}
+
+uint32_t py_args_key(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (kwnames || nargs > 6) return 0;
+    uint32_t key = (uint32_t)nargs + 1;
+    for (Py_ssize_t k = 0; k < nargs; k++) {
+        uint32_t code = arg_code(args[k]);
+        if (!code) return 0;
+        key |= code << (3 + 4 * k);
+    }
+    return key;
+}
+
+int py_sig_bind_known(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, bool pack,
+                      PyObject **vals, PyObject **owned) {
+    if (pack) return (*owned = vals[0] = pack_args(args, nargs)) ? 1 : -1;
+    for (int i = 0; i < nargs; i++) /* bind's outcome: positional i is parameter i */
+        vals[i] = args[i] != Py_None || !sig->params[i].allow_none ? args[i] : NULL;
+    return (int)nargs;
+}
+
 int py_sigs_bind_texts(py_sig *sigs, int n, const char *const *texts, PyObject *const *args,
                        Py_ssize_t nargs, PyObject *kwnames, PyObject **vals, PyObject **owned) {
     py_sig *list[8];

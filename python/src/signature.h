@@ -70,6 +70,8 @@ typedef struct py_sig {
     int out_param;  /* the index of `out`, or -1 */
     int self_slot;  /* methods: the slot `self` fills (-1 for functions) */
     PyObject *text; /* "(Tensor input, *, torch.dtype dtype)": FunctionSignature::toString */
+    nt_arg call_defaults[NT_CALL_MAX_ARGS]; /* the record of a call that gives nothing: the
+                                               schema's defaults, with this signature's own */
 } py_sig;
 
 /* How a signature text is taken: SIG_SELF binds its first parameter (Tensor input/self) to
@@ -90,6 +92,18 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
  * (permute(1, 0)) arrives as a tuple in *owned, which the caller releases after use. */
 int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t nargs,
                  PyObject *kwnames, PyObject **vals, PyObject **owned);
+
+/* The key of a call whose arguments' types alone decide which overload fits and how it
+ * binds: positional arguments only, each a tensor, str, int, float, bool or None (the key
+ * tells a 0-dim tensor of an integer dtype from others). 0 for any other call. */
+uint32_t py_args_key(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
+/* Binds such a call to the overload that an earlier call with the same key matched, as
+ * py_sigs_bind would without matching again; `pack`: the overload took every positional
+ * argument as one tuple (permute(1, 0)), made into vals[0] and *owned. Returns how many of
+ * vals[] it filled (the rest are absent), or -1 raised. */
+int py_sig_bind_known(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, bool pack,
+                      PyObject **vals, PyObject **owned);
 
 /* py_sigs_bind for a hand-written entry: its PyTorch signatures texts[0..n) (at most 8, in
  * their method form) are parsed into sigs[] on the first call. */

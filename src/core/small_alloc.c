@@ -36,11 +36,20 @@ typedef union block_header {
 
 typedef struct thread_lists {
     int count[SMALL_CLASSES];
+    bool registered; /* with the exit destructor */
     block_header *blocks[SMALL_CLASSES][SMALL_CACHE_BLOCKS];
 } thread_lists;
 
 static _Thread_local thread_lists lists;
-static _Thread_local bool registered; /* with the exit destructor */
+
+/* This thread's lists, their address taken once per call: in a shared library it is a
+ * call (__tls_get_addr), which the compiler would otherwise repeat at every use rather
+ * than keep the address (the empty asm hides where it came from). */
+static inline thread_lists *my_lists(void) {
+    thread_lists *l = &lists;
+    __asm__("" : "+r"(l));
+    return l;
+}
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
@@ -58,10 +67,10 @@ static void make_exit_key(void) {
 
 /* The destructor runs only for threads that set the key: set it on a thread's first
  * free into its lists. Without a key (creation failed) blocks are not cached at all. */
-static bool register_thread(void) {
+static bool register_thread(thread_lists *l) {
     pthread_once(&exit_key_once, make_exit_key);
-    if (exit_key == (pthread_key_t)-1 || pthread_setspecific(exit_key, &lists) != 0) return false;
-    registered = true;
+    if (exit_key == (pthread_key_t)-1 || pthread_setspecific(exit_key, l) != 0) return false;
+    l->registered = true;
     return true;
 }
 
@@ -74,8 +83,9 @@ static int class_of(size_t bytes) {
 void *nt_small_alloc(size_t bytes) {
     int c = SMALL_BYPASS ? NO_CLASS : class_of(bytes);
     block_header *h;
-    if (c != NO_CLASS && lists.count[c] > 0) {
-        h = lists.blocks[c][--lists.count[c]];
+    thread_lists *l = my_lists();
+    if (c != NO_CLASS && l->count[c] > 0) {
+        h = l->blocks[c][--l->count[c]];
     } else {
         size_t total = c != NO_CLASS ? (size_t)SMALL_MIN_BYTES << c : sizeof *h + bytes;
         if (total < bytes) return NULL; /* overflow */
@@ -90,8 +100,10 @@ void nt_small_free(void *block) {
     if (!block) return;
     block_header *h = (block_header *)block - 1;
     int c = h->size_class;
-    if (c != NO_CLASS && lists.count[c] < SMALL_CACHE_BLOCKS && (registered || register_thread())) {
-        lists.blocks[c][lists.count[c]++] = h;
+    thread_lists *l = my_lists();
+    if (c != NO_CLASS && l->count[c] < SMALL_CACHE_BLOCKS &&
+        (l->registered || register_thread(l))) {
+        l->blocks[c][l->count[c]++] = h;
         return;
     }
     free(h);

@@ -6,12 +6,15 @@
  * happen at the API edge only); the text of an id is read without a lock from a table of
  * fixed-size chunks that never moves once written.
  */
+#include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "status.h"
+#include "tensor.h"
 
 #define CHUNK_BITS 10
 #define CHUNK_SIZE (1u << CHUNK_BITS)
@@ -19,7 +22,7 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *_Atomic *chunks[MAX_CHUNKS]; /* id -> text */
-static uint32_t count = 1;                      /* id 0 is NT_NAME_NONE */
+static _Atomic uint32_t count = 1;              /* id 0 is NT_NAME_NONE; ids are given in order */
 
 static uint32_t *slots;    /* open-addressing hash table of ids, 0 = empty */
 static uint32_t slot_mask; /* capacity - 1 */
@@ -113,7 +116,7 @@ nt_status nt_name_intern_n(const char *text, size_t len, nt_name *out) {
     copy[len] = '\0';
     uint32_t id = count;
     chunks[chunk][id & (CHUNK_SIZE - 1)] = copy;
-    count++;
+    atomic_store_explicit(&count, id + 1, memory_order_release); /* after its text */
     slots[i] = id;
     *out = id;
     if ((count - 1) * 2 > slot_mask) st = grow_slots(); /* keep the load under one half */
@@ -131,4 +134,13 @@ const char *nt_name_str(nt_name name) {
     if (name == NT_NAME_NONE || (name >> CHUNK_BITS) >= MAX_CHUNKS) return NULL;
     const char *_Atomic *chunk = chunks[name >> CHUNK_BITS];
     return chunk ? chunk[name & (CHUNK_SIZE - 1)] : NULL;
+}
+
+nt_status nt_names_check_known(const nt_name *names, int n) {
+    /* the ids below count are the interned ones: one load, no lookup per name */
+    uint32_t known = atomic_load_explicit(&count, memory_order_acquire);
+    for (int i = 0; names && i < n && i < NT_MAX_DIMS; i++)
+        if (names[i] >= known)
+            return nt_fail(NT_ERR_VALUE, "invalid name id %" PRIu32 " at dim %d", names[i], i);
+    return NT_OK;
 }

@@ -100,13 +100,6 @@ nt_status nt_names_check_unique(const nt_name *names, int n) {
     return NT_OK;
 }
 
-nt_status nt_names_check_known(const nt_name *names, int n) {
-    for (int i = 0; names && i < n && i < NT_MAX_DIMS; i++)
-        if (names[i] != NT_NAME_NONE && !nt_name_str(names[i]))
-            return nt_fail(NT_ERR_VALUE, "invalid name id %" PRIu32 " at dim %d", names[i], i);
-    return NT_OK;
-}
-
 /* The bytes of a tensor struct with room for ndim sizes, strides and names, rounded up so
  * that a storage struct may follow it in the same block. */
 static size_t tensor_bytes(int ndim) {

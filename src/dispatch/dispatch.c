@@ -72,9 +72,8 @@ nt_status nt_call_run(nt_call *c) {
 
 int64_t nt_call_numel(const nt_call *c) {
     int64_t most = 0;
-    int nslots = nt_op_slots_of(c->op)->nslots; /* once: an atomic load is not hoisted */
-    for (int i = 0; i < nslots; i++) {
-        const nt_arg *a = &c->args[i];
+    for (unsigned m = nt_op_slots_of(c->op)->tensor_slots; m; m &= m - 1) {
+        const nt_arg *a = &c->args[__builtin_ctz(m)];
         int64_t n = a->kind == NT_ARG_TENSOR ? a->v.t->numel : 0;
         for (int k = 0; a->kind == NT_ARG_TENSORS && k < a->n; k++)
             n += a->v.tensors[k]->numel;

@@ -65,7 +65,8 @@ fail:
 
 /* The slots of a sized row: size, names, dtype (none: the default dtype). */
 static nt_status sized_args(const nt_call *c, int first, const nt_name **names, nt_dtype *dtype) {
-    *dtype = nt_call_dtype(c, first + 2, nt_default_dtype());
+    *dtype =
+        c->args[first + 2].kind == NT_ARG_DTYPE ? c->args[first + 2].v.dtype : nt_default_dtype();
     return nt_call_names_for(c, first + 1, c->args[first].n, names);
 }
 

@@ -269,9 +269,9 @@ nt_status nt_impl_moments(nt_call *c) {
 
 /* ------------------------------------------------------------------ public reductions */
 
-static inline nt_status run_reduction(nt_op op, nt_tensor *t, int count, const nt_dim *dims,
-                                      bool keepdim, int dtype, double correction, nt_tensor *into,
-                                      nt_tensor **out) {
+__attribute__((always_inline)) static inline nt_status
+run_reduction(nt_op op, nt_tensor *t, int count, const nt_dim *dims, bool keepdim, int dtype,
+              double correction, nt_tensor *into, nt_tensor **out) {
     if (!into && !out)
         return nt_fail(NT_ERR_VALUE, "%s(): the output pointer is NULL", nt_op_rows[op].name);
     nt_call c;

@@ -75,6 +75,12 @@ nt_status nt_red_dims_mask(const nt_tensor *t, int count, const nt_dim *dims, ui
         *mask = t->ndim >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->ndim) - 1);
         return NT_OK;
     }
+    if (count == 1 && dims) { /* the common call: one dim, an index or a name */
+        int64_t d;
+        NT_TRY(nt_tensor_dim(t, dims[0], &d));
+        *mask = t->ndim ? (uint64_t)1 << d : 0; /* a 0-dim tensor reduced over dim 0 or -1 */
+        return NT_OK;
+    }
     bool named = false;
     for (int i = 0; i < count && dims; i++)
         named |= nt_dim_is_name(dims[i]);

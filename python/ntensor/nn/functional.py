@@ -128,6 +128,10 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return input.log_softmax(dim, dtype=dtype)
 
 
+softmax = _C._dim_call("softmax", softmax)
+log_softmax = _C._dim_call("log_softmax", log_softmax)
+
+
 def threshold(input, threshold, value, inplace=False):
     """threshold(input, threshold, value, inplace=False) -> Tensor: input where it is greater
     than threshold, else value; names kept; in place when inplace is true."""
