@@ -1,5 +1,7 @@
 """ntensor.nn.functional: the six functions the named-tensor reference lists, against
 torch.nn.functional on named tensors (names, shapes, dtypes, values, errors)."""
+import warnings
+
 import pytest
 import torch
 import torch.nn.functional as tF
@@ -51,6 +53,34 @@ def test_softmax_dtype_argument_and_bad_name():
     assert_reduction(ntF.softmax(x, dim="C", dtype=nt.float64),
                      tF.softmax(t, dim="C", dtype=torch.float64), "softmax", t, "C")
     assert_same_error(lambda: ntF.softmax(x, dim="X"), lambda: tF.softmax(t, dim="X"))
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+def test_softmax_every_form_of_call(fn):
+    """F.softmax's fast entry (module.c: dim_call) takes (input, dim) by position or dim=;
+    every other form goes to the Python definition: the implicit dim with PyTorch's warning
+    (pointing at the caller's line), dtype by position or keyword, _stacklevel, errors."""
+    t = named(torch.randn(3, 4))
+    x = from_torch(t)
+    f, g = getattr(ntF, fn), getattr(tF, fn)
+    for args, kwargs in [(("C",), {}), ((1,), {}), ((), {"dim": "N"}), ((), {"dim": -1}),
+                         ((1, 3, torch.float64), {}), ((), {"dim": 0, "dtype": torch.float64}),
+                         ((), {"dim": 0, "_stacklevel": 5})]:
+        nt_kwargs = {k: nt.float64 if v is torch.float64 else v for k, v in kwargs.items()}
+        nt_args = tuple(nt.float64 if a is torch.float64 else a for a in args)
+        assert_reduction(f(x, *nt_args, **nt_kwargs), g(t, *args, **kwargs), fn, t,
+                         args[0] if args else kwargs["dim"])
+    with pytest.warns(UserWarning, match="Implicit dimension choice for " + fn) as record:
+        got = f(x)
+    assert record[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_reduction(got, g(t), fn, t, 1)
+    assert_same_error(lambda: f(), lambda: g())
+    assert_same_error(lambda: f(x, "C", bad=1), lambda: g(t, "C", bad=1))
+    assert_same_error(lambda: f([1.0, 2.0], 0), lambda: g([1.0, 2.0], 0))
+    assert_same_error(lambda: f(x, "X"), lambda: g(t, "X"))
+    assert f.__name__ == fn and f.__doc__.startswith(fn + "(input, dim=None")
 
 
 def test_dropout_training_flag_p_and_inplace():
