@@ -530,31 +530,40 @@ static int warn_deprecated(const group *g, const py_sig *sig) {
     return rc;
 }
 
+/* The overload of g a call matches, its values in vals[0..*nvals) (the rest absent): bound
+ * from the memo when a call with the same argument types came before, else matched and
+ * remembered. -1 with a TypeError. */
+static int match(group *g, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                 PyObject **vals, PyObject **owned, int *nvals) {
+    uint32_t key = py_args_key(args, nargs, kwnames);
+    for (int m = 0; key && m < 4; m++) /* bit 0: the arguments went into one tuple, vals[0] */
+        if (g->memo_key[m] == key) {
+            int which = g->memo_sig[m];
+            *nvals = py_sig_bind_known(g->sigs[which >> 1], args, nargs, which & 1, vals, owned);
+            return *nvals < 0 ? -1 : which >> 1;
+        }
+    int which = py_sigs_bind((py_sig *const *)g->sigs, g->nsigs, args, nargs, kwnames, vals, owned);
+    if (which < 0) return -1;
+    *nvals = g->sigs[which]->nparams;
+    if (key && (!*owned || vals[0] == *owned)) {
+        g->memo_key[g->memo_next] = key;
+        g->memo_sig[g->memo_next] = (signed char)(which << 1 | (*owned != NULL));
+        g->memo_next = (signed char)((g->memo_next + 1) % 4);
+    }
+    return which;
+}
+
 static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames) {
     group *g = all_groups[entry];
     bind_mode mode = g->mode;
     if (mode == MODE_FUNCTION || mode == MODE_INPLACE_FUNCTION) self = NULL; /* the module */
     PyObject *vals[NT_SIG_MAX_PARAMS], *owned = NULL;
-    uint32_t key = py_args_key(args, nargs, kwnames);
-    int which = -1, nvals;
-    for (int m = 0; key && m < 4 && which < 0; m++)
-        if (g->memo_key[m] == key) which = g->memo_sig[m];
-    if (which >= 0) { /* bit 0: the positional arguments went into one tuple, vals[0] */
-        nvals = py_sig_bind_known(g->sigs[which >> 1], args, nargs, which & 1, vals, &owned);
-        if (nvals < 0) return NULL;
-        which >>= 1;
-    } else {
-        which =
-            py_sigs_bind((py_sig *const *)g->sigs, g->nsigs, args, nargs, kwnames, vals, &owned);
-        if (which < 0) return NULL;
-        nvals = g->sigs[which]->nparams;
-        if (key && (!owned || vals[0] == owned)) {
-            g->memo_key[g->memo_next] = key;
-            g->memo_sig[g->memo_next] = (signed char)(which << 1 | (owned != NULL));
-            g->memo_next = (signed char)((g->memo_next + 1) % 4);
-        }
-    }
+    int which = 0, nvals = 0;
+    /* t.abs(): one signature without parameters and nothing given, nothing to match */
+    if ((nargs || kwnames || g->nsigs != 1 || g->sigs[0]->nparams) &&
+        (which = match(g, args, nargs, kwnames, vals, &owned, &nvals)) < 0)
+        return NULL;
     const py_sig *sig = g->sigs[which];
     const op_info *info = &infos[sig->op];
     nt_call c;

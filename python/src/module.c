@@ -79,30 +79,46 @@ static PyObject *py_set_printoptions(PyObject *module, PyObject *const *args, Py
     Py_RETURN_NONE;
 }
 
-/* F.softmax and F.log_softmax (nn/functional.py): a call with the input and a dim, by position
- * or as dim=, goes straight to the Tensor method of that name; any other (no dim: PyTorch's
- * implicit-dim warning; _stacklevel; dtype=) to the Python definition. self: (name, def). */
+/* F.softmax and F.log_softmax (nn/functional.py): a call with a Tensor and a dim, by position
+ * or as dim=, goes straight to the Tensor method of that name (its C entry, unless a subclass
+ * may define its own); any other (no dim: PyTorch's implicit-dim warning; _stacklevel;
+ * dtype=) to the Python definition. self: (the method's descriptor, the definition). */
 static PyObject *dim_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                           PyObject *kwnames) {
+    PyMethodDescrObject *method = (PyMethodDescrObject *)PyTuple_GET_ITEM(self, 0);
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nargs + nkw == 2 && nkw <= 1 && nt_py_is_tensor(args[0]) && args[1] != Py_None &&
-        (!nkw || PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dim") == 0))
-        return PyObject_VectorcallMethod(PyTuple_GET_ITEM(self, 0), args, 2, NULL);
-    return PyObject_Vectorcall(PyTuple_GET_ITEM(self, 1), args, (size_t)nargs, kwnames);
+    if (nargs + nkw != 2 || nkw > 1 || !nt_py_is_tensor(args[0]) || args[1] == Py_None ||
+        (nkw && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dim") != 0))
+        return PyObject_Vectorcall(PyTuple_GET_ITEM(self, 1), args, (size_t)nargs, kwnames);
+    if (Py_IS_TYPE(args[0], &NtTensor_Type))
+        return ((fastcall_fn)(void (*)(void))method->d_method->ml_meth)(args[0], args + 1, 1, NULL);
+    return PyObject_VectorcallMethod(method->d_common.d_name, args, 2, NULL);
 }
 
-/* _dim_call(name, definition): dim_call for the method `name`, named and documented as the
- * definition (its method entry lives as long as the process, like the module's). */
+/* _dim_call(name, definition): dim_call for the Tensor method `name`, named and documented
+ * as the definition (its method entry lives as long as the process, like the module's). */
 static PyObject *py_dim_call(PyObject *module, PyObject *args) {
-    PyObject *name, *full, *doc;
-    if (!PyArg_ParseTuple(args, "UO:_dim_call", &name, &full)) return NULL;
+    PyObject *name, *full, *doc = NULL, *method, *self = NULL;
+    if (!PyArg_ParseTuple(args, "UO:_dim_call", &name, &full) ||
+        !(method = PyObject_GetAttr((PyObject *)&NtTensor_Type, name)))
+        return NULL;
     PyMethodDef *def = PyMem_Calloc(1, sizeof *def);
-    if (!def || !(doc = PyObject_GetAttrString(full, "__doc__"))) return PyMem_Free(def), NULL;
-    *def = (PyMethodDef){PyUnicode_AsUTF8(name), (PyCFunction)(void (*)(void))dim_call,
-                         METH_FASTCALL | METH_KEYWORDS,
-                         PyUnicode_Check(doc) ? PyUnicode_AsUTF8(doc) : NULL};
-    Py_DECREF(doc); /* the definition, kept in self, keeps its text */
-    return PyCFunction_New(def, args);
+    if (!def)
+        PyErr_NoMemory();
+    else if (!Py_IS_TYPE(method, &PyMethodDescr_Type) ||
+             ((PyMethodDescrObject *)method)->d_method->ml_flags != (METH_FASTCALL | METH_KEYWORDS))
+        PyErr_Format(PyExc_TypeError, "_dim_call: Tensor.%U is not a generated method", name);
+    else if ((doc = PyObject_GetAttrString(full, "__doc__")) &&
+             (self = PyTuple_Pack(2, method, full)))
+        *def = (PyMethodDef){PyUnicode_AsUTF8(name), (PyCFunction)(void (*)(void))dim_call,
+                             METH_FASTCALL | METH_KEYWORDS,
+                             PyUnicode_Check(doc) ? PyUnicode_AsUTF8(doc) : NULL};
+    PyObject *f = self ? PyCFunction_New(def, self) : NULL; /* self keeps the doc's text */
+    if (!f) PyMem_Free(def);
+    Py_XDECREF(self);
+    Py_XDECREF(doc);
+    Py_DECREF(method);
+    return f;
 }
 
 static PyMethodDef module_functions[] = {

@@ -830,15 +830,34 @@ int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t n
     return -1;
 }
 
+/* A tuple or list whose items are all of one kind (param_check reads its first item, or all
+ * of them for tensor and number lists): 9 empty, 10 ints, 11 str, 12 tensors, 13 floats. */
+static uint32_t seq_code(PyObject *o) {
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    PyObject **items = PySequence_Fast_ITEMS(o);
+    if (n == 0) return 9;
+    PyTypeObject *type = Py_TYPE(items[0]);
+    uint32_t code = type == &PyLong_Type        ? 10
+                    : type == &PyUnicode_Type   ? 11
+                    : nt_py_is_tensor(items[0]) ? 12
+                    : type == &PyFloat_Type     ? 13
+                                                : 0;
+    for (Py_ssize_t k = 1; code && k < n; k++)
+        if (code == 12 ? !nt_py_is_tensor(items[k]) : Py_TYPE(items[k]) != type) code = 0;
+    return code;
+}
+
 /* What decides whether an argument fits a parameter, for the arguments whose type alone does
  * (param_check): 1 a tensor (2, 3: a 0-dim one of an integer dtype or not), 4 str, 5 int,
- * 6 float, 7 bool, 8 None; 0 anything else (a list, a NumPy scalar, an int subclass). */
+ * 6 float, 7 bool, 8 None, 9-13 a sequence (seq_code); 0 anything else (a NumPy scalar, an
+ * int subclass, a mixed list). */
 static uint32_t arg_code(PyObject *o) {
     if (PyUnicode_CheckExact(o)) return 4; /* the exact types first: no walk of a type's bases */
     if (PyLong_CheckExact(o)) return 5;
     if (PyFloat_CheckExact(o)) return 6;
     if (PyBool_Check(o)) return 7;
     if (o == Py_None) return 8;
+    if (PyTuple_CheckExact(o) || PyList_CheckExact(o)) return seq_code(o);
     if (!nt_py_is_tensor(o)) return 0;
     nt_tensor *t = nt_py_tensor(o);
     nt_dtype d = nt_tensor_dtype(t);

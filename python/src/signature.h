@@ -94,8 +94,9 @@ int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t n
                  PyObject *kwnames, PyObject **vals, PyObject **owned);
 
 /* The key of a call whose arguments' types alone decide which overload fits and how it
- * binds: positional arguments only, each a tensor, str, int, float, bool or None (the key
- * tells a 0-dim tensor of an integer dtype from others). 0 for any other call. */
+ * binds: positional arguments only, each a tensor, str, int, float, bool, None, or a tuple
+ * or list of one of int, str, float or tensors (the key tells a 0-dim tensor of an integer
+ * dtype from others). 0 for any other call. */
 uint32_t py_args_key(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
 /* Binds such a call to the overload that an earlier call with the same key matched, as

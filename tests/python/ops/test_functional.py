@@ -83,6 +83,17 @@ def test_softmax_every_form_of_call(fn):
     assert f.__name__ == fn and f.__doc__.startswith(fn + "(input, dim=None")
 
 
+def test_softmax_calls_a_subclass_method():
+    """F.softmax(x, dim) is x.softmax(dim): a subclass's own method is the one called."""
+    class Sub(nt.Tensor):
+        def softmax(self, dim, dtype=None):
+            return ("Sub.softmax", dim)
+
+    x = Sub(nt.rand(2, 3))
+    assert ntF.softmax(x, 1) == ("Sub.softmax", 1)
+    assert ntF.softmax(x, dim=0) == ("Sub.softmax", 0)
+
+
 def test_dropout_training_flag_p_and_inplace():
     t = named(torch.ones(200, 50))
     x = from_torch(t)
