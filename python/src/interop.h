@@ -1,5 +1,5 @@
 /*
- * interop.h — helpers shared by factories.c and convert.c: the device type, NumPy and
+ * interop.h — helpers shared by factories.c and convert.c: the device class, NumPy and
  * buffer-protocol exchange, PyTorch-style argument checks, and the Tensor attributes that
  * have no autograd behind them yet (device, is_cuda, requires_grad, ...).
  */
@@ -8,10 +8,10 @@
 
 #include "pyntensor.h"
 
-/* ---- ntensor.device (device.c) ---- */
+/* ---- ntensor.device (device.c; the class is ntensor/_device.py's) ---- */
 
-extern PyTypeObject NtDevice_Type;
-/* The one cpu device object (a borrowed reference). */
+/* The device class, and the one cpu device object (borrowed references). */
+PyObject *nt_py_device_class(void);
 PyObject *nt_py_cpu_device(void);
 /* Checks a device= argument: NULL, None, "cpu", "cpu:N" or a cpu device pass (0); other
  * valid devices raise PyTorch's "Torch not compiled with CUDA enabled" AssertionError (or a

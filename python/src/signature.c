@@ -233,7 +233,8 @@ static bool param_check(const py_param *p, PyObject *o) {
     case PT_MEMORY_FORMAT:
         return false;
     case PT_DEVICE:
-        return check_long(o) || PyUnicode_Check(o) || PyObject_TypeCheck(o, &NtDevice_Type);
+        return check_long(o) || PyUnicode_Check(o) ||
+               PyObject_TypeCheck(o, (PyTypeObject *)nt_py_device_class());
     case PT_STRING:
         return PyUnicode_Check(o);
     case PT_SCALAR_LIST: {

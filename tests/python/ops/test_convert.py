@@ -231,6 +231,43 @@ def test_device_attributes():
     assert x.is_shared() is t.is_shared() is False
 
 
+@pytest.mark.parametrize("args", [("cpu",), ("cpu:0",), ("cuda:3",), ("cuda", 2), ("meta",),
+                                  (1,), ("foo",), ("cpu:x",), ("cpu:",), ("cpu:-1",),
+                                  ("cpu:+1",), ("cuda:1", 1), ("cuda", -1), ("cuda", 1.5),
+                                  (3.5,), (None,), (), (True,), ("cpu", True), ("cpu", "x"),
+                                  (3.5, 1), (0, 1), ("cpu", None)])
+def test_device_constructor_against_torch(args):
+    """ntensor.device parses as torch.device does: the same repr, str, type and index, or
+    the same error."""
+    try:
+        want = torch.device(*args)
+    except Exception:  # noqa: BLE001 - the error is what is compared
+        assert_same_error(lambda: nt.device(*args), lambda: torch.device(*args))
+        return
+    got = nt.device(*args)
+    assert (repr(got), str(got), got.type, got.index) == (repr(want), str(want), want.type,
+                                                          want.index)
+
+
+def test_device_is_a_value():
+    """Equal to its string and to an equal device, hashed like its string, read-only,
+    pickled by value, and the same object when made from a device."""
+    import pickle
+    d = nt.device("cuda", 1)
+    assert d == "cuda:1" and d == nt.device("cuda:1") and d != "cuda:0" and d != 1
+    assert hash(d) == hash("cuda:1") and len({d, nt.device("cuda:1"), "cuda:1"}) == 1
+    assert nt.device(d) is d and pickle.loads(pickle.dumps(d)) == d
+    with pytest.raises(AttributeError):
+        d.index = 2
+    assert_same_error(lambda: nt.zeros(2, device="cuda:1"), lambda: torch.zeros(2, device="cuda:1"))
+    with pytest.raises(RuntimeError, match="cpu only, not on meta"):
+        nt.zeros(2, device="meta")
+    assert_same_error(lambda: nt.zeros(2, device=1.5), lambda: torch.zeros(2, device=1.5))
+    with pytest.raises(TypeError, match="device must be str or ntensor.device, not float"):
+        nt.tensor([1], device=1.5)
+    assert nt.zeros(2, device=nt.device("cpu", 0)).device == "cpu"
+
+
 def test_big_conversion_releases_gil_and_is_right():
     n = 1 << 17
     x = nt.arange(n, dtype=nt.float32)
