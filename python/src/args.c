@@ -135,27 +135,29 @@ PyObject *nt_py_names_tuple(const nt_tensor *t) {
     return tuple;
 }
 
-int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int skip) {
-    PyObject *fast = PySequence_Fast(seq, "names must be a sequence of str or None");
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+int nt_py_names_from_items(PyObject *const *items, Py_ssize_t n, nt_name *out, int *count,
+                           int skip) {
     if (n > NT_MAX_DIMS) {
-        Py_DECREF(fast);
         PyErr_Format(PyExc_RuntimeError, "too many names: %zd (at most %d)", n, NT_MAX_DIMS);
         return -1;
     }
-    PyObject **items = PySequence_Fast_ITEMS(fast);
     for (Py_ssize_t i = 0; i < n; i++) {
         if (i == skip)
             out[i] = NT_NAME_NONE;
-        else if (nt_py_name_from_object(items[i], &out[i]) < 0) {
-            Py_DECREF(fast);
+        else if (nt_py_name_from_object(items[i], &out[i]) < 0)
             return -1;
-        }
     }
-    Py_DECREF(fast);
     *count = (int)n;
     return 0;
+}
+
+int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int skip) {
+    PyObject *fast = PySequence_Fast(seq, "names must be a sequence of str or None");
+    if (!fast) return -1;
+    int rc = nt_py_names_from_items(PySequence_Fast_ITEMS(fast), PySequence_Fast_GET_SIZE(fast),
+                                    out, count, skip);
+    Py_DECREF(fast);
+    return rc;
 }
 
 int nt_py_int64_from_object(PyObject *o, int64_t *out, const char *what) {

@@ -214,7 +214,19 @@ typedef struct call_lists {
     nt_name names[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
     nt_tensor **tensors[NT_SIG_MAX_PARAMS];
     int64_t *ints[NT_SIG_MAX_PARAMS]; /* int lists longer than NT_MAX_DIMS */
+    PyObject *const *packed;          /* a remembered varargs overload (view(2, 3)): the */
+    Py_ssize_t npacked;               /* positional arguments, parameter 0's list, no tuple */
 } call_lists;
+
+/* The items of list parameter i: a tuple's or a list's, or the call's positional arguments
+ * (l->packed); NULL for a single value (IntArrayRef[N] takes one for all). */
+static PyObject *const *items_of(const call_lists *l, int i, PyObject *o, Py_ssize_t *len) {
+    static PyObject *const no_items[1];
+    if (l && i == 0 && l->packed) return *len = l->npacked, l->packed;
+    if (!PyTuple_Check(o) && !PyList_Check(o)) return NULL;
+    *len = PySequence_Fast_GET_SIZE(o);
+    return *len ? PySequence_Fast_ITEMS(o) : no_items; /* an empty list's items are NULL */
+}
 
 /* PyTorch's text for a list item of the wrong type (pos counts from 1). */
 static int bad_list_item(const py_sig *sig, const py_param *p, PyObject *item, Py_ssize_t pos) {
@@ -224,16 +236,15 @@ static int bad_list_item(const py_sig *sig, const py_param *p, PyObject *item, P
     return -1;
 }
 
-static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n,
-                    int64_t **longer) {
-    if (!PyTuple_Check(o) && !PyList_Check(o)) {
+static int int_list(const py_sig *sig, const py_param *p, PyObject *o, PyObject *const *items,
+                    Py_ssize_t len, int64_t *out, int *n, int64_t **longer) {
+    if (!items) {
         int64_t v;
         if (nt_py_int64_from_object(o, &v, p->cname) < 0) return -1;
         for (*n = 0; *n < (p->size > 0 ? p->size : 1); (*n)++)
             out[*n] = v;
         return 0;
     }
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(o);
     if (len > NT_MAX_DIMS) {
         if (!longer || len > INT32_MAX) {
             PyErr_Format(PyExc_RuntimeError, "%s(): too many dims (%zd)", sig->name, len);
@@ -242,7 +253,7 @@ static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *
         if (!(*longer = out = PyMem_Malloc((size_t)len * sizeof *out))) return PyErr_NoMemory(), -1;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(o, i);
+        PyObject *item = items[i];
         if (!PyLong_CheckExact(item) && (PyBool_Check(item) || PyFloat_Check(item) ||
                                          !PyIndex_Check(item) || nt_py_is_tensor(item)))
             return bad_list_item(sig, p, item, i + 1);
@@ -253,16 +264,17 @@ static int int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *
 }
 
 /* A Dim[] list: ints and names (str), or one of them for IntArrayRef[N]. */
-static int dim_list(const py_sig *sig, const py_param *p, PyObject *o, nt_dim *out, int *n) {
-    bool seq = PyTuple_Check(o) || PyList_Check(o);
-    Py_ssize_t len = seq ? PySequence_Fast_GET_SIZE(o) : 1;
+static int dim_list(const py_sig *sig, const py_param *p, PyObject *o, PyObject *const *items,
+                    Py_ssize_t len, nt_dim *out, int *n) {
+    bool seq = items != NULL;
+    if (!seq) items = &o, len = 1;
     if (len > NT_MAX_DIMS) {
         PyErr_Format(PyExc_RuntimeError, "%s(): too many dims (%zd)", sig->name, len);
         return -1;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
-        PyObject *item = seq ? PySequence_Fast_GET_ITEM(o, i) : o;
-        bool name_list = i > 0 && PyUnicode_Check(PySequence_Fast_GET_ITEM(o, 0));
+        PyObject *item = items[i];
+        bool name_list = i > 0 && PyUnicode_Check(items[0]);
         if (PyUnicode_Check(item) || (item == Py_None && name_list)) {
             nt_name name;
             if (nt_py_name_from_object(item, &name) < 0) return -1;
@@ -283,17 +295,15 @@ static int dim_list(const py_sig *sig, const py_param *p, PyObject *o, nt_dim *o
 
 /* A name list (a sequence, or one name for DimnameList[1]); of *names, the one Ellipsis
  * (its index in *ellipsis, else -1) is a placeholder that C expands. */
-static int name_list(const py_sig *sig, const py_param *p, PyObject *o, nt_name *out, int *n,
-                     int *ellipsis) {
+static int name_list(const py_sig *sig, const py_param *p, PyObject *o, PyObject *const *items,
+                     Py_ssize_t len, nt_name *out, int *n, int *ellipsis) {
     *ellipsis = -1;
-    if (!PyTuple_Check(o) && !PyList_Check(o)) {
+    if (!items) {
         *n = 1;
         return nt_py_name_from_object(o, &out[0]);
     }
-    if (p->varargs && (*ellipsis = nt_py_find_ellipsis(sig->name, &PyTuple_GET_ITEM(o, 0),
-                                                       PyTuple_GET_SIZE(o))) == -2)
-        return -1;
-    return nt_py_names_from_sequence(o, out, n, *ellipsis);
+    if (p->varargs && (*ellipsis = nt_py_find_ellipsis(sig->name, items, len)) == -2) return -1;
+    return nt_py_names_from_items(items, len, out, n, *ellipsis);
 }
 
 static void release_lists(call_lists *l) {
@@ -357,14 +367,16 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
     case PT_INT_LIST:
     case PT_SYM_INT_LIST: {
         int n;
+        Py_ssize_t len = 0;
+        PyObject *const *items = items_of(l, i, o, &len);
         if (p->dim_names && kind == NT_ARG_DIMS) {
-            if (dim_list(sig, p, o, l->dims[i], &n) < 0) return -1;
+            if (dim_list(sig, p, o, items, len, l->dims[i], &n) < 0) return -1;
             *a = nt_arg_dims(n, l->dims[i]);
             return 0;
         }
         l->tensors[i] = NULL;
         l->ints[i] = NULL;
-        int rc = int_list(sig, p, o, (int64_t *)l->dims[i], &n,
+        int rc = int_list(sig, p, o, items, len, (int64_t *)l->dims[i], &n,
                           kind == NT_ARG_INTS ? &l->ints[i] : NULL);
         if (l->ints[i]) l->heap |= 1u << i;
         if (rc < 0) return -1;
@@ -389,7 +401,9 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
     }
     case PT_DIMNAME_LIST: {
         int n, ellipsis;
-        if (name_list(sig, p, o, l->names[i], &n, &ellipsis) < 0) return -1;
+        Py_ssize_t len = 0;
+        PyObject *const *items = items_of(l, i, o, &len);
+        if (name_list(sig, p, o, items, len, l->names[i], &n, &ellipsis) < 0) return -1;
         if (kind == NT_ARG_NAMES) {
             *a = nt_arg_names(n, l->names[i], ellipsis);
             return 0;
@@ -534,18 +548,19 @@ static int warn_deprecated(const group *g, const py_sig *sig) {
  * from the memo when a call with the same argument types came before, else matched and
  * remembered. -1 with a TypeError. */
 static int match(group *g, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                 PyObject **vals, PyObject **owned, int *nvals) {
+                 PyObject **vals, PyObject **owned, int *nvals, call_lists *l) {
     uint32_t key = py_args_key(args, nargs, kwnames);
     for (int m = 0; key && m < 4; m++) /* bit 0: the arguments went into one tuple, vals[0] */
         if (g->memo_key[m] == key) {
             int which = g->memo_sig[m];
-            *nvals = py_sig_bind_known(g->sigs[which >> 1], args, nargs, which & 1, vals, owned);
-            return *nvals < 0 ? -1 : which >> 1;
+            *nvals = py_sig_bind_known(g->sigs[which >> 1], args, nargs, which & 1, vals);
+            if (which & 1) l->packed = args, l->npacked = nargs; /* read in place of a tuple */
+            return which >> 1;
         }
     int which = py_sigs_bind((py_sig *const *)g->sigs, g->nsigs, args, nargs, kwnames, vals, owned);
     if (which < 0) return -1;
     *nvals = g->sigs[which]->nparams;
-    if (key && (!*owned || vals[0] == *owned)) {
+    if (key && (!*owned || (vals[0] == *owned && nargs > 0))) { /* packed: read args[0..) */
         g->memo_key[g->memo_next] = key;
         g->memo_sig[g->memo_next] = (signed char)(which << 1 | (*owned != NULL));
         g->memo_next = (signed char)((g->memo_next + 1) % 4);
@@ -559,16 +574,17 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     bind_mode mode = g->mode;
     if (mode == MODE_FUNCTION || mode == MODE_INPLACE_FUNCTION) self = NULL; /* the module */
     PyObject *vals[NT_SIG_MAX_PARAMS], *owned = NULL;
+    call_lists lists_storage, *lists = &lists_storage;
+    lists_storage.heap = 0;
+    lists_storage.packed = NULL;
     int which = 0, nvals = 0;
     /* t.abs(): one signature without parameters and nothing given, nothing to match */
     if ((nargs || kwnames || g->nsigs != 1 || g->sigs[0]->nparams) &&
-        (which = match(g, args, nargs, kwnames, vals, &owned, &nvals)) < 0)
+        (which = match(g, args, nargs, kwnames, vals, &owned, &nvals, lists)) < 0)
         return NULL;
     const py_sig *sig = g->sigs[which];
     const op_info *info = &infos[sig->op];
     nt_call c;
-    call_lists lists_storage, *lists = &lists_storage;
-    lists_storage.heap = 0;
     c.op = sig->op;
     c.inplace = mode == MODE_INPLACE || mode == MODE_INPLACE_FUNCTION;
     c.out[0] = c.out[1] = NULL;
@@ -744,5 +760,7 @@ PyObject *nt_py_call_generated(fastcall_fn *fn, const char *name, PyObject *self
 
 int py_int_list(const py_sig *sig, const py_param *p, PyObject *o, int64_t *out, int *n,
                 int64_t **longer) {
-    return int_list(sig, p, o, out, n, longer); /* int_list stays static: convert inlines it */
+    Py_ssize_t len = 0; /* int_list stays static: convert inlines it */
+    PyObject *const *items = items_of(NULL, 0, o, &len);
+    return int_list(sig, p, o, items, len, out, n, longer);
 }

@@ -108,6 +108,9 @@ PyObject *nt_py_names_tuple(const nt_tensor *t);
  * receives its length. The entry at `skip` (-1: none) is a placeholder (None), unread.
  * Returns 0 or -1. */
 int nt_py_names_from_sequence(PyObject *seq, nt_name *out, int *count, int skip);
+/* The same for items[0..n). */
+int nt_py_names_from_items(PyObject *const *items, Py_ssize_t n, nt_name *out, int *count,
+                           int skip);
 
 /* ---- arguments ---- */
 

@@ -877,8 +877,11 @@ uint32_t py_args_key(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 }
 
 int py_sig_bind_known(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, bool pack,
-                      PyObject **vals, PyObject **owned) {
-    if (pack) return (*owned = vals[0] = pack_args(args, nargs)) ? 1 : -1;
+                      PyObject **vals) {
+    if (pack) { /* the caller reads the arguments as parameter 0's items */
+        vals[0] = args[0];
+        return 1;
+    }
     for (int i = 0; i < nargs; i++) /* bind's outcome: positional i is parameter i */
         vals[i] = args[i] != Py_None || !sig->params[i].allow_none ? args[i] : NULL;
     return (int)nargs;

@@ -100,11 +100,12 @@ int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t n
 uint32_t py_args_key(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
 /* Binds such a call to the overload that an earlier call with the same key matched, as
- * py_sigs_bind would without matching again; `pack`: the overload took every positional
- * argument as one tuple (permute(1, 0)), made into vals[0] and *owned. Returns how many of
- * vals[] it filled (the rest are absent), or -1 raised. */
+ * py_sigs_bind would without matching again. Returns how many of vals[] it filled (the rest
+ * are absent). `pack`: the overload takes every positional argument as parameter 0's list
+ * (permute(1, 0)); vals[0] is then args[0] and the caller reads the arguments as the list's
+ * items (py_sigs_bind makes a tuple of them). */
 int py_sig_bind_known(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, bool pack,
-                      PyObject **vals, PyObject **owned);
+                      PyObject **vals);
 
 /* py_sigs_bind for a hand-written entry: its PyTorch signatures texts[0..n) (at most 8, in
  * their method form) are parsed into sigs[] on the first call. */
