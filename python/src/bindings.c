@@ -63,6 +63,8 @@ typedef struct group {
     py_sig *sigs[16];
     uint32_t memo_key[4]; /* the last argument keys (py_args_key) and the overloads they */
     signed char memo_sig[4], memo_next; /* matched: a call with a known key binds at once */
+    int bare; /* the overload a call without arguments binds, with all parameters absent
+                 (found at import by binding one), or -1: it packs or fails, bind it */
 } group;
 
 static op_info infos[NT_OP_COUNT];
@@ -578,9 +580,9 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     lists_storage.heap = 0;
     lists_storage.packed = NULL;
     int which = 0, nvals = 0;
-    /* t.abs(): one signature without parameters and nothing given, nothing to match */
-    if ((nargs || kwnames || g->nsigs != 1 || g->sigs[0]->nparams) &&
-        (which = match(g, args, nargs, kwnames, vals, &owned, &nvals, lists)) < 0)
+    if (!nargs && !kwnames && g->bare >= 0) /* t.abs(), t.float(): nothing to match */
+        which = g->bare;
+    else if ((which = match(g, args, nargs, kwnames, vals, &owned, &nvals, lists)) < 0)
         return NULL;
     const py_sig *sig = g->sigs[which];
     const op_info *info = &infos[sig->op];
@@ -722,6 +724,12 @@ int nt_py_bindings_init(PyObject *module) {
             goto done;
         }
         all_groups[entry] = g;
+        PyObject *vals[NT_SIG_MAX_PARAMS], *owned;
+        g->bare = py_sigs_bind(g->sigs, g->nsigs, NULL, 0, NULL, vals, &owned);
+        for (int k = 0; g->bare >= 0 && k < g->sigs[g->bare]->nparams; k++)
+            if (vals[k]) g->bare = -1;
+        Py_XDECREF(owned);
+        PyErr_Clear();
         PyMethodDef def = {g->name, NULL, 0, NULL};
         if (takes_nothing(g)) {
             def.ml_meth = (PyCFunction)(void (*)(void))noargs_fns[entry];
