@@ -1,8 +1,6 @@
 /*
  * arglists.c — argument helpers outside the signature parser (see arglists.h).
  */
-#include <string.h>
-
 #include "arglists.h"
 
 const char *nt_py_type_name(PyObject *o) {
@@ -11,6 +9,15 @@ const char *nt_py_type_name(PyObject *o) {
            : t == &NtDtype_Type ? "torch.dtype"
            : t == &NtSize_Type  ? "torch.Size"
                                 : t->tp_name;
+}
+
+PyObject *nt_py_tuple_of(PyObject *const *items, Py_ssize_t n) {
+    PyObject *tuple = PyTuple_New(n);
+    for (Py_ssize_t k = 0; tuple && k < n; k++) {
+        Py_INCREF(items[k]);
+        PyTuple_SET_ITEM(tuple, k, items[k]);
+    }
+    return tuple;
 }
 
 /* ---- name lists ---- */
@@ -29,11 +36,7 @@ int nt_py_find_ellipsis(const char *fname, PyObject *const *items, Py_ssize_t n)
             found = (int)i;
             continue;
         }
-        PyObject *tuple = PyTuple_New(n);
-        for (Py_ssize_t j = 0; tuple && j < n; j++) {
-            Py_INCREF(items[j]);
-            PyTuple_SET_ITEM(tuple, j, items[j]);
-        }
+        PyObject *tuple = nt_py_tuple_of(items, n);
         if (tuple)
             PyErr_Format(PyExc_RuntimeError,
                          "%s: More than one Ellipsis ('...') found in names (%R). This "

@@ -1,7 +1,7 @@
 /*
  * arglists.h — argument helpers outside the signature parser: the one Ellipsis of *names
- * (names.c's fronts and the generated *names entries) and the type name PyTorch prints for
- * an argument.
+ * (names.c's fronts and the generated *names entries), the type name PyTorch prints for an
+ * argument, and arguments as a tuple.
  */
 #ifndef NT_PY_ARGLISTS_H
 #define NT_PY_ARGLISTS_H
@@ -11,6 +11,9 @@
 /* The type name PyTorch prints for an argument: its type's tp_name ("int", "NoneType"; a
  * subclass's own), or PyTorch's for ours ("Tensor", "torch.dtype", "torch.Size"). */
 const char *nt_py_type_name(PyObject *o);
+
+/* A new tuple of items[0..n) (positional arguments taken as one). */
+PyObject *nt_py_tuple_of(PyObject *const *items, Py_ssize_t n);
 
 /* The index of the one Ellipsis (Ellipsis or "...") among items, -1 if there is none;
  * -2 with PyTorch's RuntimeError ("f: More than one Ellipsis ('...') found in names

@@ -155,6 +155,9 @@ static group *group_for(const char *name, bind_mode mode, group **all, int *ngro
     return g;
 }
 
+static int list_buffers(const py_sig *sig);
+#define LIST_BUFFERS 4 /* the most a signature takes (list_buffers: diagonal's named form) */
+
 /* Adds the op's Python signatures to the group of each form it has. */
 static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
     unsigned flags = nt_op_flags(op);
@@ -194,6 +197,10 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
                 PyMem_Free(sig);
                 continue;
             }
+            if (list_buffers(sig) > LIST_BUFFERS) {
+                PyErr_Format(PyExc_RuntimeError, "ntensor: %s takes too many lists", gname);
+                return -1;
+            }
             memcpy(sig->call_defaults, infos[op].defaults, sizeof sig->call_defaults);
             for (int i = 0; i < sig->nparams; i++)
                 if (sig->params[i].slot >= 0 && i != sig->out_param)
@@ -212,13 +219,31 @@ static int add_op(nt_op op, const nt_sig *schema, group **all, int *ngroups) {
  * allocated (nothing else is read, so nothing needs clearing). */
 typedef struct call_lists {
     uint32_t heap;
-    nt_dim dims[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
-    nt_name names[NT_SIG_MAX_PARAMS][NT_MAX_DIMS];
+    int used;                /* buffers handed out (take) */
+    PyObject *const *packed; /* a remembered varargs overload (view(2, 3)): the positional */
+    Py_ssize_t npacked;      /* arguments, parameter 0's list, read in place of a tuple */
     nt_tensor **tensors[NT_SIG_MAX_PARAMS];
-    int64_t *ints[NT_SIG_MAX_PARAMS]; /* int lists longer than NT_MAX_DIMS */
-    PyObject *const *packed;          /* a remembered varargs overload (view(2, 3)): the */
-    Py_ssize_t npacked;               /* positional arguments, parameter 0's list, no tuple */
+    int64_t *ints[NT_SIG_MAX_PARAMS];           /* int lists longer than NT_MAX_DIMS */
+    int64_t buffers[LIST_BUFFERS][NT_MAX_DIMS]; /* the dims, ints or names of list parameters
+                                                   (a small frame: a call touches few lines) */
 } call_lists;
+
+/* A buffer for one list of the call. */
+static void *take(call_lists *l) {
+    return l->buffers[l->used++];
+}
+
+/* The buffers a signature's conversion takes (convert: a names list given for dims takes
+ * two). */
+static int list_buffers(const py_sig *sig) {
+    static const int takes[PT_STORAGE + 1] = {
+        [PT_INT_LIST] = 1, [PT_SYM_INT_LIST] = 1, [PT_INT64] = 1,
+        [PT_SYM_INT] = 1,  [PT_DIMNAME] = 1,      [PT_DIMNAME_LIST] = 2};
+    int n = 0;
+    for (int i = 0; i < sig->nparams; i++)
+        n += takes[sig->params[i].type];
+    return n;
+}
 
 /* The items of list parameter i: a tuple's or a list's, or the call's positional arguments
  * (l->packed); NULL for a single value (IntArrayRef[N] takes one for all). */
@@ -316,11 +341,9 @@ static void release_lists(call_lists *l) {
         }
 }
 
-/* One bound value `o` (NULL: absent or None) of parameter p into slot kind `kind`. */
 /* One given value `o` of parameter p into slot kind `kind`. */
-static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists **lp, nt_arg *a) {
+static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *l, nt_arg *a) {
     const py_param *p = &sig->params[i];
-    call_lists *l = *lp;
     switch (p->type) {
     case PT_TENSOR:
         if (nt_py_is_tensor(o)) {
@@ -356,8 +379,9 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
             return -1;
         }
         if (kind == NT_ARG_DIMS) { /* prod(dim) into a Dim[] slot */
-            l->dims[i][0] = v;
-            *a = nt_arg_dims(1, l->dims[i]);
+            nt_dim *d = take(l);
+            d[0] = v;
+            *a = nt_arg_dims(1, d);
             return 0;
         }
         *a = kind == NT_ARG_DIM ? nt_arg_dim(v) : nt_arg_int(v);
@@ -371,31 +395,33 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
         int n;
         Py_ssize_t len = 0;
         PyObject *const *items = items_of(l, i, o, &len);
+        nt_dim *d = take(l);
         if (p->dim_names && kind == NT_ARG_DIMS) {
-            if (dim_list(sig, p, o, items, len, l->dims[i], &n) < 0) return -1;
-            *a = nt_arg_dims(n, l->dims[i]);
+            if (dim_list(sig, p, o, items, len, d, &n) < 0) return -1;
+            *a = nt_arg_dims(n, d);
             return 0;
         }
         l->tensors[i] = NULL;
         l->ints[i] = NULL;
-        int rc = int_list(sig, p, o, items, len, (int64_t *)l->dims[i], &n,
+        int rc = int_list(sig, p, o, items, len, (int64_t *)d, &n,
                           kind == NT_ARG_INTS ? &l->ints[i] : NULL);
         if (l->ints[i]) l->heap |= 1u << i;
         if (rc < 0) return -1;
-        *a = kind == NT_ARG_DIMS
-                 ? nt_arg_dims(n, l->dims[i])
-                 : nt_arg_ints(n, l->ints[i] ? l->ints[i] : (const int64_t *)l->dims[i]);
+        *a = kind == NT_ARG_DIMS ? nt_arg_dims(n, d)
+                                 : nt_arg_ints(n, l->ints[i] ? l->ints[i] : (const int64_t *)d);
         return 0;
     }
     case PT_DIMNAME: {
         nt_name name;
         if (nt_py_name_from_object(o, &name) < 0) return -1;
         if (kind == NT_ARG_NAMES) {
-            l->names[i][0] = name;
-            *a = nt_arg_names(1, l->names[i], -1);
+            nt_name *names = take(l);
+            names[0] = name;
+            *a = nt_arg_names(1, names, -1);
         } else if (kind == NT_ARG_DIMS) { /* all('C') into a Dim[] slot */
-            l->dims[i][0] = nt_dim_name(name);
-            *a = nt_arg_dims(1, l->dims[i]);
+            nt_dim *d = take(l);
+            d[0] = nt_dim_name(name);
+            *a = nt_arg_dims(1, d);
         } else {
             *a = nt_arg_dim(nt_dim_name(name));
         }
@@ -405,14 +431,16 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
         int n, ellipsis;
         Py_ssize_t len = 0;
         PyObject *const *items = items_of(l, i, o, &len);
-        if (name_list(sig, p, o, items, len, l->names[i], &n, &ellipsis) < 0) return -1;
+        nt_name *names = take(l);
+        if (name_list(sig, p, o, items, len, names, &n, &ellipsis) < 0) return -1;
         if (kind == NT_ARG_NAMES) {
-            *a = nt_arg_names(n, l->names[i], ellipsis);
+            *a = nt_arg_names(n, names, ellipsis);
             return 0;
         }
+        nt_dim *d = take(l);
         for (int k = 0; k < n; k++)
-            l->dims[i][k] = nt_dim_name(l->names[i][k]);
-        *a = kind == NT_ARG_DIM && n == 1 ? nt_arg_dim(l->dims[i][0]) : nt_arg_dims(n, l->dims[i]);
+            d[k] = nt_dim_name(names[k]);
+        *a = kind == NT_ARG_DIM && n == 1 ? nt_arg_dim(d[0]) : nt_arg_dims(n, d);
         return 0;
     }
     case PT_TENSOR_LIST: {
@@ -493,21 +521,15 @@ static PyObject *wrap_results(nt_call *c, const op_info *info, PyObject *self, P
         return pair_result(c, info->pair_type);
     case RET_TUPLE:
         return pair_result(c, NULL);
-    case RET_LIST: {
-        PyObject *tuple = PyTuple_New(c->nlist);
-        for (int64_t k = 0; k < c->nlist; k++) {
-            PyObject *item = tuple ? nt_py_wrap(c->list[k]) : NULL;
-            if (!item) {
-                for (int64_t j = k + 1; j < c->nlist; j++)
-                    nt_tensor_release(c->list[j]);
+    case RET_LIST: { /* each tensor wrapped into the tuple, or (after a failure) released */
+        PyObject *tuple = PyTuple_New(c->nlist), *item;
+        for (int64_t k = 0; k < c->nlist; k++)
+            if (!tuple)
+                nt_tensor_release(c->list[k]);
+            else if ((item = nt_py_wrap(c->list[k]))) /* which releases it on failure */
+                PyTuple_SET_ITEM(tuple, k, item);
+            else
                 Py_CLEAR(tuple);
-                break;
-            }
-            PyTuple_SET_ITEM(tuple, k, item);
-        }
-        if (!tuple)
-            for (int64_t j = 0; j < c->nlist; j++)
-                nt_tensor_release(c->list[j]);
         nt_free(c->list);
         return tuple;
     }
@@ -576,13 +598,12 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     bind_mode mode = g->mode;
     if (mode == MODE_FUNCTION || mode == MODE_INPLACE_FUNCTION) self = NULL; /* the module */
     PyObject *vals[NT_SIG_MAX_PARAMS], *owned = NULL;
-    call_lists lists_storage, *lists = &lists_storage;
-    lists_storage.heap = 0;
-    lists_storage.packed = NULL;
+    call_lists lists; /* only these fields are read before they are written */
+    lists.heap = 0, lists.used = 0, lists.packed = NULL;
     int which = 0, nvals = 0;
     if (!nargs && !kwnames && g->bare >= 0) /* t.abs(), t.float(): nothing to match */
         which = g->bare;
-    else if ((which = match(g, args, nargs, kwnames, vals, &owned, &nvals, lists)) < 0)
+    else if ((which = match(g, args, nargs, kwnames, vals, &owned, &nvals, &lists)) < 0)
         return NULL;
     const py_sig *sig = g->sigs[which];
     const op_info *info = &infos[sig->op];
@@ -637,7 +658,7 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     result = wrap_results(&c, info, c.inplace ? self : NULL, out_obj);
     if (result && nt_py_warn_pending() < 0) Py_CLEAR(result);
 done:
-    release_lists(lists);
+    release_lists(&lists);
     Py_XDECREF(owned);
     return result;
 }

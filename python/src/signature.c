@@ -89,29 +89,27 @@ static bool numbers_as_tensors(const char *name) {
 
 /* ------------------------------------------------------------------ what an object is */
 
-static bool is_numpy_scalar(PyObject *o) {
+/* The dtype of a NumPy scalar of a dtype ntensor has, or -1. */
+static int numpy_scalar_dtype(PyObject *o) {
     /* the common arguments first: no NumPy lookup for them */
     if (PyLong_Check(o) || PyFloat_Check(o) || PyBool_Check(o) || PyUnicode_Check(o) ||
         o == Py_None || PyTuple_Check(o) || PyList_Check(o) || nt_py_is_tensor(o))
-        return false;
+        return -1;
     PyObject *generic = nt_py_numpy_generic_type();
-    if (!generic || !PyObject_TypeCheck(o, (PyTypeObject *)generic)) return false;
     nt_dtype d;
-    if (nt_py_numpy_dtype_of(o, &d) < 0) {
-        PyErr_Clear();
-        return false;
-    }
-    return true;
+    if (!generic || !PyObject_TypeCheck(o, (PyTypeObject *)generic)) return -1;
+    if (nt_py_numpy_dtype_of(o, &d) == 0) return (int)d;
+    PyErr_Clear();
+    return -1;
+}
+
+static bool is_numpy_scalar(PyObject *o) {
+    return numpy_scalar_dtype(o) >= 0;
 }
 
 static bool is_numpy_int(PyObject *o) {
-    if (!is_numpy_scalar(o)) return false;
-    nt_dtype d;
-    if (nt_py_numpy_dtype_of(o, &d) < 0) {
-        PyErr_Clear();
-        return false;
-    }
-    return d != NT_BOOL && !nt_dtype_is_floating(d);
+    int d = numpy_scalar_dtype(o);
+    return d >= 0 && d != NT_BOOL && !nt_dtype_is_floating((nt_dtype)d);
 }
 
 /* THPUtils_checkLong: an int (not a bool), or a NumPy integer. */
@@ -520,16 +518,6 @@ static PyObject *keyword(const py_param *p, PyObject *const *kwvals, PyObject *k
     return NULL;
 }
 
-/* The positional arguments as a new tuple. */
-static PyObject *pack_args(PyObject *const *args, Py_ssize_t nargs) {
-    PyObject *tuple = PyTuple_New(nargs);
-    for (Py_ssize_t k = 0; tuple && k < nargs; k++) {
-        Py_INCREF(args[k]);
-        PyTuple_SET_ITEM(tuple, k, args[k]);
-    }
-    return tuple;
-}
-
 /* FunctionSignature::parse. vals[i] receives the object of parameter i (NULL: absent or
  * None); a varargs int list is passed as the tuple of all positional arguments. Returns 1
  * (match), 0 (no match, nothing raised) or -1 (raised, when `raise`). */
@@ -550,7 +538,7 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
         PyObject *obj = NULL;
         bool is_kw = false;
         if (p->varargs) { /* *names: every positional argument, as one tuple */
-            if (!(obj = pack_args(args, nargs))) return -1;
+            if (!(obj = nt_py_tuple_of(args, nargs))) return -1;
             Py_XSETREF(*varargs, obj);
         } else if (pos < nargs) {
             if (p->keyword_only) {
@@ -573,7 +561,7 @@ static int bind(const py_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyOb
         } else if (varargs_ok && pos == 0 && !is_kw &&
                    (check_index(obj) || (p->dim_names && PyUnicode_Check(obj)))) {
             /* permute(1, 2, 3) is permute((1, 2, 3)): every positional argument */
-            PyObject *tuple = pack_args(args, nargs);
+            PyObject *tuple = nt_py_tuple_of(args, nargs);
             if (!tuple) return -1;
             Py_XSETREF(*varargs, tuple);
             vals[i] = tuple;
