@@ -330,7 +330,20 @@ static void empty_task(void *ctx, int64_t b, int64_t e) {
 nt_status nt_red_run(const nt_red_kernel *k, const nt_tensor *t, uint64_t mask, bool keepdim,
                      nt_tensor *out, const nt_red_params *prm) {
     nt_red_plan p;
-    nt_red_plan_build(&p, t, mask, keepdim, out, NULL);
+    int last = t->ndim - 1;
+    int64_t n = last >= 0 ? t->sizes[last] : 0;
+    if (k->runs && t->is_contiguous && out->is_contiguous && last >= 0 &&
+        mask == (uint64_t)1 << last && n >= 2 && t->numel / n >= 2 && chunk_count(n) <= 1) {
+        /* contiguous rows over the last dim, the usual call: the plan nt_red_plan_build
+         * makes for it (one kept run, one reduced run), without building it */
+        p.nk = p.nr = 1;
+        p.nout = t->numel / n, p.nred = p.rs[0] = n;
+        p.rin[0] = (int64_t)nt_dtype_table[t->dtype].size, p.kin[0] = n * p.rin[0];
+        p.kout[0] = (int64_t)nt_dtype_table[out->dtype].size;
+        p.in = nt_tensor_bytes(t), p.out = nt_tensor_bytes(out), p.out2 = NULL;
+    } else {
+        nt_red_plan_build(&p, t, mask, keepdim, out, NULL);
+    }
     red_job j = {.k = k, .p = &p, .prm = *prm, .out_dtype = out->dtype};
     j.prm.count = p.nred;
     if (p.nout == 0) return NT_OK;
