@@ -276,13 +276,18 @@ void nt_softmax_row_f64(const double *x, double *y, int64_t n, bool log_out) {
         row_f64_plain(x, y, n, log_out);
 }
 
-void nt_softmax_rows_f32(const float *x, float *y, int64_t rows, int64_t n, bool log_out) {
-    if (use_avx2()) {
-        rows_f32_avx2(x, y, rows, n, log_out);
-        return;
-    }
+/* Not inlined: the choice below stays two tail calls, without the loop's register saves. */
+__attribute__((noinline)) static void rows_f32_plain(const float *x, float *y, int64_t rows,
+                                                     int64_t n, bool log_out) {
     for (int64_t r = 0; r < rows; r++)
         row_f32_plain(x + r * n, y + r * n, n, log_out);
+}
+
+void nt_softmax_rows_f32(const float *x, float *y, int64_t rows, int64_t n, bool log_out) {
+    if (use_avx2())
+        rows_f32_avx2(x, y, rows, n, log_out);
+    else
+        rows_f32_plain(x, y, rows, n, log_out);
 }
 
 void nt_softmax_row_strided(const char *x, int64_t is, char *y, int64_t os, int64_t n,

@@ -154,7 +154,9 @@ static nt_status softmax_call(nt_op op, nt_tensor *t, nt_dim dim, int dtype, nt_
     c.args[0] = nt_arg_tensor(t);
     c.args[1] = nt_arg_dim(dim);
     c.args[2] = nt_arg_dtype(dtype);
-    return nt_red_results(nt_dispatch(&c), &c, out, NULL);
+    nt_status st = nt_dispatch(&c);
+    if (st == NT_OK) *out = c.result[0]; /* the one result */
+    return st;
 }
 
 nt_status nt_softmax(nt_tensor *t, nt_dim dim, int dtype, nt_tensor **out) {
