@@ -288,8 +288,11 @@ static void op_split(state *s, fz_input *in, nt_tensor *t, int dst) {
     int kind = fz_u8(in) % 4;
     int64_t dim = fz_int(in), arg = fz_int(in);
     int nd = nt_tensor_ndim(t);
-    /* How many parts the call makes, so that a list too long to hold is not asked for. */
-    int64_t d = dim < 0 ? dim + nd : dim, size = d >= 0 && d < nd ? nt_tensor_sizes(t)[d] : 0;
+    /* How many parts the call makes, so that a list too long to hold is not asked for. The
+     * dim may be a name's encoding (nt_dim_name): resolved as the library resolves it. */
+    int64_t d = -1;
+    if (nt_tensor_dim(t, dim, &d) != NT_OK) d = -1;
+    int64_t size = d >= 0 && d < nd ? nt_tensor_sizes(t)[d] : 0;
     int64_t parts = 0; /* what the library computes (0 when the call fails anyway) */
     if (kind == 0 && arg > 0) parts = size == 0 ? 1 : (size - 1) / arg + 1;
     if (kind == 2 && arg > 0) parts = size == 0 ? arg : (size - 1) / ((size - 1) / arg + 1) + 1;
