@@ -16,6 +16,7 @@
 #ifndef NTENSOR_H
 #define NTENSOR_H
 
+#include "ntensor/autograd.h"
 #include "ntensor/call.h"
 #include "ntensor/convert.h"
 #include "ntensor/core.h"

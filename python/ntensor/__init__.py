@@ -12,3 +12,6 @@ from . import nn  # noqa: E402,F401  (torch.nn.functional is reachable as an att
 from .nn.functional import log_softmax, softmax  # noqa: E402,F401
 # ntensor.dropout is F.dropout, which also takes torch.dropout's (input, p, train)
 from .nn.functional import dropout  # noqa: E402,F401
+from . import autograd  # noqa: E402,F401
+from .autograd.grad_mode import (enable_grad, inference_mode, no_grad,  # noqa: E402,F401
+                                 set_grad_enabled)

@@ -480,13 +480,13 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
 
 /* ------------------------------------------------------------------ calling */
 
-/* requires_grad=True and pin_memory=True of a factory, which ntensor cannot honour yet
- * (factories.c's errors); other bool parameters without a slot pass. */
-static int no_grad_flag(const py_param *p) {
-    if (PyUnicode_CompareWithASCIIString(p->name, "requires_grad") == 0)
-        return nt_py_check_no_grad(Py_True, NULL);
+/* requires_grad=True of a factory (*grad set: the result is marked) and pin_memory=True
+ * (factories.c's error); other bool parameters without a slot pass. */
+static int factory_flag(const py_param *p, int *grad) {
+    int unused;
+    if (PyUnicode_CompareWithASCIIString(p->name, "requires_grad") == 0) *grad = 1;
     if (PyUnicode_CompareWithASCIIString(p->name, "pin_memory") == 0)
-        return nt_py_check_no_grad(NULL, Py_True);
+        return nt_py_factory_flags(NULL, Py_True, &unused);
     return 0;
 }
 
@@ -619,6 +619,7 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     if (self) c.args[sig->self_slot >= 0 ? sig->self_slot : 0] = nt_arg_tensor(nt_py_tensor(self));
     PyObject *out_obj = NULL;
     PyObject *result = NULL;
+    int grad = 0; /* requires_grad=True */
     if (sig->deprecated && warn_deprecated(g, sig) < 0) goto done;
     for (int i = 0; i < nvals; i++) {
         const py_param *p = &sig->params[i];
@@ -636,7 +637,7 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
         if (!vals[i]) continue; /* left out, or None: the signature's default */
         nt_arg unused, *a = p->slot >= 0 ? &c.args[p->slot] : &unused; /* written in place */
         int kind = p->slot >= 0 ? info->slot_kind[p->slot] : NT_ARG_NONE;
-        if (p->slot < 0 && p->type == PT_BOOL && vals[i] == Py_True && no_grad_flag(p) < 0)
+        if (p->slot < 0 && p->type == PT_BOOL && vals[i] == Py_True && factory_flag(p, &grad) < 0)
             goto done;
         if (convert(sig, i, vals[i], kind, &lists, a) < 0) goto done;
         /* torch.name_(input): the input is the object written */
@@ -656,6 +657,7 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
         goto done;
     }
     result = wrap_results(&c, info, c.inplace ? self : NULL, out_obj);
+    result = nt_py_requires_grad(result, grad);
     if (result && nt_py_warn_pending() < 0) Py_CLEAR(result);
 done:
     release_lists(&lists);

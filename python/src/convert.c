@@ -213,20 +213,6 @@ static PyObject *tensor_array(PyObject *self, PyObject *const *args, Py_ssize_t 
     return result;
 }
 
-/* ---- autograd placeholders: hooks need autograd ---- */
-
-static PyObject *tensor_register_hook(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                      PyObject *kwnames) {
-    static const char *const kwlist[] = {"self", "hook", NULL};
-    PyObject *v[2];
-    if (nt_py_parse_args("Tensor.register_hook", args, nargs, kwnames, kwlist, 2, 2, v) < 0)
-        return NULL;
-    /* no tensor requires grad before autograd exists: PyTorch's error for such tensors */
-    PyErr_SetString(PyExc_RuntimeError,
-                    "cannot register a hook on a tensor that doesn't require gradient");
-    return NULL;
-}
-
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef nt_py_tensor_convert_methods[] = {
@@ -237,8 +223,6 @@ PyMethodDef nt_py_tensor_convert_methods[] = {
      "type(): 'torch.FloatTensor' etc.; type(dtype or type name): converted."},
     {"numpy", FASTKW(tensor_numpy), "numpy(force=False): an ndarray sharing the memory."},
     {"__array__", FASTKW(tensor_array), "__array__(dtype=None): for numpy.asarray."},
-    {"register_hook", FASTKW(tensor_register_hook),
-     "register_hook(hook): fails as on a tensor that does not require grad."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -31,20 +31,30 @@ static int read_names_arg(PyObject *o, const char *fname, int ndim, nt_name *buf
     return 0;
 }
 
-int nt_py_check_no_grad(PyObject *requires_grad, PyObject *pin_memory) {
+int nt_py_factory_flags(PyObject *requires_grad, PyObject *pin_memory, int *grad) {
     int rg = requires_grad ? PyObject_IsTrue(requires_grad) : 0;
     int pin = pin_memory ? PyObject_IsTrue(pin_memory) : 0;
     if (rg < 0 || pin < 0) return -1;
-    if (rg) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "requires_grad=True: ntensor has no autograd yet");
-        return -1;
-    }
+    *grad = rg;
     if (pin) {
         PyErr_SetString(PyExc_RuntimeError, "pin_memory=True needs a CUDA device");
         return -1;
     }
     return 0;
+}
+
+PyObject *nt_py_requires_grad(PyObject *result, int grad) {
+    if (!result || !grad) return result;
+    if (!nt_dtype_is_floating(nt_tensor_dtype(nt_py_tensor(result)))) { /* PyTorch's text here */
+        Py_DECREF(result);
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Only Tensors of floating point and complex dtype can require gradients");
+        return NULL;
+    }
+    nt_status st = nt_set_requires_grad(nt_py_tensor(result), true);
+    if (st == NT_OK) return result;
+    Py_DECREF(result);
+    return nt_py_raise(st);
 }
 
 /* ---- tensor(data) ---- */
@@ -256,7 +266,8 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                                          "\"data\"");
         return NULL;
     }
-    if (nt_py_check_device(kw[2]) < 0 || nt_py_check_no_grad(kw[3], kw[4]) < 0) return NULL;
+    int grad;
+    if (nt_py_check_device(kw[2]) < 0 || nt_py_factory_flags(kw[3], kw[4], &grad) < 0) return NULL;
     nt_name names[NT_MAX_DIMS];
     const nt_name *names_arg;
     nt_dtype dtype;
@@ -280,7 +291,7 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
         if (!names_arg) names_arg = nt_tensor_names(src);
         NT_PY_CALL_NOGIL(nt_tensor_numel(src), st, copy_as(src, dtype, names_arg, &out));
         nt_tensor_release(src);
-        return nt_py_result(st, out);
+        return nt_py_requires_grad(nt_py_result(st, out), grad);
     }
 
     /* Python data: shape from the first elements, dtype from all of them. */
@@ -308,7 +319,7 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
             return NULL;
         }
     }
-    return nt_py_wrap(out);
+    return nt_py_requires_grad(nt_py_wrap(out), grad);
 }
 
 PyObject *nt_py_tensor_of(PyObject *data) {
@@ -432,10 +443,14 @@ PyObject *nt_py_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs
         PyErr_Format(PyExc_TypeError, "data must be a Tensor (got %s)", Py_TYPE(data)->tp_name);
         return NULL;
     }
-    if (nt_py_check_no_grad(require_grad, NULL) < 0) return NULL;
+    int grad;
+    if (nt_py_factory_flags(require_grad, NULL, &grad) < 0) return NULL;
     nt_tensor *t = NULL;
+    bool was = nt_set_grad_enabled(false); /* an alias without history, as detach() */
     nt_status st = alias_of(nt_py_tensor(data), &t);
-    return st == NT_OK ? wrap_as((PyTypeObject *)cls, t) : nt_py_raise(st);
+    nt_set_grad_enabled(was);
+    return st == NT_OK ? nt_py_requires_grad(wrap_as((PyTypeObject *)cls, t), grad)
+                       : nt_py_raise(st);
 }
 
 /* from_numpy(ndarray): a tensor sharing the array's memory. */

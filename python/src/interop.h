@@ -36,8 +36,10 @@ extern PyBufferProcs nt_py_tensor_buffer_procs;
 
 /* ---- argument checks (factories.c) ---- */
 
-/* Rejects requires_grad=True (no autograd yet) and pin_memory=True. 0 or -1. */
-int nt_py_check_no_grad(PyObject *requires_grad, PyObject *pin_memory);
+/* Reads requires_grad= into *grad and rejects pin_memory=True. 0 or -1. */
+int nt_py_factory_flags(PyObject *requires_grad, PyObject *pin_memory, int *grad);
+/* A factory's result marked as requiring grad when `grad` (result NULL passes through). */
+PyObject *nt_py_requires_grad(PyObject *result, int grad);
 
 /* ---- tensor() and the Tensor constructor (factories.c) ---- */
 

@@ -157,6 +157,18 @@ int nt_py_index_init(PyObject *module);              /* ops_index.c */
 
 int nt_py_operators_prepare(PyTypeObject *tensor_type); /* operators.c */
 
+/* autograd.c: the Tensor's autograd attributes, methods and module functions */
+extern PyMethodDef nt_py_tensor_autograd_methods[];
+extern PyMethodDef nt_py_module_autograd_functions[];
+int nt_py_autograd_init(PyObject *module);
+PyObject *nt_py_get_requires_grad(PyObject *self, void *closure);
+int nt_py_set_requires_grad(PyObject *self, PyObject *value, void *closure);
+PyObject *nt_py_get_is_leaf(PyObject *self, void *closure);
+PyObject *nt_py_get_retains_grad(PyObject *self, void *closure);
+PyObject *nt_py_get_grad(PyObject *self, void *closure);
+int nt_py_set_grad(PyObject *self, PyObject *value, void *closure);
+PyObject *nt_py_get_grad_fn(PyObject *self, void *closure);
+
 /* Initialisation hooks of the files that need one. */
 int nt_py_tensor_type_init(PyObject *module);
 int nt_py_size_init(PyObject *module);

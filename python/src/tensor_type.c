@@ -125,62 +125,13 @@ static PyObject *get_device(PyObject *self, void *closure) {
 static PyObject *get_false(PyObject *self, void *closure) {
     Py_RETURN_FALSE;
 }
-static PyObject *get_true(PyObject *self, void *closure) {
-    Py_RETURN_TRUE;
-}
-static PyObject *get_none(PyObject *self, void *closure) {
-    Py_RETURN_NONE;
-}
 /* .data: a new tensor viewing the same memory, as detach() */
 static PyObject *get_data(PyObject *self, void *closure) {
     nt_tensor *t = nt_py_tensor(self), *out = NULL;
+    bool was = nt_set_grad_enabled(false);                 /* not recorded */
     nt_status st = nt_rename(t, nt_tensor_names(t), &out); /* before reading `out` */
+    nt_set_grad_enabled(was);
     return nt_py_result(st, out);
-}
-
-static int set_requires_grad(PyObject *self, PyObject *value, void *closure) {
-    if (!value) {
-        PyErr_SetString(PyExc_TypeError, "cannot delete requires_grad");
-        return -1;
-    }
-    if (!PyBool_Check(value)) {
-        PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
-        return -1;
-    }
-    if (value == Py_False) return 0;
-    if (!nt_dtype_is_floating(nt_tensor_dtype(nt_py_tensor(self)))) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "only Tensors of floating point and complex dtype can require gradients");
-        return -1;
-    }
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
-    return -1;
-}
-
-static int set_grad(PyObject *self, PyObject *value, void *closure) {
-    if (!value || value == Py_None) return 0; /* deleting or clearing: there is none */
-    if (!nt_py_is_tensor(value)) {
-        PyErr_Format(PyExc_TypeError,
-                     "assigned grad expected to be a Tensor or None but got grad of type%s",
-                     nt_py_type_name(value));
-        return -1;
-    }
-    nt_tensor *t = nt_py_tensor(self), *g = nt_py_tensor(value);
-    if (nt_tensor_dtype(t) != nt_tensor_dtype(g)) {
-        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
-        return -1;
-    }
-    int same = nt_tensor_ndim(t) == nt_tensor_ndim(g);
-    for (int i = 0; same && i < nt_tensor_ndim(t); i++)
-        same = nt_tensor_sizes(t)[i] == nt_tensor_sizes(g)[i];
-    if (!same) {
-        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different size");
-        return -1;
-    }
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "assigning .grad: ntensor has no autograd yet (.grad is always None)");
-    return -1;
 }
 
 static PyGetSetDef tensor_getset[] = {
@@ -194,11 +145,13 @@ static PyGetSetDef tensor_getset[] = {
     {"is_sparse", get_false, NULL, "False.", NULL},
     {"is_quantized", get_false, NULL, "False.", NULL},
     {"is_meta", get_false, NULL, "False.", NULL},
-    {"requires_grad", get_false, set_requires_grad,
-     "False: no autograd yet (setting True raises NotImplementedError).", NULL},
-    {"is_leaf", get_true, NULL, "True: no autograd yet.", NULL},
-    {"grad", get_none, set_grad, "None: no autograd yet.", NULL},
-    {"grad_fn", get_none, NULL, "None: no autograd yet.", NULL},
+    {"requires_grad", nt_py_get_requires_grad, nt_py_set_requires_grad,
+     "Whether gradients are computed for this tensor.", NULL},
+    {"is_leaf", nt_py_get_is_leaf, NULL, "Whether the tensor was not made by a recorded op.", NULL},
+    {"grad", nt_py_get_grad, nt_py_set_grad, "The accumulated gradient (names as the tensor's).",
+     NULL},
+    {"grad_fn", nt_py_get_grad_fn, NULL, "The node that made the tensor, or None.", NULL},
+    {"retains_grad", nt_py_get_retains_grad, NULL, "Whether a non-leaf keeps its grad.", NULL},
     {"data", get_data, NULL, "The tensor viewed without autograd history.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -125,6 +125,7 @@ static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int n
     t->dtype = dtype;
     t->ndim = ndim;
     t->handle = NULL;
+    t->ag = NULL;
     t->grown = NULL;
     t->sizes = t->dims;
     t->strides = t->dims + ndim;
@@ -238,12 +239,15 @@ void nt_tensor_release(nt_tensor *t) {
     if (!t) return;
     if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
     bool storage_holds_block = t->storage->block == t; /* see nt_tensor_alloc */
+    if (__builtin_expect(t->ag != NULL, 0)) nt_tensor_ag_free(t);
     if (t->grown)
         free(t->grown); /* before the storage, which may free the tensor's block;
                          * tested first: free(NULL) is still a call into libc */
     nt_storage_release(t->storage);
     if (!storage_holds_block) nt_small_free(t);
 }
+
+void (*nt_tensor_ag_free)(nt_tensor *t);
 
 nt_status nt_tensor_reserve_dims(nt_tensor *t, int ndim) {
     int capacity = t->grown ? NT_MAX_DIMS : (int)((int64_t *)t->name_slots - t->dims) / 2;

@@ -25,15 +25,19 @@ struct nt_tensor {
     nt_dtype dtype;
     int ndim;
     bool is_contiguous;
-    nt_name *names;      /* NULL when unnamed, else name_slots */
-    nt_name *name_slots; /* room for the ndim the tensor was made with, in this allocation */
-    void *handle;        /* a binding's object for the tensor (the Python wrapper), borrowed */
-    int64_t *grown;      /* NULL, or the dims of a tensor resized past the ndim it was made with:
-                            NT_MAX_DIMS sizes, strides and names in one allocation it owns */
-    int64_t *sizes;      /* = dims */
-    int64_t *strides;    /* = dims + ndim */
+    nt_name *names;        /* NULL when unnamed, else name_slots */
+    nt_name *name_slots;   /* room for the ndim the tensor was made with, in this allocation */
+    void *handle;          /* a binding's object for the tensor (the Python wrapper), borrowed */
+    struct nt_ag_meta *ag; /* autograd state (src/autograd/autograd.h), NULL when none */
+    int64_t *grown;        /* NULL, or the dims of a tensor resized past the ndim it was made with:
+                              NT_MAX_DIMS sizes, strides and names in one allocation it owns */
+    int64_t *sizes;        /* = dims */
+    int64_t *strides;      /* = dims + ndim */
     int64_t dims[];
 };
+
+/* Frees t->ag: set by the autograd layer (src/autograd/meta.c), which makes every ag. */
+extern void (*nt_tensor_ag_free)(nt_tensor *t);
 
 /* A new tensor viewing `storage` (which it retains). `names` may be NULL or all-None. The
  * caller guarantees that the view lies inside the storage. */

@@ -19,12 +19,19 @@
  * resized by the op, so the op reads that input through a view taken before. */
 nt_status nt_dispatch_out(nt_call *c, const nt_op_row *row);
 
+/* The autograd layer's path (autograd/record.c), taken while some tensor requires grad:
+ * nt_ag_live counts them. */
+extern _Atomic int64_t nt_ag_live;
+nt_status nt_dispatch_grad(nt_call *c, const nt_op_row *row);
+
 static inline nt_status nt_dispatch(nt_call *c) {
     const nt_op_row *row = nt_op_row_of(c->op);
     if (row->check) {
         nt_status st = row->check(c);
         if (st != NT_OK) return st;
     }
+    if (__builtin_expect(atomic_load_explicit(&nt_ag_live, memory_order_relaxed) != 0, 0))
+        return nt_dispatch_grad(c, row);
     if (c->out[0]) return nt_dispatch_out(c, row);
     return row->impl(c);
 }

@@ -231,18 +231,6 @@ nt_status nt_impl_same(nt_call *c) {
     return NT_OK;
 }
 
-/* requires_grad_(requires_grad=True): only False until autograd exists */
-nt_status nt_impl_requires_grad_(nt_call *c) {
-    nt_tensor *t = nt_call_tensor(c, 0);
-    if (!t) return nt_fail_null_tensor("requires_grad_", "self");
-    if (c->args[1].kind == NT_ARG_BOOL && !c->args[1].v.b) return nt_impl_same(c);
-    if (!nt_dtype_is_floating(t->dtype))
-        return nt_fail(NT_ERR_RUNTIME,
-                       "only Tensors of floating point dtype can require gradients");
-    return nt_fail(NT_ERR_NOT_IMPLEMENTED,
-                   "requires_grad=True: ntensor has no autograd yet (tensors never require grad)");
-}
-
 nt_scalar nt_scalar_load(const void *p, nt_dtype dtype) {
     return nt_load_scalar(p, dtype);
 }

@@ -224,6 +224,7 @@ nt_status nt_impl_type_as(nt_call *c);
 nt_status nt_impl_detach(nt_call *c);
 nt_status nt_impl_same(nt_call *c);
 nt_status nt_impl_requires_grad_(nt_call *c);
+nt_status nt_impl_detach_(nt_call *c); /* autograd/grad_ops.c, with requires_grad_ */
 
 /* end */
 

@@ -134,9 +134,10 @@ def test_device_and_grad_arguments():
     assert nt.tensor([1], device="cpu").tolist() == [1]
     assert_same_error(lambda: nt.zeros(2, device="cuda"), lambda: torch.zeros(2, device="cuda"))
     assert_same_error(lambda: nt.zeros(2, device="foo"), lambda: torch.zeros(2, device="foo"))
-    with pytest.raises(NotImplementedError):
-        nt.zeros(2, requires_grad=True)
+    assert nt.zeros(2, requires_grad=True).requires_grad is True
     assert nt.zeros(2, requires_grad=False).requires_grad is False
+    assert_same_error(lambda: nt.zeros(2, dtype=nt.int64, requires_grad=True),
+                      lambda: torch.zeros(2, dtype=torch.int64, requires_grad=True))
 
 
 # ---------------------------------------------------------------- arange

@@ -195,17 +195,14 @@ def test_autograd_rows_like_torch(expr):
     check(expr)
 
 
-def test_autograd_rows_that_wait_for_autograd():
-    # what PyTorch allows but needs autograd: NotImplementedError, with nothing changed
+def test_autograd_attributes_turn_on():
     u = nt.ones(2, 3)
-    with pytest.raises(NotImplementedError):
-        u.requires_grad_()
-    with pytest.raises(NotImplementedError):
-        u.requires_grad_(True)
-    with pytest.raises(NotImplementedError):
-        u.requires_grad = True
-    with pytest.raises(NotImplementedError):
-        u.grad = nt.ones(2, 3)
-    assert u.requires_grad is False and u.grad is None and u.is_leaf is True
+    assert u.requires_grad_() is u and u.requires_grad is True and u.is_leaf is True
+    u.requires_grad = False
+    assert u.requires_grad is False
+    u.grad = nt.ones(2, 3)
+    assert u.grad.tolist() == [[1.0] * 3] * 2
+    u.grad = None
+    assert u.grad is None
     with pytest.raises(TypeError, match="missing 1 required positional argument: 'hook'"):
         u.register_hook()

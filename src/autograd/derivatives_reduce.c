@@ -1,0 +1,117 @@
+/*
+ * derivatives_reduce.c — backward formulas of reductions and softmax.
+ *
+ * A reduction's gradient is spread back over the reduced dims: unsqueezed where keepdim was
+ * false, then expanded to the input's shape. Dims (indices or names) are resolved against the
+ * recorded input's metadata; the arithmetic runs on unnamed tensors and the engine names the
+ * result as the input.
+ */
+#include <math.h>
+
+#include "core/status.h"
+#include "derivatives.h"
+
+#define G gout[0]
+
+nt_status nt_ag_resolve_dim(const nt_tmeta *m, nt_dim d, int *out) {
+    if (nt_dim_is_name(d)) {
+        nt_name name = nt_dim_to_name(d);
+        for (int i = 0; m->names && i < m->ndim; i++)
+            if (m->names[i] == name) return *out = i, NT_OK;
+        return nt_fail(NT_ERR_RUNTIME, "backward: name '%s' not found", nt_name_str(name));
+    }
+    int ndim = m->ndim > 0 ? m->ndim : 1;
+    int64_t i = d < 0 ? d + ndim : d;
+    if (i < 0 || i >= ndim) return nt_fail(NT_ERR_INDEX, "backward: dim %lld out of range", (long long)d);
+    *out = (int)i;
+    return NT_OK;
+}
+
+nt_status nt_ag_reduced_mask(const nt_node *n, int slot, uint64_t *mask) {
+    const nt_tmeta *m = &n->in[0];
+    const nt_arg *a = &n->call.args[slot];
+    *mask = 0;
+    if (a->kind == NT_ARG_NONE || (a->kind == NT_ARG_DIMS && a->n == 0)) {
+        *mask = m->ndim >= 64 ? ~0ull : (1ull << m->ndim) - 1;
+        return NT_OK;
+    }
+    int count = a->kind == NT_ARG_DIMS ? a->n : 1;
+    for (int i = 0; i < count; i++) {
+        int d = 0;
+        NT_TRY(nt_ag_resolve_dim(m, a->kind == NT_ARG_DIMS ? a->v.dims[i] : a->v.dim, &d));
+        *mask |= 1ull << d;
+    }
+    return NT_OK;
+}
+
+nt_tensor *vj_unreduce(vj *v, const nt_node *n, nt_tensor *g, uint64_t mask, bool keepdim) {
+    const nt_tmeta *m = &n->in[0];
+    nt_tensor *t = vj_unnamed(v, g);
+    if (!keepdim)
+        for (int d = 0; d < m->ndim; d++)
+            if (mask >> d & 1) t = vj_unsqueeze(v, t, d);
+    return vj_expand(v, t, m->ndim, m->sizes);
+}
+
+static bool keepdim_of(const nt_node *n, int slot) {
+    return n->call.args[slot].kind == NT_ARG_BOOL && n->call.args[slot].v.b;
+}
+
+static int64_t reduced_count(const nt_tmeta *m, uint64_t mask) {
+    int64_t count = 1;
+    for (int d = 0; d < m->ndim; d++)
+        if (mask >> d & 1) count *= m->sizes[d];
+    return count;
+}
+
+/* sum/mean(self, dim, keepdim, dtype) */
+static nt_status sum_mean(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, bool mean) {
+    vj v = VJ_INIT;
+    uint64_t mask;
+    NT_TRY(nt_ag_reduced_mask(n, 1, &mask));
+    nt_tensor *g = G;
+    if (mean) g = vj_scale(&v, g, 1.0 / (double)reduced_count(&n->in[0], mask));
+    vj_give(&v, vj_unreduce(&v, n, g, mask, keepdim_of(n, 2)), &gin[0]);
+    return vj_end(&v);
+}
+nt_status nt_vjp_sum(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return sum_mean(n, gout, gin, false);
+}
+nt_status nt_vjp_mean(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return sum_mean(n, gout, gin, true);
+}
+
+/* logsumexp(self, dim, keepdim): g exp(x - y) */
+nt_status nt_vjp_logsumexp(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    uint64_t mask;
+    NT_TRY(nt_ag_reduced_mask(n, 1, &mask));
+    bool keepdim = keepdim_of(n, 2);
+    nt_tensor *y = vj_unreduce(&v, n, nt_node_result(n, 0), mask, keepdim);
+    nt_tensor *p = vj_un(&v, NT_OP_EXP, vj_sub(&v, vj_unnamed(&v, nt_node_saved(n, 0)), y));
+    vj_give(&v, vj_mul(&v, vj_unreduce(&v, n, G, mask, keepdim), p), &gin[0]);
+    return vj_end(&v);
+}
+
+/* softmax(self, dim): y (g - sum(g y)); log_softmax: g - exp(y) sum(g) */
+static nt_status softmax_vjp(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, bool log) {
+    vj v = VJ_INIT;
+    int d = 0;
+    NT_TRY(nt_ag_resolve_dim(&n->in[0], n->call.args[1].v.dim, &d));
+    nt_dim dim = d;
+    nt_tensor *y = vj_unnamed(&v, nt_node_result(n, 0)), *g = vj_unnamed(&v, G);
+    if (log) {
+        nt_tensor *s = vj_sum(&v, g, 1, &dim, true);
+        vj_give(&v, vj_sub(&v, g, vj_mul(&v, vj_un(&v, NT_OP_EXP, y), s)), &gin[0]);
+    } else {
+        nt_tensor *s = vj_sum(&v, vj_mul(&v, g, y), 1, &dim, true);
+        vj_give(&v, vj_mul(&v, y, vj_sub(&v, g, s)), &gin[0]);
+    }
+    return vj_end(&v);
+}
+nt_status nt_vjp_softmax(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return softmax_vjp(n, gout, gin, false);
+}
+nt_status nt_vjp_log_softmax(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return softmax_vjp(n, gout, gin, true);
+}

@@ -1,0 +1,201 @@
+/*
+ * derivatives_shape.c — backward formulas of views, names ops, joins and splits, masks and
+ * conversions.
+ *
+ * A view's gradient is the inverse view of the output's gradient (a reshape back, the inverse
+ * permutation) or, for a view that cuts part of its input (select, narrow), zeros with the
+ * gradient written into that part. Names ops move no data: their gradient is the output's, which
+ * the engine renames as the input. Dims are resolved against the recorded input's metadata.
+ */
+#include <string.h>
+
+#include "core/status.h"
+#include "derivatives.h"
+
+#define G gout[0]
+
+/* identity-shaped formulas for ops that only change names, dtype or layout: nt_vjp_identity */
+
+/* view, reshape, squeeze, unsqueeze, flatten, unflatten, view_as, reshape_as: reshape back */
+nt_status nt_vjp_reshape(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    vj_give(&v, vj_reshape(&v, G, n->in[0].ndim, n->in[0].sizes), &gin[0]);
+    return vj_end(&v);
+}
+
+/* transpose(self, dim0, dim1) */
+nt_status nt_vjp_transpose(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    int d0 = 0, d1 = 0;
+    if (n->in[0].ndim >= 2) {
+        NT_TRY(nt_ag_resolve_dim(&n->in[0], n->call.args[1].v.dim, &d0));
+        NT_TRY(nt_ag_resolve_dim(&n->in[0], n->call.args[2].v.dim, &d1));
+    }
+    nt_tensor *g = vj_unnamed(&v, G);
+    vj_give(&v, d0 == d1 ? g : vj_transpose(&v, g, d0, d1), &gin[0]);
+    return vj_end(&v);
+}
+
+/* t(self) */
+nt_status nt_vjp_t(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    nt_tensor *g = vj_unnamed(&v, G);
+    vj_give(&v, n->in[0].ndim < 2 ? g : vj_transpose(&v, g, 0, 1), &gin[0]);
+    return vj_end(&v);
+}
+
+/* permute(self, dims): the inverse permutation */
+nt_status nt_vjp_permute(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    const nt_arg *a = &n->call.args[1];
+    nt_dim inverse[NT_MAX_DIMS];
+    for (int i = 0; i < a->n; i++) {
+        int d = 0;
+        NT_TRY(nt_ag_resolve_dim(&n->in[0], a->v.dims[i], &d));
+        inverse[d] = i;
+    }
+    vj_give(&v, vj_permute(&v, vj_unnamed(&v, G), a->n, inverse), &gin[0]);
+    return vj_end(&v);
+}
+
+/* align_to / align_as: the output holds the input's dims (matched by name; unnamed ones in
+ * order) and new dims of size one: sum those away, then permute back */
+nt_status nt_vjp_align(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    const nt_tmeta *in = &n->in[0], *out = &n->out[0];
+    int pos[NT_MAX_DIMS];
+    bool used[NT_MAX_DIMS] = {false};
+    for (int i = 0, next = 0; i < in->ndim; i++) {
+        nt_name name = in->names ? in->names[i] : NT_NAME_NONE;
+        int p = -1;
+        for (int o = 0; name != NT_NAME_NONE && o < out->ndim && out->names; o++)
+            if (out->names[o] == name) p = o;
+        while (p < 0 && next < out->ndim) { /* the next unnamed dim of the output */
+            if (!used[next] && (!out->names || out->names[next] == NT_NAME_NONE)) p = next;
+            next++;
+        }
+        if (p < 0) return nt_fail(NT_ERR_RUNTIME, "align backward: dim %d not found", i);
+        pos[i] = p;
+        used[p] = true;
+    }
+    vj v = VJ_INIT;
+    nt_dim added[NT_MAX_DIMS], perm[NT_MAX_DIMS];
+    int nadded = 0;
+    for (int o = 0; o < out->ndim; o++)
+        if (!used[o]) added[nadded++] = o;
+    nt_tensor *g = vj_unnamed(&v, G);
+    if (nadded) g = vj_sum(&v, g, nadded, added, false);
+    for (int i = 0; i < in->ndim; i++) { /* the rank of pos[i] among the kept dims */
+        int rank = 0;
+        for (int j = 0; j < in->ndim; j++) rank += pos[j] < pos[i];
+        perm[rank] = i;
+    }
+    nt_dim inverse[NT_MAX_DIMS];
+    for (int r = 0; r < in->ndim; r++) inverse[perm[r]] = r;
+    vj_give(&v, in->ndim ? vj_permute(&v, g, in->ndim, inverse) : g, &gin[0]);
+    return vj_end(&v);
+}
+
+/* select / narrow: zeros with g written into the part */
+static nt_status select_part(const nt_node *n, nt_tensor *whole, nt_tensor **part) {
+    return nt_select(whole, n->call.args[1].v.dim, n->call.args[2].v.i, part);
+}
+static nt_status narrow_part(const nt_node *n, nt_tensor *whole, nt_tensor **part) {
+    return nt_narrow(whole, n->call.args[1].v.dim, n->call.args[2].v.i, n->call.args[3].v.i, part);
+}
+static nt_status cut(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, vj_part_fn part) {
+    vj v = VJ_INIT;
+    nt_tensor *g = G;
+    /* dims may be names: cut the unnamed zeros by index */
+    int d = 0;
+    NT_TRY(nt_ag_resolve_dim(&n->in[0], n->call.args[1].v.dim, &d));
+    nt_dim given = n->call.args[1].v.dim;
+    n->call.args[1].v.dim = d;
+    vj_give(&v, vj_scatter_part(&v, n, &n->in[0], g, part), &gin[0]);
+    n->call.args[1].v.dim = given;
+    return vj_end(&v);
+}
+nt_status nt_vjp_select(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return cut(n, gout, gin, select_part);
+}
+nt_status nt_vjp_narrow(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return cut(n, gout, gin, narrow_part);
+}
+
+/* masked_fill(self, mask, value): g where the mask is false; a tensor value gets the sum of g
+ * where it is true */
+nt_status nt_vjp_masked_fill(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    nt_tensor *mask = nt_node_saved(n, 1);
+    int s = nt_node_input(n, 0), val = nt_node_input(n, 2);
+    nt_tensor *zero = vj_scale(&v, G, 0.0);
+    if (s >= 0 && nt_node_wants(n, s)) vj_give(&v, vj_where(&v, mask, zero, G), &gin[s]);
+    if (val >= 0 && nt_node_wants(n, val))
+        vj_give(&v, vj_sum(&v, vj_unnamed(&v, vj_where(&v, mask, G, zero)), 0, NULL, false),
+                &gin[val]);
+    return vj_end(&v);
+}
+
+/* cat(tensors, dim): each input gets its slice; stack(tensors, dim): its index */
+nt_status nt_vjp_cat(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    int d = 0, k0 = nt_node_input(n, 0);
+    int count = n->call.args[0].n;
+    for (int k = 0; k < count && n->in[k0 + k].ndim == 1 && n->in[k0 + k].sizes[0] == 0; k++)
+        ; /* legacy empty 1-d inputs take no part */
+    const nt_tmeta *shaped = NULL;
+    for (int k = 0; k < count && !shaped; k++)
+        if (!(n->in[k0 + k].ndim == 1 && n->in[k0 + k].sizes[0] == 0)) shaped = &n->in[k0 + k];
+    if (shaped) NT_TRY(nt_ag_resolve_dim(shaped, n->call.args[1].v.dim, &d));
+    nt_tensor *g = vj_unnamed(&v, G);
+    int64_t at = 0;
+    for (int k = 0; k < count && vj_ok(&v); k++) {
+        const nt_tmeta *m = &n->in[k0 + k];
+        if (m->ndim == 1 && m->sizes[0] == 0 && (!shaped || shaped->ndim != 1)) continue;
+        int64_t size = m->sizes[d];
+        if (nt_node_wants(n, k0 + k)) {
+            nt_tensor *part = NULL;
+            nt_status st = nt_narrow(g, d, at, size, &part);
+            vj_give(&v, vj_keep(&v, st, part), &gin[k0 + k]);
+        }
+        at += size;
+    }
+    return vj_end(&v);
+}
+
+nt_status nt_vjp_stack(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    int k0 = nt_node_input(n, 0), count = n->call.args[0].n;
+    nt_tmeta wider = n->out[0];
+    int d = 0;
+    NT_TRY(nt_ag_resolve_dim(&wider, n->call.args[1].v.dim, &d));
+    nt_tensor *g = vj_unnamed(&v, G);
+    for (int k = 0; k < count && vj_ok(&v); k++) {
+        if (!nt_node_wants(n, k0 + k)) continue;
+        nt_tensor *part = NULL;
+        nt_status st = nt_select(g, d, k, &part);
+        vj_give(&v, vj_keep(&v, st, part), &gin[k0 + k]);
+    }
+    return vj_end(&v);
+}
+
+/* split / split_with_sizes / chunk: cat of the parts' gradients; unbind: their stack */
+static nt_status join_parts(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, bool stack) {
+    vj v = VJ_INIT;
+    int d = 0;
+    NT_TRY(nt_ag_resolve_dim(&n->in[0], n->call.args[stack ? 1 : 2].v.dim, &d));
+    nt_tensor *parts[n->noutputs > 0 ? n->noutputs : 1];
+    for (int j = 0; j < n->noutputs; j++) parts[j] = vj_unnamed(&v, gout[j]);
+    nt_tensor *out = NULL;
+    if (vj_ok(&v)) {
+        nt_status st = stack ? nt_stack(n->noutputs, parts, d, NULL, &out)
+                             : nt_cat(n->noutputs, parts, d, NULL, &out);
+        vj_give(&v, vj_keep(&v, st, out), &gin[0]);
+    }
+    return vj_end(&v);
+}
+nt_status nt_vjp_split(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return join_parts(n, gout, gin, false);
+}
+nt_status nt_vjp_unbind(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return join_parts(n, gout, gin, true);
+}
