@@ -110,8 +110,10 @@ static PyObject *grad_fn_next(PyObject *self, void *closure) {
         nt_grad_fn *next = nt_grad_fn_next(o->fn, i, &nr, &leaf);
         PyObject *f = next || leaf ? grad_fn_new(next, leaf) : Py_NewRef(Py_None);
         PyObject *pair = f ? Py_BuildValue("(Ni)", f, nr) : NULL;
-        if (!pair) Py_CLEAR(out);
-        else PyTuple_SET_ITEM(out, i, pair);
+        if (!pair)
+            Py_CLEAR(out);
+        else
+            PyTuple_SET_ITEM(out, i, pair);
     }
     return out;
 }
@@ -324,10 +326,8 @@ static PyObject *py_run_backward(PyObject *m, PyObject *args) {
     }
     nt_status st;
     if (accumulate) {
-        Py_BEGIN_ALLOW_THREADS
-        st = nt_backward((int)n, outs, gs, retain, create, (int)ni, ins);
-        Py_END_ALLOW_THREADS
-        if (st != NT_OK) goto fail;
+        Py_BEGIN_ALLOW_THREADS st = nt_backward((int)n, outs, gs, retain, create, (int)ni, ins);
+        Py_END_ALLOW_THREADS if (st != NT_OK) goto fail;
         ret = Py_NewRef(Py_None);
         goto done;
     }
@@ -336,10 +336,9 @@ static PyObject *py_run_backward(PyObject *m, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    Py_BEGIN_ALLOW_THREADS
-    st = nt_autograd_grad((int)n, outs, gs, (int)ni, ins, retain, create, allow_unused, results);
-    Py_END_ALLOW_THREADS
-    if (st != NT_OK) goto fail;
+    Py_BEGIN_ALLOW_THREADS st =
+        nt_autograd_grad((int)n, outs, gs, (int)ni, ins, retain, create, allow_unused, results);
+    Py_END_ALLOW_THREADS if (st != NT_OK) goto fail;
     ret = PyTuple_New(ni);
     for (Py_ssize_t i = 0; i < ni; i++) {
         PyObject *g = results[i] ? nt_py_wrap(results[i]) : Py_NewRef(Py_None);
@@ -355,7 +354,8 @@ static PyObject *py_run_backward(PyObject *m, PyObject *args) {
 fail:
     raise_backward(st);
 done:
-    for (Py_ssize_t i = 0; results && i < ni; i++) nt_tensor_release(results[i]);
+    for (Py_ssize_t i = 0; results && i < ni; i++)
+        nt_tensor_release(results[i]);
     PyMem_Free(results);
     PyMem_Free(outs);
     PyMem_Free(gs);
@@ -369,8 +369,7 @@ static PyObject *tensor_backward(PyObject *self, PyObject *const *args, Py_ssize
     static const char *const kwlist[] = {"self",         "gradient", "retain_graph",
                                          "create_graph", "inputs",   NULL};
     PyObject *v[5];
-    if (nt_py_parse_args("Tensor.backward", args, nargs, kwnames, kwlist, 5, 1, v) < 0)
-        return NULL;
+    if (nt_py_parse_args("Tensor.backward", args, nargs, kwnames, kwlist, 5, 1, v) < 0) return NULL;
     int create = v[3] ? PyObject_IsTrue(v[3]) : 0;
     int retain = v[2] && v[2] != Py_None ? PyObject_IsTrue(v[2]) : create;
     if (create < 0 || retain < 0) return NULL;

@@ -37,11 +37,11 @@ typedef struct nt_hook {
 typedef struct nt_ag_meta {
     bool requires_grad;
     bool retains_grad;
-    int output_nr;       /* which output of grad_fn this tensor is */
-    nt_node *grad_fn;    /* owned; NULL for a leaf */
-    nt_tensor *grad;     /* owned */
-    nt_tensor *base;     /* owned: the tensor this one is a recorded view of (never a view) */
-    nt_hook *hooks;      /* a leaf's hooks */
+    int output_nr;    /* which output of grad_fn this tensor is */
+    nt_node *grad_fn; /* owned; NULL for a leaf */
+    nt_tensor *grad;  /* owned */
+    nt_tensor *base;  /* owned: the tensor this one is a recorded view of (never a view) */
+    nt_hook *hooks;   /* a leaf's hooks */
 } nt_ag_meta;
 
 /* The number of live tensors that require grad (leaves and recorded results). */
@@ -88,11 +88,11 @@ struct nt_node {
     const nt_vjp_row *vjp;
     nt_call call; /* the recorded call: tensor slots hold saved tensors or NULL */
     int ninputs, noutputs;
-    nt_edge *edges;        /* [ninputs] */
-    nt_tmeta *in, *out;    /* [ninputs], [noutputs] */
-    int *slot_of;          /* [ninputs]: the call slot of flat input k */
+    nt_edge *edges;                 /* [ninputs] */
+    nt_tmeta *in, *out;             /* [ninputs], [noutputs] */
+    int *slot_of;                   /* [ninputs]: the call slot of flat input k */
     int8_t first[NT_CALL_MAX_ARGS]; /* the flat index of each tensor slot's first input, or -1 */
-    nt_tensor **saved;     /* [ninputs]: saved inputs (retained) or NULL */
+    nt_tensor **saved;              /* [ninputs]: saved inputs (retained) or NULL */
     uint64_t *saved_version;
     nt_tensor **saved_out; /* [noutputs]: saved results (autograd-free aliases) or NULL */
     uint64_t *saved_out_version;
@@ -105,7 +105,7 @@ struct nt_node {
     /* engine scratch, valid during one backward pass */
     int deps, index;
     bool needed, seen;
-    nt_tensor **buf; /* [noutputs] gradients gathered for the outputs */
+    nt_tensor **buf;  /* [noutputs] gradients gathered for the outputs */
     void *outs_block; /* the outputs' metadata, allocated when the outputs exist */
 };
 

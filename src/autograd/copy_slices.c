@@ -39,8 +39,10 @@ static void geom_of(const nt_tensor *t, geom *g) {
 static int64_t geom_end(const geom *g) {
     int64_t end = g->offset + 1;
     for (int i = 0; i < g->ndim; i++)
-        if (g->sizes[i] == 0) return g->offset;
-        else end += (g->sizes[i] - 1) * g->strides[i];
+        if (g->sizes[i] == 0)
+            return g->offset;
+        else
+            end += (g->sizes[i] - 1) * g->strides[i];
     return end;
 }
 
@@ -84,7 +86,8 @@ static nt_status copy_slices_vjp(nt_node *n, nt_tensor *const *gout, nt_tensor *
         for (int k = 0, i = 1; k < inner->ninputs; k++)
             if (k != s->inner_self) gin[i++] = ginner[k], ginner[k] = NULL;
     }
-    for (int k = 0; k < inner->ninputs; k++) nt_tensor_release(ginner[k]);
+    for (int k = 0; k < inner->ninputs; k++)
+        nt_tensor_release(ginner[k]);
     free(ginner);
     nt_tensor_release(base);
     nt_tensor_release(view);
@@ -98,8 +101,10 @@ static nt_status as_strided_vjp(nt_node *n, nt_tensor *const *gout, nt_tensor **
     NT_TRY(buffers(s, &base, &view));
     nt_status st = nt_copy_(view, gout[0]);
     nt_tensor_release(view);
-    if (st == NT_OK) gin[0] = base;
-    else nt_tensor_release(base);
+    if (st == NT_OK)
+        gin[0] = base;
+    else
+        nt_tensor_release(base);
     return st;
 }
 

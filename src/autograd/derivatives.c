@@ -10,9 +10,9 @@
 
 #define S(slot) (1u << (slot))
 #define ROW(ID, NAME, FN, SAVES, RESULT) [NT_OP_##ID] = {NAME, FN, SAVES, RESULT, NULL}
-#define UNARY(ID, NAME, FN) ROW(ID, NAME, FN, S(0), false)        /* reads x */
-#define UNARY_Y(ID, NAME, FN) ROW(ID, NAME, FN, 0, true)          /* reads the result */
-#define PLAIN(ID, NAME, FN) ROW(ID, NAME, FN, 0, false)           /* reads neither */
+#define UNARY(ID, NAME, FN) ROW(ID, NAME, FN, S(0), false) /* reads x */
+#define UNARY_Y(ID, NAME, FN) ROW(ID, NAME, FN, 0, true)   /* reads the result */
+#define PLAIN(ID, NAME, FN) ROW(ID, NAME, FN, 0, false)    /* reads neither */
 
 const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     /* pointwise unary */
@@ -59,6 +59,8 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     PLAIN(SUB, "SubBackward0", nt_vjp_sub),
     ROW(MUL, "MulBackward0", nt_vjp_mul, S(0) | S(1), false),
     ROW(DIV, "DivBackward0", nt_vjp_div, S(0) | S(1), false),
+    PLAIN(DIV_TRUNC, "DivBackward2", nt_vjp_div_rounding),
+    PLAIN(FLOOR_DIVIDE, "NotImplemented", nt_vjp_not_implemented),
     ROW(POW, "PowBackward0", nt_vjp_pow, S(0) | S(1), true),
     ROW(ATAN2, "Atan2Backward0", nt_vjp_atan2, S(0) | S(1), false),
     ROW(MAXIMUM, "MaximumBackward0", nt_vjp_maximum, S(0) | S(1), false),
@@ -115,9 +117,9 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     PLAIN(FLATTEN_NAMES, "ViewBackward0", nt_vjp_reshape),
     PLAIN(UNFLATTEN, "ViewBackward0", nt_vjp_reshape),
     PLAIN(UNFLATTEN_NAMED, "ViewBackward0", nt_vjp_reshape),
-    PLAIN(RENAME, "AliasBackward0", nt_vjp_identity),
-    PLAIN(RENAME_MAP, "AliasBackward0", nt_vjp_identity),
-    PLAIN(REFINE_NAMES, "AliasBackward0", nt_vjp_identity),
+    PLAIN(RENAME, "AliasBackward0", nt_vjp_rename),
+    PLAIN(RENAME_MAP, "AliasBackward0", nt_vjp_rename),
+    PLAIN(REFINE_NAMES, "AliasBackward0", nt_vjp_rename),
     PLAIN(ALIGN_TO, "AlignToBackward0", nt_vjp_align),
     PLAIN(ALIGN_AS, "AlignToBackward0", nt_vjp_align),
     PLAIN(CONTIGUOUS, "CloneBackward0", nt_vjp_identity),

@@ -45,6 +45,8 @@ NT_VJP(nt_vjp_add);
 NT_VJP(nt_vjp_sub);
 NT_VJP(nt_vjp_mul);
 NT_VJP(nt_vjp_div);
+NT_VJP(nt_vjp_div_rounding);
+NT_VJP(nt_vjp_not_implemented); /* recorded, fails in backward as PyTorch's */
 NT_VJP(nt_vjp_pow);
 NT_VJP(nt_vjp_atan2);
 NT_VJP(nt_vjp_maximum);
@@ -74,6 +76,7 @@ NT_VJP(nt_vjp_addmm);  /* addmm, addmv */
 
 /* views, names, joins, masks */
 NT_VJP(nt_vjp_reshape);
+NT_VJP(nt_vjp_rename);
 NT_VJP(nt_vjp_transpose);
 NT_VJP(nt_vjp_t);
 NT_VJP(nt_vjp_permute);

@@ -7,6 +7,7 @@
  */
 #include <math.h>
 
+#include "core/status.h"
 #include "derivatives.h"
 
 #define X nt_node_saved(n, 0)
@@ -45,13 +46,14 @@ UNARY_VJP(nt_vjp_tanh, vj_mul(V, G, vj_rbins(V, NT_BINARY_SUB, 1.0, vj_mul(V, Y,
 UNARY_VJP(nt_vjp_sigmoid, vj_mul(V, G, vj_mul(V, Y, vj_rbins(V, NT_BINARY_SUB, 1.0, Y))))
 UNARY_VJP(nt_vjp_asin,
           vj_div(V, G, vj_un(V, NT_OP_SQRT, vj_rbins(V, NT_BINARY_SUB, 1.0, vj_mul(V, X, X)))))
-UNARY_VJP(nt_vjp_acos, vj_neg(V, vj_div(V, G, vj_un(V, NT_OP_SQRT, vj_rbins(V, NT_BINARY_SUB, 1.0,
-                                                                             vj_mul(V, X, X))))))
+UNARY_VJP(nt_vjp_acos,
+          vj_neg(V, vj_div(V, G,
+                           vj_un(V, NT_OP_SQRT, vj_rbins(V, NT_BINARY_SUB, 1.0, vj_mul(V, X, X))))))
 UNARY_VJP(nt_vjp_atan, vj_div(V, G, vj_bins(V, NT_BINARY_ADD, vj_mul(V, X, X), 1.0)))
-UNARY_VJP(nt_vjp_erf, vj_mul(V, G, vj_scale(V, vj_un(V, NT_OP_EXP, vj_neg(V, vj_mul(V, X, X))),
-                                             M_2_SQRTPI)))
-UNARY_VJP(nt_vjp_erfc, vj_mul(V, G, vj_scale(V, vj_un(V, NT_OP_EXP, vj_neg(V, vj_mul(V, X, X))),
-                                              -M_2_SQRTPI)))
+UNARY_VJP(nt_vjp_erf,
+          vj_mul(V, G, vj_scale(V, vj_un(V, NT_OP_EXP, vj_neg(V, vj_mul(V, X, X))), M_2_SQRTPI)))
+UNARY_VJP(nt_vjp_erfc,
+          vj_mul(V, G, vj_scale(V, vj_un(V, NT_OP_EXP, vj_neg(V, vj_mul(V, X, X))), -M_2_SQRTPI)))
 UNARY_VJP(nt_vjp_erfinv,
           vj_mul(V, G, vj_scale(V, vj_un(V, NT_OP_EXP, vj_mul(V, Y, Y)), 0.5 / M_2_SQRTPI)))
 UNARY_VJP(nt_vjp_relu, vj_where_s(V, vj_bins(V, NT_BINARY_GT, Y, 0.0), G, 0.0))
@@ -81,7 +83,8 @@ static nt_status add_sub(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, do
     int a = nt_node_input(n, 0), b = nt_node_input(n, 1);
     double alpha = alpha_of(n, 2) * sign;
     if (a >= 0 && nt_node_wants(n, a)) vj_give(&v, G, &gin[a]);
-    if (b >= 0 && nt_node_wants(n, b)) vj_give(&v, alpha == 1.0 ? G : vj_scale(&v, G, alpha), &gin[b]);
+    if (b >= 0 && nt_node_wants(n, b))
+        vj_give(&v, alpha == 1.0 ? G : vj_scale(&v, G, alpha), &gin[b]);
     return vj_end(&v);
 }
 nt_status nt_vjp_add(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
@@ -115,6 +118,7 @@ nt_status nt_vjp_mul(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
 }
 
 nt_status nt_vjp_div(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    if (n->call.args[2].kind == NT_ARG_STR) return nt_vjp_div_rounding(n, gout, gin);
     vj v = VJ_INIT;
     int a = nt_node_input(n, 0), b = nt_node_input(n, 1);
     double sb = 1.0, sa = 1.0;
@@ -126,6 +130,22 @@ nt_status nt_vjp_div(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
         vj_give(&v, vj_neg(&v, vj_mul(&v, ga, q)), &gin[b]);
     }
     return vj_end(&v);
+}
+
+/* div with a rounding mode: a step function, zero gradients */
+nt_status nt_vjp_div_rounding(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    for (int slot = 0; slot < 2; slot++) {
+        int k = nt_node_input(n, slot);
+        if (k >= 0 && nt_node_wants(n, k)) vj_give(&v, vj_scale(&v, G, 0.0), &gin[k]);
+    }
+    return vj_end(&v);
+}
+
+/* floor_divide: PyTorch 1.13 records it and fails in backward; so do we */
+nt_status nt_vjp_not_implemented(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return nt_fail(NT_ERR_RUNTIME, "derivative for aten::%s is not implemented",
+                   nt_op_name(n->call.op));
 }
 
 /* pow(a, b): d/da = b a^(b-1) (0 where b == 0), d/db = a^b log(a) (0 where a == 0, b >= 0) */
@@ -248,9 +268,11 @@ static nt_status clamp_vjp(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, 
     const nt_arg none = {.kind = NT_ARG_NONE};
     const nt_arg *lo = min_slot >= 0 ? &n->call.args[min_slot] : &none;
     const nt_arg *hi = max_slot >= 0 ? &n->call.args[max_slot] : &none;
-    nt_tensor *above = bound_mask(&v, x, lo, NT_BINARY_GE), *below = bound_mask(&v, x, hi, NT_BINARY_LE);
+    nt_tensor *above = bound_mask(&v, x, lo, NT_BINARY_GE),
+              *below = bound_mask(&v, x, hi, NT_BINARY_LE);
     nt_tensor *inside = above && below ? vj_bin(&v, NT_BINARY_LOGICAL_AND, above, below)
-                                       : above ? above : below;
+                        : above        ? above
+                                       : below;
     int k = nt_node_input(n, 0);
     if (k >= 0 && nt_node_wants(n, k)) vj_give(&v, vj_where_s(&v, inside, G, 0.0), &gin[k]);
     int klo = min_slot >= 0 ? nt_node_input(n, min_slot) : -1;
@@ -275,12 +297,12 @@ nt_status nt_vjp_clamp_max(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) 
 }
 
 /* threshold(x, t, value): g where x > t */
-UNARY_VJP(nt_vjp_threshold,
-          vj_where_s(V, vj_bins(V, NT_BINARY_GT, X,
-                                n->call.args[1].v.s.kind == NT_SCALAR_FLOAT
-                                    ? n->call.args[1].v.s.v.f
-                                    : (double)n->call.args[1].v.s.v.i),
-                     G, 0.0))
+UNARY_VJP(nt_vjp_threshold, vj_where_s(V,
+                                       vj_bins(V, NT_BINARY_GT, X,
+                                               n->call.args[1].v.s.kind == NT_SCALAR_FLOAT
+                                                   ? n->call.args[1].v.s.v.f
+                                                   : (double)n->call.args[1].v.s.v.i),
+                                       G, 0.0))
 
 /* addcmul(self, t1, t2, value) = self + value t1 t2; addcdiv = self + value t1 / t2 */
 static nt_status addc(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, bool divide) {
@@ -292,8 +314,9 @@ static nt_status addc(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, bool 
     if (nt_node_wants(n, s)) vj_give(&v, G, &gin[s]);
     if (nt_node_wants(n, a)) vj_give(&v, divide ? vj_div(&v, gv, t2) : vj_mul(&v, gv, t2), &gin[a]);
     if (nt_node_wants(n, b))
-        vj_give(&v, divide ? vj_neg(&v, vj_div(&v, vj_mul(&v, gv, t1), vj_mul(&v, t2, t2)))
-                           : vj_mul(&v, gv, t1),
+        vj_give(&v,
+                divide ? vj_neg(&v, vj_div(&v, vj_mul(&v, gv, t1), vj_mul(&v, t2, t2)))
+                       : vj_mul(&v, gv, t1),
                 &gin[b]);
     return vj_end(&v);
 }

@@ -14,7 +14,12 @@
 
 #define G gout[0]
 
-/* identity-shaped formulas for ops that only change names, dtype or layout: nt_vjp_identity */
+/* rename, rename_map, refine_names: the output's gradient, renamed as the input by the engine */
+nt_status nt_vjp_rename(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    vj_give(&v, vj_unnamed(&v, G), &gin[0]);
+    return vj_end(&v);
+}
 
 /* view, reshape, squeeze, unsqueeze, flatten, unflatten, view_as, reshape_as: reshape back */
 nt_status nt_vjp_reshape(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
@@ -86,11 +91,13 @@ nt_status nt_vjp_align(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
     if (nadded) g = vj_sum(&v, g, nadded, added, false);
     for (int i = 0; i < in->ndim; i++) { /* the rank of pos[i] among the kept dims */
         int rank = 0;
-        for (int j = 0; j < in->ndim; j++) rank += pos[j] < pos[i];
+        for (int j = 0; j < in->ndim; j++)
+            rank += pos[j] < pos[i];
         perm[rank] = i;
     }
     nt_dim inverse[NT_MAX_DIMS];
-    for (int r = 0; r < in->ndim; r++) inverse[perm[r]] = r;
+    for (int r = 0; r < in->ndim; r++)
+        inverse[perm[r]] = r;
     vj_give(&v, in->ndim ? vj_permute(&v, g, in->ndim, inverse) : g, &gin[0]);
     return vj_end(&v);
 }
@@ -184,7 +191,8 @@ static nt_status join_parts(nt_node *n, nt_tensor *const *gout, nt_tensor **gin,
     int d = 0;
     NT_TRY(nt_ag_resolve_dim(&n->in[0], n->call.args[stack ? 1 : 2].v.dim, &d));
     nt_tensor *parts[n->noutputs > 0 ? n->noutputs : 1];
-    for (int j = 0; j < n->noutputs; j++) parts[j] = vj_unnamed(&v, gout[j]);
+    for (int j = 0; j < n->noutputs; j++)
+        parts[j] = vj_unnamed(&v, gout[j]);
     nt_tensor *out = NULL;
     if (vj_ok(&v)) {
         nt_status st = stack ? nt_stack(n->noutputs, parts, d, NULL, &out)

@@ -73,9 +73,12 @@ nt_status nt_node_apply(nt_node *n, nt_tensor *const *given, nt_tensor **gin) {
     nt_status st = NT_OK;
     for (int j = 0; j < nout; j++) {
         gout[j] = unpacked[j] = NULL;
-        bool differentiable = n->out[j].sizes || n->out[j].ndim == 0 ? nt_dtype_is_floating(n->out[j].dtype) : false;
-        if (given[j]) gout[j] = nt_tensor_retain(given[j]);
-        else if (differentiable && st == NT_OK) st = nt_ag_zeros(&n->out[j], &gout[j]);
+        bool differentiable =
+            n->out[j].sizes || n->out[j].ndim == 0 ? nt_dtype_is_floating(n->out[j].dtype) : false;
+        if (given[j])
+            gout[j] = nt_tensor_retain(given[j]);
+        else if (differentiable && st == NT_OK)
+            st = nt_ag_zeros(&n->out[j], &gout[j]);
         /* with create_graph a saved result is itself part of the graph: output j of n */
         nt_tensor *r = n->saved_out ? n->saved_out[j] : NULL;
         if (r && st == NT_OK && nt_ag_grad_mode()) {
@@ -119,8 +122,10 @@ nt_status nt_ag_fit(nt_tensor *g, const nt_tmeta *m, nt_tensor **out) {
         bool fits = lead >= 0;
         for (int i = 0; fits && i < g->ndim; i++) {
             int64_t want = i < lead ? 1 : m->sizes[i - lead];
-            if (i < lead || (want == 1 && g->sizes[i] != 1)) dims[count++] = i;
-            else fits = want == g->sizes[i];
+            if (i < lead || (want == 1 && g->sizes[i] != 1))
+                dims[count++] = i;
+            else
+                fits = want == g->sizes[i];
         }
         if (!fits) {
             char have[128], want[128];
@@ -271,11 +276,13 @@ static nt_status into_grad(nt_tensor *leaf, nt_tensor *g, bool create) {
     NT_TRY(nt_ag_check_grad_names(g, leaf->names, leaf->ndim, "backward"));
     if (m->grad && !create) return nt_binary_(NT_BINARY_ADD, m->grad, g);
     nt_tensor *own = NULL;
-    if (m->grad) NT_TRY(nt_add(m->grad, g, &own));
+    if (m->grad)
+        NT_TRY(nt_add(m->grad, g, &own));
     else if (!create && (atomic_load(&g->refcount) > 1 || atomic_load(&g->storage->refcount) > 1 ||
                          g->ag || !g->is_contiguous))
         NT_TRY(nt_clone(g, &own));
-    else own = nt_tensor_retain(g);
+    else
+        own = nt_tensor_retain(g);
     nt_status st = nt_set_grad(leaf, own);
     nt_tensor_release(own);
     return st;
@@ -304,7 +311,8 @@ static nt_status run_node(engine *e, nt_node *n, nt_node **ready, int *nready) {
         nt_tensor *kept = n->retained ? n->retained[j] : NULL;
         if (st == NT_OK && kept && n->buf[j]) {
             nt_tensor *grad = kept->ag->grad ? nt_tensor_retain(kept->ag->grad) : NULL;
-            st = grad ? nt_add(grad, n->buf[j], &kept->ag->grad) : nt_clone(n->buf[j], &kept->ag->grad);
+            st = grad ? nt_add(grad, n->buf[j], &kept->ag->grad)
+                      : nt_clone(n->buf[j], &kept->ag->grad);
             nt_tensor_release(grad);
         }
         for (int i = 0; st == NT_OK && e->captured && i < e->ninputs; i++) {
@@ -314,20 +322,23 @@ static nt_status run_node(engine *e, nt_node *n, nt_node **ready, int *nready) {
         }
     }
     bool any = false;
-    for (int j = 0; j < n->noutputs; j++) any |= n->buf[j] != NULL;
+    for (int j = 0; j < n->noutputs; j++)
+        any |= n->buf[j] != NULL;
     nt_tensor **gin = NULL;
     if (st == NT_OK && any && n->needed) {
         gin = calloc((size_t)n->ninputs + 1, sizeof *gin);
         if (!gin) st = nt_fail(NT_ERR_MEMORY, "out of memory");
         if (st == NT_OK) st = nt_node_apply(n, n->buf, gin);
         if (st == NT_OK && !e->retain && n->had_saved) {
-            for (int k = 0; k < n->ninputs; k++) nt_tensor_release(n->saved[k]), n->saved[k] = NULL;
+            for (int k = 0; k < n->ninputs; k++)
+                nt_tensor_release(n->saved[k]), n->saved[k] = NULL;
             for (int j = 0; j < n->noutputs; j++)
                 nt_tensor_release(n->saved_out[j]), n->saved_out[j] = NULL;
             n->freed = true;
         }
     }
-    for (int j = 0; j < n->noutputs; j++) nt_tensor_release(n->buf[j]), n->buf[j] = NULL;
+    for (int j = 0; j < n->noutputs; j++)
+        nt_tensor_release(n->buf[j]), n->buf[j] = NULL;
     for (int k = 0; k < n->ninputs; k++) {
         nt_tensor *g = gin ? gin[k] : NULL, *fitted = NULL;
         if (gin) gin[k] = NULL;
@@ -349,18 +360,22 @@ static nt_status run_node(engine *e, nt_node *n, nt_node **ready, int *nready) {
 static nt_status check_root(int i, nt_tensor *t, nt_tensor *g, nt_tensor **out) {
     if (!nt_ag_requires(t))
         return nt_fail(NT_ERR_RUNTIME,
-                       "element %d of tensors does not require grad and does not have a grad_fn", i);
+                       "element %d of tensors does not require grad and does not have a grad_fn",
+                       i);
     if (!g) {
         if (t->numel != 1)
-            return nt_fail(NT_ERR_RUNTIME, "grad can be implicitly created only for scalar outputs");
+            return nt_fail(NT_ERR_RUNTIME,
+                           "grad can be implicitly created only for scalar outputs");
         return nt_ones_like(t, -1, out);
     }
     if (g->ndim != t->ndim || memcmp(g->sizes, t->sizes, (size_t)t->ndim * sizeof(int64_t))) {
         char have[160] = "", want[160] = "";
         for (int k = 0, n = 0; k < g->ndim; k++)
-            n += snprintf(have + n, sizeof have - (size_t)n, k ? ", %lld" : "%lld", (long long)g->sizes[k]);
+            n += snprintf(have + n, sizeof have - (size_t)n, k ? ", %lld" : "%lld",
+                          (long long)g->sizes[k]);
         for (int k = 0, n = 0; k < t->ndim; k++)
-            n += snprintf(want + n, sizeof want - (size_t)n, k ? ", %lld" : "%lld", (long long)t->sizes[k]);
+            n += snprintf(want + n, sizeof want - (size_t)n, k ? ", %lld" : "%lld",
+                          (long long)t->sizes[k]);
         return nt_fail(NT_ERR_RUNTIME,
                        "Mismatch in shape: grad_output[%d] has a shape of torch.Size([%s]) and "
                        "output[%d] has a shape of torch.Size([%s]).",
@@ -386,22 +401,27 @@ static nt_status run(engine *e, int n, nt_tensor *const *outputs, nt_tensor *con
     if (st == NT_OK && e->ninputs) st = mark_needed(e);
     for (int i = 0; i < n && st == NT_OK; i++) { /* the roots' gradients */
         nt_tensor *t = outputs[i];
-        if (t->ag->grad_fn) st = accumulate(&t->ag->grad_fn->buf[t->ag->output_nr], root_grads[i]);
-        else st = arrive_leaf(e, t, nt_tensor_retain(root_grads[i]));
+        if (t->ag->grad_fn)
+            st = accumulate(&t->ag->grad_fn->buf[t->ag->output_nr], root_grads[i]);
+        else
+            st = arrive_leaf(e, t, nt_tensor_retain(root_grads[i]));
     }
     nt_node **ready = st == NT_OK ? malloc(((size_t)e->nnodes + 1) * sizeof *ready) : NULL;
     if (st == NT_OK && !ready) st = nt_fail(NT_ERR_MEMORY, "out of memory");
     int nready = 0;
     for (int i = 0; i < e->nnodes && st == NT_OK; i++)
         if (e->nodes[i]->deps == 0 && e->nodes[i]->needed) ready[nready++] = e->nodes[i];
-    while (st == NT_OK && nready > 0) st = run_node(e, ready[--nready], ready, &nready);
+    while (st == NT_OK && nready > 0)
+        st = run_node(e, ready[--nready], ready, &nready);
     nt_set_grad_enabled(mode);
     for (int i = 0; i < e->nnodes; i++) { /* clear the scratch, also after a failure */
         nt_node *node = e->nodes[i];
-        for (int j = 0; j < node->noutputs; j++) nt_tensor_release(node->buf[j]), node->buf[j] = NULL;
+        for (int j = 0; j < node->noutputs; j++)
+            nt_tensor_release(node->buf[j]), node->buf[j] = NULL;
         node->seen = false;
     }
-    for (int i = 0; i < n; i++) nt_tensor_release(root_grads[i]);
+    for (int i = 0; i < n; i++)
+        nt_tensor_release(root_grads[i]);
     free(root_grads);
     free(ready);
     free(e->nodes);
@@ -413,12 +433,17 @@ nt_status nt_backward(int n, nt_tensor *const *outputs, nt_tensor *const *grads,
     if (n <= 0 || !outputs) return nt_fail(NT_ERR_VALUE, "backward: no outputs");
     for (int i = 0; i < ninputs; i++)
         if (!nt_ag_requires(inputs[i]))
-            return nt_fail(NT_ERR_RUNTIME, "One of the differentiated Tensors does not require grad");
+            return nt_fail(NT_ERR_RUNTIME,
+                           "One of the differentiated Tensors does not require grad");
     /* a non-leaf input's gradient is captured at its node, then accumulated into its grad */
     nt_tensor **captured = ninputs ? calloc((size_t)ninputs, sizeof *captured) : NULL;
     if (ninputs && !captured) return nt_fail(NT_ERR_MEMORY, "out of memory");
-    engine e = {.retain = retain_graph || create_graph, .create = create_graph, .accumulate = true,
-                .ninputs = ninputs, .inputs = inputs, .captured = captured};
+    engine e = {.retain = retain_graph || create_graph,
+                .create = create_graph,
+                .accumulate = true,
+                .ninputs = ninputs,
+                .inputs = inputs,
+                .captured = captured};
     nt_status st = run(&e, n, outputs, grads);
     for (int i = 0; i < ninputs; i++) {
         if (st == NT_OK && captured[i] && !nt_is_leaf(inputs[i])) {
@@ -439,11 +464,16 @@ nt_status nt_autograd_grad(int n, nt_tensor *const *outputs, nt_tensor *const *g
     if (ninputs <= 0) return nt_fail(NT_ERR_RUNTIME, "grad requires non-empty inputs.");
     for (int i = 0; i < ninputs; i++)
         if (!nt_ag_requires(inputs[i]))
-            return nt_fail(NT_ERR_RUNTIME, "One of the differentiated Tensors does not require grad");
+            return nt_fail(NT_ERR_RUNTIME,
+                           "One of the differentiated Tensors does not require grad");
     nt_tensor **captured = calloc((size_t)ninputs, sizeof *captured);
     if (!captured) return nt_fail(NT_ERR_MEMORY, "out of memory");
-    engine e = {.retain = retain_graph || create_graph, .create = create_graph, .accumulate = false,
-                .ninputs = ninputs, .inputs = inputs, .captured = captured};
+    engine e = {.retain = retain_graph || create_graph,
+                .create = create_graph,
+                .accumulate = false,
+                .ninputs = ninputs,
+                .inputs = inputs,
+                .captured = captured};
     nt_status st = run(&e, n, outputs, grads);
     for (int i = 0; st == NT_OK && i < ninputs; i++) {
         if (captured[i] || allow_unused) continue;
@@ -454,8 +484,10 @@ nt_status nt_autograd_grad(int n, nt_tensor *const *outputs, nt_tensor *const *g
     for (int i = 0; i < ninputs; i++) {
         nt_tensor *g = captured[i];
         if (st == NT_OK && g) {
-            nt_tmeta m = {.dtype = inputs[i]->dtype, .ndim = inputs[i]->ndim,
-                          .sizes = inputs[i]->sizes, .names = inputs[i]->names};
+            nt_tmeta m = {.dtype = inputs[i]->dtype,
+                          .ndim = inputs[i]->ndim,
+                          .sizes = inputs[i]->sizes,
+                          .names = inputs[i]->names};
             st = nt_ag_fit(g, &m, &grads_out[i]);
         } else if (st == NT_OK) {
             grads_out[i] = NULL;
@@ -463,7 +495,8 @@ nt_status nt_autograd_grad(int n, nt_tensor *const *outputs, nt_tensor *const *g
         nt_tensor_release(g);
     }
     if (st != NT_OK)
-        for (int i = 0; i < ninputs; i++) grads_out[i] = NULL;
+        for (int i = 0; i < ninputs; i++)
+            grads_out[i] = NULL;
     free(captured);
     return st;
 }

@@ -11,7 +11,8 @@ nt_status nt_impl_requires_grad_(nt_call *c) {
     if (!t) return nt_fail_null_tensor("requires_grad_", "self");
     bool want = c->args[1].kind != NT_ARG_BOOL || c->args[1].v.b;
     if (want && !nt_dtype_is_floating(t->dtype)) /* PyTorch's text here */
-        return nt_fail(NT_ERR_RUNTIME, "only Tensors of floating point dtype can require gradients");
+        return nt_fail(NT_ERR_RUNTIME,
+                       "only Tensors of floating point dtype can require gradients");
     NT_TRY(nt_set_requires_grad(t, want));
     c->result[0] = nt_tensor_retain(t);
     return NT_OK;

@@ -85,11 +85,11 @@ nt_status nt_ag_set_history(nt_tensor *t, nt_node *n, int nr) {
 
 const char *nt_ag_type_name(nt_dtype dtype) {
     static const char *const names[] = {
-        [NT_BOOL] = "torch.BoolTensor",       [NT_UINT8] = "torch.ByteTensor",
-        [NT_INT8] = "torch.CharTensor",       [NT_INT16] = "torch.ShortTensor",
-        [NT_INT32] = "torch.IntTensor",       [NT_INT64] = "torch.LongTensor",
-        [NT_FLOAT16] = "torch.HalfTensor",    [NT_BFLOAT16] = "torch.BFloat16Tensor",
-        [NT_FLOAT32] = "torch.FloatTensor",   [NT_FLOAT64] = "torch.DoubleTensor",
+        [NT_BOOL] = "torch.BoolTensor",     [NT_UINT8] = "torch.ByteTensor",
+        [NT_INT8] = "torch.CharTensor",     [NT_INT16] = "torch.ShortTensor",
+        [NT_INT32] = "torch.IntTensor",     [NT_INT64] = "torch.LongTensor",
+        [NT_FLOAT16] = "torch.HalfTensor",  [NT_BFLOAT16] = "torch.BFloat16Tensor",
+        [NT_FLOAT32] = "torch.FloatTensor", [NT_FLOAT64] = "torch.DoubleTensor",
     };
     return names[dtype];
 }
@@ -209,10 +209,14 @@ nt_status nt_register_hook(nt_tensor *t, nt_grad_hook fn, void *ctx, void (*free
                        "cannot register a hook on a tensor that doesn't require gradient");
     nt_hook *h = malloc(sizeof *h);
     if (!h) return nt_fail(NT_ERR_MEMORY, "out of memory");
-    *h = (nt_hook){.id = atomic_fetch_add(&next_hook_id, 1), .output_nr = t->ag->output_nr,
-                   .fn = fn, .ctx = ctx, .free_ctx = free_ctx};
+    *h = (nt_hook){.id = atomic_fetch_add(&next_hook_id, 1),
+                   .output_nr = t->ag->output_nr,
+                   .fn = fn,
+                   .ctx = ctx,
+                   .free_ctx = free_ctx};
     nt_hook **list = t->ag->grad_fn ? &t->ag->grad_fn->hooks : &t->ag->hooks;
-    while (*list) list = &(*list)->next; /* hooks run in registration order */
+    while (*list)
+        list = &(*list)->next; /* hooks run in registration order */
     *list = h;
     *id = h->id;
     return NT_OK;

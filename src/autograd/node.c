@@ -75,9 +75,10 @@ static size_t tmeta_bytes(const nt_tensor *t) {
 
 nt_node *nt_node_alloc(const nt_vjp_row *vjp, int ninputs, nt_tensor *const *inputs) {
     size_t dims = 0;
-    for (int k = 0; k < ninputs; k++) dims += tmeta_bytes(inputs[k]);
-    size_t per = sizeof(nt_edge) + sizeof(nt_tmeta) + sizeof(nt_tensor *) + sizeof(uint64_t) +
-                 sizeof(int);
+    for (int k = 0; k < ninputs; k++)
+        dims += tmeta_bytes(inputs[k]);
+    size_t per =
+        sizeof(nt_edge) + sizeof(nt_tmeta) + sizeof(nt_tensor *) + sizeof(uint64_t) + sizeof(int);
     nt_node *n = calloc(1, sizeof *n + (size_t)ninputs * per + dims);
     if (!n) {
         nt_fail(NT_ERR_MEMORY, "out of memory");
@@ -104,7 +105,8 @@ nt_node *nt_node_alloc(const nt_vjp_row *vjp, int ninputs, nt_tensor *const *inp
 
 nt_status nt_node_set_outputs(nt_node *n, int noutputs, nt_tensor *const *outs) {
     size_t bytes = (size_t)noutputs * (sizeof(nt_tmeta) + 2 * sizeof(void *) + sizeof(uint64_t));
-    for (int j = 0; j < noutputs; j++) bytes += tmeta_bytes(outs[j]);
+    for (int j = 0; j < noutputs; j++)
+        bytes += tmeta_bytes(outs[j]);
     char *p = calloc(1, bytes);
     if (!p) return nt_fail(NT_ERR_MEMORY, "out of memory");
     n->outs_block = p;
@@ -114,8 +116,10 @@ nt_status nt_node_set_outputs(nt_node *n, int noutputs, nt_tensor *const *outs) 
     n->buf = (nt_tensor **)p, p += (size_t)noutputs * sizeof(nt_tensor *);
     n->saved_out_version = (uint64_t *)p, p += (size_t)noutputs * sizeof(uint64_t);
     for (int j = 0; j < noutputs; j++) {
-        if (outs[j]) tmeta_fill(&n->out[j], outs[j], &p);
-        else n->out[j].dtype = NT_INT64; /* no output: not differentiable */
+        if (outs[j])
+            tmeta_fill(&n->out[j], outs[j], &p);
+        else
+            n->out[j].dtype = NT_INT64; /* no output: not differentiable */
     }
     return NT_OK;
 }

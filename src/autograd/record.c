@@ -46,12 +46,18 @@ static bool flat_inputs(const nt_call *c, nt_tensor **in, int cap, int *n) {
 
 static size_t list_bytes(const nt_arg *a) {
     switch (a->kind) {
-    case NT_ARG_DIMS: return (size_t)a->n * sizeof(nt_dim);
-    case NT_ARG_INTS: return (size_t)a->n * sizeof(int64_t);
-    case NT_ARG_NAMES: return (size_t)a->n * sizeof(nt_name);
-    case NT_ARG_TENSORS: return (size_t)a->n * sizeof(nt_tensor *);
-    case NT_ARG_STR: return strlen(a->v.str) + 1;
-    default: return 0;
+    case NT_ARG_DIMS:
+        return (size_t)a->n * sizeof(nt_dim);
+    case NT_ARG_INTS:
+        return (size_t)a->n * sizeof(int64_t);
+    case NT_ARG_NAMES:
+        return (size_t)a->n * sizeof(nt_name);
+    case NT_ARG_TENSORS:
+        return (size_t)a->n * sizeof(nt_tensor *);
+    case NT_ARG_STR:
+        return strlen(a->v.str) + 1;
+    default:
+        return 0;
     }
 }
 
@@ -64,7 +70,8 @@ static nt_status copy_call(nt_node *n, const nt_call *c) {
     n->call.list = NULL;
     size_t bytes = 0;
     int nslots = nt_op_slots_of(c->op)->nslots;
-    for (int i = 0; i < nslots; i++) bytes += (list_bytes(&c->args[i]) + 7) & ~(size_t)7;
+    for (int i = 0; i < nslots; i++)
+        bytes += (list_bytes(&c->args[i]) + 7) & ~(size_t)7;
     char *p = bytes ? malloc(bytes) : NULL;
     if (bytes && !p) return nt_fail(NT_ERR_MEMORY, "out of memory");
     n->lists = p;
@@ -80,7 +87,8 @@ static nt_status copy_call(nt_node *n, const nt_call *c) {
             if (a->kind == NT_ARG_TENSORS) {
                 memset(p, 0, b);
                 n->first[i] = (int8_t)k;
-                for (int j = 0; j < a->n; j++) n->slot_of[k++] = i;
+                for (int j = 0; j < a->n; j++)
+                    n->slot_of[k++] = i;
             }
             a->v.ints = (const int64_t *)p; /* the union's pointer members share the bytes */
             p += (b + 7) & ~(size_t)7;
@@ -108,8 +116,10 @@ static nt_status save_inputs(nt_node *n, nt_tensor *const *in, bool inplace) {
         }
         n->saved_version[k] = atomic_load(&n->saved[k]->storage->version);
         nt_arg *a = &n->call.args[slot];
-        if (a->kind == NT_ARG_TENSOR) a->v.t = n->saved[k];
-        else ((nt_tensor **)a->v.tensors)[k - n->first[slot]] = n->saved[k];
+        if (a->kind == NT_ARG_TENSOR)
+            a->v.t = n->saved[k];
+        else
+            ((nt_tensor **)a->v.tensors)[k - n->first[slot]] = n->saved[k];
         n->had_saved = true;
     }
     return NT_OK;
@@ -161,8 +171,9 @@ static nt_status check_inplace(const nt_call *c) {
     nt_tensor *self = nt_call_tensor(c, 0);
     if (!self || !nt_ag_requires(self)) return NT_OK;
     if (nt_is_leaf(self))
-        return nt_fail(NT_ERR_RUNTIME,
-                       "a leaf Variable that requires grad is being used in an in-place operation.");
+        return nt_fail(
+            NT_ERR_RUNTIME,
+            "a leaf Variable that requires grad is being used in an in-place operation.");
     nt_tensor *base = self->ag->base;
     if (base && nt_ag_requires(base) && nt_is_leaf(base))
         return nt_fail(NT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being used "

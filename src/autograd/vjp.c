@@ -28,7 +28,8 @@ void vj_give(vj *v, nt_tensor *t, nt_tensor **slot) {
 }
 
 nt_status vj_end(vj *v) {
-    for (int i = 0; i < v->n; i++) nt_tensor_release(v->temps[i]);
+    for (int i = 0; i < v->n; i++)
+        nt_tensor_release(v->temps[i]);
     v->n = 0;
     return v->st;
 }
@@ -74,7 +75,8 @@ nt_tensor *vj_where(vj *v, nt_tensor *cond, nt_tensor *a, nt_tensor *b) {
     VJ_STEP(nt_where(cond, nt_operand_tensor(a), nt_operand_tensor(b), NULL, &out));
 }
 nt_tensor *vj_where_s(vj *v, nt_tensor *cond, nt_tensor *a, double b) {
-    VJ_STEP(nt_where(cond, nt_operand_tensor(a), nt_operand_scalar(nt_scalar_float(b)), NULL, &out));
+    VJ_STEP(
+        nt_where(cond, nt_operand_tensor(a), nt_operand_scalar(nt_scalar_float(b)), NULL, &out));
 }
 nt_tensor *vj_to(vj *v, nt_tensor *a, nt_dtype dtype) {
     VJ_STEP(nt_to_dtype(a, dtype, &out));

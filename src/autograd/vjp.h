@@ -22,7 +22,8 @@ typedef struct vj {
     nt_tensor *temps[VJ_MAX_TEMPS];
 } vj;
 
-#define VJ_INIT {.st = NT_OK, .n = 0}
+#define VJ_INIT                                                                                    \
+    { .st = NT_OK, .n = 0 }
 
 /* Takes a new reference from a step (st its status) into the scope. */
 nt_tensor *vj_keep(vj *v, nt_status st, nt_tensor *t);
@@ -67,6 +68,7 @@ nt_tensor *vj_zeros(vj *v, const nt_tmeta *m);
 /* a zeroed tensor like input meta m, with g copied into the part `part` cuts from it (a view
  * function applied to the zeros: select, narrow, diagonal, ...) */
 typedef nt_status (*vj_part_fn)(const nt_node *n, nt_tensor *whole, nt_tensor **part);
-nt_tensor *vj_scatter_part(vj *v, const nt_node *n, const nt_tmeta *m, nt_tensor *g, vj_part_fn part);
+nt_tensor *vj_scatter_part(vj *v, const nt_node *n, const nt_tmeta *m, nt_tensor *g,
+                           vj_part_fn part);
 
 #endif
