@@ -1,6 +1,7 @@
 /*
  * derivatives.h — the backward formulas the vjp table (derivatives.c) names, by family:
- * derivatives_pointwise.c, derivatives_reduce.c, derivatives_linalg.c, derivatives_shape.c.
+ * derivatives_pointwise.c, derivatives_reduce.c, derivatives_linalg.c, derivatives_shape.c,
+ * derivatives_select.c, derivatives_scan.c, derivatives_pool.c.
  */
 #ifndef NT_AUTOGRAD_DERIVATIVES_H
 #define NT_AUTOGRAD_DERIVATIVES_H
@@ -69,6 +70,26 @@ NT_VJP(nt_vjp_mean);
 NT_VJP(nt_vjp_logsumexp);
 NT_VJP(nt_vjp_softmax);
 NT_VJP(nt_vjp_log_softmax);
+NT_VJP(nt_vjp_prod);
+NT_VJP(nt_vjp_var);
+NT_VJP(nt_vjp_std);
+NT_VJP(nt_vjp_var_mean);
+NT_VJP(nt_vjp_std_mean);
+
+/* selecting reductions, scans, pooling, distances (derivatives_select.c, derivatives_scan.c,
+ * derivatives_pool.c) */
+NT_VJP(nt_vjp_amax);       /* amax, amin */
+NT_VJP(nt_vjp_evenly);     /* max(), min(), median() */
+NT_VJP(nt_vjp_select_dim); /* max/min/median/mode along a dim */
+NT_VJP(nt_vjp_kthvalue);
+NT_VJP(nt_vjp_topk);
+NT_VJP(nt_vjp_cumextreme); /* cummax, cummin */
+NT_VJP(nt_vjp_cumsum);
+NT_VJP(nt_vjp_cumprod);
+NT_VJP(nt_vjp_logcumsumexp);
+NT_VJP(nt_vjp_max_pool); /* max_pool1d/2d/3d and the _with_indices forms */
+NT_VJP(nt_vjp_cdist);
+NT_VJP(nt_vjp_pdist);
 
 /* matrix products */
 NT_VJP(nt_vjp_matmul); /* mm, mv, dot, bmm, matmul */

@@ -10,6 +10,7 @@
 
 #include "core/status.h"
 #include "derivatives.h"
+#include "vjp_select.h"
 
 #define G gout[0]
 
@@ -115,4 +116,98 @@ nt_status nt_vjp_softmax(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
 }
 nt_status nt_vjp_log_softmax(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
     return softmax_vjp(n, gout, gin, true);
+}
+
+/* ------------------------------------------------------------------ prod, var, std */
+
+/* The dims of mask as a list (every reduced dim of input 0). */
+static int mask_dims(const nt_tmeta *m, uint64_t mask, nt_dim *dims) {
+    int count = 0;
+    for (int d = 0; d < m->ndim; d++)
+        if (mask >> d & 1) dims[count++] = d;
+    return count;
+}
+
+/* prod(self, dim, keepdim, dtype): each element's gradient is the product of the others in its
+ * group. Without a zero in the group that is y / x; with exactly one zero, the zero's is the
+ * product of the nonzero elements and each other's is that product times the zero over itself
+ * (0, written so that its derivative by the zero is right); with more, 0 (PyTorch's values). */
+nt_status nt_vjp_prod(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    uint64_t mask;
+    NT_TRY(nt_ag_reduced_mask(n, 1, &mask));
+    bool keepdim = keepdim_of(n, 2);
+    nt_dim dims[NT_MAX_DIMS];
+    int count = mask_dims(&n->in[0], mask, dims);
+    nt_tensor *x = vj_unnamed(&v, nt_node_saved(n, 0));
+    nt_tensor *y = vj_unreduce(&v, n, nt_node_result(n, 0), mask, keepdim);
+    nt_tensor *g = vj_unreduce(&v, n, G, mask, keepdim);
+    nt_tensor *zero = vj_cmp(&v, NT_BINARY_EQ, x, 0.0);
+    nt_tensor *safe = vj_where_s(&v, vj_cmp(&v, NT_BINARY_NE, x, 0.0), x, 1.0);
+    nt_tensor *zeros = vj_sum(&v, zero, count, dims, true);
+    nt_tensor *nonzero_prod = vj_prod(&v, safe, count, dims, true);
+    nt_tensor *the_zero = vj_sum(&v, vj_where_s(&v, zero, x, 0.0), count, dims, true);
+    nt_tensor *lone =
+        vj_where(&v, zero, nonzero_prod, vj_div(&v, vj_mul(&v, nonzero_prod, the_zero), safe));
+    nt_tensor *with_zero = vj_where_s(&v, vj_cmp(&v, NT_BINARY_EQ, zeros, 1.0), lone, 0.0);
+    nt_tensor *others =
+        vj_where(&v, vj_cmp(&v, NT_BINARY_EQ, zeros, 0.0), vj_div(&v, y, safe), with_zero);
+    vj_give(&v, vj_mul(&v, g, others), &gin[0]);
+    return vj_end(&v);
+}
+
+/* var/std's correction: slot 4 (an int or a float), else 1 or 0 by `unbiased` (slot 3) */
+static double correction_of(const nt_node *n) {
+    const nt_arg *a = &n->call.args[4], *u = &n->call.args[3];
+    if (a->kind == NT_ARG_INT) return (double)a->v.i;
+    if (a->kind == NT_ARG_FLOAT) return a->v.f;
+    return u->kind == NT_ARG_BOOL && !u->v.b ? 0.0 : 1.0;
+}
+
+/* var's gradient from g spread over the input: 2 g (x - mean(x)) / (N - correction) */
+static nt_tensor *var_grad(vj *v, const nt_node *n, nt_tensor *g, uint64_t mask) {
+    nt_dim dims[NT_MAX_DIMS];
+    int count = mask_dims(&n->in[0], mask, dims);
+    double dof = (double)reduced_count(&n->in[0], mask) - correction_of(n);
+    nt_tensor *x = vj_unnamed(v, nt_node_saved(n, 0));
+    nt_tensor *centered = vj_sub(v, x, vj_mean(v, x, count, dims, true));
+    return vj_mul(v, vj_scale(v, g, 2.0 / dof), centered);
+}
+
+/* std = sqrt(var): var's gradient of g / (2 std), 0 where std is 0 */
+static nt_tensor *std_to_var(vj *v, nt_tensor *g, nt_tensor *std) {
+    nt_tensor *scaled = vj_div(v, g, vj_scale(v, std, 2.0));
+    return vj_where_s(v, vj_cmp(v, NT_BINARY_NE, std, 0.0), scaled, 0.0);
+}
+
+/* var/std(self, dim, keepdim, unbiased, correction); var_mean/std_mean: the same with the mean
+ * as a second result */
+static nt_status moments_vjp(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, bool sqrt,
+                             bool with_mean) {
+    vj v = VJ_INIT;
+    uint64_t mask;
+    NT_TRY(nt_ag_reduced_mask(n, 1, &mask));
+    bool keepdim = keepdim_of(n, 2);
+    nt_tensor *g = vj_unreduce(&v, n, G, mask, keepdim);
+    if (sqrt) g = std_to_var(&v, g, vj_unreduce(&v, n, nt_node_result(n, 0), mask, keepdim));
+    nt_tensor *grad = var_grad(&v, n, g, mask);
+    if (with_mean) {
+        double count = (double)reduced_count(&n->in[0], mask);
+        grad =
+            vj_add(&v, grad, vj_unreduce(&v, n, vj_scale(&v, gout[1], 1.0 / count), mask, keepdim));
+    }
+    vj_give(&v, grad, &gin[0]);
+    return vj_end(&v);
+}
+nt_status nt_vjp_var(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return moments_vjp(n, gout, gin, false, false);
+}
+nt_status nt_vjp_std(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return moments_vjp(n, gout, gin, true, false);
+}
+nt_status nt_vjp_var_mean(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return moments_vjp(n, gout, gin, false, true);
+}
+nt_status nt_vjp_std_mean(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return moments_vjp(n, gout, gin, true, true);
 }

@@ -79,9 +79,10 @@ nt_status nt_node_apply(nt_node *n, nt_tensor *const *given, nt_tensor **gin) {
             gout[j] = nt_tensor_retain(given[j]);
         else if (differentiable && st == NT_OK)
             st = nt_ag_zeros(&n->out[j], &gout[j]);
-        /* with create_graph a saved result is itself part of the graph: output j of n */
+        /* with create_graph a saved result is itself part of the graph: output j of n (a
+         * saved index result is not differentiable) */
         nt_tensor *r = n->saved_out ? n->saved_out[j] : NULL;
-        if (r && st == NT_OK && nt_ag_grad_mode()) {
+        if (r && st == NT_OK && nt_ag_grad_mode() && nt_dtype_is_floating(r->dtype)) {
             st = nt_tensor_view_of(r, r->ndim, r->sizes, r->strides, r->offset, r->names,
                                    &unpacked[j]);
             if (st == NT_OK) st = nt_ag_set_history(unpacked[j], n, j);

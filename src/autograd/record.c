@@ -139,14 +139,15 @@ static nt_status attach(nt_node *n, nt_call *c, nt_tensor *const *in, int nout,
         fl[j] = outs[j] && nt_dtype_is_floating(outs[j]->dtype) ? outs[j] : NULL;
     NT_TRY(nt_node_set_outputs(n, nout, fl));
     for (int j = 0; j < nout; j++) {
-        if (!fl[j]) continue;
-        if (n->vjp->saves_result) {
-            nt_tensor *r = fl[j];
+        /* every result is saved, indices too (max(dim), topk, pooling read them) */
+        if (n->vjp->saves_result && outs[j]) {
+            nt_tensor *r = outs[j];
             NT_TRY(nt_tensor_view_of(r, r->ndim, r->sizes, r->strides, r->offset, r->names,
                                      &n->saved_out[j]));
             n->saved_out_version[j] = atomic_load(&r->storage->version);
             n->had_saved = true;
         }
+        if (!fl[j]) continue;
         NT_TRY(nt_ag_set_history(fl[j], n, j));
         if (c->inplace) {
             if (fl[j]->ag->base) NT_TRY(nt_ag_rebase_view(fl[j], n));

@@ -1,0 +1,162 @@
+/*
+ * derivatives_pool.c — backward formulas of max pooling and of the distances cdist and pdist.
+ *
+ * Max pooling sends each window's gradient to the input position its index names (indices
+ * are flat within each plane of the pooled dims; overlapping windows add up). The plain
+ * max_pool*d ops keep no indices, so the formula pools the saved input again for them.
+ * Distances: the gradient of ||x1_i - x2_j||_p through the difference of the two rows, with
+ * PyTorch's per-p forms (0 where the distance is 0).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/status.h"
+#include "derivatives.h"
+#include "vjp_select.h"
+
+#define G gout[0]
+
+static int pool_dims(nt_op op) {
+    switch (op) {
+    case NT_OP_MAX_POOL1D:
+    case NT_OP_MAX_POOL1D_WITH_INDICES:
+        return 1;
+    case NT_OP_MAX_POOL2D:
+    case NT_OP_MAX_POOL2D_WITH_INDICES:
+        return 2;
+    default:
+        return 3;
+    }
+}
+
+/* the indices of the recorded pooling, run again on the saved input without recording */
+static nt_tensor *pool_indices(vj *v, const nt_node *n, int dims) {
+    if (!vj_ok(v)) return NULL;
+    const nt_arg *a = n->call.args;
+    int cnt[4] = {0};
+    const int64_t *list[4] = {NULL};
+    for (int i = 1; i <= 4; i++)
+        if (a[i].kind == NT_ARG_INTS) cnt[i - 1] = a[i].n, list[i - 1] = a[i].v.ints;
+    bool ceil_mode = a[5].kind == NT_ARG_BOOL && a[5].v.b;
+    nt_tensor *values = NULL, *indices = NULL;
+    bool was = nt_set_grad_enabled(false);
+    nt_status st = nt_max_pool(dims, nt_node_saved(n, 0), cnt[0], list[0], cnt[1], list[1], cnt[2],
+                               list[2], cnt[3], list[3], ceil_mode, &values, &indices);
+    nt_set_grad_enabled(was);
+    nt_tensor_release(values);
+    return vj_keep(v, st, indices);
+}
+
+/* max_pool*d(self, kernel_size, stride, padding, dilation, ceil_mode) and the _with_indices
+ * forms: g (..., out plane) to the flat positions idx in (..., in plane) */
+nt_status nt_vjp_max_pool(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    const nt_tmeta *m = &n->in[0];
+    int dims = pool_dims(n->call.op);
+    nt_tensor *g = vj_unnamed(&v, G);
+    nt_tensor *idx = n->noutputs > 1 ? nt_node_result(n, 1) : NULL;
+    if (!idx) idx = pool_indices(&v, n, dims);
+    if (!vj_ok(&v)) return vj_end(&v);
+    int64_t in_plane = 1, out_plane = 1;
+    for (int d = m->ndim - dims; d < m->ndim; d++)
+        in_plane *= m->sizes[d];
+    for (int d = g->ndim - dims; d < g->ndim; d++)
+        out_plane *= g->sizes[d];
+    int64_t rows = out_plane ? g->numel / out_plane : 0, flat[2] = {rows, out_plane};
+    nt_tensor *g2 = vj_reshape(&v, g, 2, flat), *idx2 = vj_reshape(&v, idx, 2, flat);
+    nt_tensor *grad = vj_scatter_dim(&v, g2, idx2, 1, in_plane);
+    vj_give(&v, vj_reshape(&v, grad, m->ndim, m->sizes), &gin[0]);
+    return vj_end(&v);
+}
+
+/* ------------------------------------------------------------------ distances */
+
+/* d ||diff||_p / d diff, given the distance d (broadcast to diff): PyTorch's cases */
+static nt_tensor *dist_factor(vj *v, nt_tensor *diff, nt_tensor *d, double p) {
+    if (p == 0) return vj_scale(v, diff, 0.0);
+    nt_tensor *sign = vj_un(v, NT_OP_SIGN, diff);
+    if (p == 1) return sign;
+    nt_tensor *adiff = vj_un(v, NT_OP_ABS, diff);
+    if (isinf(p)) return vj_mul(v, sign, vj_bin(v, NT_BINARY_EQ, adiff, d));
+    nt_tensor *nonzero = vj_cmp(v, NT_BINARY_NE, d, 0.0);
+    nt_tensor *safe = vj_where_s(v, nonzero, d, 1.0);
+    nt_tensor *f;
+    if (p == 2) {
+        f = vj_div(v, diff, safe);
+    } else {
+        nt_tensor *den = vj_bins(v, NT_BINARY_POW, safe, p - 1);
+        if (p < 2) {
+            /* |diff|^(p - 1) with 0 where diff is 0 and p < 1 */
+            nt_tensor *zero_diff = vj_cmp(v, NT_BINARY_EQ, diff, 0.0);
+            nt_tensor *num = vj_mul(v, sign, vj_bins(v, NT_BINARY_POW, adiff, p - 1));
+            if (p < 1) num = vj_where_s(v, vj_un(v, NT_OP_LOGICAL_NOT, zero_diff), num, 0.0);
+            f = vj_div(v, num, den);
+        } else {
+            f = vj_div(v, vj_mul(v, diff, vj_bins(v, NT_BINARY_POW, adiff, p - 2)), den);
+        }
+    }
+    return vj_where_s(v, nonzero, f, 0.0);
+}
+
+static double p_of(const nt_node *n, int slot) {
+    const nt_arg *a = &n->call.args[slot];
+    if (a->kind == NT_ARG_FLOAT) return a->v.f;
+    if (a->kind == NT_ARG_INT) return (double)a->v.i;
+    return 2.0;
+}
+
+/* cdist(x1 (..., P, M), x2 (..., R, M), p): the pairs' terms g_ij f(x1_i - x2_j) summed over j
+ * for x1 and over i (negated) for x2 */
+nt_status nt_vjp_cdist(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    nt_tensor *x1 = vj_unnamed(&v, nt_node_saved(n, 0)), *x2 = vj_unnamed(&v, nt_node_saved(n, 1));
+    nt_tensor *y = vj_unnamed(&v, nt_node_result(n, 0)), *g = vj_unnamed(&v, G);
+    if (!vj_ok(&v)) return vj_end(&v);
+    nt_tensor *diff =
+        vj_sub(&v, vj_unsqueeze(&v, x1, x1->ndim - 1), vj_unsqueeze(&v, x2, x2->ndim - 2));
+    nt_tensor *f = dist_factor(&v, diff, vj_unsqueeze(&v, y, y->ndim), p_of(n, 2));
+    nt_tensor *term = vj_mul(&v, vj_unsqueeze(&v, g, g->ndim), f); /* (..., P, R, M) */
+    nt_dim rows1 = -2, rows2 = -3;
+    if (nt_node_wants(n, 0)) vj_give(&v, vj_sum(&v, term, 1, &rows1, false), &gin[0]);
+    if (nt_node_wants(n, 1)) vj_give(&v, vj_neg(&v, vj_sum(&v, term, 1, &rows2, false)), &gin[1]);
+    return vj_end(&v);
+}
+
+/* (K x N) with +1 at (k, i) and -1 at (k, j) for the k-th pair i < j (pdist's order) */
+static nt_tensor *pair_matrix(vj *v, int64_t rows, nt_dtype dtype) {
+    if (!vj_ok(v)) return NULL;
+    int64_t pairs = rows * (rows - 1) / 2;
+    int64_t *ij = malloc((size_t)(2 * pairs + 1) * sizeof *ij);
+    if (!ij) {
+        v->st = nt_fail(NT_ERR_MEMORY, "out of memory");
+        return NULL;
+    }
+    for (int64_t i = 0, k = 0; i < rows; i++)
+        for (int64_t j = i + 1; j < rows; j++, k++)
+            ij[k] = i, ij[pairs + k] = j;
+    nt_tensor *first = NULL, *second = NULL;
+    int64_t col[2] = {pairs, 1};
+    nt_status st = nt_from_buffer(ij, NT_INT64, 2, col, NULL, &first);
+    if (st == NT_OK) st = nt_from_buffer(ij + pairs, NT_INT64, 2, col, NULL, &second);
+    free(ij);
+    vj_keep(v, st, first);
+    vj_keep(v, st, second);
+    nt_tensor *positions = vj_arange(v, rows);
+    nt_tensor *plus = vj_to(v, vj_bin(v, NT_BINARY_EQ, first, positions), dtype);
+    nt_tensor *minus = vj_to(v, vj_bin(v, NT_BINARY_EQ, second, positions), dtype);
+    return vj_sub(v, plus, minus);
+}
+
+/* pdist(self (N, M), p): the differences of the pairs as D x, the gradient D^T (g f(D x)) */
+nt_status nt_vjp_pdist(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    nt_tensor *x = vj_unnamed(&v, nt_node_saved(n, 0)), *y = vj_unnamed(&v, nt_node_result(n, 0));
+    nt_tensor *g = vj_unnamed(&v, G);
+    if (!vj_ok(&v)) return vj_end(&v);
+    nt_tensor *pairs = pair_matrix(&v, x->sizes[0], x->dtype);
+    nt_tensor *diff = vj_mm(&v, pairs, x); /* (K, M) */
+    nt_tensor *f = dist_factor(&v, diff, vj_unsqueeze(&v, y, 1), p_of(n, 1));
+    nt_tensor *term = vj_mul(&v, vj_unsqueeze(&v, g, 1), f);
+    vj_give(&v, vj_mm(&v, vj_transpose(&v, pairs, 0, 1), term), &gin[0]);
+    return vj_end(&v);
+}
