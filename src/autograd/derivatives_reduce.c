@@ -164,11 +164,14 @@ static double correction_of(const nt_node *n) {
     return u->kind == NT_ARG_BOOL && !u->v.b ? 0.0 : 1.0;
 }
 
-/* var's gradient from g spread over the input: 2 g (x - mean(x)) / (N - correction) */
+/* var's gradient from g spread over the input: 2 g (x - mean(x)) / (N - correction); of every
+ * element (no dims, or a 0-dim input) with N == correction, PyTorch's inf g */
 static nt_tensor *var_grad(vj *v, const nt_node *n, nt_tensor *g, uint64_t mask) {
     nt_dim dims[NT_MAX_DIMS];
     int count = mask_dims(&n->in[0], mask, dims);
     double dof = (double)reduced_count(&n->in[0], mask) - correction_of(n);
+    bool every = n->in[0].ndim == 0 || n->call.args[1].kind == NT_ARG_NONE;
+    if (every && dof == 0) return vj_scale(v, g, INFINITY);
     nt_tensor *x = vj_unnamed(v, nt_node_saved(n, 0));
     nt_tensor *centered = vj_sub(v, x, vj_mean(v, x, count, dims, true));
     return vj_mul(v, vj_scale(v, g, 2.0 / dof), centered);

@@ -301,3 +301,56 @@ def test_indices_not_differentiable():
     assert values.requires_grad and not indices.requires_grad
     values, indices = x.topk(2, 1)
     assert not indices.requires_grad
+
+
+# ------------------------------------------------------------------ edges: empty, 0-dim, float32, dtype=
+
+def _edge_leaf(t):
+    x = from_torch(t) if t.numel() else nt.zeros(*t.shape, dtype=nt.float64)
+    return x.requires_grad_(True)
+
+
+def _check_sum_grad(nt_fn, torch_fn, t):
+    x, tt = _edge_leaf(t), t.clone().requires_grad_(True)
+    _first(nt_fn(x)).sum().backward()
+    _first(torch_fn(tt)).sum().backward()
+    assert x.grad.dtype == x.dtype and tuple(x.grad.shape) == tuple(tt.grad.shape)
+    got = np.array(x.grad.tolist()).reshape(tuple(x.grad.shape))
+    np.testing.assert_allclose(got, tt.grad.numpy(), rtol=1e-5, atol=1e-6)
+
+
+EDGE_OPS = [
+    ("prod", lambda a: a.prod(0)), ("var", lambda a: a.var(0)), ("std", lambda a: a.std(0)),
+    ("amax", lambda a: a.amax(0)), ("cumsum", lambda a: a.cumsum(0)),
+    ("cumprod", lambda a: a.cumprod(0)), ("logcumsumexp", lambda a: a.logcumsumexp(0)),
+    ("cummax", lambda a: a.cummax(0)), ("topk", lambda a: a.topk(1, 0)),
+    ("max_dim", lambda a: a.max(0)), ("median", lambda a: a.median()),
+    ("kthvalue", lambda a: a.kthvalue(1, 0)), ("mode", lambda a: a.mode(0)),
+]
+
+
+@pytest.mark.parametrize("case", EDGE_OPS, ids=[c[0] for c in EDGE_OPS])
+def test_edge_0dim_and_float32(case):
+    _check_sum_grad(case[1], case[1], torch.tensor(1.5, dtype=torch.float64))
+    t = _rand(3, 4, seed=12).float()
+    _check_sum_grad(case[1], case[1], t)
+
+
+@pytest.mark.parametrize("case", [c for c in EDGE_OPS if c[0] not in ("median", "kthvalue", "mode", "topk")],
+                         ids=lambda c: c[0])
+def test_edge_empty(case):
+    _check_sum_grad(case[1], case[1], torch.zeros(3, 0, dtype=torch.float64))
+
+
+@pytest.mark.parametrize("name", ["prod", "cumsum", "cumprod", "sum"])
+def test_dtype_argument(name):
+    t = _rand(3, 4, seed=13).float()
+    _check_sum_grad(lambda a: getattr(a, name)(1, dtype=nt.float64),
+                    lambda a: getattr(a, name)(1, dtype=torch.float64), t)
+
+
+def test_nan_ties_go_to_the_nans():
+    t = torch.tensor([1., float("nan"), 2., float("nan")], dtype=torch.float64)
+    x = _edge_leaf(t)
+    x.max().backward()
+    assert x.grad.tolist() == [0.0, 0.5, 0.0, 0.5]
