@@ -249,41 +249,53 @@ nt_status nt_vjp_cdist(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
     return vj_end(&v);
 }
 
-/* (K x N) with +1 at (k, i) and -1 at (k, j) for the k-th pair i < j (pdist's order) */
-static nt_tensor *pair_matrix(vj *v, int64_t rows, nt_dtype dtype) {
+/* pdist's pairs i < j (row-major) of a vector a of N (N - 1) / 2 entries, as the upper
+ * triangle of an (N x N) matrix (zeros elsewhere): the rows' parts of a, each after i + 1
+ * zeros, joined and reshaped (recorded ops: narrow, cat, reshape) */
+static nt_tensor *upper_triangle(vj *v, nt_tensor *a, int64_t rows) {
     if (!vj_ok(v)) return NULL;
-    int64_t pairs = rows * (rows - 1) / 2;
-    int64_t *ij = malloc((size_t)(2 * pairs + 1) * sizeof *ij);
-    if (!ij) {
-        v->st = nt_fail(NT_ERR_MEMORY, "out of memory");
+    int64_t count = 2 * rows, at = 0, square[2] = {rows, rows};
+    if (rows == 0) return vj_reshape(v, a, 2, square);
+    nt_tensor **parts = calloc((size_t)count, sizeof *parts), *joined = NULL;
+    nt_tensor *z = zeros(v, 1, &rows, a->dtype);
+    nt_status st = parts && z ? NT_OK : NT_ERR_MEMORY;
+    if (!parts && vj_ok(v)) v->st = nt_fail(NT_ERR_MEMORY, "out of memory");
+    for (int64_t i = 0; i < rows && st == NT_OK; i++) {
+        st = nt_narrow(z, 0, 0, i + 1, &parts[2 * i]);
+        if (st == NT_OK) st = nt_narrow(a, 0, at, rows - 1 - i, &parts[2 * i + 1]);
+        at += rows - 1 - i;
+    }
+    if (st == NT_OK) st = nt_cat((int)count, parts, 0, NULL, &joined);
+    for (int64_t i = 0; parts && i < count; i++)
+        nt_tensor_release(parts[i]);
+    free(parts);
+    if (!vj_ok(v)) {
+        nt_tensor_release(joined);
         return NULL;
     }
-    for (int64_t i = 0, k = 0; i < rows; i++)
-        for (int64_t j = i + 1; j < rows; j++, k++)
-            ij[k] = i, ij[pairs + k] = j;
-    nt_tensor *first = NULL, *second = NULL;
-    int64_t col[2] = {pairs, 1};
-    nt_status st = nt_from_buffer(ij, NT_INT64, 2, col, NULL, &first);
-    if (st == NT_OK) st = nt_from_buffer(ij + pairs, NT_INT64, 2, col, NULL, &second);
-    free(ij);
-    vj_keep(v, st, first);
-    vj_keep(v, st, second);
-    nt_tensor *positions = vj_arange(v, rows);
-    nt_tensor *plus = vj_to(v, vj_bin(v, NT_BINARY_EQ, first, positions), dtype);
-    nt_tensor *minus = vj_to(v, vj_bin(v, NT_BINARY_EQ, second, positions), dtype);
-    return vj_sub(v, plus, minus);
+    return vj_reshape(v, vj_keep(v, st, joined), 2, square);
 }
 
-/* pdist(self (N, M), p): the differences of the pairs as D x, the gradient D^T (g f(D x)) */
+/* pdist(self (N, M), p): cdist's terms for the pairs i < j (the others' weights are 0), summed
+ * over j for row i and, negated, over i for row j */
 nt_status nt_vjp_pdist(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
     vj v = VJ_INIT;
     nt_tensor *x = vj_unnamed(&v, nt_node_saved(n, 0)), *y = vj_unnamed(&v, nt_node_result(n, 0));
     nt_tensor *g = vj_unnamed(&v, G);
     if (!vj_ok(&v)) return vj_end(&v);
-    nt_tensor *pairs = pair_matrix(&v, x->sizes[0], x->dtype);
-    nt_tensor *diff = vj_mm(&v, pairs, x); /* (K, M) */
-    nt_tensor *f = dist_factor(&v, diff, vj_unsqueeze(&v, y, 1), p_of(n, 1));
-    nt_tensor *term = vj_mul(&v, vj_unsqueeze(&v, g, 1), f);
-    vj_give(&v, vj_mm(&v, vj_transpose(&v, pairs, 0, 1), term), &gin[0]);
+    int64_t rows = x->sizes[0];
+    nt_tensor *weight = upper_triangle(&v, g, rows), *dist = upper_triangle(&v, y, rows);
+    /* (N, N, M), 1 off the pairs (their weights are 0; no |0|^(p - 2) in second derivatives) */
+    int64_t col[3] = {rows, 1, 1};
+    nt_tensor *ar = vj_arange(&v, rows);
+    nt_tensor *pair = vj_bin(&v, NT_BINARY_LT, vj_reshape(&v, ar, 3, col), vj_unsqueeze(&v, ar, 1));
+    nt_tensor *diff =
+        vj_where_s(&v, pair, vj_sub(&v, vj_unsqueeze(&v, x, 1), vj_unsqueeze(&v, x, 0)), 1.0);
+    nt_tensor *f = dist_factor(&v, diff, vj_unsqueeze(&v, dist, 2), p_of(n, 1));
+    nt_tensor *term = vj_mul(&v, vj_unsqueeze(&v, weight, 2), f);
+    nt_dim first = 1, second = 0;
+    nt_tensor *grad =
+        vj_sub(&v, vj_sum(&v, term, 1, &first, false), vj_sum(&v, term, 1, &second, false));
+    vj_give(&v, grad, &gin[0]);
     return vj_end(&v);
 }

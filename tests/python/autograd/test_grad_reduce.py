@@ -198,6 +198,16 @@ def test_pdist_grad(p):
     check_grad(lambda a: nt.pdist(a, p), lambda a: torch.pdist(a, p), _rand(5, 3, seed=4))
 
 
+def test_pdist_repeated_rows_and_small_inputs():
+    x = _rand(4, 3, seed=14)
+    x[2] = x[0]  # a zero distance: its term is 0
+    check_grad(lambda a: nt.pdist(a), lambda a: torch.pdist(a), x)
+    check_grad(lambda a: nt.pdist(a, 1), lambda a: torch.pdist(a, 1), _rand(1, 3, seed=15))
+    a = nt.zeros(0, 3, dtype=nt.float64).requires_grad_(True)
+    nt.pdist(a).sum().backward()
+    assert tuple(a.grad.shape) == (0, 3)
+
+
 # ------------------------------------------------------------------ finite differences
 
 def _nt(t, names=None):
@@ -293,6 +303,11 @@ def test_gradgradcheck(case):
 def test_gradgradcheck_cdist(p):
     x1, x2 = _nt(_rand(2, 3, 4, seed=10)), _nt(_rand(2, 2, 4, seed=11))
     assert gradgradcheck(lambda a, b: nt.cdist(a, b, p), (x1, x2))
+
+
+@pytest.mark.parametrize("p", [0.5, 1.5, 2, 3, float("inf")])
+def test_gradgradcheck_pdist(p):
+    assert gradgradcheck(lambda a: nt.pdist(a, p), (_nt(_rand(4, 3, seed=16)),))
 
 
 def test_indices_not_differentiable():
