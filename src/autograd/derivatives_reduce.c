@@ -23,8 +23,7 @@ nt_status nt_ag_resolve_dim(const nt_tmeta *m, nt_dim d, int *out) {
     }
     int ndim = m->ndim > 0 ? m->ndim : 1;
     int64_t i = d < 0 ? d + ndim : d;
-    if (i < 0 || i >= ndim)
-        return nt_fail(NT_ERR_INDEX, "backward: dim %lld out of range", (long long)d);
+    if (i < 0 || i >= ndim) return nt_fail(NT_ERR_INDEX, "backward: dim %lld out of range", (long long)d);
     *out = (int)i;
     return NT_OK;
 }
