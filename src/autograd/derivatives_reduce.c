@@ -48,9 +48,11 @@ nt_status nt_ag_reduced_mask(const nt_node *n, int slot, uint64_t *mask) {
 nt_tensor *vj_unreduce(vj *v, const nt_node *n, nt_tensor *g, uint64_t mask, bool keepdim) {
     const nt_tmeta *m = &n->in[0];
     nt_tensor *t = vj_unnamed(v, g);
-    if (!keepdim)
-        for (int d = 0; d < m->ndim; d++)
-            if (mask >> d & 1) t = vj_unsqueeze(v, t, d);
+    if (!keepdim && vj_ok(v) && t->ndim != m->ndim) { /* the reduced dims back, of size one */
+        int64_t sizes[NT_MAX_DIMS];
+        for (int d = 0; d < m->ndim; d++) sizes[d] = mask >> d & 1 ? 1 : m->sizes[d];
+        t = vj_reshape(v, t, m->ndim, sizes);
+    }
     return vj_expand(v, t, m->ndim, m->sizes);
 }
 

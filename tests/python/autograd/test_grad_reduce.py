@@ -372,3 +372,14 @@ def test_nan_ties_go_to_the_nans():
     x = _edge_leaf(t)
     x.max().backward()
     assert x.grad.tolist() == [0.0, 0.5, 0.0, 0.5]
+
+
+def test_many_reduced_dims():
+    """A gradient spread back over 20 reduced dims (one reshape, not an unsqueeze per dim: a
+    formula's temporaries are bounded)."""
+    x = nt.ones(*([1] * 19 + [3]), dtype=nt.float64).requires_grad_(True)
+    for f in (lambda a: a.sum(), lambda a: a.prod(), lambda a: a.amax(),
+              lambda a: nt.std_mean(a, list(range(20)))[0]):
+        f(x).backward()
+        assert tuple(x.grad.shape) == tuple(x.shape)
+        x.grad = None
