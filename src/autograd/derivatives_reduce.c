@@ -23,7 +23,8 @@ nt_status nt_ag_resolve_dim(const nt_tmeta *m, nt_dim d, int *out) {
     }
     int ndim = m->ndim > 0 ? m->ndim : 1;
     int64_t i = d < 0 ? d + ndim : d;
-    if (i < 0 || i >= ndim) return nt_fail(NT_ERR_INDEX, "backward: dim %lld out of range", (long long)d);
+    if (i < 0 || i >= ndim)
+        return nt_fail(NT_ERR_INDEX, "backward: dim %lld out of range", (long long)d);
     *out = (int)i;
     return NT_OK;
 }
@@ -50,7 +51,8 @@ nt_tensor *vj_unreduce(vj *v, const nt_node *n, nt_tensor *g, uint64_t mask, boo
     nt_tensor *t = vj_unnamed(v, g);
     if (!keepdim && vj_ok(v) && t->ndim != m->ndim) { /* the reduced dims back, of size one */
         int64_t sizes[NT_MAX_DIMS];
-        for (int d = 0; d < m->ndim; d++) sizes[d] = mask >> d & 1 ? 1 : m->sizes[d];
+        for (int d = 0; d < m->ndim; d++)
+            sizes[d] = mask >> d & 1 ? 1 : m->sizes[d];
         t = vj_reshape(v, t, m->ndim, sizes);
     }
     return vj_expand(v, t, m->ndim, m->sizes);
