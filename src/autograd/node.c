@@ -130,7 +130,7 @@ nt_tensor *nt_node_saved(const nt_node *n, int slot) {
 }
 
 nt_tensor *nt_node_result(const nt_node *n, int j) {
-    return n->saved_out ? n->saved_out[j] : NULL;
+    return n->saved_out && j >= 0 && j < n->noutputs ? n->saved_out[j] : NULL;
 }
 
 /* ---- the public view of nodes (ntensor/autograd.h) ---- */
