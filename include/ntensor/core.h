@@ -154,6 +154,10 @@ NT_API bool nt_tensor_has_names(const nt_tensor *t);
  * binding clears it before its object goes away. */
 NT_API void *nt_tensor_handle(const nt_tensor *t);
 NT_API void nt_tensor_set_handle(nt_tensor *t, void *handle);
+/* Gives t the data of src (PyTorch's `t.data = src`, set_data): t views src's storage with
+ * src's dtype, sizes, strides, offset and names, and stays the same object (its binding's
+ * object, its autograd state). src is unchanged. */
+NT_API nt_status nt_tensor_set_data(nt_tensor *t, const nt_tensor *src);
 /* True when both tensors view the same storage. */
 NT_API bool nt_tensor_shares_storage(const nt_tensor *a, const nt_tensor *b);
 /* The storage's version counter, bumped by every in-place write. */

@@ -134,6 +134,30 @@ static PyObject *get_data(PyObject *self, void *closure) {
     return nt_py_result(st, out);
 }
 
+/* t.data = other: t views other's memory, dtype, shape and names, and stays the same object
+ * with its autograd state (a Parameter converted by Module.to keeps its identity and its
+ * requires_grad): nt_tensor_set_data. */
+static int set_data(PyObject *self, PyObject *value, void *closure) {
+    if (!value) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Deleting tensor data is not allowed. Delete tensor instead!");
+        return -1;
+    }
+    if (!nt_py_is_tensor(value)) {
+        PyErr_Format(PyExc_TypeError, "Variable data has to be a tensor, but got %s",
+                     Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    nt_tensor *t = nt_py_tensor(self), *src = nt_py_tensor(value);
+    if (nt_requires_grad(t) && !nt_dtype_is_floating(nt_tensor_dtype(src))) {
+        PyErr_SetString(PyExc_RuntimeError, "data set to a tensor that requires gradients must be "
+                                            "floating point or complex dtype");
+        return -1;
+    }
+    nt_status st = nt_tensor_set_data(t, src);
+    return st == NT_OK ? 0 : nt_py_raise_int(st);
+}
+
 static PyGetSetDef tensor_getset[] = {
     {"names", get_names, set_names, "The name of each dim (str or None).", NULL},
     {"shape", get_shape, NULL, "The size of each dim, as a Size.", NULL},
@@ -152,7 +176,8 @@ static PyGetSetDef tensor_getset[] = {
      NULL},
     {"grad_fn", nt_py_get_grad_fn, NULL, "The node that made the tensor, or None.", NULL},
     {"retains_grad", nt_py_get_retains_grad, NULL, "Whether a non-leaf keeps its grad.", NULL},
-    {"data", get_data, NULL, "The tensor viewed without autograd history.", NULL},
+    {"data", get_data, set_data,
+     "The tensor viewed without autograd history; assigning replaces what t views.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -126,6 +126,7 @@ static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int n
     t->ndim = ndim;
     t->handle = NULL;
     t->ag = NULL;
+    t->host = NULL;
     t->grown = NULL;
     t->sizes = t->dims;
     t->strides = t->dims + ndim;
@@ -238,16 +239,43 @@ nt_tensor *nt_tensor_retain(nt_tensor *t) {
 void nt_tensor_release(nt_tensor *t) {
     if (!t) return;
     if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
-    bool storage_holds_block = t->storage->block == t; /* see nt_tensor_alloc */
+    nt_storage *host = t->host;                                /* see nt_tensor_set_data */
+    bool storage_holds_block = host || t->storage->block == t; /* see nt_tensor_alloc */
     if (__builtin_expect(t->ag != NULL, 0)) nt_tensor_ag_free(t);
     if (t->grown)
         free(t->grown); /* before the storage, which may free the tensor's block;
                          * tested first: free(NULL) is still a call into libc */
     nt_storage_release(t->storage);
+    if (__builtin_expect(host != NULL, 0)) nt_storage_release(host); /* frees the block */
     if (!storage_holds_block) nt_small_free(t);
 }
 
 void (*nt_tensor_ag_free)(nt_tensor *t);
+
+/* PyTorch's set_data. A small tensor's struct may share its malloc block with its inline
+ * storage (nt_tensor_alloc), which frees the block when it dies: a tensor moved off that
+ * storage keeps its reference as `host` and drops it last, so neither outlives the block. */
+nt_status nt_tensor_set_data(nt_tensor *t, const nt_tensor *src) {
+    if (t == src) return NT_OK;
+    NT_TRY(nt_tensor_reserve_dims(t, src->ndim));
+    nt_storage_retain(src->storage);
+    if (t->storage->block == t && !t->host)
+        t->host = t->storage; /* its reference becomes the host's */
+    else
+        nt_storage_release(t->storage);
+    t->storage = src->storage;
+    t->dtype = src->dtype;
+    t->sizes = t->grown ? t->grown : t->dims;
+    t->strides = t->grown ? t->grown + NT_MAX_DIMS : t->dims + src->ndim;
+    memcpy(t->sizes, src->sizes, (size_t)src->ndim * sizeof *t->sizes);
+    memcpy(t->strides, src->strides, (size_t)src->ndim * sizeof *t->strides);
+    t->ndim = src->ndim;
+    t->offset = src->offset;
+    t->numel = src->numel;
+    t->is_contiguous = src->is_contiguous;
+    nt_tensor_set_names_unchecked(t, src->names);
+    return NT_OK;
+}
 
 nt_status nt_tensor_reserve_dims(nt_tensor *t, int ndim) {
     int capacity = t->grown ? NT_MAX_DIMS : (int)((int64_t *)t->name_slots - t->dims) / 2;
