@@ -221,7 +221,8 @@ def test_errors_match_torch(name, action):
     with pytest.raises(Exception) as got:
         action(nt, _error_host(nt))
     assert type(got.value) is type(want.value)
-    text = str(want.value).replace("torch.nn.modules.module.Module", "ntensor.nn.modules.module.Module")
+    text = str(want.value).replace("torch.nn.modules.module.Module",
+                                   "ntensor.nn.modules.module.Module")
     assert str(got.value) == text
 
 

@@ -244,14 +244,16 @@ class Module:
         """The extra state a module that overrides this method saves in its state_dict."""
         raise RuntimeError(
             "Reached a code path in Module.get_extra_state() that should never be called. "
-            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+            "Please file an issue at "
+            "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
             "to report this bug.")
 
     def set_extra_state(self, state):
         """Restores what get_extra_state returned (for modules that override both)."""
         raise RuntimeError(
             "Reached a code path in Module.set_extra_state() that should never be called. "
-            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+            "Please file an issue at "
+            "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
             "to report this bug.")
 
     # ------------------------------------------------------------------ conversion
@@ -490,7 +492,8 @@ class Module:
                 keep_vars = args[2]
             warnings.warn(
                 "Positional args are being deprecated, use kwargs instead. Refer to "
-                "https://pytorch.org/docs/master/generated/torch.nn.Module.html#torch.nn.Module.state_dict"
+                "https://pytorch.org/docs/master/generated/torch.nn.Module.html"
+                "#torch.nn.Module.state_dict"
                 " for details.")
 
         if destination is None:
@@ -550,15 +553,16 @@ class Module:
                 input_param = state_dict[key]
                 if not isinstance(input_param, ntensor.Tensor):
                     error_msgs.append('While copying the parameter named "{}", '
-                                      'expected torch.Tensor or Tensor-like object from checkpoint but '
-                                      'received {}'.format(key, type(input_param)))
+                                      'expected torch.Tensor or Tensor-like object from '
+                                      'checkpoint but received {}'
+                                      .format(key, type(input_param)))
                     continue
                 # loading a 1-dim tensor from 0.3.* into a 0-dim one
                 if len(param.shape) == 0 and len(input_param.shape) == 1:
                     input_param = input_param[0]
                 if input_param.shape != param.shape:
-                    error_msgs.append('size mismatch for {}: copying a param with shape {} from checkpoint, '
-                                      'the shape in current model is {}.'
+                    error_msgs.append('size mismatch for {}: copying a param with shape {} from '
+                                      'checkpoint, the shape in current model is {}.'
                                       .format(key, input_param.shape, param.shape))
                     continue
                 try:
@@ -630,7 +634,6 @@ class Module:
                     "it should be done inplace.")
 
         load(self, state_dict)
-        del load
 
         if strict:
             if len(unexpected_keys) > 0:
