@@ -211,12 +211,77 @@ static Py_ssize_t tensor_len(PyObject *self) {
     return (Py_ssize_t)nt_tensor_sizes(t)[0];
 }
 
+/* copy.deepcopy(t), PyTorch's Tensor.__deepcopy__ for a leaf: a clone (values, dtype, names)
+ * of t's own type (a subclass instance gets a deep copy of its __dict__), requiring grad as t
+ * does, with t's grad deep-copied; memo maps id(t) to it. */
+static PyObject *tensor_deepcopy(PyObject *self, PyObject *memo) {
+    PyObject *key = PyLong_FromVoidPtr(self), *copy = NULL, *deepcopy = NULL, *attr = NULL;
+    PyObject *module = NULL;
+    if (!key) return NULL;
+    if (PyDict_Check(memo) && (copy = PyDict_GetItemWithError(memo, key))) {
+        Py_INCREF(copy);
+        goto done;
+    }
+    if (PyErr_Occurred()) goto done;
+    if (!(attr = PyObject_GetAttrString(self, "is_leaf"))) goto done;
+    if (attr == Py_False) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Only Tensors created explicitly by the user (graph leaves) support the "
+                        "deepcopy protocol at the moment");
+        goto done;
+    }
+    Py_CLEAR(attr);
+    if (!(copy = PyObject_CallMethod(self, "clone", NULL))) goto done;
+    if (Py_TYPE(self) != &NtTensor_Type) {
+        Py_SETREF(copy, PyObject_CallMethod((PyObject *)&NtTensor_Type, "_make_subclass", "OO",
+                                            (PyObject *)Py_TYPE(self), copy));
+        if (!copy) goto done;
+    }
+    if (PyDict_Check(memo) && PyDict_SetItem(memo, key, copy) < 0) goto fail;
+    if (!(module = PyImport_ImportModule("copy")) ||
+        !(deepcopy = PyObject_GetAttrString(module, "deepcopy")))
+        goto fail;
+    if (!(attr = PyObject_GetAttrString(self, "requires_grad"))) goto fail;
+    if (attr == Py_True && PyObject_SetAttrString(copy, "requires_grad", Py_True) < 0) goto fail;
+    Py_CLEAR(attr);
+    if (!(attr = PyObject_GetAttrString(self, "grad"))) goto fail;
+    if (attr != Py_None) {
+        Py_SETREF(attr, PyObject_CallFunctionObjArgs(deepcopy, attr, memo, NULL));
+        if (!attr || PyObject_SetAttrString(copy, "grad", attr) < 0) goto fail;
+    }
+    Py_CLEAR(attr);
+    if (Py_TYPE(self) != &NtTensor_Type) { /* a subclass instance's attributes */
+        PyObject *state = PyObject_GetAttrString(self, "__dict__");
+        if (!state) {
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError)) goto fail;
+            PyErr_Clear(); /* __slots__, no __dict__ */
+        } else {
+            if (PyDict_GET_SIZE(state))
+                Py_SETREF(state, PyObject_CallFunctionObjArgs(deepcopy, state, memo, NULL));
+            int rc = state ? PyObject_SetAttrString(copy, "__dict__", state) : -1;
+            Py_XDECREF(state);
+            if (rc < 0) goto fail;
+        }
+    }
+    goto done;
+fail:
+    Py_CLEAR(copy);
+done:
+    Py_XDECREF(attr);
+    Py_XDECREF(deepcopy);
+    Py_XDECREF(module);
+    Py_DECREF(key);
+    return copy;
+}
+
 PyMethodDef nt_py_tensor_core_methods[] = {
     {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS | METH_COEXIST,
      "size(dim=None): the Size, or the size of one dim (index or name)."},
     {"stride", (PyCFunction)(void (*)(void))tensor_stride,
      METH_FASTCALL | METH_KEYWORDS | METH_COEXIST,
      "stride(dim=None): the strides, or the stride of one dim (index or name)."},
+    {"__deepcopy__", tensor_deepcopy, METH_O,
+     "__deepcopy__(memo): a clone of the tensor (a leaf), of its type, with its grad copied."},
     {"_make_subclass", (PyCFunction)(void (*)(void))nt_py_make_subclass,
      METH_VARARGS | METH_KEYWORDS | METH_STATIC,
      "_make_subclass(cls, data, require_grad=False): an instance of cls aliasing data."},

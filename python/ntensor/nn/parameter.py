@@ -31,7 +31,11 @@ class Parameter(Tensor):
             return Tensor._make_subclass(cls, data, requires_grad)
         except NotImplementedError:
             # Until the autograd core lands, no tensor can require grad (the binding raises
-            # NotImplementedError for requires_grad=True): the parameter is made without.
+            # NotImplementedError for requires_grad=True): the parameter is made without,
+            # after the check that requiring grad would make.
+            if not (data.is_floating_point() or data.is_complex()):
+                raise RuntimeError("Only Tensors of floating point and complex dtype can "
+                                   "require gradients")
             return Tensor._make_subclass(cls, data, False)
 
     def __deepcopy__(self, memo):

@@ -417,3 +417,48 @@ def test_get_submodule_parameter_buffer(nets):
     assert a.get_submodule("") is a
     assert a.get_parameter("block.fc.weight") is a.block.fc.weight
     assert a.get_buffer("block.running") is a.block.running
+
+
+def test_deepcopy_of_a_module(nets):
+    a, _ = nets
+    a.block.running.rename_("C")
+    c = copy.deepcopy(a)
+    assert repr(c) == repr(a)
+    assert [k for k, _ in c.named_parameters()] == [k for k, _ in a.named_parameters()]
+    for (k, p), (_, q) in zip(a.named_parameters(), c.named_parameters()):
+        assert type(q) is nn.Parameter and q.data_ptr() != p.data_ptr(), k
+        assert q.requires_grad == p.requires_grad
+        assert_same(q.detach().rename(None), torch.tensor(p.detach().rename(None).tolist()))
+    assert c.shared is c.block.fc  # the memo keeps what was shared shared
+    assert c.block.running.names == ("C",)
+    assert c.block.running.data_ptr() != a.block.running.data_ptr()
+    assert type(c.block.running) is nt.Tensor
+
+
+def test_tensor_deepcopy():
+    t = nt.arange(6.0).view(2, 3).rename("A", "B")
+    memo = {}
+    u = copy.deepcopy(t, memo)
+    assert u is not t and u.names == t.names and u.tolist() == t.tolist()
+    assert copy.deepcopy(t, memo) is u
+    pair = copy.deepcopy([t, t])
+    assert pair[0] is pair[1]
+
+    class Tagged(nt.Tensor):
+        pass
+
+    s = nt.Tensor._make_subclass(Tagged, nt.ones(2))
+    s.tag = ["x"]
+    d = copy.deepcopy(s)
+    assert type(d) is Tagged and d.tag == ["x"] and d.tag is not s.tag
+
+
+def test_parameter_of_integers_errors():
+    with pytest.raises(RuntimeError) as want:
+        torch.nn.Parameter(torch.zeros(2, dtype=torch.int64))
+    with pytest.raises(RuntimeError) as got:
+        nn.Parameter(nt.zeros(2, dtype=nt.int64))
+    assert str(got.value) == str(want.value)
+    p = nn.Parameter(nt.zeros(2, dtype=nt.int64), requires_grad=False)
+    assert repr(p) == repr(torch.nn.Parameter(torch.zeros(2, dtype=torch.int64),
+                                              requires_grad=False))
