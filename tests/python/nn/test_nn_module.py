@@ -462,3 +462,18 @@ def test_parameter_of_integers_errors():
     p = nn.Parameter(nt.zeros(2, dtype=nt.int64), requires_grad=False)
     assert repr(p) == repr(torch.nn.Parameter(torch.zeros(2, dtype=torch.int64),
                                               requires_grad=False))
+
+
+def test_load_state_dict_with_names():
+    named = nn.Linear(3, 2)
+    named.weight.rename_("out", "in")
+    plain = nn.Linear(3, 2)
+    plain.load_state_dict(named.state_dict())  # copy_ unifies: the names come along
+    assert plain.weight.names == ("out", "in") and plain.bias.names == (None,)
+    named.load_state_dict(nn.Linear(3, 2).state_dict())
+    assert named.weight.names == ("out", "in")
+    other = nn.Linear(3, 2)
+    other.weight.rename_("o", "i")
+    with pytest.raises(RuntimeError, match='While copying the parameter named "weight", whose '
+                                           r"dimensions in the model are torch.Size\(\[2, 3\]\)"):
+        other.load_state_dict(named.state_dict())
