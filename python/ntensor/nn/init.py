@@ -11,7 +11,7 @@ normal CDF at the bounds), erfinv, scale by std*sqrt(2), shift by the mean, clam
 import math
 import warnings
 
-from ._grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
            "zeros_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",

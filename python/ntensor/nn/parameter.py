@@ -27,16 +27,7 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = _C.empty(0)
-        try:
-            return Tensor._make_subclass(cls, data, requires_grad)
-        except NotImplementedError:
-            # Until the autograd core lands, no tensor can require grad (the binding raises
-            # NotImplementedError for requires_grad=True): the parameter is made without,
-            # after the check that requiring grad would make.
-            if not (data.is_floating_point() or data.is_complex()):
-                raise RuntimeError("Only Tensors of floating point and complex dtype can "
-                                   "require gradients")
-            return Tensor._make_subclass(cls, data, False)
+        return Tensor._make_subclass(cls, data, requires_grad)
 
     def __deepcopy__(self, memo):
         if id(self) in memo:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 import ntensor
 from ..parameter import Parameter
-from .._grad_mode import no_grad
+from ...autograd.grad_mode import no_grad
 from ...utils.hooks import RemovableHandle
 
 __all__ = ["register_module_forward_pre_hook", "register_module_forward_hook", "Module"]

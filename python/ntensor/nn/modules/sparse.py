@@ -3,7 +3,7 @@ embedding_dim (F.embedding), initialised N(0, 1) with the padding_idx row zeroed
 import ntensor
 from .. import functional as F
 from .. import init
-from .._grad_mode import no_grad
+from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
 from .module import Module
 
