@@ -143,10 +143,18 @@ fail:
     return st;
 }
 
+/* PyTorch's addmm path takes a 2-d input with a bias whatever the weight's rank */
+static nt_status check_addmm_rank(const nt_tensor *x, const nt_tensor *w, const nt_tensor *b) {
+    if (x->ndim == 2 && b && w->ndim < 2)
+        return nt_fail(NT_ERR_RUNTIME, "mat2 must be a matrix, got %d-D tensor", w->ndim);
+    return NT_OK;
+}
+
 static nt_status linear(nt_tensor *x, nt_tensor *w, nt_tensor *b, nt_tensor **result) {
     if (!x) return nt_fail_null_tensor("linear", "input");
     if (!w) return nt_fail_null_tensor("linear", "weight");
     if (gemm_case(x, w)) return linear_gemm(x, w, b, result);
+    NT_TRY(check_addmm_rank(x, w, b));
     return linear_matmul(x, w, b, result);
 }
 
@@ -159,6 +167,7 @@ nt_status nt_impl_linear(nt_call *c) {
 nt_status nt_shape_linear(const nt_call *c, nt_shape *s) {
     nt_tensor *x = nt_call_tensor(c, 0), *w = nt_call_tensor(c, 1), *b = nt_call_tensor(c, 2);
     if (gemm_case(x, w)) return gemm_shape(x, w, b, s);
+    NT_TRY(check_addmm_rank(x, w, b));
     /* matmul's rule on (x, w.t()), then the bias must broadcast into that shape */
     nt_tensor *wt;
     NT_TRY(weight_t(w, &wt));
