@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-#define LN_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define LN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
 /* sum x and sum x^2 of a float row, in double, eight lanes */
 static inline void sums_f32(const float *x, int64_t n, double *s, double *ss) {
