@@ -165,6 +165,40 @@ ACT_AVX2 static inline __m256 silu8(__m256 x) {
 AVX2_ARRAY(gelu_erf_f32_avx2, GELU8)
 AVX2_ARRAY(silu_f32_avx2, silu8)
 
+/* The backward ops: gelu' = Phi(x) + x phi(x), phi the normal density; silu' = s (1 + x (1 - s)),
+ * s = sigmoid(x) (PyTorch's formulas) */
+ACT_AVX2 static inline __m256 gelu_bwd8(__m256 dy, __m256 x) {
+    const __m256 pdf =
+        _mm256_mul_ps(nt_expf8(_mm256_mul_ps(_mm256_mul_ps(x, x), _mm256_set1_ps(-0.5f))),
+                      _mm256_set1_ps((float)K_ALPHA));
+    return _mm256_mul_ps(dy, _mm256_fmadd_ps(x, pdf, phi8(x)));
+}
+
+ACT_AVX2 static inline __m256 silu_bwd8(__m256 dy, __m256 x) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256 e = nt_expf8(_mm256_sub_ps(_mm256_setzero_ps(), x));
+    e = _mm256_blendv_ps(e, _mm256_set1_ps(INFINITY),
+                         _mm256_cmp_ps(x, _mm256_set1_ps(-88.72283f), _CMP_LT_OQ));
+    const __m256 sig = _mm256_div_ps(one, _mm256_add_ps(one, e));
+    return _mm256_mul_ps(_mm256_mul_ps(dy, sig), _mm256_fmadd_ps(x, _mm256_sub_ps(one, sig), one));
+}
+
+#define AVX2_BWD_ARRAY(NAME, F8)                                                                   \
+    ACT_AVX2 static void NAME(float *gi, const float *dy, const float *x, int64_t n) {             \
+        int64_t i = 0;                                                                             \
+        for (; i + 8 <= n; i += 8)                                                                 \
+            _mm256_storeu_ps(gi + i, F8(_mm256_loadu_ps(dy + i), _mm256_loadu_ps(x + i)));         \
+        if (i < n) {                                                                               \
+            float bd[8] = {0}, bx[8] = {0};                                                        \
+            memcpy(bd, dy + i, (size_t)(n - i) * sizeof *bd);                                      \
+            memcpy(bx, x + i, (size_t)(n - i) * sizeof *bx);                                       \
+            _mm256_storeu_ps(bd, F8(_mm256_loadu_ps(bd), _mm256_loadu_ps(bx)));                    \
+            memcpy(gi + i, bd, (size_t)(n - i) * sizeof *bd);                                      \
+        }                                                                                          \
+    }
+AVX2_BWD_ARRAY(gelu_erf_bwd_f32_avx2, gelu_bwd8)
+AVX2_BWD_ARRAY(silu_bwd_f32_avx2, silu_bwd8)
+
 /* ------------------------------------------------------------------ float32 with AVX-512 */
 
 /* The same functions sixteen lanes at a time (tails through masks), where the CPU has
@@ -236,6 +270,37 @@ ACT_AVX512 static inline __m512 silu16(__m512 x) {
 AVX512_ARRAY(gelu_erf_f32_avx512, GELU16)
 AVX512_ARRAY(silu_f32_avx512, silu16)
 
+ACT_AVX512 static inline __m512 gelu_bwd16(__m512 dy, __m512 x) {
+    const __m512 pdf =
+        _mm512_mul_ps(expf16(_mm512_mul_ps(_mm512_mul_ps(x, x), _mm512_set1_ps(-0.5f))),
+                      _mm512_set1_ps((float)K_ALPHA));
+    return _mm512_mul_ps(dy, _mm512_fmadd_ps(x, pdf, phi16(x)));
+}
+
+ACT_AVX512 static inline __m512 silu_bwd16(__m512 dy, __m512 x) {
+    const __m512 one = _mm512_set1_ps(1.0f);
+    __m512 e = expf16(_mm512_sub_ps(_mm512_setzero_ps(), x));
+    const __mmask16 big = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-88.72283f), _CMP_LT_OQ);
+    e = _mm512_mask_mov_ps(e, big, _mm512_set1_ps(INFINITY));
+    const __m512 sig = _mm512_div_ps(one, _mm512_add_ps(one, e));
+    return _mm512_mul_ps(_mm512_mul_ps(dy, sig), _mm512_fmadd_ps(x, _mm512_sub_ps(one, sig), one));
+}
+
+#define AVX512_BWD_ARRAY(NAME, F16)                                                                \
+    ACT_AVX512 static void NAME(float *gi, const float *dy, const float *x, int64_t n) {           \
+        int64_t i = 0;                                                                             \
+        for (; i + 16 <= n; i += 16)                                                               \
+            _mm512_storeu_ps(gi + i, F16(_mm512_loadu_ps(dy + i), _mm512_loadu_ps(x + i)));        \
+        if (i < n) {                                                                               \
+            const __mmask16 m = (__mmask16)((1u << (n - i)) - 1);                                  \
+            _mm512_mask_storeu_ps(                                                                 \
+                gi + i, m,                                                                         \
+                F16(_mm512_maskz_loadu_ps(m, dy + i), _mm512_maskz_loadu_ps(m, x + i)));           \
+        }                                                                                          \
+    }
+AVX512_BWD_ARRAY(gelu_erf_bwd_f32_avx512, gelu_bwd16)
+AVX512_BWD_ARRAY(silu_bwd_f32_avx512, silu_bwd16)
+
 static bool use_avx512(void) {
     return nt_cpu()->avx512;
 }
@@ -261,11 +326,25 @@ static void silu_f32(float *y, const float *x, int64_t n) {
     else
         silu_f32_sleef(y, x, n);
 }
-/* the others are SLEEF's in float32 too */
+/* the tanh form stays SLEEF's in float32 (already faster than PyTorch's) */
 #define gelu_tanh_f32 gelu_tanh_f32_sleef
-#define gelu_erf_bwd_f32 gelu_erf_bwd_f32_sleef
 #define gelu_tanh_bwd_f32 gelu_tanh_bwd_f32_sleef
-#define silu_bwd_f32 silu_bwd_f32_sleef
+static void gelu_erf_bwd_f32(float *gi, const float *dy, const float *x, int64_t n) {
+    if (use_avx512())
+        gelu_erf_bwd_f32_avx512(gi, dy, x, n);
+    else if (use_avx2())
+        gelu_erf_bwd_f32_avx2(gi, dy, x, n);
+    else
+        gelu_erf_bwd_f32_sleef(gi, dy, x, n);
+}
+static void silu_bwd_f32(float *gi, const float *dy, const float *x, int64_t n) {
+    if (use_avx512())
+        silu_bwd_f32_avx512(gi, dy, x, n);
+    else if (use_avx2())
+        silu_bwd_f32_avx2(gi, dy, x, n);
+    else
+        silu_bwd_f32_sleef(gi, dy, x, n);
+}
 
 /* ------------------------------------------------------------------ 2-D loops */
 
