@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "nt_test.h"
 
 static nt_tensor *vec(int ndim, const int64_t *sizes, const double *v) {
@@ -155,11 +156,54 @@ static void test_linear(void) {
     nt_tensor_release(y);
 }
 
+/* float32 gelu, silu and their backward ops by every path this CPU can take (AVX-512, AVX2,
+ * SLEEF's), forced through the probed features: each within a few float32 ulps (absolutely,
+ * near gelu's zeros) of the float64 computation. */
+static void test_float32_paths_agree(void) {
+    enum { N = 203 }; /* not a multiple of 8 or 16: the tails too */
+    float xs[N], ones[N];
+    for (int i = 0; i < N; i++)
+        xs[i] = -9.0f + 18.0f * (float)i / (N - 1), ones[i] = 1.0f;
+    int64_t n = N;
+    nt_tensor *x = NULL, *g = NULL;
+    EXPECT_OK(nt_from_buffer(xs, NT_FLOAT32, 1, &n, NULL, &x));
+    EXPECT_OK(nt_from_buffer(ones, NT_FLOAT32, 1, &n, NULL, &g));
+    const nt_cpu_features saved = *nt_cpu();
+    for (int path = 0; path < 3; path++) {
+        nt_cpu_found.avx512 = saved.avx512 && path == 0;
+        nt_cpu_found.avx2_fma = saved.avx2_fma && path <= 1;
+        nt_tensor *r[4] = {NULL, NULL, NULL, NULL};
+        EXPECT_OK(nt_gelu(x, NULL, &r[0]));
+        EXPECT_OK(nt_silu(x, &r[1]));
+        EXPECT_OK(nt_gelu_backward(g, x, NULL, &r[2]));
+        EXPECT_OK(nt_silu_backward(g, x, &r[3]));
+        for (int i = 0; r[0] && r[1] && r[2] && r[3] && i < N; i++) {
+            const double v = xs[i], phi = 0.5 * erfc(-v / sqrt(2.0));
+            const double pdf = exp(-0.5 * v * v) / sqrt(2 * 3.14159265358979323846), s = 1 / (1 + exp(-v));
+            const double want[4] = {v * phi, v * s, phi + v * pdf, s * (1 + v * (1 - s))};
+            for (int k = 0; k < 4; k++) {
+                const double got = ((const float *)nt_tensor_data(r[k]))[i];
+                const double tol = 1e-6 * (fabs(want[k]) + fabs(v) + 1e-30) * (1 + v * v / 8);
+                EXPECT(fabs(got - want[k]) <= tol);
+                if (fabs(got - want[k]) > tol)
+                    fprintf(stderr, "  path %d fn %d x %g: %.9g vs %.9g\n", path, k, v, got,
+                            want[k]);
+            }
+        }
+        for (int k = 0; k < 4; k++)
+            nt_tensor_release(r[k]);
+    }
+    nt_cpu_found = saved;
+    nt_tensor_release(x);
+    nt_tensor_release(g);
+}
+
 int main(void) {
     NT_RUN(test_activations_and_their_slopes);
     NT_RUN(test_layer_norm_rows);
     NT_RUN(test_embedding_round_trip);
     NT_RUN(test_nll_loss);
     NT_RUN(test_linear);
+    NT_RUN(test_float32_paths_agree);
     return nt_test_summary();
 }
