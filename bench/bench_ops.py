@@ -1,7 +1,7 @@
 """Benchmarks of the operator issue, each against PyTorch 1.13 in the same process on the
 same number of threads (2 by default), with the issue's target ratio.
 Run: PYTHONPATH=build/python /usr/bin/python3 bench/bench_ops.py [group ...]
-Groups: pointwise reduce linalg misc percall (all by default)."""
+Groups: pointwise reduce linalg misc nn percall (all by default)."""
 import sys
 
 from common import Report, ntensor as nt, torch
@@ -66,6 +66,25 @@ def misc(report):
                      lambda: u_t.masked_fill_(m_t, 0.0), N24 * 9, 0.33)
 
 
+def nn(report):
+    """The layers' ops on a (32*128, 512) float32 batch: bytes moved are one read and one write
+    (layer_norm's weight and bias are negligible); linear is a 4096x512 @ 512x512 GEMM."""
+    n, d = 32 * 128, 512
+    x_nt, x_t = nt.rand(n, d), torch.rand(n, d)
+    for approximate in ("none", "tanh"):
+        report.bandwidth(f"F.gelu(x, '{approximate}') ({n}, {d})",
+                         lambda: ntF.gelu(x_nt, approximate=approximate),
+                         lambda: tF.gelu(x_t, approximate=approximate), n * d * 8, 1.0)
+    w_nt, b_nt, w_t, b_t = nt.rand(d), nt.rand(d), torch.rand(d), torch.rand(d)
+    report.bandwidth(f"F.layer_norm(x, [{d}], w, b) ({n}, {d})",
+                     lambda: ntF.layer_norm(x_nt, [d], w_nt, b_nt),
+                     lambda: tF.layer_norm(x_t, [d], w_t, b_t), n * d * 8, 1.0)
+    m_nt, m_t = nt.rand(d, d), torch.rand(d, d)
+    report.gflops(f"F.linear(x, w, b) ({n}, {d}) x ({d}, {d})",
+                  lambda: ntF.linear(x_nt, m_nt, b_nt), lambda: tF.linear(x_t, m_t, b_t),
+                  2 * n * d * d, 0.9)
+
+
 def percall(report):
     x_nt, y_nt = nt.rand(8, 8, names=("N", "C")), nt.rand(8, 8, names=("N", "C"))
     x_t, y_t = torch.rand(8, 8, names=("N", "C")), torch.rand(8, 8, names=("N", "C"))
@@ -80,7 +99,7 @@ def percall(report):
                     lambda: x_t.transpose("N", "C"), 0.5)
 
 
-GROUPS = {"pointwise": pointwise, "reduce": reduce, "linalg": linalg, "misc": misc,
+GROUPS = {"pointwise": pointwise, "reduce": reduce, "linalg": linalg, "misc": misc, "nn": nn,
           "percall": percall}
 
 if __name__ == "__main__":

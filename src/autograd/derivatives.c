@@ -179,6 +179,15 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     PLAIN(CHUNK, "SplitBackward0", nt_vjp_split),
     PLAIN(UNBIND, "UnbindBackward0", nt_vjp_unbind),
     [NT_OP_DROPOUT] = {.name = "MulBackward0", .composite = nt_composite_dropout},
+
+    /* neural-network ops: their backward ops (derivatives_nn.c) */
+    UNARY(GELU, "GeluBackward0", nt_vjp_gelu),
+    UNARY(SILU, "SiluBackward0", nt_vjp_silu),
+    ROW(LAYER_NORM, "NativeLayerNormBackward0", nt_vjp_layer_norm, S(0) | S(2), false),
+    ROW(EMBEDDING, "EmbeddingBackward0", nt_vjp_embedding, S(1), false),
+    ROW(NLL_LOSS, "NllLossBackward0", nt_vjp_nll_loss, S(0) | S(1) | S(2), false),
+    ROW(NLL_LOSS_ND, "NllLossBackward0", nt_vjp_nll_loss, S(0) | S(1) | S(2), false),
+    ROW(LINEAR, "AddmmBackward0", nt_vjp_linear, S(0) | S(1), false),
 };
 
 /* dropout(x, p, train) while recording: x times a mask of zeros and 1 / (1 - p) drawn by the

@@ -95,6 +95,14 @@ NT_VJP(nt_vjp_pdist);
 NT_VJP(nt_vjp_matmul); /* mm, mv, dot, bmm, matmul */
 NT_VJP(nt_vjp_addmm);  /* addmm, addmv */
 
+/* neural-network ops (derivatives_nn.c) */
+NT_VJP(nt_vjp_gelu);
+NT_VJP(nt_vjp_silu);
+NT_VJP(nt_vjp_layer_norm);
+NT_VJP(nt_vjp_embedding);
+NT_VJP(nt_vjp_nll_loss);
+NT_VJP(nt_vjp_linear);
+
 /* views, names, joins, masks */
 NT_VJP(nt_vjp_reshape);
 NT_VJP(nt_vjp_rename);

@@ -228,4 +228,18 @@ nt_status nt_impl_detach_(nt_call *c); /* autograd/grad_ops.c, with requires_gra
 
 /* end */
 
+/* activation.c, layer_norm.c, embedding.c, loss.c, linalg_linear.c: neural-network ops */
+nt_status nt_impl_gelu(nt_call *c);
+nt_status nt_impl_silu(nt_call *c);
+nt_status nt_impl_activation_backward(nt_call *c);
+nt_status nt_impl_layer_norm(nt_call *c);
+nt_status nt_impl_layer_norm_backward(nt_call *c);
+nt_status nt_impl_embedding(nt_call *c);
+nt_status nt_impl_embedding_dense_backward(nt_call *c);
+nt_status nt_impl_nll_loss(nt_call *c);
+nt_status nt_impl_nll_loss_backward(nt_call *c);
+nt_status nt_impl_linear(nt_call *c);
+
+/* end */
+
 #endif

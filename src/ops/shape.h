@@ -143,4 +143,13 @@ nt_status nt_shape_cdist(const nt_call *c, nt_shape *s);
 nt_status nt_shape_pdist(const nt_call *c, nt_shape *s);
 nt_status nt_shape_max_pool(const nt_call *c, nt_shape *s);
 
+/* layer_norm.c, embedding.c, loss.c, linalg_linear.c */
+nt_status nt_shape_layer_norm(const nt_call *c, nt_shape *s);
+nt_status nt_shape_layer_norm_backward(const nt_call *c, nt_shape *s);
+nt_status nt_shape_embedding(const nt_call *c, nt_shape *s);
+nt_status nt_shape_embedding_dense_backward(const nt_call *c, nt_shape *s);
+nt_status nt_shape_nll_loss(const nt_call *c, nt_shape *s);
+nt_status nt_shape_nll_loss_backward(const nt_call *c, nt_shape *s);
+nt_status nt_shape_linear(const nt_call *c, nt_shape *s);
+
 #endif

@@ -23,6 +23,7 @@
 #include "kernels/unary_kernels.h"
 #include "names/infer.h"
 #include "names/names.h"
+#include "ops/nn.h"
 #include "ops/out.h"
 
 /* The checks on a written tensor (out=, or self in place), in PyTorch's order; an out= of
@@ -254,3 +255,10 @@ SHORTHAND(sqrt, NT_OP_SQRT)
 SHORTHAND(tanh, NT_OP_TANH)
 SHORTHAND(sigmoid, NT_OP_SIGMOID)
 SHORTHAND(relu, NT_OP_RELU)
+
+/* ------------------------------------------------------------------ for other families */
+
+nt_status nt_unary_run(const nt_op_row *row, const nt_loop2d *loops, nt_tensor *t, nt_tensor *out,
+                       const void *ctx, nt_tensor **result) {
+    return run(row, loops, t, out, ctx, result);
+}

@@ -153,9 +153,14 @@ static name_list pick_names(void) {
 static int pick_tensor(const char *name) {
     static const int common[] = {0, 0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 14, 15, 16};
     static const int index[] = {7, 9}, mask[] = {8, 8, 0}, value[] = {4, 9};
-    if (!strcmp(name, "index") || !strcmp(name, "start")) return PICK(index);
+    static const int grad[] = {0, 4, 16}, total[] = {4};
+    if (!strcmp(name, "index") || !strcmp(name, "start") || !strcmp(name, "target") ||
+        !strcmp(name, "indices"))
+        return PICK(index);
     if (!strcmp(name, "mask") || !strcmp(name, "condition")) return PICK(mask);
     if (!strcmp(name, "value")) return PICK(value);
+    if (!strcmp(name, "grad_output")) return PICK(grad);
+    if (!strcmp(name, "total_weight")) return PICK(total);
     return draw(3) ? PICK(common) : (int)draw(NPOOL);
 }
 
