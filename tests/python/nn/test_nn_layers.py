@@ -1,9 +1,9 @@
 """The layers' forward against torch.nn with the same weights (loaded through
 load_state_dict): Linear (names flow: leading names kept, the last dim unnamed), ReLU, GELU,
 LayerNorm, Embedding, Dropout (by its distribution: zeros with probability p, the rest scaled by
-1/(1-p); the identity in eval mode), Sequential and ModuleList as containers. A layer whose
-nn.functional function is not built yet (F.linear, F.gelu, F.layer_norm, F.embedding come in C
-from the nnops work) is skipped."""
+1/(1-p); the identity in eval mode), Sequential and ModuleList as containers. The forwards run
+under no_grad: they compare values (the parameters require grad; test_nn_module_grads.py has the
+gradients). A layer whose nn.functional function is not built yet is skipped."""
 import math
 
 import numpy as np
@@ -19,6 +19,12 @@ from helpers import assert_close_dtype, assert_same, from_torch, to_torch
 
 def needs(name):
     return pytest.mark.skipif(not hasattr(F, name), reason="F.%s is not built yet" % name)
+
+
+@pytest.fixture(autouse=True)
+def _no_grad():
+    with nt.no_grad():
+        yield
 
 
 def copy_weights(module, tmodule):
