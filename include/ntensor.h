@@ -25,6 +25,7 @@
 #include "ntensor/linalg.h"
 #include "ntensor/memory.h"
 #include "ntensor/names.h"
+#include "ntensor/optim.h"
 #include "ntensor/pointwise.h"
 #include "ntensor/print.h"
 #include "ntensor/random.h"

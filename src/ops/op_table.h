@@ -228,4 +228,10 @@ nt_status nt_impl_detach_(nt_call *c); /* autograd/grad_ops.c, with requires_gra
 
 /* end */
 
+/* optim.c: fused optimizer steps */
+nt_status nt_impl_fused_sgd(nt_call *c);
+nt_status nt_impl_fused_adam(nt_call *c);
+
+/* end */
+
 #endif
