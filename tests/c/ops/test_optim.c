@@ -1,12 +1,13 @@
 /*
  * test_optim.c — the fused optimizer steps (ntensor/optim.h): two steps of SGD (nesterov,
  * weight decay), Adam (amsgrad, weight decay) and AdamW (maximize) against torch.optim's
- * float64 values (PyTorch 1.13, to the bit), the step counter, a strided parameter, and the
- * errors, after which nothing has changed.
+ * float64 values (PyTorch 1.13, to the bit), the AVX2 and baseline loops alike, the step
+ * counter, a strided parameter, and the errors, after which nothing has changed.
  */
 #include <math.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "nt_test.h"
 
 static nt_tensor *vec(const double *v, int64_t n) {
@@ -88,6 +89,49 @@ static void test_adam_matches_torch(void) {
         nt_tensor *all[] = {p, m, v, vmax, step};
         for (int k = 0; k < 5; k++)
             nt_tensor_release(all[k]);
+    }
+}
+
+/* The baseline loops (libm's fma, no vectors) give the AVX2 loops' bits, float32 and the
+ * halves, over lengths that leave vector tails. */
+static void test_baseline_loops_match_avx2(void) {
+    if (!nt_cpu()->avx2_fma) return; /* only the baseline here: nothing to compare */
+    nt_dtype dtypes[3] = {NT_FLOAT32, NT_BFLOAT16, NT_FLOAT16};
+    for (int d = 0; d < 3; d++) {
+        int64_t n = 37;
+        double pv[37], gv[37];
+        for (int i = 0; i < n; i++) {
+            pv[i] = sin(i * 0.7) * 3;
+            gv[i] = cos(i * 1.3) * 0.01;
+        }
+        nt_tensor *p64 = NULL, *g64 = NULL, *runs[2][5] = {{NULL}};
+        EXPECT_OK(nt_from_buffer(pv, NT_FLOAT64, 1, &n, NULL, &p64));
+        EXPECT_OK(nt_from_buffer(gv, NT_FLOAT64, 1, &n, NULL, &g64));
+        for (int r = 0; r < 2; r++) {
+            nt_tensor **t = runs[r];
+            EXPECT_OK(nt_to_dtype(p64, dtypes[d], &t[0]));
+            EXPECT_OK(nt_to_dtype(g64, dtypes[d], &t[1]));
+            for (int k = 2; k < 4; k++)
+                EXPECT_OK(nt_full(1, &n, nt_scalar_float(0), dtypes[d], NULL, &t[k]));
+            EXPECT_OK(nt_full(0, NULL, nt_scalar_float(0), NT_FLOAT32, NULL, &t[4]));
+            nt_cpu_found.avx2_fma = r == 0; /* run 0 with AVX2, run 1 without */
+            for (int s = 0; s < 3; s++) {
+                EXPECT_OK(nt_fused_adam_(1, &t[0], &t[1], &t[2], &t[3], NULL, &t[4], 0.01, 0.9,
+                                         0.999, 0.1, 1e-8, s == 1));
+                EXPECT_OK(nt_fused_sgd_(1, &t[0], &t[1], &t[2], 0.01, 0.9, 0.1, 0.0, true, false,
+                                        s == 0));
+            }
+            nt_cpu_found.avx2_fma = true;
+        }
+        for (int k = 0; k < 4; k++) {
+            size_t bytes = (size_t)n * nt_dtype_size(dtypes[d]);
+            EXPECT(memcmp(nt_tensor_data(runs[0][k]), nt_tensor_data(runs[1][k]), bytes) == 0);
+        }
+        nt_tensor_release(p64);
+        nt_tensor_release(g64);
+        for (int r = 0; r < 2; r++)
+            for (int k = 0; k < 5; k++)
+                nt_tensor_release(runs[r][k]);
     }
 }
 
@@ -179,6 +223,7 @@ static void test_errors_change_nothing(void) {
 int main(void) {
     NT_RUN(test_sgd_matches_torch);
     NT_RUN(test_adam_matches_torch);
+    NT_RUN(test_baseline_loops_match_avx2);
     NT_RUN(test_strided_param);
     NT_RUN(test_errors_change_nothing);
     return nt_test_summary();
