@@ -44,11 +44,15 @@ def _typename(o):
 
 
 def _grad_mode(enabled):
-    """ntensor.set_grad_enabled(enabled) when autograd exists, else nothing to switch."""
+    """Gradient recording on or off for a block: ntensor.set_grad_enabled(enabled) (or its
+    enable_grad / no_grad) where autograd exists, else nothing to switch."""
     import ntensor
 
     switch = getattr(ntensor, "set_grad_enabled", None)
-    return switch(enabled) if switch is not None else contextlib.nullcontext()
+    if switch is not None:
+        return switch(enabled)
+    mode = getattr(ntensor, "enable_grad" if enabled else "no_grad", None)
+    return mode() if mode is not None else contextlib.nullcontext()
 
 
 def _no_grad_step(step):
