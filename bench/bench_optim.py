@@ -5,33 +5,14 @@ Run: PYTHONPATH=build/python /usr/bin/python3 bench/bench_optim.py"""
 from common import Report, ntensor as nt, torch
 
 
-class _Param(nt.Tensor):
-    """A tensor whose .grad can be assigned (where ntensor has no autograd yet)."""
-
-    @property
-    def grad(self):
-        return self.__dict__.get("_grad")
-
-    @grad.setter
-    def grad(self, g):
-        self.__dict__["_grad"] = g
-
-
 def params_pair(n=10, shape=(512, 512)):
     data = [torch.randn(shape) for _ in range(n)]
     tp = [d.clone().requires_grad_() for d in data]
-    np_ = []
-    for d in data:
-        x = nt.from_numpy(d.numpy().copy()) if hasattr(nt, "from_numpy") else nt.tensor(d.tolist())
-        try:
-            x = x.requires_grad_()
-        except NotImplementedError:
-            x = nt.Tensor._make_subclass(_Param, x)
-        np_.append(x)
+    np_ = [nt.from_numpy(d.numpy().copy()).requires_grad_() for d in data]
     for a, b in zip(tp, np_):
         g = torch.randn(shape) * 1e-3
         a.grad = g
-        b.grad = nt.from_numpy(g.numpy().copy()) if hasattr(nt, "from_numpy") else nt.tensor(g.tolist())
+        b.grad = nt.from_numpy(g.numpy().copy())
     return tp, np_
 
 
