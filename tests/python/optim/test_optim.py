@@ -324,3 +324,15 @@ def test_training_loop_through_backward(name, options):
         for a, t in [(nw, tw), (nb, tb)]:
             np.testing.assert_allclose(np.array(a.tolist()), np.array(t.tolist()), rtol=1e-5,
                                        atol=1e-6)
+
+
+def test_sgd_buffers_new_and_old_in_one_group():
+    """A parameter's first gradient arrives later: its buffer starts (a copy of d_p) while the
+    others' run on, in one step; momentum set to 0 later keeps the buffers untouched."""
+    pair = Pair("SGD", dict(lr=0.1, momentum=0.9, dampening=0.1, weight_decay=0.01))
+    pair.step(skip={0, 3})
+    pair.step(skip={3})
+    pair.step()
+    for opt in (pair.topt, pair.nopt):
+        opt.param_groups[0]["momentum"] = 0
+    pair.step()
