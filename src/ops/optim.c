@@ -11,8 +11,10 @@
  * strided ones through the iterator. The ops are not differentiable and record nothing.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/parallel.h"
 #include "core/scalar.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -141,26 +143,94 @@ static nt_tensor *const *list_of(const nt_arg *a) {
     return a->kind == NT_ARG_TENSORS && a->n > 0 ? a->v.tensors : NULL;
 }
 
-/* One parameter's pass: a flat run when every operand is contiguous, else the iterator. */
-static void run_param(nt_optim_loop loop, int nops, nt_tensor **ops, void *ctx) {
+/* ------------------------------------------------------------------ running a group */
+
+/* A group's passes, after every check: the operands of parameter i are lists[k][i] (written
+ * ones first, the grad last), its constants at ctx + i * ctx_stride. */
+typedef struct group_run {
+    int nops;
+    nt_tensor *const *lists[5];
+    const nt_optim_loop *loops; /* by dtype */
+    const char *ctx;
+    size_t ctx_stride;
+    const int64_t *small; /* the small contiguous parameters, by index */
+} group_run;
+
+static void *ctx_of(const group_run *g, int64_t i) {
+    return (void *)(g->ctx + (size_t)i * g->ctx_stride);
+}
+
+static void bump_written(const group_run *g, int64_t i) {
+    for (int k = 0; k < g->nops - 1; k++)
+        nt_storage_bump_version(g->lists[k][i]->storage);
+}
+
+/* Small contiguous parameters [b, e) of g->small, one flat pass each, on this thread. */
+static void small_task(void *ctx, int64_t b, int64_t e) {
+    const group_run *g = ctx;
+    for (int64_t r = b; r < e; r++) {
+        int64_t i = g->small[r];
+        const nt_tensor *p = g->lists[0][i];
+        int64_t es = (int64_t)nt_dtype_table[p->dtype].size, strides[10];
+        char *data[5];
+        for (int k = 0; k < g->nops; k++) {
+            data[k] = nt_tensor_bytes(g->lists[k][i]);
+            strides[k] = es;
+            strides[g->nops + k] = 0;
+        }
+        if (p->numel) g->loops[p->dtype](data, strides, p->numel, 1, ctx_of(g, i));
+    }
+}
+
+/* One large or strided parameter, split across threads by its elements: a flat run when
+ * every operand is contiguous, else the iterator. */
+static void large_param(const group_run *g, int64_t i) {
+    nt_tensor *ops[5] = {NULL};
+    for (int k = 0; k < g->nops; k++)
+        ops[k] = g->lists[k][i];
     const nt_tensor *p = ops[0];
     if (p->numel == 0) return;
     bool flat = true;
-    for (int k = 0; k < nops; k++)
+    for (int k = 0; k < g->nops; k++)
         flat &= ops[k]->is_contiguous;
     if (flat) {
         char *data[5];
-        for (int k = 0; k < nops; k++)
+        for (int k = 0; k < g->nops; k++)
             data[k] = nt_tensor_bytes(ops[k]);
-        nt_optim_run_flat(loop, nops, data, p->dtype, p->numel, ctx);
+        nt_optim_run_flat(g->loops[p->dtype], g->nops, data, p->dtype, p->numel, ctx_of(g, i));
     } else {
         nt_iter it;
-        nt_iter_config cfg = {.noutputs = nops - 1, .check_mem_overlap = false};
+        nt_iter_config cfg = {.noutputs = g->nops - 1, .check_mem_overlap = false};
         /* the shapes are equal and the written tensors checked: building cannot fail */
-        if (nt_iter_build(&it, nops, ops, &cfg) == NT_OK) nt_iter_run(&it, loop, ctx);
+        if (nt_iter_build(&it, g->nops, ops, &cfg) == NT_OK)
+            nt_iter_run(&it, g->loops[p->dtype], ctx_of(g, i));
     }
-    for (int k = 0; k < nops - 1; k++)
-        nt_storage_bump_version(ops[k]->storage);
+}
+
+/* Runs every parameter of g (n of them; `small` has room for n indices). Parameters of at
+ * least NT_GRAIN_SIZE elements, or strided, run one by one, each split across threads by its
+ * elements; the small contiguous ones are split across threads by parameter, so that a group
+ * of many mid-sized parameters uses every thread too. Elements are independent, so the
+ * values do not depend on the split. Never fails. */
+static void run_group(group_run *g, int64_t n, int64_t *small) {
+    int64_t nsmall = 0, small_numel = 0;
+    for (int64_t i = 0; i < n; i++) {
+        bool flat = g->lists[0][i]->numel < NT_GRAIN_SIZE;
+        for (int k = 0; flat && k < g->nops; k++)
+            flat = g->lists[k][i]->is_contiguous;
+        if (flat) {
+            small[nsmall++] = i;
+            small_numel += g->lists[0][i]->numel;
+        } else {
+            large_param(g, i);
+        }
+    }
+    g->small = small;
+    /* parameters per thread for about NT_GRAIN_SIZE elements each */
+    int64_t grain = small_numel ? NT_GRAIN_SIZE * nsmall / small_numel + 1 : nsmall + 1;
+    if (nsmall) nt_parallel_for(0, nsmall, grain, small_task, g);
+    for (int64_t i = 0; i < n; i++)
+        bump_written(g, i);
 }
 
 /* ------------------------------------------------------------------ SGD */
@@ -191,12 +261,13 @@ nt_status nt_impl_fused_sgd(nt_call *c) {
     s.names[s.nupdated] = "grads";
     s.nlists = s.nupdated + 1;
     NT_TRY(check_lists(&s));
-    for (int64_t i = 0; i < n; i++) {
-        nt_tensor *ops[3];
-        for (int l = 0; l < s.nlists; l++)
-            ops[l] = s.lists[l][i];
-        run_param(nt_sgd_loops[ops[0]->dtype], s.nlists, ops, &k);
-    }
+    int64_t *small = malloc((size_t)(n > 0 ? n : 1) * sizeof *small);
+    if (!small) return nt_fail_oom((size_t)n * sizeof *small);
+    group_run g = {.nops = s.nlists, .loops = nt_sgd_loops, .ctx = (const char *)&k};
+    for (int l = 0; l < s.nlists; l++)
+        g.lists[l] = s.lists[l];
+    run_group(&g, n, small);
+    free(small);
     return NT_OK;
 }
 
@@ -233,19 +304,29 @@ nt_status nt_impl_fused_adam(nt_call *c) {
                         .maximize = c->args[11].v.b,
                         .amsgrad = amsgrad,
                         .decoupled = decoupled};
-    int nops = nt_adam_nops(&k);
+    /* each parameter's constants (its own step count) and the runner's index room */
+    size_t each = sizeof(nt_adam_consts) + sizeof(int64_t);
+    char *room = malloc((size_t)(n > 0 ? n : 1) * each);
+    if (!room) return nt_fail_oom((size_t)n * each);
+    nt_adam_consts *per = (nt_adam_consts *)room;
     for (int64_t i = 0; i < n; i++) {
-        /* step_t += 1 in the counter's dtype; the step is the value it holds */
+        /* step_t += 1 in the counter's dtype (in order: a counter shared by two parameters
+         * counts twice, as in PyTorch); the step is the value it holds */
         nt_tensor *step = s.lists[s.nlists - 1][i];
         void *at = nt_tensor_bytes(step);
         nt_store_scalar(at, step->dtype, nt_scalar_float(nt_load_double(at, step->dtype) + 1.0));
         nt_storage_bump_version(step->storage);
-        k.step = nt_load_double(at, step->dtype);
-        nt_tensor *ops[5];
-        for (int o = 0; o < nops; o++)
-            ops[o] = s.lists[o][i];
-        run_param(nt_adam_loops[ops[0]->dtype], nops, ops, &k);
+        per[i] = k;
+        per[i].step = nt_load_double(at, step->dtype);
     }
+    group_run g = {.nops = nt_adam_nops(&k),
+                   .loops = nt_adam_loops,
+                   .ctx = (const char *)per,
+                   .ctx_stride = sizeof *per};
+    for (int o = 0; o < g.nops; o++)
+        g.lists[o] = s.lists[o];
+    run_group(&g, n, (int64_t *)(room + (size_t)(n > 0 ? n : 1) * sizeof *per));
+    free(room);
     return NT_OK;
 }
 

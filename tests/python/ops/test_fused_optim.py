@@ -116,6 +116,26 @@ def test_large_params_run_threaded_and_match():
         _same(mine, params, torch.float32)
 
 
+def test_many_mid_sized_params_split_by_parameter():
+    """A group of many small contiguous parameters runs across threads by parameter, beside a
+    large one (across threads by element) and a strided one (the iterator): torch's bits."""
+    shapes = [(50, 100)] * 24 + [(300, 200), (7, 9)]
+    params = _data(torch.float32, shapes=shapes)
+    params[-1] = params[-1].t()  # strided (9, 7)
+    mine = _nt(params[:-1]) + [from_torch(params[-1].t()).t()]
+    bufs_t = [None] * len(params)
+    bufs = [nt.empty_like(p) for p in mine]
+    for step in range(3):
+        grads = [g if g.shape == p.shape else g.t()
+                 for g, p in zip(_data(torch.float32, shapes=shapes, seed=step + 9), params)]
+        TF.sgd(params, grads, bufs_t, lr=0.1, momentum=0.9, dampening=0.0, weight_decay=0.01,
+               nesterov=False, maximize=False, foreach=False)
+        nt._fused_sgd_(mine, _nt(grads), bufs, lr=0.1, momentum=0.9, dampening=0.0,
+                       weight_decay=0.01, nesterov=False, maximize=False, is_first_step=step == 0)
+        _same(mine, params, torch.float32)
+        _same(bufs, bufs_t, torch.float32)
+
+
 def test_strided_params_and_state():
     """A transposed parameter with a transposed grad and state: the iterator's path gives
     what a contiguous copy gives, and writes through the view."""
