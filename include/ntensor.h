@@ -26,6 +26,7 @@
 #include "ntensor/memory.h"
 #include "ntensor/names.h"
 #include "ntensor/nn.h"
+#include "ntensor/optim.h"
 #include "ntensor/pointwise.h"
 #include "ntensor/print.h"
 #include "ntensor/random.h"

@@ -240,6 +240,10 @@ nt_status nt_impl_nll_loss(nt_call *c);
 nt_status nt_impl_nll_loss_backward(nt_call *c);
 nt_status nt_impl_linear(nt_call *c);
 
+/* optim.c: fused optimizer steps */
+nt_status nt_impl_fused_sgd(nt_call *c);
+nt_status nt_impl_fused_adam(nt_call *c);
+
 /* end */
 
 #endif

@@ -183,7 +183,7 @@ static double pick_float(const char *name) {
 /* What a record holds besides itself: the tensors made for it and the lists it points at. */
 typedef struct built {
     nt_call c;
-    nt_tensor *made[16];
+    nt_tensor *made[32]; /* up to six lists of three (_fused_adam_) */
     int nmade;
     nt_tensor *lists[NT_CALL_MAX_ARGS][3];
     nt_dim dims[NT_CALL_MAX_ARGS][3];
@@ -193,7 +193,7 @@ typedef struct built {
 
 static nt_tensor *fresh(built *b, int i) {
     nt_tensor *t = make(i);
-    if (t && b->nmade < 16) b->made[b->nmade++] = t;
+    if (t && b->nmade < 32) b->made[b->nmade++] = t;
     return t;
 }
 
@@ -202,6 +202,7 @@ static void build(built *b, nt_op op, const nt_sig *sig) {
     memset(b, 0, sizeof *b);
     nt_call *c = &b->c;
     c->op = op;
+    int nlist = 0, list_entry[3] = {0}; /* the first list's length and pool entries */
     for (int i = 0; i < sig->nparams; i++) {
         const nt_param *p = &sig->params[i];
         bool operand = strcmp(p->type, "Operand") == 0;
@@ -251,9 +252,16 @@ static void build(built *b, nt_op op, const nt_sig *sig) {
             break;
         }
         case NT_ARG_TENSORS: {
-            int n = 1 + (int)draw(3), first = pick_tensor("");
-            for (int k = 0; k < n; k++)
-                b->lists[i][k] = fresh(b, k == 0 || draw(2) ? first : pick_tensor(""));
+            /* a second list is parallel to the first (the fused optimizer steps' lists:
+             * entry i of each belongs to parameter i), step counters of one element */
+            bool steps = !strcmp(p->name, "state_steps");
+            int n = nlist ? nlist : 1 + (int)draw(3), first = pick_tensor("");
+            for (int k = 0; k < n; k++) {
+                int e = nlist ? list_entry[k] : k == 0 || draw(2) ? first : pick_tensor("");
+                list_entry[k] = e;
+                b->lists[i][k] = fresh(b, steps ? 4 : e);
+            }
+            nlist = n;
             c->args[i] = nt_arg_tensors(n, b->lists[i]);
             break;
         }
