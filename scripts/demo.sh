@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds ntensor (installing what is missing) and runs the demos: the C example, then the
-# spec's examples through the Python module (`import ntensor as torch`).
+# Builds ntensor (installing what is missing) and runs the demos: the C example, the
+# spec's examples through the Python module (`import ntensor as torch`), then a training run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,3 +10,6 @@ echo "== examples/demo.c"
 echo
 echo "== examples/demo.py"
 PYTHONPATH=build/python /usr/bin/python3 examples/demo.py
+echo
+echo "== examples/train_attention.py (a named transformer block trained with Adam)"
+PYTHONPATH=build/python /usr/bin/python3 examples/train_attention.py
