@@ -11,7 +11,8 @@
  * and round once when stored (PyTorch rounds after each of its ops).
  *
  * The loops are nt_loop2d functions (iter/iter.h) over the operands listed below, so a
- * strided parameter goes through the iterator; contiguous ones call nt_optim_run_flat.
+ * strided parameter goes through the iterator, a large contiguous one through
+ * nt_optim_run_flat, small ones (ops/optim.c splits a group by parameter) call them directly.
  * Never fail, never allocate.
  */
 #ifndef NT_KERNELS_OPTIM_KERNELS_H
