@@ -35,6 +35,9 @@ NT_API bool nt_is_inference_mode_enabled(void);
 
 /* ---- a tensor's autograd state ---- */
 
+/* NULL tensors: the functions that return a status fail with NT_ERR_TYPE; the queries answer
+ * false (nt_is_leaf: true), NULL or 0. */
+
 /* Whether t requires grad: a leaf marked so, or the result of a recorded op. */
 NT_API bool nt_requires_grad(const nt_tensor *t);
 /* Marks a leaf (or unmarks it). Only floating-point tensors can require grad; a non-leaf

@@ -24,11 +24,14 @@
 
 typedef struct nt_node nt_node;
 
-/* A gradient hook on a tensor (a leaf's, in its ag; a non-leaf's, on its node by output). */
+/* A gradient hook on a tensor (a leaf's, in its ag; a non-leaf's, on its node by output). An
+ * entry with no fn (id 0) marks where a retained output's gradient is kept: at the entry, or
+ * after all hooks when `late` (nt_retain_grad). */
 typedef struct nt_hook {
     struct nt_hook *next;
     int64_t id;
     int output_nr;
+    bool late;
     nt_grad_hook fn;
     void *ctx;
     void (*free_ctx)(void *);
@@ -120,6 +123,8 @@ static inline bool nt_ag_requires(const nt_tensor *t) {
 }
 /* Gives t (a result of node n, output nr) its history; t then requires grad. */
 nt_status nt_ag_set_history(nt_tensor *t, nt_node *n, int nr);
+/* Cuts t from its history and its base: a leaf that does not require grad (detach_). */
+void nt_ag_detach(nt_tensor *t);
 /* Checks that a gradient's names unify with its tensor's, with an error naming both. */
 nt_status nt_ag_check_grad_names(const nt_tensor *grad, const nt_name *names, int ndim,
                                  const char *what);
