@@ -362,6 +362,15 @@ static PyObject *py_run_backward(PyObject *m, PyObject *args) {
         goto done;
     }
     nt_status st;
+    if (accumulate && create &&
+        PyErr_WarnEx(PyExc_UserWarning,
+                     "Using backward() with create_graph=True will create a reference cycle "
+                     "between the parameter and its gradient which can cause a memory leak. We "
+                     "recommend using autograd.grad when creating the graph to avoid this. If you "
+                     "have to use this function, make sure to reset the .grad fields of your "
+                     "parameters to None after use to break the cycle and avoid the leak.",
+                     1) < 0)
+        goto done;
     if (accumulate) {
         Py_BEGIN_ALLOW_THREADS st = nt_backward((int)n, outs, gs, retain, create, (int)ni, ins);
         Py_END_ALLOW_THREADS if (st != NT_OK) goto fail;

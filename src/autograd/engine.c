@@ -324,7 +324,8 @@ static nt_status arrive_leaf(engine *e, nt_tensor *leaf, nt_tensor *g) {
     m.dtype = leaf->dtype, m.ndim = leaf->ndim, m.sizes = leaf->sizes, m.names = leaf->names;
     nt_status st = run_hooks(leaf->ag->hooks, 0, &m, &g, NULL);
     int i = input_index(e, leaf);
-    for (int k = i; st == NT_OK && g && e->captured && !e->accumulate && k < e->ninputs; k++)
+    for (int k = i < 0 ? e->ninputs : i;
+         st == NT_OK && g && e->captured && !e->accumulate && k < e->ninputs; k++)
         if (e->inputs[k] == leaf) st = accumulate(&e->captured[k], g); /* each time it is listed */
     if (st == NT_OK && g && e->accumulate && (e->ninputs == 0 || i >= 0))
         st = into_grad(leaf, g, e->create);

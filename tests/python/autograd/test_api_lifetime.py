@@ -150,3 +150,23 @@ def test_grad_mode_is_per_thread():
         t.join()
         assert not nt.is_grad_enabled()
     assert seen == [True]
+
+
+def test_create_graph_backward_warns_and_grad_none_breaks_the_cycle():
+    with pytest.warns(UserWarning, match="create a reference cycle between the parameter and its"):
+        x = nt.ones(2, requires_grad=True)
+        (x * x * x).sum().backward(create_graph=True)
+
+    def step():
+        x = nt.randn(1000, requires_grad=True)
+        (x * x * x).sum().backward(create_graph=True)
+        x.grad = None
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(50):
+            step()
+        before = resident_bytes()
+        for _ in range(500):
+            step()
+    assert resident_bytes() - before < 1 << 20  # 8 KB per step would leak 4 MB
