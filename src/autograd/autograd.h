@@ -81,6 +81,9 @@ typedef struct nt_vjp_row {
     /* instead of a node: the op run as the recorded ops it is made of (dropout: a mask, then a
      * product), with grad mode on */
     nt_status (*composite)(nt_call *c);
+    /* the node's name for a call without its dim argument (slot 1 None), where PyTorch's
+     * overloads name it apart: x.sum() is SumBackward0, x.sum(0) SumBackward1 */
+    const char *name_all;
 } nt_vjp_row;
 
 /* The table, by op id (derivatives*.c); rows of NT_OPF_NO_GRAD ops are empty. */
@@ -140,6 +143,8 @@ void nt_node_release(nt_node *n);
 /* A node for `ninputs` flat inputs `inputs` (NULL entries: not tensors), with no call record
  * (a special node's, or before the recorder fills it); edges and input metadata are filled. */
 nt_node *nt_node_alloc(const nt_vjp_row *vjp, int ninputs, nt_tensor *const *inputs);
+/* The node's name, as PyTorch prints grad_fn.name(). */
+const char *nt_node_name(const nt_node *n);
 /* Whether the formula must compute the gradient of flat input k. */
 static inline bool nt_node_wants(const nt_node *n, int k) {
     return n->edges[k].node || n->edges[k].leaf;

@@ -50,14 +50,14 @@ static nt_status check_saved(const nt_node *n) {
         const nt_tensor *t = n->saved[k];
         uint64_t v = t ? atomic_load(&t->storage->version) : 0;
         if (t && v != n->saved_version[k])
-            return modified(t, t->ag && t->ag->grad_fn ? t->ag->grad_fn->vjp->name : NULL,
+            return modified(t, t->ag && t->ag->grad_fn ? nt_node_name(t->ag->grad_fn) : NULL,
                             t->ag ? t->ag->output_nr : 0, v, n->saved_version[k]);
     }
     for (int j = 0; n->saved_out && j < n->noutputs; j++) {
         const nt_tensor *t = n->saved_out[j];
         uint64_t v = t ? atomic_load(&t->storage->version) : 0;
         if (t && v != n->saved_out_version[j])
-            return modified(t, n->vjp->name, j, v, n->saved_out_version[j]);
+            return modified(t, nt_node_name(n), j, v, n->saved_out_version[j]);
     }
     return NT_OK;
 }

@@ -232,7 +232,7 @@ bool nt_retains_grad(const nt_tensor *t) {
 }
 
 const char *nt_grad_fn_name(const nt_tensor *t) {
-    return t && t->ag && t->ag->grad_fn ? t->ag->grad_fn->vjp->name : NULL;
+    return t && t->ag && t->ag->grad_fn ? nt_node_name(t->ag->grad_fn) : NULL;
 }
 
 nt_status nt_register_hook(nt_tensor *t, nt_grad_hook fn, void *ctx, void (*free_ctx)(void *),

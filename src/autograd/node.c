@@ -143,8 +143,13 @@ void nt_grad_fn_release(nt_grad_fn *fn) {
     nt_node_release(fn);
 }
 
+const char *nt_node_name(const nt_node *n) {
+    const nt_vjp_row *v = n->vjp;
+    return v->name_all && n->call.args[1].kind == NT_ARG_NONE ? v->name_all : v->name;
+}
+
 const char *nt_grad_fn_name_of(const nt_grad_fn *fn) {
-    return fn ? fn->vjp->name : NULL;
+    return fn ? nt_node_name(fn) : NULL;
 }
 
 int nt_grad_fn_num_next(const nt_grad_fn *fn) {

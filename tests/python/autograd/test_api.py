@@ -747,6 +747,13 @@ def grad_nonleaf_input_and_leaf(L):
 
 
 
+@case
+def gradfn_names_by_overload(L):
+    x = L.ones(2, 3, requires_grad=True)
+    return [y.grad_fn.name() for y in (x.sum(), x.sum(0), x.sum([]), x.sum(dtype=L.float64),
+                                       x.mean(), x.mean(1), x.sum((0, 1)))]
+
+
 @pytest.mark.parametrize("fn", CASES, ids=[f.__name__ for f in CASES])
 def test_same_as_torch(fn):
     with torch.enable_grad(), nt.enable_grad():
