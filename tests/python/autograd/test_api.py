@@ -754,6 +754,27 @@ def gradfn_names_by_overload(L):
                                        x.mean(), x.mean(1), x.sum((0, 1)))]
 
 
+@case
+def detach_inplace_on_views(L):
+    x = L.ones(2, 3, requires_grad=True)
+    out = []
+    for make in (lambda: x.narrow(0, 0, 1), lambda: x.t(), lambda: (x * 2).select(0, 1)):
+        try:
+            make().detach_()
+            out.append("ok")
+        except RuntimeError as e:
+            out.append(str(e))
+    return out
+
+
+@case
+def detach_shares_memory(L):
+    x = L.ones(2, requires_grad=True)
+    d = x.detach()
+    d.mul_(3)
+    return x, d.requires_grad, d.is_leaf, d.grad_fn
+
+
 @pytest.mark.parametrize("fn", CASES, ids=[f.__name__ for f in CASES])
 def test_same_as_torch(fn):
     with torch.enable_grad(), nt.enable_grad():
