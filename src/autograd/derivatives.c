@@ -83,7 +83,7 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     ROW(LOGSUMEXP, "LogsumexpBackward0", nt_vjp_logsumexp, S(0), true),
     UNARY_Y(SOFTMAX, "SoftmaxBackward0", nt_vjp_softmax),
     UNARY_Y(LOG_SOFTMAX, "LogSoftmaxBackward0", nt_vjp_log_softmax),
-    ROW(PROD, "ProdBackward1", nt_vjp_prod, S(0), true),
+    [NT_OP_PROD] = {"ProdBackward1", nt_vjp_prod, S(0), true, .name_all = "ProdBackward0"},
     UNARY(VAR, "VarBackward0", nt_vjp_var),
     ROW(STD, "StdBackward0", nt_vjp_std, S(0), true),
     UNARY(VAR_MEAN, "VarMeanBackward0", nt_vjp_var_mean),

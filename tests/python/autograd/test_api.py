@@ -751,7 +751,8 @@ def grad_nonleaf_input_and_leaf(L):
 def gradfn_names_by_overload(L):
     x = L.ones(2, 3, requires_grad=True)
     return [y.grad_fn.name() for y in (x.sum(), x.sum(0), x.sum([]), x.sum(dtype=L.float64),
-                                       x.mean(), x.mean(1), x.sum((0, 1)))]
+                                       x.mean(), x.mean(1), x.sum((0, 1)),
+                                       x.prod(), x.prod(1))]
 
 
 @case
