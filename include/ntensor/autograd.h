@@ -24,9 +24,10 @@ extern "C" {
 
 /* ---- grad mode (thread-local) ---- */
 
-/* Whether ops record the graph on this thread (true unless disabled). */
+/* Whether ops record the graph on this thread (true unless disabled or in inference mode). */
 NT_API bool nt_is_grad_enabled(void);
-/* Turns recording on or off for this thread; returns the previous setting. */
+/* Turns recording on or off for this thread; returns the previous setting of this flag (which
+ * inference mode does not change). */
 NT_API bool nt_set_grad_enabled(bool enabled);
 /* Inference mode: recording off, as with grad disabled (PyTorch's inference_mode). Returns the
  * previous setting. */

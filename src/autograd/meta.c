@@ -13,11 +13,13 @@ _Atomic int64_t nt_ag_live;
 static _Thread_local bool grad_disabled, inference_mode;
 static _Atomic int64_t next_hook_id = 1;
 
+/* Recording is on unless grad is disabled or inference mode is on (the two flags are kept
+ * apart, so that each setter gives back its own previous setting). */
 bool nt_ag_grad_mode(void) {
-    return !grad_disabled;
+    return !grad_disabled && !inference_mode;
 }
 bool nt_is_grad_enabled(void) {
-    return !grad_disabled;
+    return !grad_disabled && !inference_mode;
 }
 bool nt_set_grad_enabled(bool enabled) {
     bool was = !grad_disabled;

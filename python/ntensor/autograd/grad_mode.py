@@ -107,7 +107,7 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self):
         self.prev_inference = _C._set_inference_mode(self.mode)
-        self.prev_grad = _C._set_grad_enabled(not self.mode and _C.is_grad_enabled())
+        self.prev_grad = _C._set_grad_enabled(not self.mode)  # PyTorch: grad mode = not mode
 
     def __exit__(self, exc_type, exc_value, traceback):
         _C._set_grad_enabled(self.prev_grad)

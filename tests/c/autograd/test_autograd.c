@@ -60,8 +60,12 @@ static void test_grad_mode(void) {
     EXPECT(!nt_set_grad_enabled(true));
     EXPECT(!nt_is_inference_mode_enabled());
     EXPECT(!nt_set_inference_mode(true));
-    EXPECT(nt_is_inference_mode_enabled());
+    EXPECT(nt_is_inference_mode_enabled() && !nt_is_grad_enabled());
+    EXPECT_OK(nt_mul(x, x, &y)); /* not recorded in inference mode */
+    EXPECT(!nt_requires_grad(y));
+    nt_tensor_release(y);
     EXPECT(nt_set_inference_mode(false));
+    EXPECT(nt_is_grad_enabled());
     EXPECT_OK(nt_mul(x, x, &y));
     EXPECT(nt_requires_grad(y) && !nt_is_leaf(y));
     EXPECT(!strcmp(nt_grad_fn_name(y), "MulBackward0"));

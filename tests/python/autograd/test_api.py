@@ -776,6 +776,22 @@ def detach_shares_memory(L):
     return x, d.requires_grad, d.is_leaf, d.grad_fn
 
 
+@case
+def inference_mode_false_enables_grad(L):
+    out = []
+    with L.no_grad():
+        with L.inference_mode(False):
+            out.append((L.is_grad_enabled(), L.is_inference_mode_enabled()))
+    with L.inference_mode():
+        with L.inference_mode(False):
+            out.append((L.is_grad_enabled(), L.is_inference_mode_enabled()))
+        with L.no_grad():
+            out.append(L.is_grad_enabled())
+        out.append((L.is_grad_enabled(), L.is_inference_mode_enabled()))
+    out.append((L.is_grad_enabled(), L.is_inference_mode_enabled()))
+    return out
+
+
 @pytest.mark.parametrize("fn", CASES, ids=[f.__name__ for f in CASES])
 def test_same_as_torch(fn):
     with torch.enable_grad(), nt.enable_grad():
