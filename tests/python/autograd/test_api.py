@@ -792,6 +792,13 @@ def inference_mode_false_enables_grad(L):
     return out
 
 
+@case
+def data_set(L):
+    x = L.ones(2, requires_grad=True)
+    x.data = L.zeros(3)
+    return x, x.requires_grad, x.is_leaf
+
+
 @pytest.mark.parametrize("fn", CASES, ids=[f.__name__ for f in CASES])
 def test_same_as_torch(fn):
     with torch.enable_grad(), nt.enable_grad():
