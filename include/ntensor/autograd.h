@@ -24,9 +24,10 @@ extern "C" {
 
 /* ---- grad mode (thread-local) ---- */
 
-/* Whether ops record the graph on this thread (true unless disabled). */
+/* Whether ops record the graph on this thread (true unless disabled or in inference mode). */
 NT_API bool nt_is_grad_enabled(void);
-/* Turns recording on or off for this thread; returns the previous setting. */
+/* Turns recording on or off for this thread; returns the previous setting of this flag (which
+ * inference mode does not change). */
 NT_API bool nt_set_grad_enabled(bool enabled);
 /* Inference mode: recording off, as with grad disabled (PyTorch's inference_mode). Returns the
  * previous setting. */
@@ -34,6 +35,9 @@ NT_API bool nt_set_inference_mode(bool enabled);
 NT_API bool nt_is_inference_mode_enabled(void);
 
 /* ---- a tensor's autograd state ---- */
+
+/* NULL tensors: the functions that return a status fail with NT_ERR_TYPE; the queries answer
+ * false (nt_is_leaf: true), NULL or 0. */
 
 /* Whether t requires grad: a leaf marked so, or the result of a recorded op. */
 NT_API bool nt_requires_grad(const nt_tensor *t);

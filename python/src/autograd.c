@@ -4,7 +4,10 @@
  * retain_grad; grad_fn objects (name(), next_functions); the module functions the
  * ntensor.autograd package is written over. Semantics and texts are the C library's.
  */
+#include <string.h>
+
 #include "arglists.h"
+#include "interop.h"
 #include "pyntensor.h"
 
 /* ---- attributes ---- */
@@ -50,6 +53,11 @@ int nt_py_set_grad(PyObject *self, PyObject *value, void *closure) {
     nt_tensor *g = value && value != Py_None ? nt_py_tensor(value) : NULL;
     nt_status st = nt_set_grad(nt_py_tensor(self), g);
     return st == NT_OK ? 0 : nt_py_raise_int(st);
+}
+
+/* _version: the version counter of the tensor's memory (one per in-place write) */
+PyObject *nt_py_get_version(PyObject *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(nt_tensor_version(nt_py_tensor(self)));
 }
 
 /* ---- grad_fn objects ---- */
@@ -174,25 +182,54 @@ PyObject *nt_py_get_grad_fn(PyObject *self, void *closure) {
 
 /* ---- hooks ---- */
 
+/* PyTorch's name for a hook in its errors: its __name__, else "<unknown>". */
+static PyObject *hook_name(PyObject *hook) {
+    PyObject *name =
+        PyObject_HasAttrString(hook, "__name__") ? PyObject_GetAttrString(hook, "__name__") : NULL;
+    if (name && PyUnicode_Check(name)) return name;
+    Py_XDECREF(name);
+    PyErr_Clear();
+    return PyUnicode_FromString("<unknown>");
+}
+
+/* PyTorch's checks of a hook's result r for gradient g (python_hook.cpp): a Tensor of g's type
+ * and size. 0, or -1 with the Python error set. */
+static int check_hook_result(PyObject *hook, nt_tensor *g, PyObject *r) {
+    if (!nt_py_is_tensor(r)) {
+        PyErr_Format(PyExc_TypeError, "expected Variable, but hook returned '%s'",
+                     nt_py_type_name(r));
+        return -1;
+    }
+    nt_tensor *t = nt_py_tensor(r);
+    bool same_type = nt_tensor_dtype(t) == nt_tensor_dtype(g);
+    bool same_size = nt_tensor_ndim(t) == nt_tensor_ndim(g) &&
+                     !memcmp(nt_tensor_sizes(t), nt_tensor_sizes(g),
+                             (size_t)nt_tensor_ndim(g) * sizeof(int64_t));
+    if (same_type && same_size) return 0;
+    PyObject *name = hook_name(hook);
+    if (!name) return -1;
+    if (!same_type)
+        PyErr_Format(PyExc_RuntimeError, "hook '%U' has changed the type of value (was %s got %s)",
+                     name, nt_py_legacy_type_names[nt_tensor_dtype(g)],
+                     nt_py_legacy_type_names[nt_tensor_dtype(t)]);
+    else
+        PyErr_Format(PyExc_RuntimeError, "hook '%U' has changed the size of value", name);
+    Py_DECREF(name);
+    return -1;
+}
+
 /* A Python hook: fn(grad) -> Tensor or None. A Python exception stays set and the backward
- * pass stops with NT_ERR_RUNTIME; the caller sees the Python exception (nt_py_raise_pending). */
+ * pass stops with NT_ERR_RUNTIME; the caller sees the Python exception (raise_backward). */
 static nt_status py_hook(void *ctx, nt_tensor *grad, nt_tensor **replacement) {
     PyGILState_STATE gil = PyGILState_Ensure();
     PyObject *g = nt_py_wrap(nt_tensor_retain(grad));
     PyObject *r = g ? PyObject_CallOneArg((PyObject *)ctx, g) : NULL;
     Py_XDECREF(g);
     nt_status st = NT_OK;
-    if (!r) {
+    if (!r || (r != Py_None && check_hook_result((PyObject *)ctx, grad, r) < 0))
         st = NT_ERR_RUNTIME;
-    } else if (r != Py_None) {
-        if (nt_py_is_tensor(r)) {
-            *replacement = nt_tensor_retain(nt_py_tensor(r));
-        } else {
-            PyErr_Format(PyExc_TypeError, "hook returned an object of type %s, not a Tensor",
-                         Py_TYPE(r)->tp_name);
-            st = NT_ERR_RUNTIME;
-        }
-    }
+    else if (r != Py_None)
+        *replacement = nt_tensor_retain(nt_py_tensor(r));
     Py_XDECREF(r);
     PyGILState_Release(gil);
     return st;
@@ -325,6 +362,15 @@ static PyObject *py_run_backward(PyObject *m, PyObject *args) {
         goto done;
     }
     nt_status st;
+    if (accumulate && create &&
+        PyErr_WarnEx(PyExc_UserWarning,
+                     "Using backward() with create_graph=True will create a reference cycle "
+                     "between the parameter and its gradient which can cause a memory leak. We "
+                     "recommend using autograd.grad when creating the graph to avoid this. If you "
+                     "have to use this function, make sure to reset the .grad fields of your "
+                     "parameters to None after use to break the cycle and avoid the leak.",
+                     1) < 0)
+        goto done;
     if (accumulate) {
         Py_BEGIN_ALLOW_THREADS st = nt_backward((int)n, outs, gs, retain, create, (int)ni, ins);
         Py_END_ALLOW_THREADS if (st != NT_OK) goto fail;
@@ -375,6 +421,14 @@ static PyObject *tensor_backward(PyObject *self, PyObject *const *args, Py_ssize
     if (create < 0 || retain < 0) return NULL;
     PyObject *grad = v[1] ? v[1] : Py_None;
     PyObject *inputs = v[4] && v[4] != Py_None ? v[4] : NULL;
+    if (inputs && !nt_py_is_tensor(inputs)) {
+        Py_ssize_t count = PyObject_Length(inputs);
+        if (count < 0) return NULL;
+        if (count == 0) {
+            PyErr_SetString(PyExc_RuntimeError, "'inputs' argument to backward() cannot be empty.");
+            return NULL;
+        }
+    }
     PyObject *empty = PyTuple_New(0);
     PyObject *call = empty ? Py_BuildValue("((O)(O)iiOii)", self, grad, retain, create,
                                            inputs ? inputs : empty, 0, 1)

@@ -165,6 +165,7 @@ PyObject *nt_py_get_requires_grad(PyObject *self, void *closure);
 int nt_py_set_requires_grad(PyObject *self, PyObject *value, void *closure);
 PyObject *nt_py_get_is_leaf(PyObject *self, void *closure);
 PyObject *nt_py_get_retains_grad(PyObject *self, void *closure);
+PyObject *nt_py_get_version(PyObject *self, void *closure);
 PyObject *nt_py_get_grad(PyObject *self, void *closure);
 int nt_py_set_grad(PyObject *self, PyObject *value, void *closure);
 PyObject *nt_py_get_grad_fn(PyObject *self, void *closure);

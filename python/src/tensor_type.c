@@ -178,6 +178,7 @@ static PyGetSetDef tensor_getset[] = {
     {"retains_grad", nt_py_get_retains_grad, NULL, "Whether a non-leaf keeps its grad.", NULL},
     {"data", get_data, set_data,
      "The tensor viewed without autograd history; assigning replaces what t views.", NULL},
+    {"_version", nt_py_get_version, NULL, "The version counter (one per in-place write).", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

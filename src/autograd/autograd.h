@@ -24,11 +24,14 @@
 
 typedef struct nt_node nt_node;
 
-/* A gradient hook on a tensor (a leaf's, in its ag; a non-leaf's, on its node by output). */
+/* A gradient hook on a tensor (a leaf's, in its ag; a non-leaf's, on its node by output). An
+ * entry with no fn (id 0) marks where a retained output's gradient is kept: at the entry, or
+ * after all hooks when `late` (nt_retain_grad). */
 typedef struct nt_hook {
     struct nt_hook *next;
     int64_t id;
     int output_nr;
+    bool late;
     nt_grad_hook fn;
     void *ctx;
     void (*free_ctx)(void *);
@@ -78,6 +81,9 @@ typedef struct nt_vjp_row {
     /* instead of a node: the op run as the recorded ops it is made of (dropout: a mask, then a
      * product), with grad mode on */
     nt_status (*composite)(nt_call *c);
+    /* the node's name for a call without its dim argument (slot 1 None), where PyTorch's
+     * overloads name it apart: x.sum() is SumBackward0, x.sum(0) SumBackward1 */
+    const char *name_all;
 } nt_vjp_row;
 
 /* The table, by op id (derivatives*.c); rows of NT_OPF_NO_GRAD ops are empty. */
@@ -120,6 +126,8 @@ static inline bool nt_ag_requires(const nt_tensor *t) {
 }
 /* Gives t (a result of node n, output nr) its history; t then requires grad. */
 nt_status nt_ag_set_history(nt_tensor *t, nt_node *n, int nr);
+/* Cuts t from its history and its base: a leaf that does not require grad (detach_). */
+void nt_ag_detach(nt_tensor *t);
 /* Checks that a gradient's names unify with its tensor's, with an error naming both. */
 nt_status nt_ag_check_grad_names(const nt_tensor *grad, const nt_name *names, int ndim,
                                  const char *what);
@@ -135,6 +143,8 @@ void nt_node_release(nt_node *n);
 /* A node for `ninputs` flat inputs `inputs` (NULL entries: not tensors), with no call record
  * (a special node's, or before the recorder fills it); edges and input metadata are filled. */
 nt_node *nt_node_alloc(const nt_vjp_row *vjp, int ninputs, nt_tensor *const *inputs);
+/* The node's name, as PyTorch prints grad_fn.name(). */
+const char *nt_node_name(const nt_node *n);
 /* Whether the formula must compute the gradient of flat input k. */
 static inline bool nt_node_wants(const nt_node *n, int k) {
     return n->edges[k].node || n->edges[k].leaf;

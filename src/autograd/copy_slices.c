@@ -108,7 +108,8 @@ static nt_status as_strided_vjp(nt_node *n, nt_tensor *const *gout, nt_tensor **
     return st;
 }
 
-static const nt_vjp_row copy_slices_row = {.name = "CopySlices", .fn = copy_slices_vjp};
+static const nt_vjp_row copy_slices_row = {.name = "torch::autograd::CopySlices",
+                                           .fn = copy_slices_vjp};
 static const nt_vjp_row as_strided_row = {.name = "AsStridedBackward0", .fn = as_strided_vjp};
 
 static slices *slices_new(const nt_tensor *base, const nt_tensor *view) {

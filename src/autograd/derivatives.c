@@ -78,12 +78,12 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     ROW(LERP, "LerpBackward0", nt_vjp_lerp, S(0) | S(1) | S(2), false),
 
     /* reductions and softmax */
-    PLAIN(SUM, "SumBackward1", nt_vjp_sum),
-    PLAIN(MEAN, "MeanBackward1", nt_vjp_mean),
+    [NT_OP_SUM] = {"SumBackward1", nt_vjp_sum, .name_all = "SumBackward0"},
+    [NT_OP_MEAN] = {"MeanBackward1", nt_vjp_mean, .name_all = "MeanBackward0"},
     ROW(LOGSUMEXP, "LogsumexpBackward0", nt_vjp_logsumexp, S(0), true),
     UNARY_Y(SOFTMAX, "SoftmaxBackward0", nt_vjp_softmax),
     UNARY_Y(LOG_SOFTMAX, "LogSoftmaxBackward0", nt_vjp_log_softmax),
-    ROW(PROD, "ProdBackward1", nt_vjp_prod, S(0), true),
+    [NT_OP_PROD] = {"ProdBackward1", nt_vjp_prod, S(0), true, .name_all = "ProdBackward0"},
     UNARY(VAR, "VarBackward0", nt_vjp_var),
     ROW(STD, "StdBackward0", nt_vjp_std, S(0), true),
     UNARY(VAR_MEAN, "VarMeanBackward0", nt_vjp_var_mean),

@@ -50,14 +50,14 @@ static nt_status check_saved(const nt_node *n) {
         const nt_tensor *t = n->saved[k];
         uint64_t v = t ? atomic_load(&t->storage->version) : 0;
         if (t && v != n->saved_version[k])
-            return modified(t, t->ag && t->ag->grad_fn ? t->ag->grad_fn->vjp->name : NULL,
+            return modified(t, t->ag && t->ag->grad_fn ? nt_node_name(t->ag->grad_fn) : NULL,
                             t->ag ? t->ag->output_nr : 0, v, n->saved_version[k]);
     }
     for (int j = 0; n->saved_out && j < n->noutputs; j++) {
         const nt_tensor *t = n->saved_out[j];
         uint64_t v = t ? atomic_load(&t->storage->version) : 0;
         if (t && v != n->saved_out_version[j])
-            return modified(t, n->vjp->name, j, v, n->saved_out_version[j]);
+            return modified(t, nt_node_name(n), j, v, n->saved_out_version[j]);
     }
     return NT_OK;
 }
@@ -240,21 +240,50 @@ static nt_status mark_needed(engine *e) {
     return NT_OK;
 }
 
-/* Runs the hooks of `list` for output nr on *g (replacing it when a hook says so). */
-static nt_status run_hooks(nt_hook *list, int nr, const nt_tmeta *m, nt_tensor **g) {
+/* Checks a hook's replacement for gradient g: same dtype and size, names that unify. */
+static nt_status check_replacement(const nt_tensor *r, const nt_tensor *g, const nt_tmeta *m) {
+    if (r->dtype != g->dtype)
+        return nt_fail(NT_ERR_RUNTIME, "hook has changed the type of value (was %s got %s)",
+                       nt_ag_type_name(g->dtype), nt_ag_type_name(r->dtype));
+    if (r->ndim != g->ndim || memcmp(r->sizes, g->sizes, (size_t)g->ndim * sizeof(int64_t)))
+        return nt_fail(NT_ERR_RUNTIME, "hook has changed the size of value");
+    return nt_ag_check_grad_names(r, m->names, m->ndim, "a hook's result");
+}
+
+/* Keeps g as the grad of `kept`, a retained non-leaf (added to what an earlier pass kept). */
+static nt_status keep(nt_tensor *kept, nt_tensor *g) {
+    nt_tensor *grad = kept->ag->grad;
+    nt_status st = grad ? nt_add(grad, g, &kept->ag->grad) : nt_clone(g, &kept->ag->grad);
+    if (st == NT_OK) nt_tensor_release(grad);
+    return st;
+}
+
+/* Runs the hooks of `list` for output nr on *g (replacing it when a hook says so), and keeps
+ * the gradient of `kept` (a retained output, or NULL) where its marker says. */
+static nt_status run_hooks(nt_hook *list, int nr, const nt_tmeta *m, nt_tensor **g,
+                           nt_tensor *kept) {
+    bool late = false;
     for (nt_hook *h = list; h && *g; h = h->next) {
         if (h->output_nr != nr) continue;
+        if (!h->fn) { /* the retain marker */
+            if (h->late)
+                late = true;
+            else if (kept)
+                NT_TRY(keep(kept, *g));
+            continue;
+        }
         nt_tensor *replacement = NULL;
         NT_TRY(h->fn(h->ctx, *g, &replacement));
         if (!replacement) continue;
-        nt_tensor *fitted;
-        nt_status st = nt_ag_fit(replacement, m, &fitted);
+        nt_tensor *fitted = NULL;
+        nt_status st = check_replacement(replacement, *g, m);
+        if (st == NT_OK) st = nt_ag_fit(replacement, m, &fitted);
         nt_tensor_release(replacement);
         NT_TRY(st);
         nt_tensor_release(*g);
         *g = fitted;
     }
-    return NT_OK;
+    return late && kept && *g ? keep(kept, *g) : NT_OK;
 }
 
 /* Adds g into *slot (a gradient buffer): out of place, recorded with create_graph. */
@@ -293,10 +322,11 @@ static nt_status into_grad(nt_tensor *leaf, nt_tensor *g, bool create) {
 static nt_status arrive_leaf(engine *e, nt_tensor *leaf, nt_tensor *g) {
     nt_tmeta m;
     m.dtype = leaf->dtype, m.ndim = leaf->ndim, m.sizes = leaf->sizes, m.names = leaf->names;
-    nt_status st = run_hooks(leaf->ag->hooks, 0, &m, &g);
+    nt_status st = run_hooks(leaf->ag->hooks, 0, &m, &g, NULL);
     int i = input_index(e, leaf);
-    if (st == NT_OK && g && e->captured && i >= 0 && !e->accumulate)
-        st = accumulate(&e->captured[i], g);
+    for (int k = i < 0 ? e->ninputs : i;
+         st == NT_OK && g && e->captured && !e->accumulate && k < e->ninputs; k++)
+        if (e->inputs[k] == leaf) st = accumulate(&e->captured[k], g); /* each time it is listed */
     if (st == NT_OK && g && e->accumulate && (e->ninputs == 0 || i >= 0))
         st = into_grad(leaf, g, e->create);
     nt_tensor_release(g);
@@ -308,14 +338,7 @@ static nt_status run_node(engine *e, nt_node *n, nt_node **ready, int *nready) {
     nt_status st = NT_OK;
     for (int j = 0; j < n->noutputs && st == NT_OK; j++) {
         if (!n->buf[j]) continue;
-        st = run_hooks(n->hooks, j, &n->out[j], &n->buf[j]);
-        nt_tensor *kept = n->retained ? n->retained[j] : NULL;
-        if (st == NT_OK && kept && n->buf[j]) {
-            nt_tensor *grad = kept->ag->grad ? nt_tensor_retain(kept->ag->grad) : NULL;
-            st = grad ? nt_add(grad, n->buf[j], &kept->ag->grad)
-                      : nt_clone(n->buf[j], &kept->ag->grad);
-            nt_tensor_release(grad);
-        }
+        st = run_hooks(n->hooks, j, &n->out[j], &n->buf[j], n->retained ? n->retained[j] : NULL);
         for (int i = 0; st == NT_OK && e->captured && i < e->ninputs; i++) {
             const nt_ag_meta *m = e->inputs[i]->ag;
             if (m && m->grad_fn == n && m->output_nr == j)
@@ -429,13 +452,26 @@ static nt_status run(engine *e, int n, nt_tensor *const *outputs, nt_tensor *con
     return st;
 }
 
+/* The arguments' shape: outputs and inputs present, no NULL tensor among them. */
+static nt_status check_args(const char *fn, int n, nt_tensor *const *outputs, int ninputs,
+                            nt_tensor *const *inputs) {
+    if (n <= 0 || !outputs) return nt_fail(NT_ERR_VALUE, "%s: no outputs", fn);
+    if (ninputs < 0 || (ninputs > 0 && !inputs))
+        return nt_fail(NT_ERR_VALUE, "%s: %d inputs and no array of them", fn, ninputs);
+    for (int i = 0; i < n; i++)
+        if (!outputs[i]) return nt_fail(NT_ERR_VALUE, "%s: output %d is NULL", fn, i);
+    for (int i = 0; i < ninputs; i++)
+        if (!inputs[i]) return nt_fail(NT_ERR_VALUE, "%s: input %d is NULL", fn, i);
+    return NT_OK;
+}
+
 nt_status nt_backward(int n, nt_tensor *const *outputs, nt_tensor *const *grads, bool retain_graph,
                       bool create_graph, int ninputs, nt_tensor *const *inputs) {
-    if (n <= 0 || !outputs) return nt_fail(NT_ERR_VALUE, "backward: no outputs");
+    NT_TRY(check_args("backward", n, outputs, ninputs, inputs));
     for (int i = 0; i < ninputs; i++)
-        if (!nt_ag_requires(inputs[i]))
+        if (!nt_ag_requires(inputs[i])) /* PyTorch retains the grad of each input: its text */
             return nt_fail(NT_ERR_RUNTIME,
-                           "One of the differentiated Tensors does not require grad");
+                           "can't retain_grad on Tensor that has requires_grad=False");
     /* a non-leaf input's gradient is captured at its node, then accumulated into its grad */
     nt_tensor **captured = ninputs ? calloc((size_t)ninputs, sizeof *captured) : NULL;
     if (ninputs && !captured) return nt_fail(NT_ERR_MEMORY, "out of memory");
@@ -461,8 +497,9 @@ nt_status nt_backward(int n, nt_tensor *const *outputs, nt_tensor *const *grads,
 nt_status nt_autograd_grad(int n, nt_tensor *const *outputs, nt_tensor *const *grads, int ninputs,
                            nt_tensor *const *inputs, bool retain_graph, bool create_graph,
                            bool allow_unused, nt_tensor **grads_out) {
-    if (n <= 0 || !outputs) return nt_fail(NT_ERR_VALUE, "grad: no outputs");
-    if (ninputs <= 0) return nt_fail(NT_ERR_RUNTIME, "grad requires non-empty inputs.");
+    if (ninputs <= 0 || !inputs) return nt_fail(NT_ERR_VALUE, "grad requires non-empty inputs.");
+    NT_TRY(check_args("grad", n, outputs, ninputs, inputs));
+    if (!grads_out) return nt_fail(NT_ERR_VALUE, "grad: grads_out is NULL");
     for (int i = 0; i < ninputs; i++)
         if (!nt_ag_requires(inputs[i]))
             return nt_fail(NT_ERR_RUNTIME,

@@ -30,12 +30,7 @@ nt_status nt_impl_detach_(nt_call *c) {
                        "cannot be called on these gradients. To fix this error, please refer to "
                        "the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
                        "solution.");
-    if (t->ag) {
-        nt_ag_meta *m = t->ag;
-        if (m->grad_fn) nt_node_release(m->grad_fn), m->grad_fn = NULL;
-        m->retains_grad = false;
-        NT_TRY(nt_set_requires_grad(t, false));
-    }
+    nt_ag_detach(t);
     c->result[0] = nt_tensor_retain(t);
     return NT_OK;
 }

@@ -13,11 +13,13 @@ _Atomic int64_t nt_ag_live;
 static _Thread_local bool grad_disabled, inference_mode;
 static _Atomic int64_t next_hook_id = 1;
 
+/* Recording is on unless grad is disabled or inference mode is on (the two flags are kept
+ * apart, so that each setter gives back its own previous setting). */
 bool nt_ag_grad_mode(void) {
-    return !grad_disabled;
+    return !grad_disabled && !inference_mode;
 }
 bool nt_is_grad_enabled(void) {
-    return !grad_disabled;
+    return !grad_disabled && !inference_mode;
 }
 bool nt_set_grad_enabled(bool enabled) {
     bool was = !grad_disabled;
@@ -57,30 +59,48 @@ static void free_hooks(nt_hook *h) {
     }
 }
 
+static void unretain(nt_ag_meta *m);
+
 void nt_ag_meta_free(nt_tensor *t) {
     nt_ag_meta *m = t->ag;
     t->ag = NULL;
     mark(m, false);
-    if (m->grad_fn) {
-        if (m->retains_grad && m->grad_fn->retained) m->grad_fn->retained[m->output_nr] = NULL;
-        nt_node_release(m->grad_fn);
-    }
+    unretain(m);
+    nt_node_release(m->grad_fn);
     nt_tensor_release(m->grad);
     nt_tensor_release(m->base);
     free_hooks(m->hooks);
     free(m);
 }
 
+/* Takes t off its node's retained outputs (the node may outlive t's link to it). */
+static void unretain(nt_ag_meta *m) {
+    if (m->retains_grad && m->grad_fn && m->grad_fn->retained)
+        m->grad_fn->retained[m->output_nr] = NULL;
+    m->retains_grad = false;
+}
+
 nt_status nt_ag_set_history(nt_tensor *t, nt_node *n, int nr) {
     nt_ag_meta *m = nt_ag_meta_of(t);
     if (!m) return NT_ERR_MEMORY;
+    bool retains = m->retains_grad; /* an in-place op's result keeps retaining, as PyTorch's */
+    unretain(m);
     nt_node_retain(n);
     if (m->grad_fn) nt_node_release(m->grad_fn);
     m->grad_fn = n;
     m->output_nr = nr;
-    m->retains_grad = false;
     mark(m, true);
-    return NT_OK;
+    return retains ? nt_retain_grad(t) : NT_OK;
+}
+
+void nt_ag_detach(nt_tensor *t) {
+    nt_ag_meta *m = t->ag;
+    if (!m) return;
+    unretain(m);
+    if (m->grad_fn) nt_node_release(m->grad_fn), m->grad_fn = NULL;
+    nt_tensor_release(m->base);
+    m->base = NULL;
+    mark(m, false);
 }
 
 const char *nt_ag_type_name(nt_dtype dtype) {
@@ -99,11 +119,11 @@ bool nt_requires_grad(const nt_tensor *t) {
 }
 
 bool nt_is_leaf(const nt_tensor *t) {
-    return !t->ag || !t->ag->grad_fn;
+    return !t || !t->ag || !t->ag->grad_fn;
 }
 
 nt_status nt_set_requires_grad(nt_tensor *t, bool requires_grad) {
-    if (!t) return nt_fail(NT_ERR_VALUE, "requires_grad_(): a NULL tensor");
+    if (!t) return nt_fail_null_tensor("requires_grad_", "self");
     if (!nt_is_leaf(t)) {
         if (requires_grad) return NT_OK;
         return nt_fail(NT_ERR_RUNTIME,
@@ -122,7 +142,7 @@ nt_status nt_set_requires_grad(nt_tensor *t, bool requires_grad) {
 }
 
 nt_tensor *nt_grad(const nt_tensor *t) {
-    return t->ag && t->ag->grad ? nt_tensor_retain(t->ag->grad) : NULL;
+    return t && t->ag && t->ag->grad ? nt_tensor_retain(t->ag->grad) : NULL;
 }
 
 nt_status nt_ag_check_grad_names(const nt_tensor *grad, const nt_name *names, int ndim,
@@ -157,6 +177,7 @@ static nt_status named_as(nt_tensor *g, const nt_tensor *t, nt_tensor **out) {
 }
 
 nt_status nt_set_grad(nt_tensor *t, nt_tensor *grad) {
+    if (!t) return nt_fail_null_tensor("set_grad", "self");
     if (!grad) {
         if (t->ag) {
             nt_tensor_release(t->ag->grad);
@@ -180,6 +201,7 @@ nt_status nt_set_grad(nt_tensor *t, nt_tensor *grad) {
 }
 
 nt_status nt_retain_grad(nt_tensor *t) {
+    if (!t) return nt_fail_null_tensor("retain_grad", "self");
     if (!nt_ag_requires(t))
         return nt_fail(NT_ERR_RUNTIME, "can't retain_grad on Tensor that has requires_grad=False");
     nt_ag_meta *m = t->ag;
@@ -189,21 +211,37 @@ nt_status nt_retain_grad(nt_tensor *t) {
         n->retained = calloc((size_t)n->noutputs, sizeof *n->retained);
         if (!n->retained) return nt_fail(NT_ERR_MEMORY, "out of memory");
     }
+    /* When the gradient is kept, among the output's hooks: as PyTorch 1.13's, where all of a
+     * tensor's Python hooks are one hook of its node, placed at the first registration: a
+     * tensor with hooks already keeps its gradient after all of them, else before them all. */
+    bool late = false;
+    for (nt_hook *h = n->hooks; h; h = h->next)
+        late |= h->fn && h->output_nr == m->output_nr;
+    nt_hook *marker = calloc(1, sizeof *marker);
+    if (!marker) return nt_fail(NT_ERR_MEMORY, "out of memory");
+    *marker = (nt_hook){.id = 0, .output_nr = m->output_nr, .fn = NULL, .ctx = NULL, .late = late};
+    nt_hook **list = &n->hooks;
+    while (*list)
+        list = &(*list)->next;
+    *list = marker;
     n->retained[m->output_nr] = t;
     m->retains_grad = true;
     return NT_OK;
 }
 
 bool nt_retains_grad(const nt_tensor *t) {
-    return t->ag && t->ag->retains_grad;
+    return t && t->ag && t->ag->retains_grad;
 }
 
 const char *nt_grad_fn_name(const nt_tensor *t) {
-    return t->ag && t->ag->grad_fn ? t->ag->grad_fn->vjp->name : NULL;
+    return t && t->ag && t->ag->grad_fn ? nt_node_name(t->ag->grad_fn) : NULL;
 }
 
 nt_status nt_register_hook(nt_tensor *t, nt_grad_hook fn, void *ctx, void (*free_ctx)(void *),
                            int64_t *id) {
+    if (!t) return nt_fail_null_tensor("register_hook", "self");
+    if (!fn || !id)
+        return nt_fail(NT_ERR_VALUE, "register_hook(): the hook and id must not be NULL");
     if (!nt_ag_requires(t))
         return nt_fail(NT_ERR_RUNTIME,
                        "cannot register a hook on a tensor that doesn't require gradient");
@@ -235,7 +273,7 @@ static bool remove_from(nt_hook **list, int64_t id) {
 }
 
 bool nt_remove_hook(nt_tensor *t, int64_t id) {
-    if (!t->ag) return false;
+    if (!t || !t->ag || id <= 0) return false; /* id 0: a retain marker, never the user's */
     return remove_from(&t->ag->hooks, id) ||
            (t->ag->grad_fn && remove_from(&t->ag->grad_fn->hooks, id));
 }

@@ -136,22 +136,30 @@ nt_tensor *nt_node_result(const nt_node *n, int j) {
 /* ---- the public view of nodes (ntensor/autograd.h) ---- */
 
 nt_grad_fn *nt_tensor_grad_fn(const nt_tensor *t) {
-    return t->ag && t->ag->grad_fn ? nt_node_retain(t->ag->grad_fn) : NULL;
+    return t && t->ag && t->ag->grad_fn ? nt_node_retain(t->ag->grad_fn) : NULL;
 }
 
 void nt_grad_fn_release(nt_grad_fn *fn) {
     nt_node_release(fn);
 }
 
+const char *nt_node_name(const nt_node *n) {
+    const nt_vjp_row *v = n->vjp;
+    return v->name_all && n->call.args[1].kind == NT_ARG_NONE ? v->name_all : v->name;
+}
+
 const char *nt_grad_fn_name_of(const nt_grad_fn *fn) {
-    return fn->vjp->name;
+    return fn ? nt_node_name(fn) : NULL;
 }
 
 int nt_grad_fn_num_next(const nt_grad_fn *fn) {
-    return fn->ninputs;
+    return fn ? fn->ninputs : 0;
 }
 
 nt_grad_fn *nt_grad_fn_next(const nt_grad_fn *fn, int i, int *nr, nt_tensor **leaf) {
+    if (nr) *nr = 0;
+    if (leaf) *leaf = NULL;
+    if (!fn || i < 0 || i >= fn->ninputs || !nr || !leaf) return NULL;
     const nt_edge *e = &fn->edges[i];
     *nr = e->node ? e->nr : 0;
     *leaf = e->leaf ? nt_tensor_retain(e->leaf) : NULL;

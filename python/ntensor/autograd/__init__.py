@@ -21,16 +21,13 @@ def _tensors(x):
 
 
 def _grads(grads, n):
+    """The gradients as a tuple (None for each output when not given); a count that differs
+    from the outputs' is the C library's error ("got 2 tensors and 1 gradients")."""
     if grads is None:
         return (None,) * n
     if isinstance(grads, _C.Tensor):
-        grads = (grads,)
-    grads = tuple(grads)
-    if len(grads) != n:
-        raise RuntimeError("grad can be implicitly created only for scalar outputs"
-                           if not grads else
-                           "Mismatch in number of gradients: expected %d, got %d" % (n, len(grads)))
-    return grads
+        return (grads,)
+    return tuple(grads)
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
@@ -58,6 +55,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise NotImplementedError("is_grads_batched=True is not supported")
     outputs = _tensors(outputs)
     inputs = _tensors(inputs)
+    if not inputs:
+        raise ValueError("grad requires non-empty inputs.")
     if retain_graph is None:
         retain_graph = create_graph
     return _C._run_backward(outputs, _grads(grad_outputs, len(outputs)), bool(retain_graph),

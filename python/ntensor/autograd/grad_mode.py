@@ -23,21 +23,24 @@ class _DecoratorContextManager:
             @functools.wraps(func)
             def generator(*args, **kwargs):
                 gen = func(*args, **kwargs)
-                with self.clone():
-                    response = gen.send(None)
-                while True:
-                    try:
-                        request = yield response
-                    except GeneratorExit:
-                        with self.clone():
-                            gen.close()
-                        raise
-                    except BaseException as e:
-                        with self.clone():
-                            response = gen.throw(e)
-                    else:
-                        with self.clone():
-                            response = gen.send(request)
+                try:
+                    with self.clone():  # sending None starts the generator
+                        response = gen.send(None)
+                    while True:
+                        try:
+                            request = yield response
+                        except GeneratorExit:
+                            with self.clone():
+                                gen.close()
+                            raise
+                        except BaseException as e:  # noqa: BLE001 - passed on to the generator
+                            with self.clone():
+                                response = gen.throw(e)
+                        else:
+                            with self.clone():
+                                response = gen.send(request)
+                except StopIteration as e:
+                    return e.value
             return generator
 
         @functools.wraps(func)
@@ -74,14 +77,20 @@ class enable_grad(_DecoratorContextManager):
 
 
 class set_grad_enabled(_DecoratorContextManager):
-    """set_grad_enabled(mode): sets recording at once, and back when used as a context."""
+    """set_grad_enabled(mode): sets recording at once (as a function call), inside the block (as
+    a context manager) or inside the decorated function, and back after."""
 
     def __init__(self, mode):
-        self.prev = _C._set_grad_enabled(bool(mode))
+        self.prev = _C.is_grad_enabled()
+        _C._set_grad_enabled(bool(mode))
         self.mode = mode
 
+    def __call__(self, func):
+        _C._set_grad_enabled(self.prev)  # decorating sets nothing
+        return super().__call__(func)
+
     def __enter__(self):
-        pass
+        _C._set_grad_enabled(bool(self.mode))
 
     def __exit__(self, exc_type, exc_value, traceback):
         _C._set_grad_enabled(self.prev)
@@ -98,7 +107,7 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self):
         self.prev_inference = _C._set_inference_mode(self.mode)
-        self.prev_grad = _C._set_grad_enabled(not self.mode and _C.is_grad_enabled())
+        self.prev_grad = _C._set_grad_enabled(not self.mode)  # PyTorch: grad mode = not mode
 
     def __exit__(self, exc_type, exc_value, traceback):
         _C._set_grad_enabled(self.prev_grad)
