@@ -76,13 +76,22 @@ const nt_vjp_row *nt_vjp_pick_index(const nt_call *c) {
     return &index_rows[form_of(c)];
 }
 
-/* t[...] = v: an index makes IndexPutBackward0; a view written makes PyTorch's CopySlices */
+/* t[...] = v: an index makes IndexPutBackward0; a view written makes PyTorch's CopySlices
+ * (PyTorch's masked_fill path for a mask and a number is CopySlices too; IndexPutBackward0
+ * here, where a number and a 0-dim tensor are one value) */
 static const nt_vjp_row index_put_rows[] = {
     {.name = "CopySlices", .fn = nt_vjp_index_put, .saves = 1u << 1},
     {.name = "IndexPutBackward0", .fn = nt_vjp_index_put, .saves = 1u << 1},
 };
 const nt_vjp_row *nt_vjp_pick_index_put(const nt_call *c) {
-    return &index_put_rows[form_of(c) == FORM_INDEX];
+    nt_index idx[NT_INDEX_MAX_ENTRIES];
+    int count;
+    bool single;
+    if (nt_index_decode(c, idx, &count, &single) != NT_OK) {
+        nt_clear_error();
+        return &index_put_rows[1];
+    }
+    return &index_put_rows[!nt_index_is_basic(count, idx, single)];
 }
 
 /* t[idx]: zeros with g added at idx (repeats add up) */

@@ -32,6 +32,7 @@
 #include "kernels/index_kernels.h"
 #include "names/infer.h"
 #include "names/names.h"
+#include "ntensor/autograd.h"
 
 nt_status nt_index_restride(const nt_tensor *t, int ndim, const int64_t *sizes,
                             const int64_t *strides, int64_t offset, const nt_name *names,
@@ -882,6 +883,18 @@ nt_status nt_index_decode(const nt_call *c, nt_index *idx, int *count, bool *sin
     return check_index_args(*count, idx);
 }
 
+bool nt_index_is_basic(int count, const nt_index *idx, bool single) {
+    for (int i = 0; i < count; i++) {
+        const nt_tensor *t = idx[i].tensor;
+        if (idx[i].kind == NT_INDEX_BOOL && !single) return false;
+        if (idx[i].kind == NT_INDEX_TENSOR &&
+            (t->ndim != 0 || nt_dtype_table[t->dtype].kind != NT_KIND_INT ||
+             is_mask_dtype(t->dtype)))
+            return false;
+    }
+    return true;
+}
+
 static bool recording(void) {
     return atomic_load_explicit(&nt_ag_live, memory_order_relaxed) != 0;
 }
@@ -933,7 +946,14 @@ nt_status nt_index_set_(nt_tensor *t, int count, const nt_index *idx, bool singl
                         const nt_tensor *value) {
     if (!t || !value) return nt_fail(NT_ERR_VALUE, "index_put: NULL argument");
     NT_TRY(check_index_args(count, idx));
-    if (recording()) return index_call(t, count, idx, single, value, false, NULL);
+    if (recording()) {
+        /* PyTorch writes a basic index through a view of t: its text for a leaf */
+        if (nt_is_grad_enabled() && nt_requires_grad(t) && nt_is_leaf(t) &&
+            nt_index_is_basic(count, idx, single && count == 1))
+            return nt_fail(NT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being "
+                                           "used in an in-place operation.");
+        return index_call(t, count, idx, single, value, false, NULL);
+    }
     return set_(t, count, idx, single, value, false);
 }
 

@@ -34,4 +34,8 @@ nt_status nt_out_resize_ignoring_names(nt_tensor *out, int ndim, const int64_t *
 #define NT_INDEX_MAX_ENTRIES (2 * NT_MAX_DIMS)
 nt_status nt_index_decode(const nt_call *c, nt_index *idx, int *count, bool *single);
 
+/* Whether the index tuple only makes a view (ints, slices, None, Ellipsis, 0-dim integer
+ * tensors; a bool only as a single index): t[...] = v then writes through a view. */
+bool nt_index_is_basic(int count, const nt_index *idx, bool single);
+
 #endif
