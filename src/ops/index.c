@@ -826,9 +826,9 @@ nt_status nt_index_set_scalar_(nt_tensor *t, int count, const nt_index *idx, boo
  * t[...] and t[...] = v are the rows INDEX and INDEX_PUT of the op list, so that autograd
  * records them as it records every op. A call record holds the index tuple as its tensor
  * indices (a Tensor[], in order) and a `spec` (an int[]): `single`, then five ints per entry
- * (kind, i, start, stop, step). The public functions build the record only while some
- * tensor requires grad (the dispatcher's own test); otherwise they index directly, at the
- * old per-call cost. */
+ * (kind, i, start, stop, step). The public functions build the record only when autograd
+ * records the call (t or the written value requires grad, in grad mode); otherwise they
+ * index directly, at the old per-call cost (one more test of the live count). */
 
 #define SPEC_WIDTH 5
 #define MAX_ENTRIES NT_INDEX_MAX_ENTRIES
@@ -895,8 +895,11 @@ bool nt_index_is_basic(int count, const nt_index *idx, bool single) {
     return true;
 }
 
-static bool recording(void) {
-    return atomic_load_explicit(&nt_ag_live, memory_order_relaxed) != 0;
+/* Whether autograd records this call: t (or the written value) requires grad in grad mode.
+ * Otherwise nothing is recorded and the call indexes directly. */
+static bool recording(const nt_tensor *t, const nt_tensor *value) {
+    return atomic_load_explicit(&nt_ag_live, memory_order_relaxed) != 0 && nt_is_grad_enabled() &&
+           (nt_requires_grad(t) || (value && nt_requires_grad(value)));
 }
 
 static nt_status index_call(nt_tensor *t, int count, const nt_index *idx, bool single,
@@ -926,7 +929,7 @@ static nt_status index_call(nt_tensor *t, int count, const nt_index *idx, bool s
 
 nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor **out) {
     if (!t || !out) return nt_fail(NT_ERR_VALUE, "index: NULL argument");
-    if (recording()) {
+    if (recording(t, NULL)) {
         NT_TRY(check_index_args(count, idx));
         return index_call(t, count, idx, false, NULL, false, out);
     }
@@ -935,7 +938,7 @@ nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor *
 
 nt_status nt_index_get1(nt_tensor *t, const nt_index *idx, nt_tensor **out) {
     if (!t || !out) return nt_fail(NT_ERR_VALUE, "index: NULL argument");
-    if (recording()) {
+    if (recording(t, NULL)) {
         NT_TRY(check_index_args(1, idx));
         return index_call(t, 1, idx, true, NULL, false, out);
     }
@@ -946,9 +949,9 @@ nt_status nt_index_set_(nt_tensor *t, int count, const nt_index *idx, bool singl
                         const nt_tensor *value) {
     if (!t || !value) return nt_fail(NT_ERR_VALUE, "index_put: NULL argument");
     NT_TRY(check_index_args(count, idx));
-    if (recording()) {
+    if (recording(t, value)) {
         /* PyTorch writes a basic index through a view of t: its text for a leaf */
-        if (nt_is_grad_enabled() && nt_requires_grad(t) && nt_is_leaf(t) &&
+        if (nt_requires_grad(t) && nt_is_leaf(t) &&
             nt_index_is_basic(count, idx, single && count == 1))
             return nt_fail(NT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being "
                                            "used in an in-place operation.");
@@ -961,7 +964,7 @@ nt_status nt_index_put_(nt_tensor *t, int count, const nt_index *idx, const nt_t
                         bool accumulate) {
     if (!t || !value) return nt_fail(NT_ERR_VALUE, "index_put: NULL argument");
     NT_TRY(check_index_args(count, idx));
-    if (recording()) return index_call(t, count, idx, false, value, accumulate, NULL);
+    if (recording(t, value)) return index_call(t, count, idx, false, value, accumulate, NULL);
     return set_(t, count, idx, false, value, accumulate);
 }
 
