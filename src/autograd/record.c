@@ -150,7 +150,11 @@ static nt_status attach(nt_node *n, nt_call *c, nt_tensor *const *in, int nout,
         if (!fl[j]) continue;
         NT_TRY(nt_ag_set_history(fl[j], n, j));
         if (c->inplace) {
-            if (fl[j]->ag->base) NT_TRY(nt_ag_rebase_view(fl[j], n));
+            /* a write into a view rewrites its base's history; an in-place view op (t_,
+             * unsqueeze_, as_strided_) writes nothing: the view stays a view of its base,
+             * its history the op's node */
+            if (fl[j]->ag->base && nt_op_row_of(c->op)->kind != NT_OPK_VIEW)
+                NT_TRY(nt_ag_rebase_view(fl[j], n));
         } else if (n->ninputs > 0 && in[0] && fl[j]->storage == in[0]->storage) {
             nt_tensor *root = view_root(in[0]);
             if (fl[j]->ag->base != root) {

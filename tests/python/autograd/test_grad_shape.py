@@ -333,3 +333,19 @@ def test_gradgradcheck_with_grad_outputs_requiring_grad(f):
     gx, = nt.autograd.grad(f(x * 1), x, g, create_graph=True)
     assert gx.requires_grad
     check(lambda m, g: nt.autograd.grad(f(x * 1), x, g, create_graph=True)[0], g)
+
+
+@pytest.mark.parametrize("op,args", [("t_", ()), ("transpose_", (0, 1)), ("swapaxes_", (1, 0)),
+                                     ("unsqueeze_", (0,)), ("squeeze_", ())])
+def test_inplace_view_ops_on_views(op, args):
+    """An in-place view op on a view of a non-leaf writes nothing: the view stays a view of
+    its base (a later write into it still reaches the base)."""
+    def f(m, x):
+        y = x * 1
+        v = y[1:3] if op not in ("squeeze_",) else y[1:2]
+        getattr(v, op)(*args)
+        v.mul_(3)
+        w = v * m.arange(v.numel(), dtype=m.float64).view(v.shape)
+        return w.sum() + y.sum()
+    compare(f, arr((3, 4)), node=False)
+    check(f, t64((3, 4)))
