@@ -1,7 +1,7 @@
 """Benchmarks of the operator issue, each against PyTorch 1.13 in the same process on the
 same number of threads (2 by default), with the issue's target ratio.
 Run: PYTHONPATH=build/python /usr/bin/python3 bench/bench_ops.py [group ...]
-Groups: pointwise reduce linalg misc nn percall (all by default)."""
+Groups: pointwise reduce linalg misc nn percall index (all by default)."""
 import sys
 
 from common import Report, ntensor as nt, torch
@@ -99,8 +99,35 @@ def percall(report):
                     lambda: x_t.transpose("N", "C"), 0.5)
 
 
+def index(report):
+    """t[...] and t[...] = v per call (8x8 float32), then the same while autograd is in use
+    (a tensor requires grad: the indexed ones do not, so nothing is recorded)."""
+    u_nt, u_t = nt.rand(8, 8), torch.rand(8, 8)
+    i_nt, i_t = nt.tensor([0, 2, 5]), torch.tensor([0, 2, 5])
+    m_nt = nt.rand(8, 8) > 0.5
+    m_t = torch.from_numpy(m_nt.numpy())
+    v_nt, v_t = nt.rand(3, 8), torch.rand(3, 8)
+    cases = [
+        ("x[0]", lambda x, i, m, v: x[0]),
+        ("x[1:5:2]", lambda x, i, m, v: x[1:5:2]),
+        ("x[:, 0]", lambda x, i, m, v: x[:, 0]),
+        ("x[None, ..., 1]", lambda x, i, m, v: x[None, ..., 1]),
+        ("x[idx]", lambda x, i, m, v: x[i]),
+        ("x[mask]", lambda x, i, m, v: x[m]),
+        ("x[0] = 1.0", lambda x, i, m, v: x.__setitem__(0, 1.0)),
+        ("x[idx] = v", lambda x, i, m, v: x.__setitem__(i, v)),
+    ]
+    for live in (False, True):
+        keep = (nt.ones(1, requires_grad=True), torch.ones(1, requires_grad=True)) if live else ()
+        for what, f in cases:
+            report.per_call(f"{what} (8x8{', autograd live' if live else ''})",
+                            lambda f=f: f(u_nt, i_nt, m_nt, v_nt),
+                            lambda f=f: f(u_t, i_t, m_t, v_t), 1.0)
+        del keep
+
+
 GROUPS = {"pointwise": pointwise, "reduce": reduce, "linalg": linalg, "misc": misc, "nn": nn,
-          "percall": percall}
+          "percall": percall, "index": index}
 
 if __name__ == "__main__":
     misses = 0

@@ -47,6 +47,10 @@ NT_API nt_status nt_index_get1(nt_tensor *t, const nt_index *idx, nt_tensor **ou
  * true for a non-tuple index. Bumps the version. */
 NT_API nt_status nt_index_set_(nt_tensor *t, int count, const nt_index *idx, bool single,
                                const nt_tensor *value);
+/* t.index_put_(idx, value, accumulate): nt_index_set_ with a tuple index, the value added to
+ * what is there with `accumulate` (repeated positions add up; PyTorch's index_put_). */
+NT_API nt_status nt_index_put_(nt_tensor *t, int count, const nt_index *idx, const nt_tensor *value,
+                               bool accumulate);
 /* The same with a scalar value (converted to t's dtype with PyTorch's overflow check). */
 NT_API nt_status nt_index_set_scalar_(nt_tensor *t, int count, const nt_index *idx, bool single,
                                       nt_scalar value);

@@ -84,6 +84,11 @@ typedef struct nt_vjp_row {
     /* the node's name for a call without its dim argument (slot 1 None), where PyTorch's
      * overloads name it apart: x.sum() is SumBackward0, x.sum(0) SumBackward1 */
     const char *name_all;
+    /* the formula reads input 0's geometry (nt_node_geometry): as_strided */
+    bool geometry;
+    /* a row of its own for this call (PyTorch names the node by the form called: t[0] is
+     * SelectBackward0, t[1:] SliceBackward0), else NULL */
+    const struct nt_vjp_row *(*pick)(const nt_call *c);
 } nt_vjp_row;
 
 /* The table, by op id (derivatives*.c); rows of NT_OPF_NO_GRAD ops are empty. */
@@ -167,6 +172,16 @@ nt_status nt_node_set_outputs(nt_node *n, int noutputs, nt_tensor *const *outs);
 nt_status nt_dispatch_grad(nt_call *c, const nt_op_row *row);
 
 /* ---- special nodes (copy_slices.c) ---- */
+
+/* A tensor's layout in its storage: what as_strided's formula reads of its input. */
+typedef struct nt_ag_geom {
+    int ndim;
+    int64_t offset;
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+} nt_ag_geom;
+/* Keeps t's geometry in n (its extra), before the op runs; the formula reads it back. */
+nt_status nt_node_save_geometry(nt_node *n, const nt_tensor *t);
+const nt_ag_geom *nt_node_geometry(const nt_node *n);
 
 /* After in-place op `inner` wrote `view`, a recorded view of `base`: base's history becomes a
  * node that computes base's gradient around the written region, and view's history a view of

@@ -170,3 +170,21 @@ nt_status nt_ag_rebase_view(nt_tensor *view, nt_node *inner) {
     nt_node_release(n);
     return st == NT_OK ? view_history(view, base) : st;
 }
+
+/* ---- the geometry an op's formula reads (as_strided) ---- */
+
+nt_status nt_node_save_geometry(nt_node *n, const nt_tensor *t) {
+    nt_ag_geom *g = malloc(sizeof *g);
+    if (!g) return nt_fail(NT_ERR_MEMORY, "out of memory");
+    g->ndim = t->ndim;
+    g->offset = t->offset;
+    memcpy(g->sizes, t->sizes, (size_t)t->ndim * sizeof(int64_t));
+    memcpy(g->strides, t->strides, (size_t)t->ndim * sizeof(int64_t));
+    n->extra = g;
+    n->free_extra = free;
+    return NT_OK;
+}
+
+const nt_ag_geom *nt_node_geometry(const nt_node *n) {
+    return n->extra;
+}

@@ -188,6 +188,34 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     ROW(NLL_LOSS, "NllLossBackward0", nt_vjp_nll_loss, S(0) | S(1) | S(2), false),
     ROW(NLL_LOSS_ND, "NllLossBackward0", nt_vjp_nll_loss, S(0) | S(1) | S(2), false),
     ROW(LINEAR, "AddmmBackward0", nt_vjp_linear, S(0) | S(1), false),
+
+    /* more views */
+    PLAIN(DIAGONAL, "DiagonalBackward0", nt_vjp_diagonal),
+    PLAIN(DIAGONAL_NAMED, "DiagonalBackward0", nt_vjp_diagonal),
+    ROW(NARROW_TENSOR, "SliceBackward0", nt_vjp_narrow_tensor, S(2), false),
+    PLAIN(MOVEDIM, "PermuteBackward0", nt_vjp_movedim),
+    PLAIN(MOVEDIM_LIST, "PermuteBackward0", nt_vjp_movedim),
+    PLAIN(MOVEAXIS, "PermuteBackward0", nt_vjp_movedim),
+    PLAIN(MOVEAXIS_LIST, "PermuteBackward0", nt_vjp_movedim),
+    PLAIN(UNFOLD, "UnfoldBackward0", nt_vjp_unfold),
+    [NT_OP_AS_STRIDED] = {.name = "AsStridedBackward0", .fn = nt_vjp_as_strided, .geometry = true},
+    PLAIN(TYPE_AS, "ToCopyBackward0", nt_vjp_identity),
+
+    /* indexing, fills, writes */
+    [NT_OP_INDEX] = {.name = "IndexBackward0",
+                     .fn = nt_vjp_index,
+                     .saves = S(1),
+                     .pick = nt_vjp_pick_index},
+    [NT_OP_INDEX_PUT] = {.name = "IndexPutBackward0",
+                         .fn = nt_vjp_index_put,
+                         .saves = S(1),
+                         .pick = nt_vjp_pick_index_put},
+    ROW(INDEX_FILL, "IndexFillBackward0", nt_vjp_index_fill, S(2), false),
+    ROW(INDEX_FILL_TENSOR, "IndexFillBackward1", nt_vjp_index_fill, S(2), false),
+    ROW(MASKED_SELECT, "MaskedSelectBackward0", nt_vjp_masked_select, S(1), false),
+    PLAIN(COPY, "CopyBackwards", nt_vjp_copy),
+    [NT_OP_FILL_] = {.name = "FillBackward2", .fn = nt_vjp_fill, .pick = nt_vjp_pick_fill},
+    PLAIN(ZERO_, "ZeroBackward0", nt_vjp_fill),
 };
 
 /* dropout(x, p, train) while recording: x times a mask of zeros and 1 / (1 - p) drawn by the

@@ -117,6 +117,23 @@ NT_VJP(nt_vjp_cat);
 NT_VJP(nt_vjp_stack);
 NT_VJP(nt_vjp_split);
 NT_VJP(nt_vjp_unbind);
+NT_VJP(nt_vjp_diagonal);
+NT_VJP(nt_vjp_narrow_tensor);
+NT_VJP(nt_vjp_movedim);
+NT_VJP(nt_vjp_unfold);
+NT_VJP(nt_vjp_as_strided); /* reads the input's geometry: .geometry */
+
+/* indexing and writes (derivatives_index.c) */
+NT_VJP(nt_vjp_index);
+NT_VJP(nt_vjp_index_put);
+NT_VJP(nt_vjp_index_fill);
+NT_VJP(nt_vjp_masked_select);
+NT_VJP(nt_vjp_copy);
+NT_VJP(nt_vjp_fill); /* fill_, zero_ */
+/* the rows named by the form called (nt_vjp_row.pick) */
+const nt_vjp_row *nt_vjp_pick_index(const nt_call *c);
+const nt_vjp_row *nt_vjp_pick_index_put(const nt_call *c);
+const nt_vjp_row *nt_vjp_pick_fill(const nt_call *c);
 
 /* helpers shared by the families */
 /* Resolves a dim (index or name) against recorded metadata. */

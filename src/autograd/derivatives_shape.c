@@ -207,3 +207,159 @@ nt_status nt_vjp_split(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
 nt_status nt_vjp_unbind(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
     return join_parts(n, gout, gin, true);
 }
+
+/* diagonal(self, offset, dim1, dim2) / diagonal(self, *, outdim, dim1, dim2, offset): zeros
+ * with g written on that diagonal */
+static nt_status diagonal_part(const nt_node *n, nt_tensor *whole, nt_tensor **part) {
+    const nt_arg *a = n->call.args;
+    int64_t offset = n->call.op == NT_OP_DIAGONAL ? a[1].v.i : a[4].v.i;
+    return nt_diagonal(whole, offset, a[2].v.dim, a[3].v.dim, part);
+}
+nt_status nt_vjp_diagonal(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    int d1 = 0, d2 = 0;
+    NT_TRY(nt_ag_resolve_dim(&n->in[0], n->call.args[2].v.dim, &d1));
+    NT_TRY(nt_ag_resolve_dim(&n->in[0], n->call.args[3].v.dim, &d2));
+    nt_dim given1 = n->call.args[2].v.dim, given2 = n->call.args[3].v.dim;
+    n->call.args[2].v.dim = d1, n->call.args[3].v.dim = d2; /* cut the unnamed zeros by index */
+    vj_give(&v, vj_scatter_part(&v, n, &n->in[0], vj_unnamed(&v, G), diagonal_part), &gin[0]);
+    n->call.args[2].v.dim = given1, n->call.args[3].v.dim = given2;
+    return vj_end(&v);
+}
+
+/* narrow(self, dim, Tensor start, length): narrow's, the start read from its saved tensor */
+static nt_status narrow_tensor_part(const nt_node *n, nt_tensor *whole, nt_tensor **part) {
+    nt_scalar start;
+    NT_TRY(nt_item(nt_node_saved(n, 2), &start));
+    return nt_narrow(whole, n->call.args[1].v.dim, start.v.i, n->call.args[3].v.i, part);
+}
+nt_status nt_vjp_narrow_tensor(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return cut(n, gout, gin, narrow_tensor_part);
+}
+
+/* movedim / moveaxis, one dim or lists: the inverse permutation (output position of each
+ * input dim, found as the op places them: the moved dims first, the others in order) */
+nt_status nt_vjp_movedim(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    const nt_tmeta *in = &n->in[0];
+    const nt_arg *src = &n->call.args[1], *dst = &n->call.args[2];
+    bool list = src->kind == NT_ARG_DIMS;
+    int count = list ? src->n : 1, nd = in->ndim;
+    int out_of[NT_MAX_DIMS]; /* out_of[o]: the input dim at output position o, or -1 */
+    bool moved[NT_MAX_DIMS] = {false};
+    for (int o = 0; o < nd; o++)
+        out_of[o] = -1;
+    for (int i = 0; i < count; i++) {
+        int d = 0;
+        NT_TRY(nt_ag_resolve_dim(in, list ? src->v.dims[i] : src->v.dim, &d));
+        int64_t to = list ? dst->v.ints[i] : dst->v.i;
+        if (to < 0) to += nd;
+        if (to < 0 || to >= nd) return nt_fail(NT_ERR_RUNTIME, "movedim backward: bad destination");
+        out_of[to] = d;
+        moved[d] = true;
+    }
+    for (int o = 0, next = 0; o < nd; o++) {
+        if (out_of[o] >= 0) continue;
+        while (next < nd && moved[next])
+            next++;
+        out_of[o] = next++;
+    }
+    nt_dim inverse[NT_MAX_DIMS];
+    for (int o = 0; o < nd; o++)
+        inverse[out_of[o]] = o;
+    vj v = VJ_INIT;
+    nt_tensor *g = vj_unnamed(&v, G);
+    vj_give(&v, nd ? vj_permute(&v, g, nd, inverse) : g, &gin[0]);
+    return vj_end(&v);
+}
+
+/* unfold(self, dimension, size, step): windows may overlap, so g adds up at the positions
+ * the windows read */
+nt_status nt_vjp_unfold(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    int d = 0;
+    if (n->in[0].ndim) NT_TRY(nt_ag_resolve_dim(&n->in[0], n->call.args[1].v.dim, &d));
+    nt_tensor *pos = vj_positions(&v, &n->in[0]), *at = NULL;
+    if (pos) {
+        nt_status st = nt_unfold(pos, d, n->call.args[2].v.i, n->call.args[3].v.i, &at);
+        at = vj_keep(&v, st, at);
+    }
+    if (at) vj_give(&v, vj_scatter_at(&v, &n->in[0], G, at, true), &gin[0]);
+    return vj_end(&v);
+}
+
+/* ---- as_strided: PyTorch's as_strided_backward ---- */
+
+static int64_t geom_last(int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
+    int64_t end = offset + 1; /* one past the last element */
+    for (int i = 0; i < ndim; i++)
+        if (sizes[i] == 0)
+            return offset;
+        else
+            end += (sizes[i] - 1) * strides[i];
+    return end;
+}
+
+/* Whether some element of the layout may be reached twice (PyTorch's _maybe_overlapping_memory:
+ * dims by stride, each stride past the extent of the smaller ones). */
+static bool maybe_overlapping(int ndim, const int64_t *sizes, const int64_t *strides) {
+    int order[NT_MAX_DIMS], k = 0;
+    for (int i = 0; i < ndim; i++)
+        if (sizes[i] > 1) order[k++] = i;
+    for (int i = 1; i < k; i++) /* insertion sort by stride */
+        for (int j = i; j > 0 && strides[order[j]] < strides[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1], order[j - 1] = t;
+        }
+    int64_t extent = 0;
+    for (int i = 0; i < k; i++) {
+        int64_t s = strides[order[i]];
+        if (s <= extent) return true;
+        extent += (sizes[order[i]] - 1) * s;
+    }
+    return false;
+}
+
+/* The gradient of the input's storage: zeros over the elements both layouts touch, g added at
+ * the output's elements (repeats add up), read back with the input's layout; an input whose
+ * elements repeat shares each storage element's gradient among its copies. */
+nt_status nt_vjp_as_strided(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    const nt_ag_geom *in = nt_node_geometry(n);
+    const nt_arg *a = n->call.args;
+    int ondim = a[1].n;
+    const int64_t *osizes = a[1].v.ints, *ostrides = a[2].v.ints;
+    int64_t ooff = a[3].kind == NT_ARG_INT ? a[3].v.i : in->offset;
+    int64_t lo = in->offset < ooff ? in->offset : ooff;
+    int64_t hi = geom_last(in->ndim, in->sizes, in->strides, in->offset);
+    int64_t ohi = geom_last(ondim, osizes, ostrides, ooff);
+    int64_t extent = (hi > ohi ? hi : ohi) - lo;
+    if (extent < 0) extent = 0;
+    nt_tmeta store = {.dtype = n->in[0].dtype, .ndim = 1, .sizes = &extent, .names = NULL};
+    vj v = VJ_INIT;
+    nt_tensor *pos = vj_positions(&v, &store), *at = NULL, *buf = NULL, *g = NULL;
+    if (pos) {
+        nt_status st = nt_as_strided(pos, ondim, osizes, ostrides, ooff - lo, &at);
+        at = vj_keep(&v, st, at);
+    }
+    if (at) buf = vj_scatter_at(&v, &store, G, at, true);
+    if (buf) {
+        nt_status st = nt_as_strided(buf, in->ndim, in->sizes, in->strides, in->offset - lo, &g);
+        g = vj_keep(&v, st, g);
+    }
+    if (g && maybe_overlapping(in->ndim, in->sizes, in->strides)) {
+        nt_tensor *ones = NULL, *count = NULL, *inpos = NULL;
+        nt_status st = nt_ones(in->ndim, in->sizes, store.dtype, NULL, &ones);
+        ones = vj_keep(&v, st, ones);
+        if (ones) {
+            st = nt_as_strided(pos, in->ndim, in->sizes, in->strides, in->offset - lo, &inpos);
+            inpos = vj_keep(&v, st, inpos);
+        }
+        nt_tensor *counts = inpos ? vj_scatter_at(&v, &store, ones, inpos, true) : NULL;
+        if (counts) {
+            st = nt_as_strided(counts, in->ndim, in->sizes, in->strides, in->offset - lo, &count);
+            count = vj_keep(&v, st, count);
+        }
+        if (count) g = vj_div(&v, g, count);
+    }
+    vj_give(&v, g, &gin[0]);
+    return vj_end(&v);
+}

@@ -183,7 +183,11 @@ static nt_status attach(nt_node *n, nt_call *c, nt_tensor *const *in, int nout,
         if (!fl[j]) continue;
         NT_TRY(nt_ag_set_history(fl[j], n, j));
         if (c->inplace) {
-            if (fl[j]->ag->base) NT_TRY(nt_ag_rebase_view(fl[j], n));
+            /* a write into a view rewrites its base's history; an in-place view op (t_,
+             * unsqueeze_, as_strided_) writes nothing: the view stays a view of its base,
+             * its history the op's node */
+            if (fl[j]->ag->base && nt_op_row_of(c->op)->kind != NT_OPK_VIEW)
+                NT_TRY(nt_ag_rebase_view(fl[j], n));
         } else if (n->ninputs > 0 && in[0] && fl[j]->storage == in[0]->storage) {
             nt_tensor *root = view_root(in[0]);
             if (fl[j]->ag->base != root) {
@@ -193,6 +197,27 @@ static nt_status attach(nt_node *n, nt_call *c, nt_tensor *const *in, int nout,
         }
     }
     return NT_OK;
+}
+
+static bool any_floating(const nt_call *c) {
+    bool any = (c->result[0] && nt_dtype_is_floating(c->result[0]->dtype)) ||
+               (c->result[1] && nt_dtype_is_floating(c->result[1]->dtype));
+    for (int64_t j = 0; j < c->nlist; j++)
+        any |= nt_dtype_is_floating(c->list[j]->dtype);
+    return any;
+}
+
+/* An op without a formula: its results have no history when none is a float tensor (x.long(),
+ * an integer-valued result: not differentiable), and it fails when one is. */
+static nt_status run_without_formula(nt_call *c, const nt_op_row *row) {
+    nt_status st = c->inplace ? NT_OK : run(c, row);
+    if (st != NT_OK || (!c->inplace && !any_floating(c))) return st;
+    nt_tensors_release(c->list, c->nlist);
+    nt_tensor_release(c->result[0]);
+    nt_tensor_release(c->result[1]);
+    c->list = NULL, c->nlist = 0, c->result[0] = c->result[1] = NULL;
+    return nt_fail(NT_ERR_NOT_IMPLEMENTED, "the derivative for '%s' is not implemented.",
+                   row->name);
 }
 
 static bool is_input(nt_tensor *t, nt_tensor *const *in, int nin) {
@@ -228,9 +253,8 @@ nt_status nt_dispatch_grad(nt_call *c, const nt_op_row *row) {
         return run(c, row);
     const nt_vjp_row *v = &nt_vjp_rows[c->op];
     if (v->composite) return v->composite(c);
-    if (!v->fn)
-        return nt_fail(NT_ERR_NOT_IMPLEMENTED, "the derivative for '%s' is not implemented.",
-                       row->name);
+    if (!v->fn) return run_without_formula(c, row);
+    if (v->pick) v = v->pick(c);
     if (c->inplace) NT_TRY(check_inplace(c));
     if (nin > 16) {
         in = malloc((size_t)nin * sizeof *in);
@@ -239,7 +263,8 @@ nt_status nt_dispatch_grad(nt_call *c, const nt_op_row *row) {
     }
     nt_status st = NT_ERR_MEMORY;
     nt_node *n = nt_node_alloc(v, nin, in);
-    if (n && (st = copy_call(n, c)) == NT_OK && (st = save_inputs(n, in, c->inplace)) == NT_OK)
+    if (n && (st = copy_call(n, c)) == NT_OK && (st = save_inputs(n, in, c->inplace)) == NT_OK &&
+        (!v->geometry || (st = nt_node_save_geometry(n, in[0])) == NT_OK))
         st = run(c, row);
     if (st == NT_OK) {
         int nout = c->list ? (int)c->nlist : c->result[1] ? 2 : 1;

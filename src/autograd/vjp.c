@@ -115,8 +115,44 @@ nt_tensor *vj_zeros(vj *v, const nt_tmeta *m) {
     VJ_STEP(nt_ag_zeros(m, &out));
 }
 
+nt_tensor *vj_positions(vj *v, const nt_tmeta *m) {
+    int64_t numel = 1;
+    for (int i = 0; i < m->ndim; i++)
+        numel *= m->sizes[i];
+    nt_tensor *flat = NULL;
+    if (v->st != NT_OK) return NULL;
+    nt_status st =
+        nt_arange(nt_scalar_int(0), nt_scalar_int(numel), nt_scalar_int(1), NT_INT64, &flat);
+    return vj_reshape(v, vj_keep(v, st, flat), m->ndim, m->sizes);
+}
+
+nt_tensor *vj_scatter_at(vj *v, const nt_tmeta *m, nt_tensor *g, nt_tensor *positions,
+                         bool accumulate) {
+    int64_t numel = 1;
+    for (int i = 0; i < m->ndim; i++)
+        numel *= m->sizes[i];
+    nt_tmeta flat = {.dtype = m->dtype, .ndim = 1, .sizes = &numel, .names = NULL};
+    nt_tensor *whole = vj_zeros(v, &flat), *src = vj_unnamed(v, g);
+    if (!whole || !src || !positions) return NULL;
+    nt_index at = {.kind = NT_INDEX_TENSOR, .tensor = positions};
+    nt_status st = nt_index_put_(whole, 1, &at, src, accumulate);
+    if (st != NT_OK) {
+        v->st = st;
+        return NULL;
+    }
+    return vj_reshape(v, whole, m->ndim, m->sizes);
+}
+
 nt_tensor *vj_scatter_part(vj *v, const nt_node *n, const nt_tmeta *m, nt_tensor *g,
                            vj_part_fn part) {
+    if (g && nt_ag_requires(g) && nt_ag_grad_mode()) {
+        /* with create_graph: a recorded scatter at the part's positions */
+        nt_tensor *pos = vj_positions(v, m), *cut = NULL;
+        if (!pos) return NULL;
+        nt_status st = part(n, pos, &cut);
+        nt_tensor *at = vj_keep(v, st, cut);
+        return at ? vj_scatter_at(v, m, g, at, false) : NULL;
+    }
     nt_tensor *whole = vj_zeros(v, m);
     nt_tensor *cut = NULL;
     if (!whole) return NULL;

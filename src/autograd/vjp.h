@@ -70,5 +70,13 @@ nt_tensor *vj_zeros(vj *v, const nt_tmeta *m);
 typedef nt_status (*vj_part_fn)(const nt_node *n, nt_tensor *whole, nt_tensor **part);
 nt_tensor *vj_scatter_part(vj *v, const nt_node *n, const nt_tmeta *m, nt_tensor *g,
                            vj_part_fn part);
+/* The positions 0 .. numel-1 of meta m's elements, an int64 tensor of its shape (unnamed): a
+ * view of it says where a view's elements sit in its input. */
+nt_tensor *vj_positions(vj *v, const nt_tmeta *m);
+/* Zeros like meta m (unnamed) with g written at `positions` (from vj_positions: g's shape),
+ * added up where positions repeat with `accumulate`; recorded when g requires grad, so that
+ * it has a gradient itself (create_graph). */
+nt_tensor *vj_scatter_at(vj *v, const nt_tmeta *m, nt_tensor *g, nt_tensor *positions,
+                         bool accumulate);
 
 #endif

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "core/half.h"
+
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
 #define NT_MASK_CLONES __attribute__((noinline, target_clones("avx2", "default")))
 #else
@@ -51,6 +53,48 @@ nt_loop2d nt_index_gather_loop(size_t size, bool scatter) {
     default:
         return scatter ? scatter_8 : gather_8;
     }
+}
+
+/* Scatter-add (index_put_ with accumulate): operand 0 gets operand 1 added at the offset from
+ * operand 2. Offsets may repeat, so it runs on one thread (nt_iter_run_range). Half types add
+ * in float, bool is a logical or (PyTorch's sum of bools). */
+#define NT_ACCUMULATE_LOOP(NAME, T, LOAD, STORE)                                                   \
+    static void NAME(char **data, const int64_t *st, int64_t n, int64_t m, void *ctx) {            \
+        (void)ctx;                                                                                 \
+        for (int64_t j = 0; j < m; j++) {                                                          \
+            char *o = data[0] + j * st[3];                                                         \
+            const char *s = data[1] + j * st[4], *f = data[2] + j * st[5];                         \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T *d = (T *)(o + i * st[0] + *(const int64_t *)(f + i * st[2]));                   \
+                T v = *(const T *)(s + i * st[1]);                                                 \
+                *d = STORE(LOAD(*d) + LOAD(v));                                                    \
+            }                                                                                      \
+        }                                                                                          \
+    }
+#define NT_SAME(x) (x)
+#define NT_BOOL_OR(x) ((x) != 0)
+NT_ACCUMULATE_LOOP(acc_u8, uint8_t, NT_SAME, (uint8_t))
+NT_ACCUMULATE_LOOP(acc_i8, int8_t, NT_SAME, (int8_t))
+NT_ACCUMULATE_LOOP(acc_i16, int16_t, NT_SAME, (int16_t))
+NT_ACCUMULATE_LOOP(acc_i32, int32_t, NT_SAME, (int32_t))
+NT_ACCUMULATE_LOOP(acc_i64, int64_t, NT_SAME, (int64_t))
+NT_ACCUMULATE_LOOP(acc_f32, float, NT_SAME, NT_SAME)
+NT_ACCUMULATE_LOOP(acc_f64, double, NT_SAME, NT_SAME)
+NT_ACCUMULATE_LOOP(acc_f16, nt_float16, nt_f16_to_f32, nt_f32_to_f16)
+NT_ACCUMULATE_LOOP(acc_bf16, nt_bfloat16, nt_bf16_to_f32, nt_f32_to_bf16)
+NT_ACCUMULATE_LOOP(acc_bool, uint8_t, NT_SAME, NT_BOOL_OR)
+#undef NT_SAME
+#undef NT_BOOL_OR
+#undef NT_ACCUMULATE_LOOP
+
+nt_loop2d nt_index_accumulate_loop(nt_dtype dtype) {
+    static const nt_loop2d loops[] = {
+        [NT_BOOL] = acc_bool,   [NT_UINT8] = acc_u8,      [NT_INT8] = acc_i8,
+        [NT_INT16] = acc_i16,   [NT_INT32] = acc_i32,     [NT_INT64] = acc_i64,
+        [NT_FLOAT16] = acc_f16, [NT_BFLOAT16] = acc_bf16, [NT_FLOAT32] = acc_f32,
+        [NT_FLOAT64] = acc_f64,
+    };
+    return loops[dtype];
 }
 
 /* ------------------------------------------------------------------ masked_fill */

@@ -23,6 +23,9 @@
 /* Gather (operand 0 written, 1 read at a byte offset from operand 2, an int64 tensor) or
  * scatter (operand 0 written at the offset from operand 2, 1 read). */
 nt_loop2d nt_index_gather_loop(size_t elem_size, bool scatter);
+/* The scatter with accumulation (operand 0 at the offset += operand 1) for `dtype`: offsets
+ * may repeat, so the caller runs it on one thread. */
+nt_loop2d nt_index_accumulate_loop(nt_dtype dtype);
 
 /* masked_fill's context: the value's bits in the tensor's dtype. */
 typedef struct nt_mask_fill_ctx {

@@ -26,11 +26,13 @@
 
 #include "core/scalar.h"
 #include "core/status.h"
+#include "dispatch/dispatch.h"
 #include "iter/iter.h"
 #include "kernels/convert.h"
 #include "kernels/index_kernels.h"
 #include "names/infer.h"
 #include "names/names.h"
+#include "ntensor/autograd.h"
 
 nt_status nt_index_restride(const nt_tensor *t, int ndim, const int64_t *sizes,
                             const int64_t *strides, int64_t offset, const nt_name *names,
@@ -511,9 +513,10 @@ fail:
     return st;
 }
 
-/* Runs the gather (value NULL: into a new *out) or the scatter of value into p's tensor. */
+/* Runs the gather (value NULL: into a new *out) or the scatter of value into p's tensor
+ * (added to what is there with `accumulate`: serially, since positions may repeat). */
 static nt_status run_advanced(const plan *p, const advanced *a, const nt_tensor *value,
-                              nt_tensor **out) {
+                              bool accumulate, nt_tensor **out) {
     nt_status st = NT_OK;
     nt_tensor *src = NULL, *off = NULL, *res = NULL;
     if (!value)
@@ -529,8 +532,12 @@ static nt_status run_advanced(const plan *p, const advanced *a, const nt_tensor 
         cfg.check_mem_overlap = false;
         nt_iter it;
         NT_CHECK(st, nt_iter_build(&it, 3, ops, &cfg));
-        nt_iter_run(&it, nt_index_gather_loop(nt_dtype_table[p->base->dtype].size, value != NULL),
-                    NULL);
+        if (accumulate)
+            nt_iter_run_range(&it, 0, it.numel, nt_index_accumulate_loop(p->base->dtype), NULL);
+        else
+            nt_iter_run(&it,
+                        nt_index_gather_loop(nt_dtype_table[p->base->dtype].size, value != NULL),
+                        NULL);
     }
     if (out) {
         *out = res;
@@ -549,13 +556,12 @@ static nt_status finish_get(plan *p, nt_tensor **out) {
     if (p->nidx == 0) return plan_view(p, out);
     advanced a;
     NT_TRY(make_advanced(p, &a));
-    nt_status st = run_advanced(p, &a, NULL, out);
+    nt_status st = run_advanced(p, &a, NULL, false, out);
     advanced_free(&a);
     return st;
 }
 
-nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor **out) {
-    if (!t || !out) return nt_fail(NT_ERR_VALUE, "index: NULL argument");
+static nt_status get_tuple(nt_tensor *t, int count, const nt_index *idx, nt_tensor **out) {
     NT_TRY(check_index_args(count, idx));
     plan p;
     plan_init(&p, t);
@@ -565,8 +571,7 @@ nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor *
     return st;
 }
 
-nt_status nt_index_get1(nt_tensor *t, const nt_index *idx, nt_tensor **out) {
-    if (!t || !out) return nt_fail(NT_ERR_VALUE, "index: NULL argument");
+static nt_status get_single(nt_tensor *t, const nt_index *idx, nt_tensor **out) {
     NT_TRY(check_index_args(1, idx));
     plan p;
     plan_init(&p, t);
@@ -649,8 +654,8 @@ fail:
     return st;
 }
 
-/* index_put_(sliced, indices, value) for setitem. */
-static nt_status index_put(plan *p, const nt_tensor *value_in) {
+/* index_put_(sliced, indices, value, accumulate) for setitem. */
+static nt_status index_put(plan *p, const nt_tensor *value_in, bool accumulate) {
     nt_status st = NT_OK;
     nt_tensor *value = NULL, *self = NULL, *mask = NULL;
     advanced a;
@@ -662,7 +667,7 @@ static nt_status index_put(plan *p, const nt_tensor *value_in) {
     NT_CHECK(st, view_stripped(value_in, &value));
     NT_CHECK(st, plan_view(p, &self));
     /* canDispatchToMaskedFill: one mask and a one-element value */
-    if (value->numel == 1) {
+    if (value->numel == 1 && !accumulate) {
         int64_t num_ind = 0;
         const nt_tensor *m = NULL;
         bool ok = true;
@@ -743,7 +748,7 @@ static nt_status index_put(plan *p, const nt_tensor *value_in) {
     }
     if (a.named || value->names)
         NT_CHECK(st, check_copy_names(a.named ? a.names : NULL, a.ndim, value));
-    NT_CHECK(st, run_advanced(p, &a, value, NULL));
+    NT_CHECK(st, run_advanced(p, &a, value, accumulate, NULL));
     nt_storage_bump_version(p->base->storage);
 fail:
     advanced_free(&a);
@@ -753,10 +758,19 @@ fail:
     return st;
 }
 
-nt_status nt_index_set_(nt_tensor *t, int count, const nt_index *idx, bool single,
-                        const nt_tensor *value) {
-    if (!t || !value) return nt_fail(NT_ERR_VALUE, "index_put: NULL argument");
-    NT_TRY(check_index_args(count, idx));
+/* view += value, value's leading size-one dims dropped first (index_put_ with accumulate and
+ * no tensor index). */
+static nt_status add_to(nt_tensor *view, const nt_tensor *value) {
+    nt_tensor *stripped = NULL;
+    NT_TRY(view_stripped(value, &stripped));
+    nt_status st = check_copy_names(view->names, view->ndim, stripped);
+    if (st == NT_OK) st = nt_binary_(NT_BINARY_ADD, view, stripped);
+    nt_tensor_release(stripped);
+    return st;
+}
+
+static nt_status set_(nt_tensor *t, int count, const nt_index *idx, bool single,
+                      const nt_tensor *value, bool accumulate) {
     plan p;
     plan_init(&p, t);
     nt_status st = NT_OK;
@@ -785,9 +799,9 @@ nt_status nt_index_set_(nt_tensor *t, int count, const nt_index *idx, bool singl
     if (st != NT_OK) goto done;
     if (p.nidx == 0) {
         NT_CHECK(st, plan_view(&p, &view));
-        st = copy_to(view, value);
+        st = accumulate ? add_to(view, value) : copy_to(view, value);
     } else {
-        st = index_put(&p, value);
+        st = index_put(&p, value, accumulate);
     }
 done:
 fail:
@@ -805,4 +819,185 @@ nt_status nt_index_set_scalar_(nt_tensor *t, int count, const nt_index *idx, boo
     nt_status st = nt_index_set_(t, count, idx, single, v);
     nt_tensor_release(v);
     return st;
+}
+
+/* ------------------------------------------------------------------ the op rows
+ *
+ * t[...] and t[...] = v are the rows INDEX and INDEX_PUT of the op list, so that autograd
+ * records them as it records every op. A call record holds the index tuple as its tensor
+ * indices (a Tensor[], in order) and a `spec` (an int[]): `single`, then five ints per entry
+ * (kind, i, start, stop, step). The public functions build the record only when autograd
+ * records the call (t or the written value requires grad, in grad mode); otherwise they
+ * index directly, at the old per-call cost (one more test of the live count). */
+
+#define SPEC_WIDTH 5
+#define MAX_ENTRIES NT_INDEX_MAX_ENTRIES
+
+typedef struct index_record {
+    int64_t spec[1 + SPEC_WIDTH * MAX_ENTRIES];
+    nt_tensor *tensors[MAX_ENTRIES];
+    int nspec, ntensors;
+} index_record;
+
+static nt_status encode(int count, const nt_index *idx, bool single, index_record *r) {
+    if (count > MAX_ENTRIES) return nt_fail(NT_ERR_INDEX, "too many indices");
+    r->spec[0] = single;
+    r->ntensors = 0;
+    for (int i = 0; i < count; i++) {
+        int64_t *e = &r->spec[1 + SPEC_WIDTH * i];
+        e[0] = idx[i].kind, e[1] = idx[i].i, e[2] = idx[i].start, e[3] = idx[i].stop;
+        e[4] = idx[i].step;
+        if (idx[i].kind == NT_INDEX_TENSOR) r->tensors[r->ntensors++] = (nt_tensor *)idx[i].tensor;
+    }
+    r->nspec = 1 + SPEC_WIDTH * count;
+    return NT_OK;
+}
+
+/* The index tuple of a record (slots 1 and 2); `single` only holds for one entry. */
+nt_status nt_index_decode(const nt_call *c, nt_index *idx, int *count, bool *single) {
+    const nt_arg *list = &c->args[1], *spec = &c->args[2];
+    int n = spec->kind == NT_ARG_INTS ? spec->n : 0;
+    int ntensors = list->kind == NT_ARG_TENSORS ? list->n : 0, used = 0;
+    if (n > 0 && (n - 1) % SPEC_WIDTH)
+        return nt_fail(NT_ERR_VALUE, "index: a spec of %d ints is not 1 + 5 per index", n);
+    *count = n > 0 ? (n - 1) / SPEC_WIDTH : 0;
+    if (*count > MAX_ENTRIES) return nt_fail(NT_ERR_INDEX, "too many indices");
+    *single = *count == 1 && spec->v.ints[0] != 0;
+    for (int i = 0; i < *count; i++) {
+        const int64_t *e = &spec->v.ints[1 + SPEC_WIDTH * i];
+        idx[i] = (nt_index){.kind = (nt_index_kind)e[0],
+                            .i = e[1],
+                            .start = e[2],
+                            .stop = e[3],
+                            .step = e[4],
+                            .tensor = NULL};
+        if (e[0] == NT_INDEX_TENSOR) {
+            if (used == ntensors)
+                return nt_fail(NT_ERR_VALUE, "index: more tensor indices than tensors given");
+            idx[i].tensor = list->v.tensors[used++];
+        }
+    }
+    if (used != ntensors)
+        return nt_fail(NT_ERR_VALUE, "index: %d tensors given for %d tensor indices", ntensors,
+                       used);
+    return check_index_args(*count, idx);
+}
+
+bool nt_index_is_basic(int count, const nt_index *idx, bool single) {
+    for (int i = 0; i < count; i++) {
+        const nt_tensor *t = idx[i].tensor;
+        if (idx[i].kind == NT_INDEX_BOOL && !single) return false;
+        if (idx[i].kind == NT_INDEX_TENSOR &&
+            (t->ndim != 0 || nt_dtype_table[t->dtype].kind != NT_KIND_INT ||
+             is_mask_dtype(t->dtype)))
+            return false;
+    }
+    return true;
+}
+
+/* Whether autograd records this call: t (or the written value) requires grad in grad mode.
+ * Otherwise nothing is recorded and the call indexes directly. */
+static bool recording(const nt_tensor *t, const nt_tensor *value) {
+    return atomic_load_explicit(&nt_ag_live, memory_order_relaxed) != 0 && nt_is_grad_enabled() &&
+           (nt_requires_grad(t) || (value && nt_requires_grad(value)));
+}
+
+static nt_status index_call(nt_tensor *t, int count, const nt_index *idx, bool single,
+                            const nt_tensor *value, bool accumulate, nt_tensor **out) {
+    index_record *r = malloc(sizeof *r);
+    if (!r) return nt_fail(NT_ERR_MEMORY, "out of memory");
+    nt_status st = encode(count, idx, single, r);
+    nt_call c;
+    nt_call_init(&c, value ? NT_OP_INDEX_PUT : NT_OP_INDEX);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensors(r->ntensors, r->tensors);
+    c.args[2] = nt_arg_ints(r->nspec, r->spec);
+    if (value) {
+        c.inplace = true;
+        c.args[3] = nt_arg_tensor((nt_tensor *)value);
+        c.args[4] = nt_arg_bool(accumulate);
+    }
+    if (st == NT_OK) st = nt_dispatch(&c);
+    free(r);
+    if (st != NT_OK) return st;
+    if (out)
+        *out = c.result[0];
+    else
+        nt_tensor_release(c.result[0]);
+    return NT_OK;
+}
+
+nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor **out) {
+    if (!t || !out) return nt_fail(NT_ERR_VALUE, "index: NULL argument");
+    if (recording(t, NULL)) {
+        NT_TRY(check_index_args(count, idx));
+        return index_call(t, count, idx, false, NULL, false, out);
+    }
+    return get_tuple(t, count, idx, out);
+}
+
+nt_status nt_index_get1(nt_tensor *t, const nt_index *idx, nt_tensor **out) {
+    if (!t || !out) return nt_fail(NT_ERR_VALUE, "index: NULL argument");
+    if (recording(t, NULL)) {
+        NT_TRY(check_index_args(1, idx));
+        return index_call(t, 1, idx, true, NULL, false, out);
+    }
+    return get_single(t, idx, out);
+}
+
+nt_status nt_index_set_(nt_tensor *t, int count, const nt_index *idx, bool single,
+                        const nt_tensor *value) {
+    if (!t || !value) return nt_fail(NT_ERR_VALUE, "index_put: NULL argument");
+    NT_TRY(check_index_args(count, idx));
+    if (recording(t, value)) {
+        /* PyTorch writes a basic index through a view of t: its text for a leaf */
+        if (nt_requires_grad(t) && nt_is_leaf(t) &&
+            nt_index_is_basic(count, idx, single && count == 1))
+            return nt_fail(NT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being "
+                                           "used in an in-place operation.");
+        return index_call(t, count, idx, single, value, false, NULL);
+    }
+    return set_(t, count, idx, single, value, false);
+}
+
+nt_status nt_index_put_(nt_tensor *t, int count, const nt_index *idx, const nt_tensor *value,
+                        bool accumulate) {
+    if (!t || !value) return nt_fail(NT_ERR_VALUE, "index_put: NULL argument");
+    NT_TRY(check_index_args(count, idx));
+    if (recording(t, value)) return index_call(t, count, idx, false, value, accumulate, NULL);
+    return set_(t, count, idx, false, value, accumulate);
+}
+
+/* INDEX: t[spec] */
+nt_status nt_impl_index(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    if (!t) return nt_fail_null_tensor("index", "self");
+    nt_index idx[MAX_ENTRIES];
+    int count;
+    bool single;
+    NT_TRY(nt_index_decode(c, idx, &count, &single));
+    return single ? get_single(t, idx, &c->result[0]) : get_tuple(t, count, idx, &c->result[0]);
+}
+
+/* INDEX_PUT: t[spec] = values (added with accumulate); out of place on a clone */
+nt_status nt_impl_index_put(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *value = nt_call_tensor(c, 3), *self = NULL;
+    if (!t) return nt_fail_null_tensor("index_put", "self");
+    if (!value) return nt_fail_null_tensor("index_put", "values");
+    nt_index idx[MAX_ENTRIES];
+    int count;
+    bool single;
+    NT_TRY(nt_index_decode(c, idx, &count, &single));
+    bool accumulate = c->args[4].kind == NT_ARG_BOOL && c->args[4].v.b;
+    if (c->inplace)
+        self = nt_tensor_retain(t);
+    else
+        NT_TRY(nt_clone(t, &self));
+    nt_status st = set_(self, count, idx, single, value, accumulate);
+    if (st != NT_OK) {
+        nt_tensor_release(self);
+        return st;
+    }
+    c->result[0] = self;
+    return NT_OK;
 }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "core/tensor.h"
+#include "ntensor/call.h"
+#include "ntensor/index.h"
 
 /* The positions of the non-zero elements of `t` (any dtype; row-major order) as an
  * int64 tensor of shape (n, ndim). */
@@ -25,5 +27,15 @@ nt_status nt_masked_fill_unchecked_(nt_tensor *t, const nt_tensor *mask, nt_scal
 /* nt_out_resize (out.h) under PyTorch's NoNamesGuard, for the ops that resize out= that
  * way (masked_select): a named out is resized too, its names cut to the new dims. */
 nt_status nt_out_resize_ignoring_names(nt_tensor *out, int ndim, const int64_t *sizes);
+
+/* The index tuple of an INDEX or INDEX_PUT call record (its slots 1 and 2: tensor indices and
+ * spec, see index.c), up to NT_INDEX_MAX_ENTRIES entries, checked; `single` says the record
+ * is of a non-tuple index. */
+#define NT_INDEX_MAX_ENTRIES (2 * NT_MAX_DIMS)
+nt_status nt_index_decode(const nt_call *c, nt_index *idx, int *count, bool *single);
+
+/* Whether the index tuple only makes a view (ints, slices, None, Ellipsis, 0-dim integer
+ * tensors; a bool only as a single index): t[...] = v then writes through a view. */
+bool nt_index_is_basic(int count, const nt_index *idx, bool single);
 
 #endif

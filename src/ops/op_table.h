@@ -161,6 +161,8 @@ nt_status nt_impl_clone(nt_call *c);
 
 /* index.c, index_fill.c, mask.c, join.c, resize.c: indexing, masks, joins */
 nt_status nt_impl_index_fill(nt_call *c);
+nt_status nt_impl_index(nt_call *c);
+nt_status nt_impl_index_put(nt_call *c);
 nt_status nt_impl_masked_fill(nt_call *c);
 nt_status nt_impl_masked_select(nt_call *c);
 nt_status nt_impl_cat(nt_call *c);
