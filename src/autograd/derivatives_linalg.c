@@ -40,6 +40,8 @@ static void product_grads(vj *v, nt_tensor *a, nt_tensor *b, nt_tensor *g, nt_te
         return;
     }
     *gb = vj_matmul(v, mT(v, A), Gm);
+    if (vb && *gb) /* (..., m, 1): drop the column dim the vector was given */
+        *gb = vj_reshape(v, *gb, (*gb)->ndim - 1, (*gb)->sizes);
 }
 
 static nt_status product(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, int sa, int sb,
