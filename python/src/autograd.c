@@ -368,9 +368,9 @@ static PyObject *tensor_backward(PyObject *self, PyObject *const *args, Py_ssize
                                  PyObject *kwnames) {
     static const char *const kwlist[] = {"self",         "gradient", "retain_graph",
                                          "create_graph", "inputs",   NULL};
-    if (nargs == 1 && !kwnames && nt_py_is_tensor(args[0])) {
+    if (nargs == 0 && !kwnames) {
         /* t.backward(): the common call, straight to the engine (no argument tuple) */
-        nt_tensor *t = nt_py_tensor(args[0]);
+        nt_tensor *t = nt_py_tensor(self);
         nt_status st;
         Py_BEGIN_ALLOW_THREADS st = nt_backward(1, &t, NULL, false, false, 0, NULL);
         Py_END_ALLOW_THREADS if (st != NT_OK) {

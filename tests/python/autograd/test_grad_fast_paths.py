@@ -72,6 +72,10 @@ def test_backward_without_arguments():
     a = nt.tensor([1.0, 2.0, 3.0]).requires_grad_()
     (a * a).sum().backward()
     assert a.grad.tolist() == [2.0, 4.0, 6.0]
+    (a * a).backward(nt.tensor([1.0, 0.5, 2.0]))  # a positional gradient: the general path
+    assert a.grad.tolist() == [4.0, 6.0, 18.0]
+    (a * a).sum().backward(None, True)
+    assert a.grad.tolist() == [6.0, 10.0, 24.0]
     for lib in (nt, torch):
         b = lib.tensor([1.0, 2.0]).requires_grad_()
         with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar"):
