@@ -4,7 +4,7 @@ Run: PYTHONPATH=build/python /usr/bin/python3 bench/bench_ops.py [group ...]
 Groups: pointwise reduce linalg misc nn percall index (all by default)."""
 import sys
 
-from common import Report, ntensor as nt, torch
+from common import THREADS, Report, ntensor as nt, torch
 
 import ntensor.nn.functional as ntF
 import torch.nn.functional as tF
@@ -39,6 +39,22 @@ def reduce(report):
                      lambda: tF.softmax(x_t, dim="C"), N24 * 8, 0.33)
 
 
+def fp32_peak():
+    """GFLOP/s of the register-resident FMA loop on the benchmarks' threads (bench_peak.c,
+    built as build/bench/bench_peak), or None when it is not built."""
+    import os
+    import re
+    import subprocess
+    exe = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build",
+                       "bench", "bench_peak")
+    if not os.path.exists(exe):
+        return None
+    out = subprocess.run([exe], capture_output=True, text=True,
+                         env=dict(os.environ, NT_BENCH_THREADS=str(THREADS))).stdout
+    rates = re.findall(rf"threads={THREADS}: ([0-9.]+) GFLOP/s", out)
+    return float(rates[-1]) if rates else None
+
+
 def linalg(report):
     for n in (1024, 2048):
         a_nt, b_nt = nt.rand(n, n), nt.rand(n, n)
@@ -49,6 +65,13 @@ def linalg(report):
     a_t, b_t = torch.rand(64, 256, 256), torch.rand(64, 256, 256)
     report.gflops("bmm (64, 256, 256) float32", lambda: a_nt.bmm(b_nt), lambda: a_t.bmm(b_t),
                   2 * 64 * 256 ** 3, 1.0)
+    peak = fp32_peak()
+    if peak:
+        print(f"fp32 FMA peak ({THREADS} threads, bench_peak): {peak:.1f} GFLOP/s; ntensor's "
+              "products at % of it (target 85%):")
+        for what, a, _, _, amount in report.rows:
+            if isinstance(amount, tuple):
+                print(f"  {what:40} {amount[1] / a / 1e9:7.1f} GF/s  {100 * amount[1] / a / 1e9 / peak:5.1f}%")
 
 
 def misc(report):

@@ -414,6 +414,17 @@ static PyObject *tensor_backward(PyObject *self, PyObject *const *args, Py_ssize
                                  PyObject *kwnames) {
     static const char *const kwlist[] = {"self",         "gradient", "retain_graph",
                                          "create_graph", "inputs",   NULL};
+    if (nargs == 0 && !kwnames) {
+        /* t.backward(): the common call, straight to the engine (no argument tuple) */
+        nt_tensor *t = nt_py_tensor(self);
+        nt_status st;
+        Py_BEGIN_ALLOW_THREADS st = nt_backward(1, &t, NULL, false, false, 0, NULL);
+        Py_END_ALLOW_THREADS if (st != NT_OK) {
+            raise_backward(st);
+            return NULL;
+        }
+        Py_RETURN_NONE;
+    }
     PyObject *v[5];
     if (nt_py_parse_args("Tensor.backward", args, nargs, kwnames, kwlist, 5, 1, v) < 0) return NULL;
     int create = v[3] ? PyObject_IsTrue(v[3]) : 0;

@@ -13,23 +13,35 @@ static nt_tensor *mT(vj *v, nt_tensor *t) {
     return vj_transpose(v, vj_unnamed(v, t), -1, -2);
 }
 
-/* The two gradients of a @ b for tensors of any rank >= 1 (matmul's rules). */
+/* The gradients of a @ b for tensors of any rank >= 1 (matmul's rules): each only where
+ * its pointer is non-NULL (a product not wanted is not computed). */
 static void product_grads(vj *v, nt_tensor *a, nt_tensor *b, nt_tensor *g, nt_tensor **ga,
                           nt_tensor **gb) {
     a = vj_unnamed(v, a), b = vj_unnamed(v, b), g = vj_unnamed(v, g);
     if (!vj_ok(v)) return;
     bool va = a->ndim == 1, vb = b->ndim == 1;
     if (va && vb) { /* dot: g is a scalar */
-        *ga = ga ? vj_mul(v, g, b) : NULL;
-        *gb = gb ? vj_mul(v, g, a) : NULL;
+        if (ga) *ga = vj_mul(v, g, b);
+        if (gb) *gb = vj_mul(v, g, a);
         return;
     }
     nt_tensor *A = va ? vj_unsqueeze(v, a, 0) : a, *B = vb ? vj_unsqueeze(v, b, 1) : b;
     nt_tensor *Gm = g;
     if (va) Gm = vj_unsqueeze(v, Gm, Gm ? Gm->ndim - 1 : 0); /* (..., 1, m) */
     if (vb) Gm = vj_unsqueeze(v, Gm, Gm ? Gm->ndim : 0);     /* (..., n, 1) */
-    *ga = vj_matmul(v, Gm, mT(v, B));
+    if (ga) *ga = vj_matmul(v, Gm, mT(v, B));
+    if (!gb) return;
+    if (A && Gm && A->ndim >= 3 && b->ndim == 2 && Gm->ndim == A->ndim) {
+        /* (batch..., n, m) @ (m, p): the batch folds into the rows, so B's gradient is one
+         * (m, rows) @ (rows, p) product rather than a batch of them summed afterwards */
+        int64_t rows = A->numel / A->sizes[A->ndim - 1];
+        int64_t as[2] = {rows, A->sizes[A->ndim - 1]}, gs[2] = {rows, Gm->sizes[Gm->ndim - 1]};
+        *gb = vj_mm(v, mT(v, vj_reshape(v, A, 2, as)), vj_reshape(v, Gm, 2, gs));
+        return;
+    }
     *gb = vj_matmul(v, mT(v, A), Gm);
+    if (vb && *gb) /* (..., m, 1): drop the column dim the vector was given */
+        *gb = vj_reshape(v, *gb, (*gb)->ndim - 1, (*gb)->sizes);
 }
 
 static nt_status product(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, int sa, int sb,
@@ -37,7 +49,8 @@ static nt_status product(nt_node *n, nt_tensor *const *gout, nt_tensor **gin, in
     vj v = VJ_INIT;
     int a = nt_node_input(n, sa), b = nt_node_input(n, sb);
     nt_tensor *ga = NULL, *gb = NULL, *g = alpha == 1.0 ? G : vj_scale(&v, G, alpha);
-    product_grads(&v, nt_node_saved(n, sa), nt_node_saved(n, sb), g, &ga, &gb);
+    product_grads(&v, nt_node_saved(n, sa), nt_node_saved(n, sb), g,
+                  nt_node_wants(n, a) ? &ga : NULL, nt_node_wants(n, b) ? &gb : NULL);
     if (nt_node_wants(n, a)) vj_give(&v, ga, &gin[a]);
     if (nt_node_wants(n, b)) vj_give(&v, gb, &gin[b]);
     return vj_end(&v);

@@ -314,7 +314,8 @@ static bool has_avx2_fma(void) {
 typedef struct blas_job {
     nt_dtype dtype;
     bool trans_a, trans_b;
-    int64_t m, n, k, lda, ldb, ldc, sa, sb, sc;
+    int64_t m, n, k, lda, ldb, ldc;
+    nt_gemm_batch bt;
     const char *a, *b;
     char *c;
     const nt_gemm_scalars *s;
@@ -352,9 +353,10 @@ static void blas_tiles(void *ctx, int64_t t0, int64_t t1) {
     const blas_job *j = ctx;
     const int64_t per = j->tiles_m * j->tiles_n;
     for (int64_t t = t0; t < t1; t++) {
-        int64_t p = t / per, r = t % per;
+        int64_t p = t / per, r = t % per, po = p / j->bt.inner, pi = p % j->bt.inner;
         int64_t i0 = r / j->tiles_n * j->tile, j0 = r % j->tiles_n * j->tile;
-        blas_tile(j, p * j->sa, p * j->sb, p * j->sc, i0, j0,
+        blas_tile(j, po * j->bt.sa_outer + pi * j->bt.sa, po * j->bt.sb_outer + pi * j->bt.sb,
+                  po * j->bt.sc_outer + pi * j->bt.sc, i0, j0,
                   j->m - i0 < j->tile ? j->m - i0 : j->tile,
                   j->n - j0 < j->tile ? j->n - j0 : j->tile);
     }
@@ -368,10 +370,11 @@ static int64_t tile_side(int64_t m, int64_t n) {
     return 64;
 }
 
-void nt_gemm_blas_batched(nt_dtype dtype, bool trans_a, bool trans_b, int64_t batch, int64_t m,
-                          int64_t n, int64_t k, const void *a, int64_t lda, int64_t sa,
-                          const void *b, int64_t ldb, int64_t sb, void *c, int64_t ldc, int64_t sc,
-                          const nt_gemm_scalars *s) {
+void nt_gemm_blas_batched2(nt_dtype dtype, bool trans_a, bool trans_b, const nt_gemm_batch *bt,
+                           int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
+                           const void *b, int64_t ldb, void *c, int64_t ldc,
+                           const nt_gemm_scalars *s) {
+    const int64_t batch = bt->outer * bt->inner;
     if (batch <= 0 || m == 0 || n == 0) return;
     bool fits = m <= INT_MAX && n <= INT_MAX && k <= INT_MAX && lda <= INT_MAX && ldb <= INT_MAX &&
                 ldc <= INT_MAX;
@@ -380,10 +383,12 @@ void nt_gemm_blas_batched(nt_dtype dtype, bool trans_a, bool trans_b, int64_t ba
     if (small || (dtype == NT_FLOAT64 && !fits)) {
         const int64_t es = dtype == NT_FLOAT32 ? 4 : 8;
         for (int64_t p = 0; p < batch; p++) {
-            gemm_job job =
-                make_job(n, k, (const char *)a + p * sa * es, trans_a ? 1 : lda, trans_a ? lda : 1,
-                         (const char *)b + p * sb * es, trans_b ? 1 : ldb, trans_b ? ldb : 1,
-                         (char *)c + p * sc * es, ldc, s);
+            int64_t po = p / bt->inner, pi = p % bt->inner;
+            gemm_job job = make_job(n, k, (const char *)a + (po * bt->sa_outer + pi * bt->sa) * es,
+                                    trans_a ? 1 : lda, trans_a ? lda : 1,
+                                    (const char *)b + (po * bt->sb_outer + pi * bt->sb) * es,
+                                    trans_b ? 1 : ldb, trans_b ? ldb : 1,
+                                    (char *)c + (po * bt->sc_outer + pi * bt->sc) * es, ldc, s);
             if (dtype == NT_FLOAT32 && has_avx2_fma())
                 fma_rows_f32_avx2(&job, m);
             else if (dtype == NT_FLOAT32)
@@ -402,16 +407,17 @@ void nt_gemm_blas_batched(nt_dtype dtype, bool trans_a, bool trans_b, int64_t ba
                     .lda = lda,
                     .ldb = ldb,
                     .ldc = ldc,
-                    .sa = sa,
-                    .sb = sb,
-                    .sc = sc,
+                    .bt = *bt,
                     .a = a,
                     .b = b,
                     .c = c,
                     .s = s};
     int64_t macs;
     bool large = __builtin_mul_overflow(m * n, k, &macs) || macs >= NT_GEMM_PARALLEL;
-    job.tile = fits && large ? tile_side(m, n) : (m > n ? m : n); /* else one tile each */
+    /* A batch of at least NT_GEMM_TASKS large products keeps the threads busy with one
+     * product each: whole products make larger, faster library calls than tiles. */
+    bool tiled = fits && large && batch < NT_GEMM_TASKS;
+    job.tile = tiled ? tile_side(m, n) : (m > n ? m : n); /* else one tile each */
     job.tiles_m = (m + job.tile - 1) / job.tile;
     job.tiles_n = (n + job.tile - 1) / job.tile;
     /* a small product per batch entry is one piece of work: spread the entries instead */
@@ -419,6 +425,14 @@ void nt_gemm_blas_batched(nt_dtype dtype, bool trans_a, bool trans_b, int64_t ba
     if (dtype == NT_FLOAT64) blas_enter();
     nt_parallel_for_leaf(0, batch * job.tiles_m * job.tiles_n, grain, blas_tiles, &job);
     if (dtype == NT_FLOAT64) blas_leave();
+}
+
+void nt_gemm_blas_batched(nt_dtype dtype, bool trans_a, bool trans_b, int64_t batch, int64_t m,
+                          int64_t n, int64_t k, const void *a, int64_t lda, int64_t sa,
+                          const void *b, int64_t ldb, int64_t sb, void *c, int64_t ldc, int64_t sc,
+                          const nt_gemm_scalars *s) {
+    nt_gemm_batch bt = {.outer = 1, .inner = batch, .sa = sa, .sb = sb, .sc = sc};
+    nt_gemm_blas_batched2(dtype, trans_a, trans_b, &bt, m, n, k, a, lda, b, ldb, c, ldc, s);
 }
 
 void nt_gemm_blas(nt_dtype dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,

@@ -53,6 +53,10 @@ typedef struct nt_gemm_scalars {
  * into blocks of NT_GEMV_BLOCK rows. Each piece runs its BLAS call on one thread, so a
  * result never depends on the thread count. */
 #define NT_GEMM_PARALLEL ((int64_t)1 << 20)
+
+/* A batch of at least this many large products runs one whole product per piece of work
+ * instead of tiles (the pieces still depend on the shape alone). */
+#define NT_GEMM_TASKS 16
 #define NT_GEMV_BLOCK 512
 
 /* float32 (oneDNN) and float64 (OpenBLAS), row-major C (ldc >= n, unit column stride). A is
@@ -68,6 +72,22 @@ void nt_gemm_blas_batched(nt_dtype dtype, bool trans_a, bool trans_b, int64_t ba
                           int64_t n, int64_t k, const void *a, int64_t lda, int64_t sa,
                           const void *b, int64_t ldb, int64_t sb, void *c, int64_t ldc, int64_t sc,
                           const nt_gemm_scalars *s);
+
+/* A batch of products in two levels: `outer` groups of `inner` products; product (o, i) of
+ * A starts at element o * sa_outer + i * sa (the same for B and C). Batch dims of a view that
+ * do not merge into one stride (the heads of q.view(N, T, H, Dh).transpose(1, 2)) are read in
+ * place this way. */
+typedef struct nt_gemm_batch {
+    int64_t outer, inner;
+    int64_t sa_outer, sb_outer, sc_outer;
+    int64_t sa, sb, sc;
+} nt_gemm_batch;
+
+/* nt_gemm_blas_batched over a two-level batch. */
+void nt_gemm_blas_batched2(nt_dtype dtype, bool trans_a, bool trans_b, const nt_gemm_batch *bt,
+                           int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
+                           const void *b, int64_t ldb, void *c, int64_t ldc,
+                           const nt_gemm_scalars *s);
 
 /* The plain loop for any strides of A and B (float32/float64: sequential float sums, the
  * order of PyTorch's small bmm kernel; integers: wrapped). C row-major (unit column

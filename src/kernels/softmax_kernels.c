@@ -308,3 +308,71 @@ void nt_softmax_row_strided(const char *x, int64_t is, char *y, int64_t os, int6
     for (int64_t i = 0; i < n; i++)
         nt_store_scalar(y + i * os, dtype, nt_scalar_float(f[i]));
 }
+
+/* ------------------------------------------------------------------ backward */
+
+/* sum_j a[j] b[j]: 16 lanes of fused multiply-adds, then the tail in order. */
+SM_AVX2 static float dot_f32_avx2(const float *a, const float *b, int64_t n) {
+    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + j), _mm256_loadu_ps(b + j), s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + j + 8), _mm256_loadu_ps(b + j + 8), s1);
+    }
+    if (j + 8 <= n) {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + j), _mm256_loadu_ps(b + j), s0);
+        j += 8;
+    }
+    float t[8];
+    _mm256_storeu_ps(t, _mm256_add_ps(s0, s1));
+    float s = ((t[0] + t[4]) + (t[1] + t[5])) + ((t[2] + t[6]) + (t[3] + t[7]));
+    for (; j < n; j++)
+        s += a[j] * b[j];
+    return s;
+}
+
+static float dot_f32(const float *a, const float *b, int64_t n) {
+    float s[4] = {0, 0, 0, 0};
+    int64_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (int l = 0; l < 4; l++)
+            s[l] += a[j + l] * b[j + l];
+    float t = (s[0] + s[2]) + (s[1] + s[3]);
+    for (; j < n; j++)
+        t += a[j] * b[j];
+    return t;
+}
+
+static double dot_f64(const double *a, const double *b, int64_t n) {
+    double s[4] = {0, 0, 0, 0};
+    int64_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (int l = 0; l < 4; l++)
+            s[l] += a[j + l] * b[j + l];
+    double t = (s[0] + s[2]) + (s[1] + s[3]);
+    for (; j < n; j++)
+        t += a[j] * b[j];
+    return t;
+}
+
+void nt_softmax_backward_rows(nt_dtype dtype, const void *y, const void *g, void *out, int64_t rows,
+                              int64_t n) {
+    if (dtype == NT_FLOAT32) {
+        bool avx2 = use_avx2();
+        for (int64_t r = 0; r < rows; r++) {
+            const float *yr = (const float *)y + r * n, *gr = (const float *)g + r * n;
+            float *restrict o = (float *)out + r * n;
+            float s = avx2 ? dot_f32_avx2(gr, yr, n) : dot_f32(gr, yr, n);
+            for (int64_t j = 0; j < n; j++)
+                o[j] = yr[j] * (gr[j] - s);
+        }
+        return;
+    }
+    for (int64_t r = 0; r < rows; r++) {
+        const double *yr = (const double *)y + r * n, *gr = (const double *)g + r * n;
+        double *restrict o = (double *)out + r * n;
+        double s = dot_f64(gr, yr, n);
+        for (int64_t j = 0; j < n; j++)
+            o[j] = yr[j] * (gr[j] - s);
+    }
+}

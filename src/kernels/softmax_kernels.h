@@ -21,4 +21,9 @@ void nt_softmax_rows_f32(const float *x, float *y, int64_t rows, int64_t n, bool
 void nt_softmax_row_strided(const char *x, int64_t is, char *y, int64_t os, int64_t n,
                             nt_dtype dtype, bool log_out, void *buf);
 
+/* Softmax's gradient over `rows` packed rows of n (float32 or float64): out = y * (g - sum(g y))
+ * for each row, out a distinct buffer. The sum is in the dtype, in lanes (AVX2: 16, else 4). */
+void nt_softmax_backward_rows(nt_dtype dtype, const void *y, const void *g, void *out, int64_t rows,
+                              int64_t n);
+
 #endif

@@ -39,10 +39,11 @@
 #include "ops/out.h"
 
 /* A matrix as the kernels see it: element pointer, sizes and element strides; in a batch of
- * matrices, bs elements from one to the next. */
+ * matrices, bs elements from one to the next (and in a two-level batch, bo elements from one
+ * group of them to the next). */
 typedef struct nt_la_mat {
     char *data;
-    int64_t rows, cols, rs, cs, bs;
+    int64_t rows, cols, rs, cs, bs, bo;
 } nt_la_mat;
 
 /* Returns PyTorch's "argument ... must be Tensor, not NULL" from a public entry point. */
@@ -86,6 +87,11 @@ int64_t nt_la_max1(int64_t x);
  * want of memory). */
 nt_status nt_la_gemm(nt_dtype dtype, int64_t batch, const nt_la_mat *c, const nt_la_mat *a,
                      const nt_la_mat *b, const nt_gemm_scalars *s, bool small_bmm);
+
+/* The same over a two-level batch: `outer` groups (bo apart) of `inner` matrices (bs apart). */
+nt_status nt_la_gemm2(nt_dtype dtype, int64_t outer, int64_t inner, const nt_la_mat *c,
+                      const nt_la_mat *a, const nt_la_mat *b, const nt_gemm_scalars *s,
+                      bool small_bmm);
 
 /* For float32/float64 BLAS: `t` itself when the matrices of its last two dims are row- or
  * column-major, else a contiguous copy (what PyTorch does). *owned gets the copy. */
@@ -136,7 +142,8 @@ nt_status nt_la_dot_impl(const nt_tensor *a, const nt_tensor *b, nt_tensor *out,
 
 /* Multiplies the batches of a (B, n, m) and b (B, m, p) into dst (B, n, p), contiguous:
  * PyTorch's bmm_out_or_baddbmm_ (its small kernel below 400 multiply-adds per matrix,
- * else one GEMM per batch). Validation is the caller's. */
+ * else one GEMM per batch). Validation is the caller's. 4-d operands (B1, B2, ., .) are a
+ * two-level batch: matmul's batch dims that do not merge into one stride, read in place. */
 nt_status nt_la_bmm_compute(nt_tensor *dst, const nt_tensor *a, const nt_tensor *b);
 
 /* ---- the public functions: a call record through the dispatcher ---- */

@@ -14,7 +14,9 @@
  * else one GEMM per batch). Validation is the caller's. */
 nt_status nt_la_bmm_compute(nt_tensor *dst, const nt_tensor *a, const nt_tensor *b) {
     if (dst->numel == 0) return NT_OK;
-    int64_t bs = a->sizes[0], n = a->sizes[1], k = a->sizes[2], p = b->sizes[2];
+    const int d = a->ndim; /* 3, or 4 for a two-level batch */
+    int64_t outer = d == 4 ? a->sizes[0] : 1, bs = a->sizes[d - 3], n = a->sizes[d - 2],
+            k = a->sizes[d - 1], p = b->sizes[d - 1];
     if (k == 0) return nt_zero_(dst);
     bool small = k * n * p < 400;
     if (small) {
@@ -35,7 +37,7 @@ nt_status nt_la_bmm_compute(nt_tensor *dst, const nt_tensor *a, const nt_tensor 
         NT_CHECK(st, nt_la_blas_operand(b, &ub, &ob));
     }
     nt_la_mat ma = nt_la_batch_of(ua), mb = nt_la_batch_of(ub), mc = nt_la_batch_of(dst);
-    NT_CHECK(st, nt_la_gemm(dst->dtype, bs, &mc, &ma, &mb, &s, small));
+    NT_CHECK(st, nt_la_gemm2(dst->dtype, outer, bs, &mc, &ma, &mb, &s, small));
     nt_storage_bump_version(dst->storage);
 fail:
     nt_tensor_release(oa);

@@ -128,14 +128,16 @@ nt_gemm_scalars nt_la_plain_scalars(void) {
 /* ------------------------------------------------------------------ matrices */
 
 nt_la_mat nt_la_mat_of(const nt_tensor *t, int d0, int d1) {
-    nt_la_mat m = {nt_tensor_bytes(t), t->sizes[d0],   t->sizes[d1],
-                   t->strides[d0],     t->strides[d1], 0};
+    nt_la_mat m = {
+        nt_tensor_bytes(t), t->sizes[d0], t->sizes[d1], t->strides[d0], t->strides[d1], 0, 0};
     return m;
 }
 
 nt_la_mat nt_la_batch_of(const nt_tensor *t) {
-    nt_la_mat m = nt_la_mat_of(t, 1, 2);
-    m.bs = t->sizes[0] > 1 ? t->strides[0] : 0;
+    int d = t->ndim;
+    nt_la_mat m = nt_la_mat_of(t, d - 2, d - 1);
+    m.bs = t->sizes[d - 3] > 1 ? t->strides[d - 3] : 0;
+    if (d == 4) m.bo = t->sizes[0] > 1 ? t->strides[0] : 0;
     return m;
 }
 
@@ -196,9 +198,9 @@ static nt_status gemm_bf16(int64_t batch, const nt_la_mat *c, const nt_la_mat *a
     if (!buf)
         return nt_fail(NT_ERR_MEMORY, "out of memory (%zu bytes for a bfloat16 product)", bytes);
     /* row-major float32 copies, one after another */
-    nt_la_mat fa = {(char *)buf, m, k, k, 1, m * k};
-    nt_la_mat fb = {(char *)(buf + batch * m * k), k, n, n, 1, k * n};
-    nt_la_mat fc = {(char *)(buf + batch * (m * k + k * n)), m, n, n, 1, m * n};
+    nt_la_mat fa = {(char *)buf, m, k, k, 1, m * k, 0};
+    nt_la_mat fb = {(char *)(buf + batch * m * k), k, n, n, 1, k * n, 0};
+    nt_la_mat fc = {(char *)(buf + batch * (m * k + k * n)), m, n, n, 1, m * n, 0};
     convert_mats(NT_FLOAT32, &fa, NT_BFLOAT16, a, batch);
     convert_mats(NT_FLOAT32, &fb, NT_BFLOAT16, b, batch);
     if (!s->beta_zero) convert_mats(NT_FLOAT32, &fc, NT_BFLOAT16, c, batch);
@@ -206,6 +208,36 @@ static nt_status gemm_bf16(int64_t batch, const nt_la_mat *c, const nt_la_mat *a
                          fb.data, nt_la_max1(n), fb.bs, fc.data, nt_la_max1(n), fc.bs, s);
     convert_mats(NT_BFLOAT16, c, NT_FLOAT32, &fc, batch);
     nt_free_data(buf, bytes);
+    return NT_OK;
+}
+
+nt_status nt_la_gemm2(nt_dtype dtype, int64_t outer, int64_t inner, const nt_la_mat *c,
+                      const nt_la_mat *a, const nt_la_mat *b, const nt_gemm_scalars *s,
+                      bool small_bmm) {
+    int64_t m = a->rows, n = b->cols;
+    if (m == 0 || n == 0 || outer == 0 || inner == 0) return NT_OK;
+    bool ta, tb;
+    int64_t lda, ldb;
+    if ((dtype == NT_FLOAT32 || dtype == NT_FLOAT64) && !small_bmm && blas_layout(a, &ta, &lda) &&
+        blas_layout(b, &tb, &ldb)) {
+        nt_gemm_batch bt = {.outer = outer,
+                            .inner = inner,
+                            .sa_outer = a->bo,
+                            .sb_outer = b->bo,
+                            .sc_outer = c->bo,
+                            .sa = a->bs,
+                            .sb = b->bs,
+                            .sc = c->bs};
+        nt_gemm_blas_batched2(dtype, ta, tb, &bt, m, n, a->cols, a->data, lda, b->data, ldb,
+                              c->data, c->rs, s);
+        return NT_OK;
+    }
+    const int64_t es = (int64_t)nt_dtype_table[dtype].size;
+    for (int64_t o = 0; o < outer; o++) {
+        nt_la_mat oa = *a, ob = *b, oc = *c;
+        oa.data += o * a->bo * es, ob.data += o * b->bo * es, oc.data += o * c->bo * es;
+        NT_TRY(nt_la_gemm(dtype, inner, &oc, &oa, &ob, s, small_bmm));
+    }
     return NT_OK;
 }
 

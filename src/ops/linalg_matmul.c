@@ -61,51 +61,95 @@ static nt_status broadcast_batch(const int64_t *a, int na, const int64_t *b, int
     return NT_OK;
 }
 
-/* t (of rank >= 1) as a 3-d (batch, rows, cols) view broadcast to the batch shape `batch`
- * (nb dims): a vector is a row (as_row) or a column. Batch dims that merge into one stride
- * stay views; otherwise a contiguous copy of the broadcast tensor is made. */
-static nt_status as_batched(const nt_tensor *t, int nb, const int64_t *batch, int64_t rows,
-                            int64_t cols, bool vector_as_col, nt_tensor **out) {
-    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+/* t (of rank >= 1) with its batch dims broadcast to `batch` (nb dims), then its matrix dims
+ * (rows, cols): sizes and strides of nb + 2 dims. A vector is a row, or a column
+ * (vector_as_col). */
+static void batched_layout(const nt_tensor *t, int nb, const int64_t *batch, int64_t rows,
+                           int64_t cols, bool vector_as_col, int64_t *sizes, int64_t *strides) {
     int tb = t->ndim > 2 ? t->ndim - 2 : 0;
     for (int i = 0; i < nb; i++) {
         int j = i - (nb - tb);
         sizes[i] = batch[i];
         strides[i] = (j >= 0 && t->sizes[j] != 1) ? t->strides[j] : 0;
     }
+    sizes[nb] = rows;
+    sizes[nb + 1] = cols;
     if (t->ndim == 1) {
-        sizes[nb] = rows;
-        sizes[nb + 1] = cols;
         strides[nb] = vector_as_col ? t->strides[0] : 0;
         strides[nb + 1] = vector_as_col ? 0 : t->strides[0];
     } else {
-        sizes[nb] = rows;
-        sizes[nb + 1] = cols;
         strides[nb] = t->strides[t->ndim - 2];
         strides[nb + 1] = t->strides[t->ndim - 1];
     }
-    /* the batch dims merge into one when each (of size > 1) steps over the next one */
-    int64_t total = 1;
-    bool mergeable = true;
-    int last = -1, inner = -1; /* the previous and the innermost batch dims of size > 1 */
-    for (int i = nb - 1; i >= 0; i--) {
-        total *= sizes[i];
+}
+
+/* Whether dims [lo, hi) merge into one: each of size > 1 steps over the next one of size
+ * > 1. Their product in *count, the innermost one's stride in *stride (0 if none). */
+static bool merges(const int64_t *sizes, const int64_t *strides, int lo, int hi, int64_t *count,
+                   int64_t *stride) {
+    int last = -1;
+    *count = 1, *stride = 0;
+    for (int i = hi - 1; i >= lo; i--) {
+        *count *= sizes[i];
         if (sizes[i] == 1) continue;
-        if (last >= 0 && strides[i] != strides[last] * sizes[last]) mergeable = false;
-        if (inner < 0) inner = i;
+        if (last < 0)
+            *stride = strides[i];
+        else if (strides[i] != strides[last] * sizes[last])
+            return false;
         last = i;
     }
-    int64_t s3[3] = {total, rows, cols};
-    if (mergeable) {
-        int64_t st3[3] = {inner >= 0 ? strides[inner] : 0, strides[nb], strides[nb + 1]};
-        return raw_view(t, 3, s3, st3, out);
+    return true;
+}
+
+/* The first split of the nb batch dims into outer [0, split) and inner [split, nb) runs that
+ * both operands' dims merge in (0: one run), or -1. */
+static int batch_split(int nb, const int64_t *sz1, const int64_t *st1, const int64_t *sz2,
+                       const int64_t *st2) {
+    int64_t c, s;
+    for (int split = 0; split < (nb > 1 ? nb : 1); split++)
+        if (merges(sz1, st1, 0, split, &c, &s) && merges(sz1, st1, split, nb, &c, &s) &&
+            merges(sz2, st2, 0, split, &c, &s) && merges(sz2, st2, split, nb, &c, &s))
+            return split;
+    return -1;
+}
+
+/* The (nb + 2)-d layout as a view with its batch dims merged at `split`: (batch, rows, cols)
+ * for split 0, else (outer, inner, rows, cols), the two-level batch the kernels read in
+ * place. */
+static nt_status merged_view(const nt_tensor *t, int nb, const int64_t *sizes,
+                             const int64_t *strides, int split, nt_tensor **out) {
+    int64_t s4[4], st4[4];
+    int d = 0;
+    if (split > 0) {
+        merges(sizes, strides, 0, split, &s4[d], &st4[d]);
+        d++;
+    }
+    merges(sizes, strides, split, nb, &s4[d], &st4[d]);
+    d++;
+    s4[d] = sizes[nb], st4[d++] = strides[nb];
+    s4[d] = sizes[nb + 1], st4[d++] = strides[nb + 1];
+    return raw_view(t, d, s4, st4, out);
+}
+
+/* t (of rank >= 1) as a 3-d (batch, rows, cols) contiguous copy of its layout broadcast to
+ * the batch shape: for batch dims that merge in no split. */
+static nt_status batched_copy(const nt_tensor *t, int nb, const int64_t *sizes,
+                              const int64_t *strides, nt_tensor **out) {
+    int64_t total = 1;
+    for (int i = 0; i < nb; i++)
+        total *= sizes[i];
+    int64_t rows = sizes[nb], cols = sizes[nb + 1];
+    int64_t s3[3] = {total, rows, cols}, st3[3] = {rows * cols, cols, 1};
+    int64_t c, s;
+    if (merges(sizes, strides, 0, nb, &c, &s)) {
+        int64_t sv[3] = {s, strides[nb], strides[nb + 1]};
+        return raw_view(t, 3, s3, sv, out);
     }
     nt_tensor *full = NULL, *copy = NULL;
     NT_TRY(raw_view(t, nb + 2, sizes, strides, &full));
     nt_status st = nt_contiguous(full, &copy);
     nt_tensor_release(full);
     if (st != NT_OK) return st;
-    int64_t st3[3] = {rows * cols, cols, 1};
     st = raw_view(copy, 3, s3, st3, out);
     nt_tensor_release(copy);
     return st;
@@ -257,11 +301,29 @@ static nt_status matmul_nonames(const nt_tensor *t1, const nt_tensor *t2, nt_ten
         NT_TRY(nt_la_check_dispatch(d1 == 2 ? "addmm_impl_cpu_" : "addmv_impl_cpu", t2->dtype));
         NT_TRY(nt_la_check_same(t2->dtype, t1->dtype));
     }
-    NT_CHECK(st, as_batched(t1, nb, batch, n, m1, false, &v1));
-    NT_CHECK(st, as_batched(t2, nb, batch, m2, p, true, &v2));
+    int64_t sz1[NT_MAX_DIMS + 2], st1[NT_MAX_DIMS + 2], sz2[NT_MAX_DIMS + 2], st2[NT_MAX_DIMS + 2];
+    batched_layout(t1, nb, batch, n, m1, false, sz1, st1);
+    batched_layout(t2, nb, batch, m2, p, true, sz2, st2);
+    int split = batch_split(nb, sz1, st1, sz2, st2);
+    if (split >= 0) {
+        NT_CHECK(st, merged_view(t1, nb, sz1, st1, split, &v1));
+        NT_CHECK(st, merged_view(t2, nb, sz2, st2, split, &v2));
+    } else {
+        NT_CHECK(st, batched_copy(t1, nb, sz1, st1, &v1));
+        NT_CHECK(st, batched_copy(t2, nb, sz2, st2, &v2));
+    }
     int64_t s3[3] = {bprod, n, p};
     NT_CHECK(st, nt_tensor_alloc(rdt, 3, s3, NULL, &r));
-    NT_CHECK(st, nt_la_bmm_compute(r, v1, v2));
+    if (v1->ndim == 4) {
+        int64_t s4[4] = {v1->sizes[0], v1->sizes[1], n, p},
+                st4[4] = {v1->sizes[1] * n * p, n * p, p, 1};
+        NT_CHECK(st, raw_view(r, 4, s4, st4, &tmp));
+        NT_CHECK(st, nt_la_bmm_compute(tmp, v1, v2));
+        nt_tensor_release(tmp);
+        tmp = NULL;
+    } else {
+        NT_CHECK(st, nt_la_bmm_compute(r, v1, v2));
+    }
     int64_t ostr[NT_MAX_DIMS];
     nt_contiguous_strides(on, oshape, ostr);
     NT_CHECK(st, raw_view(r, on, oshape, ostr, &tmp));

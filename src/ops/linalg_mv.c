@@ -32,8 +32,8 @@ static nt_status addmv_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
     int64_t m = a.rows, n = a.cols;
     if (dst->dtype == NT_BFLOAT16) {
         /* y (m x 1) = beta*y + alpha * A (m x n) @ x (n x 1), accumulated in float32 */
-        nt_la_mat x = {nt_tensor_bytes(vec), n, 1, vec->strides[0], 1, 0};
-        nt_la_mat y = {nt_tensor_bytes(dst), m, 1, dst->strides[0], 1, 0};
+        nt_la_mat x = {nt_tensor_bytes(vec), n, 1, vec->strides[0], 1, 0, 0};
+        nt_la_mat y = {nt_tensor_bytes(dst), m, 1, dst->strides[0], 1, 0, 0};
         NT_TRY(nt_la_gemm(NT_BFLOAT16, 1, &y, &a, &x, &s, false));
         nt_storage_bump_version(dst->storage);
         return NT_OK;
