@@ -216,6 +216,14 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     PLAIN(COPY, "CopyBackwards", nt_vjp_copy),
     [NT_OP_FILL_] = {.name = "FillBackward2", .fn = nt_vjp_fill, .pick = nt_vjp_pick_fill},
     PLAIN(ZERO_, "ZeroBackward0", nt_vjp_fill),
+
+    /* the backward ops of the nn rows: differentiable, their own derivative not written; a
+     * second backward through them fails as PyTorch's NotImplemented nodes do */
+    PLAIN(GELU_BACKWARD, "NotImplemented", nt_vjp_not_implemented),
+    PLAIN(SILU_BACKWARD, "NotImplemented", nt_vjp_not_implemented),
+    PLAIN(LAYER_NORM_BACKWARD, "NotImplemented", nt_vjp_not_implemented),
+    PLAIN(EMBEDDING_DENSE_BACKWARD, "NotImplemented", nt_vjp_not_implemented),
+    PLAIN(NLL_LOSS_BACKWARD, "NotImplemented", nt_vjp_not_implemented),
 };
 
 /* dropout(x, p, train) while recording: x times a mask of zeros and 1 / (1 - p) drawn by the

@@ -179,7 +179,8 @@ static void test_float32_paths_agree(void) {
         EXPECT_OK(nt_silu_backward(g, x, &r[3]));
         for (int i = 0; r[0] && r[1] && r[2] && r[3] && i < N; i++) {
             const double v = xs[i], phi = 0.5 * erfc(-v / sqrt(2.0));
-            const double pdf = exp(-0.5 * v * v) / sqrt(2 * 3.14159265358979323846), s = 1 / (1 + exp(-v));
+            const double pdf = exp(-0.5 * v * v) / sqrt(2 * 3.14159265358979323846),
+                         s = 1 / (1 + exp(-v));
             const double want[4] = {v * phi, v * s, phi + v * pdf, s * (1 + v * (1 - s))};
             for (int k = 0; k < 4; k++) {
                 const double got = ((const float *)nt_tensor_data(r[k]))[i];
