@@ -49,8 +49,15 @@ static PyObject *tensor_repr(PyObject *self) {
                          : PyObject_GetAttrString((PyObject *)Py_TYPE(self), "__name__");
     PyObject *prefix = name ? PyUnicode_FromFormat("%U(", name) : NULL, *result = NULL;
     const char *utf8 = prefix ? PyUnicode_AsUTF8(prefix) : NULL;
-    char *text = NULL;
-    nt_status st = utf8 ? nt_format_as(nt_py_tensor(self), utf8, 0, NULL, &text) : NT_OK;
+    char *text = NULL, grad_fn[160];
+    /* autograd's suffix, as PyTorch's: grad_fn=<MulBackward0> or requires_grad=True */
+    nt_tensor *t = nt_py_tensor(self);
+    const char *fn = nt_grad_fn_name(t), *suffix = NULL;
+    if (fn)
+        snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s>", fn), suffix = grad_fn;
+    else if (nt_requires_grad(t))
+        suffix = "requires_grad=True";
+    nt_status st = utf8 ? nt_format_as(t, utf8, suffix ? 1 : 0, &suffix, &text) : NT_OK;
     if (st != NT_OK)
         nt_py_raise(st);
     else if (text)

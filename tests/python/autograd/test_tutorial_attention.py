@@ -106,3 +106,14 @@ def test_attention_float32_trains_one_step():
         for p in attn.parameters():
             p -= 0.1 * p.grad
     assert attn(x, mask=mask).pow(2).mean().item() < loss.item()
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.ones(2, requires_grad=True),
+    lambda lib: lib.ones(2, names=("A",), requires_grad=True),
+    lambda lib: lib.ones(2, names=("A",), requires_grad=True) * 2,
+    lambda lib: (lib.ones(2, 3, requires_grad=True) * 2).sum(),
+    lambda lib: lib.ones(2, requires_grad=True).detach(),
+])
+def test_repr_shows_autograd_like_torch(make):
+    assert repr(make(nt)) == repr(make(torch))

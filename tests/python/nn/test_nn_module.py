@@ -119,13 +119,7 @@ def test_repr_matches_torch(nets):
     assert repr(m) == repr(t).replace("TMulti", "Multi")
 
 
-REPR_SHOWS_REQUIRES_GRAD = "requires_grad=True" in repr(nt.ones(1).requires_grad_())
-
-
-@pytest.mark.parametrize("rg", [
-    pytest.param(True, marks=pytest.mark.xfail(
-        not REPR_SHOWS_REQUIRES_GRAD, reason="the tensor repr does not print requires_grad yet")),
-    False])
+@pytest.mark.parametrize("rg", [True, False])
 def test_parameter_repr(rg):
     values = [[1.5, -2.0], [0.25, 3.0]]
     p = nn.Parameter(nt.tensor(values), requires_grad=rg)
