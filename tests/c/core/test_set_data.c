@@ -36,11 +36,12 @@ static void test_grows_past_the_dims_it_was_made_with(void) {
 static void test_host_outlived_by_a_view_of_its_old_storage(void) {
     nt_tensor *t = NULL, *view = NULL, *src = NULL;
     EXPECT_OK(nt_full(1, (int64_t[]){4}, nt_scalar_float(2.0), NT_FLOAT32, NULL, &t));
-    EXPECT(t->storage->block == t); /* small: one block */
+    bool one_block = NT_STORAGE_INLINE_BYTES > 0; /* small: one block (not under ASan) */
+    EXPECT((t->storage->block == t) == one_block);
     EXPECT_OK(nt_select(t, 0, 1, &view));
     EXPECT_OK(nt_zeros(1, (int64_t[]){4}, NT_FLOAT32, NULL, &src));
     EXPECT_OK(nt_tensor_set_data(t, src));
-    EXPECT(t->host != NULL);
+    EXPECT((t->host != NULL) == one_block);
     nt_tensor_release(t);
     EXPECT(*(float *)nt_tensor_data(view) == 2.0f); /* the old storage is alive */
     nt_tensor_release(view);
@@ -56,7 +57,8 @@ static void test_set_back_to_its_own_storage(void) {
     EXPECT_OK(nt_tensor_set_data(t, src));
     EXPECT_OK(nt_tensor_set_data(t, alias));
     EXPECT_OK(nt_tensor_set_data(t, t)); /* itself: nothing changes */
-    EXPECT(t->storage == alias->storage && t->host == t->storage);
+    EXPECT(t->storage == alias->storage);
+    EXPECT(t->host == (NT_STORAGE_INLINE_BYTES > 0 ? t->storage : NULL));
     nt_tensor_release(src);
     nt_tensor_release(alias);
     EXPECT(*(float *)nt_tensor_data(t) == 1.0f);
