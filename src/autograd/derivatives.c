@@ -9,7 +9,8 @@
 #include "dispatch/dispatch.h"
 
 #define S(slot) (1u << (slot))
-#define ROW(ID, NAME, FN, SAVES, RESULT) [NT_OP_##ID] = {NAME, FN, SAVES, RESULT, NULL}
+#define ROW(ID, NAME, FN, SAVES, RESULT)                                                           \
+    [NT_OP_##ID] = {.name = NAME, .fn = FN, .saves = SAVES, .saves_result = RESULT}
 #define UNARY(ID, NAME, FN) ROW(ID, NAME, FN, S(0), false) /* reads x */
 #define UNARY_Y(ID, NAME, FN) ROW(ID, NAME, FN, 0, true)   /* reads the result */
 #define PLAIN(ID, NAME, FN) ROW(ID, NAME, FN, 0, false)    /* reads neither */
@@ -78,12 +79,16 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     ROW(LERP, "LerpBackward0", nt_vjp_lerp, S(0) | S(1) | S(2), false),
 
     /* reductions and softmax */
-    [NT_OP_SUM] = {"SumBackward1", nt_vjp_sum, .name_all = "SumBackward0"},
-    [NT_OP_MEAN] = {"MeanBackward1", nt_vjp_mean, .name_all = "MeanBackward0"},
+    [NT_OP_SUM] = {.name = "SumBackward1", .fn = nt_vjp_sum, .name_all = "SumBackward0"},
+    [NT_OP_MEAN] = {.name = "MeanBackward1", .fn = nt_vjp_mean, .name_all = "MeanBackward0"},
     ROW(LOGSUMEXP, "LogsumexpBackward0", nt_vjp_logsumexp, S(0), true),
     UNARY_Y(SOFTMAX, "SoftmaxBackward0", nt_vjp_softmax),
     UNARY_Y(LOG_SOFTMAX, "LogSoftmaxBackward0", nt_vjp_log_softmax),
-    [NT_OP_PROD] = {"ProdBackward1", nt_vjp_prod, S(0), true, .name_all = "ProdBackward0"},
+    [NT_OP_PROD] = {.name = "ProdBackward1",
+                    .fn = nt_vjp_prod,
+                    .saves = S(0),
+                    .saves_result = true,
+                    .name_all = "ProdBackward0"},
     UNARY(VAR, "VarBackward0", nt_vjp_var),
     ROW(STD, "StdBackward0", nt_vjp_std, S(0), true),
     UNARY(VAR_MEAN, "VarMeanBackward0", nt_vjp_var_mean),
