@@ -23,7 +23,9 @@
 
 /* GCC cannot see that the vector functions read only the n elements of a chunk's buffer
  * written before them (it warns where the array functions are inlined into the loops) */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 /* sqrt(2/pi), the tanh form's factor, and 1/sqrt(2 pi), the normal density's */
 #define K_BETA (M_SQRT2 * M_2_SQRTPI * 0.5)
