@@ -2,7 +2,7 @@
 maximize, L2 or decoupled weight decay), each group's update one call of the fused C op
 ntensor._fused_adam_ or ntensor._fused_adamw_."""
 from .. import _C
-from .optimizer import Optimizer, _grad_mode, _no_grad_step
+from .optimizer import Optimizer, _no_grad_step
 
 __all__ = ["Adam", "AdamW"]
 
@@ -49,10 +49,7 @@ class _AdamBase(Optimizer):
             closure (Callable, optional): A closure that reevaluates the model
                 and returns the loss.
         """
-        loss = None
-        if closure is not None:
-            with _grad_mode(True):
-                loss = closure()
+        loss = self._evaluate(closure)
 
         for group in self.param_groups:
             params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps = (

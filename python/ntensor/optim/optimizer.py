@@ -13,6 +13,7 @@ from collections import defaultdict
 from itertools import chain
 
 from .._C import Tensor
+from ..utils.grads import zero_grads
 
 __all__ = ["Optimizer", "required"]
 
@@ -195,17 +196,15 @@ class Optimizer(object):
     def zero_grad(self, set_to_none: bool = False):
         r"""Sets the gradients of all optimized Tensors to zero, or to None with
         ``set_to_none=True`` (then a step skips those parameters)."""
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        if p.grad.grad_fn is not None:
-                            p.grad.detach_()
-                        else:
-                            p.grad.requires_grad_(False)
-                        p.grad.zero_()
+        zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
+
+    @staticmethod
+    def _evaluate(closure):
+        """The loss of `closure` (None without one), computed with grad mode on."""
+        if closure is None:
+            return None
+        with _grad_mode(True):
+            return closure()
 
     def step(self, closure):
         r"""Performs a single optimization step (parameter update)."""

@@ -1,7 +1,7 @@
 """SGD: PyTorch 1.13's torch.optim.SGD (momentum, dampening, Nesterov, weight decay,
 maximize), each group's update one call of the fused C op ntensor._fused_sgd_."""
 from .. import _C
-from .optimizer import Optimizer, _grad_mode, _no_grad_step, required
+from .optimizer import Optimizer, _no_grad_step, required
 
 __all__ = ["SGD"]
 
@@ -47,10 +47,7 @@ class SGD(Optimizer):
             closure (Callable, optional): A closure that reevaluates the model
                 and returns the loss.
         """
-        loss = None
-        if closure is not None:
-            with _grad_mode(True):
-                loss = closure()
+        loss = self._evaluate(closure)
 
         for group in self.param_groups:
             momentum = group["momentum"]

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 import ntensor
 from ..parameter import Parameter
 from ...autograd.grad_mode import no_grad
+from ...utils.grads import zero_grads
 from ...utils.hooks import RemovableHandle
 
 __all__ = ["register_module_forward_pre_hook", "register_module_forward_hook", "Module"]
@@ -746,16 +747,7 @@ class Module:
 
     def zero_grad(self, set_to_none=False):
         r"""Sets the gradients of all parameters to zero (to None with set_to_none)."""
-        for p in self.parameters():
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        zero_grads(self.parameters(), set_to_none)
 
     # ------------------------------------------------------------------ printing
 
