@@ -9,7 +9,10 @@ written with plain tensors, x.matmul(w.t()) + b, the weights leaf tensors.
 
 How it measures: ROUNDS rounds, each timing one call of every row's ntensor and PyTorch
 function in turn (alternating, so both see the same host); each side's median over the rounds
-gives the ratio. Run: PYTHONPATH=build/python /usr/bin/python3 bench/bench_attention.py [rounds]
+gives the ratio. Each timed call starts after a pause of SETTLE seconds: after a call, the
+OpenBLAS that PyTorch uses keeps its worker threads spinning on sched_yield for about 2^28
+cycles, and OpenMP's workers spin a while too; on 2 CPUs those threads would take the CPUs
+of whichever library runs next, and the figures would measure the neighbour. Run: PYTHONPATH=build/python /usr/bin/python3 bench/bench_attention.py [rounds]
 """
 import math
 import statistics
@@ -24,6 +27,7 @@ import torch.nn.functional as tF
 N, T, D, H = 32, 128, 512, 8
 DH = D // H
 SCALE = math.sqrt(DH)
+SETTLE = 0.1  # seconds: longer than OpenBLAS's 2^28-cycle spin at 3 GHz or more
 
 
 def parameters(seed=0):
@@ -159,13 +163,11 @@ def main(rounds):
         a(), b()
     for _ in range(rounds):
         for (what, a, b), (ta, tb) in zip(rows, times):
-            t0 = time.perf_counter()
-            a()
-            t1 = time.perf_counter()
-            b()
-            t2 = time.perf_counter()
-            ta.append(t1 - t0)
-            tb.append(t2 - t1)
+            for fn, seconds in ((a, ta), (b, tb)):
+                time.sleep(SETTLE)
+                t0 = time.perf_counter()
+                fn()
+                seconds.append(time.perf_counter() - t0)
     print(f"== multi-head attention N={N} T={T} D={D} heads={H} float32 (threads={THREADS}; "
           f"medians of {rounds} alternating rounds; ratio = ntensor time / torch time)")
     print(f"{'benchmark':30} {'ntensor':>10} {'torch':>10} {'ratio':>7} {'target':>7}  ok")
