@@ -188,6 +188,8 @@ enum {
     NT_OPF_OUT = 1u << 3,              /* an out= form */
     NT_OPF_NO_GRAD = 1u << 4,          /* not differentiable (integer or boolean results, random) */
     NT_OPF_INPLACE_FUNCTION = 1u << 5, /* a module function of the in-place form: torch.name_ */
+    NT_OPF_METADATA = 1u << 6,         /* its in-place form changes metadata only (rename_, detach_,
+                                          resize_): the version stays, autograd records nothing */
 };
 
 /* The kinds of op (nt_op_kind), which say how an op treats its tensor arguments. */

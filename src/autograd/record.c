@@ -14,48 +14,12 @@
 #include "core/status.h"
 #include "dispatch/dispatch.h"
 
-/* Whether t is one of c's tensor arguments (a result that is an input: x.contiguous()). */
-static bool is_call_input(const nt_call *c, const nt_tensor *t) {
-    for (unsigned m = nt_op_slots_of(c->op)->tensor_slots; m; m &= m - 1) {
-        const nt_arg *a = &c->args[__builtin_ctz(m)];
-        if (a->kind == NT_ARG_TENSOR && a->v.t == t) return true;
-        for (int i = 0; a->kind == NT_ARG_TENSORS && i < a->n; i++)
-            if (a->v.tensors[i] == t) return true;
-    }
-    return false;
-}
-
-/* The version of the tensor an in-place or out= call writes (0 when there is none). */
-static uint64_t written_version(const nt_call *c, int i) {
-    nt_tensor *t = c->out[i] ? c->out[i] : i == 0 && c->inplace ? nt_call_tensor(c, 0) : NULL;
-    return t ? atomic_load(&t->storage->version) : 0;
-}
-
-/* Runs the op with grad mode off. A written tensor's version goes up by one, as PyTorch's: the
- * kernels' ops bump it themselves; an op that did not is bumped here. */
+/* Runs the op with grad mode off (dispatch.c keeps the versions). */
 static nt_status run(nt_call *c, const nt_op_row *row) {
-    bool writes = c->inplace || c->out[0];
-    uint64_t before[2] = {writes ? written_version(c, 0) : 0, writes ? written_version(c, 1) : 0};
     bool was = nt_set_grad_enabled(false);
-    nt_status st = c->out[0] ? nt_dispatch_out(c, row) : row->impl(c);
+    nt_status st = c->inplace || c->out[0] ? nt_dispatch_written(c, row) : row->impl(c);
+    if (st == NT_OK && !c->inplace && !c->out[0]) nt_call_fresh_versions(c);
     nt_set_grad_enabled(was);
-    for (int i = 0; st == NT_OK && writes && i < 2; i++) {
-        nt_tensor *r = c->result[i];
-        if (r && (i == 0 || c->out[1]) && atomic_load(&r->storage->version) == before[i])
-            nt_storage_bump_version(r->storage);
-    }
-    /* A fresh result starts at version 0, as PyTorch's, however often its op wrote it: memory
-     * no other tensor holds (a view or an input shares its storage) has no history to keep. */
-    for (int i = 0; st == NT_OK && !writes && i < 2; i++) {
-        nt_tensor *r = c->result[i];
-        if (r && atomic_load(&r->storage->refcount) == 1 && !is_call_input(c, r))
-            atomic_store(&r->storage->version, 0);
-    }
-    for (int64_t i = 0; st == NT_OK && !writes && c->list && i < c->nlist; i++) {
-        nt_tensor *r = c->list[i];
-        if (r && atomic_load(&r->storage->refcount) == 1 && !is_call_input(c, r))
-            atomic_store(&r->storage->version, 0);
-    }
     return st;
 }
 
@@ -251,6 +215,10 @@ nt_status nt_dispatch_grad(nt_call *c, const nt_op_row *row) {
                        row->name);
     if ((row->flags | row->extra_flags) & NT_OPF_NO_GRAD || row->dtypes == NT_DT_BOOL)
         return run(c, row);
+    /* rename_ changes a tensor's names, not its data: as in PyTorch, nothing is recorded
+     * (the history and grad_fn stay, a leaf stays a leaf) and the gradients take the names
+     * the tensor has when it is used. */
+    if (c->inplace && row->flags & NT_OPF_METADATA) return run(c, row);
     const nt_vjp_row *v = &nt_vjp_rows[c->op];
     if (v->composite) return v->composite(c);
     if (!v->fn) return run_without_formula(c, row);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/status.h"
+#include "core/storage.h"
 #include "core/tensor.h"
 
 static const char *kind_name(int kind) {
@@ -101,5 +102,46 @@ nt_status nt_dispatch_out(nt_call *c, const nt_op_row *row) {
             c->args[i].v.t = given[i];
             nt_tensor_release(views[i]);
         }
+    return st;
+}
+
+/* Whether t is one of c's tensor arguments (a result that is an input: x.contiguous()). */
+static bool is_call_input(const nt_call *c, const nt_tensor *t) {
+    for (unsigned m = nt_op_slots_of(c->op)->tensor_slots; m; m &= m - 1) {
+        const nt_arg *a = &c->args[__builtin_ctz(m)];
+        if (a->kind == NT_ARG_TENSOR && a->v.t == t) return true;
+        for (int i = 0; a->kind == NT_ARG_TENSORS && i < a->n; i++)
+            if (a->v.tensors[i] == t) return true;
+    }
+    return false;
+}
+
+static void fresh_version(const nt_call *c, nt_tensor *r) {
+    if (r && atomic_load(&r->storage->refcount) == 1 && !is_call_input(c, r))
+        atomic_store(&r->storage->version, 0);
+}
+
+void nt_call_fresh_versions(nt_call *c) {
+    fresh_version(c, c->result[0]);
+    fresh_version(c, c->result[1]);
+    for (int64_t i = 0; c->list && i < c->nlist; i++)
+        fresh_version(c, c->list[i]);
+}
+
+/* The tensor an in-place or out= call writes in its result slot i, or NULL. */
+static nt_tensor *written(const nt_call *c, int i) {
+    return c->out[i] ? c->out[i] : i == 0 && c->inplace ? nt_call_tensor(c, 0) : NULL;
+}
+
+nt_status nt_dispatch_written(nt_call *c, const nt_op_row *row) {
+    if (c->inplace && row->flags & NT_OPF_METADATA) return row->impl(c);
+    nt_tensor *w[2] = {written(c, 0), written(c, 1)};
+    uint64_t before[2];
+    for (int i = 0; i < 2; i++)
+        before[i] = w[i] ? atomic_load(&w[i]->storage->version) : 0;
+    nt_status st = c->out[0] ? nt_dispatch_out(c, row) : row->impl(c);
+    for (int i = 0; st == NT_OK && i < 2; i++)
+        if (w[i] && (i == 0 || w[1]->storage != w[0]->storage))
+            atomic_store(&w[i]->storage->version, before[i] + 1);
     return st;
 }

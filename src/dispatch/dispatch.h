@@ -19,6 +19,16 @@
  * resized by the op, so the op reads that input through a view taken before. */
 nt_status nt_dispatch_out(nt_call *c, const nt_op_row *row);
 
+/* The path of an in-place or out= call. The version counter is kept here, not by the
+ * kernels: the tensor written ends exactly one version higher, as in PyTorch, however the
+ * kernel wrote it (none for an NT_OPF_METADATA op: rename_, detach_, resize_). */
+nt_status nt_dispatch_written(nt_call *c, const nt_op_row *row);
+
+/* A fresh result starts at version 0, as PyTorch's, however often its op wrote it through
+ * nested in-place calls (ones through fill_): memory no other tensor holds (a view or an
+ * input shares its storage) has no history to keep. For a call neither in place nor out=. */
+void nt_call_fresh_versions(nt_call *c);
+
 /* The autograd layer's path (autograd/record.c), taken while some tensor requires grad:
  * nt_ag_live counts them. */
 extern _Atomic int64_t nt_ag_live;
@@ -32,7 +42,7 @@ static inline nt_status nt_dispatch(nt_call *c) {
     }
     if (__builtin_expect(atomic_load_explicit(&nt_ag_live, memory_order_relaxed) != 0, 0))
         return nt_dispatch_grad(c, row);
-    if (c->out[0]) return nt_dispatch_out(c, row);
+    if (c->inplace || c->out[0]) return nt_dispatch_written(c, row);
     return row->impl(c);
 }
 

@@ -168,7 +168,6 @@ nt_status nt_pw_run_into(nt_tensor *target, nt_dtype loop_out, int nops, nt_tens
         NT_CHECK(st, nt_copy_(target, tmp));
     } else {
         nt_iter_run(&it, loop, ctx);
-        nt_storage_bump_version(target->storage);
     }
 fail:
     nt_tensor_release(tmp);

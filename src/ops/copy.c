@@ -63,8 +63,7 @@ static bool same_elements(const nt_iter *it) {
     return true;
 }
 
-/* The values of src into dst (no names): copy_'s work. */
-static nt_status copy_values(nt_tensor *dst, const nt_tensor *src) {
+nt_status nt_copy_values(nt_tensor *dst, const nt_tensor *src) {
     nt_status st = NT_OK;
     nt_tensor *tmp = NULL;
     if (dst != src) {
@@ -82,7 +81,6 @@ static nt_status copy_values(nt_tensor *dst, const nt_tensor *src) {
         }
         nt_iter_run(&it, nt_convert_loop(dst->dtype, src->dtype), NULL);
     }
-    nt_storage_bump_version(dst->storage);
 fail:
     nt_tensor_release(tmp);
     return st;
@@ -129,7 +127,7 @@ nt_status nt_impl_copy(nt_call *c) {
     nt_name buf[NT_MAX_DIMS];
     const nt_name *names = NULL;
     nt_status st = copy_names(dst, src, buf, &names);
-    if (st == NT_OK) st = copy_values(dst, src);
+    if (st == NT_OK) st = nt_copy_values(dst, src);
     if (st == NT_OK && names) st = nt_tensor_set_names(dst, names);
     nt_tensor_release(owned);
     if (st == NT_OK) c->result[0] = nt_tensor_retain(dst);

@@ -19,6 +19,7 @@
 #include "iter/iter.h"
 #include "names/names.h"
 #include "ops/factory_call.h"
+#include "ops/out.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -55,7 +56,7 @@ static nt_status empty_filled(int ndim, const int64_t *sizes, nt_scalar value, n
     nt_tensor *t = NULL;
     nt_status st;
     NT_CHECK(st, empty(ndim, sizes, dtype, names, &t));
-    NT_CHECK(st, nt_fill_(t, value));
+    NT_CHECK(st, nt_fill_values(t, value));
     *out = t;
     return NT_OK;
 fail:
@@ -178,7 +179,7 @@ static nt_status full_like(const nt_tensor *like, nt_scalar value, int dtype, nt
     nt_tensor *t = NULL;
     nt_status st;
     NT_CHECK(st, nt_result_like(like, dtype, &t));
-    NT_CHECK(st, nt_fill_(t, value));
+    NT_CHECK(st, nt_fill_values(t, value));
     *out = t;
     return NT_OK;
 fail:
@@ -547,7 +548,6 @@ nt_status nt_impl_arange(nt_call *c) {
     nt_status st = tmp ? nt_copy_(out, tmp) : NT_OK;
     nt_tensor_release(tmp);
     if (st != NT_OK) return st;
-    nt_storage_bump_version(out->storage);
     c->result[0] = nt_tensor_retain(out);
     return NT_OK;
 }

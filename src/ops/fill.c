@@ -11,10 +11,11 @@
 #include "kernels/convert.h"
 #include "ntensor/names.h"
 #include "ops/factory_call.h"
+#include "ops/out.h"
 
 /* ------------------------------------------------------------------ fill_, zero_ */
 
-static nt_status fill(nt_tensor *t, nt_scalar value) {
+nt_status nt_fill_values(nt_tensor *t, nt_scalar value) {
     NT_TRY(nt_scalar_check_fits(value, t->dtype));
     uint64_t element = 0; /* 8 aligned bytes: room for any dtype */
     nt_store_scalar(&element, t->dtype, value);
@@ -23,7 +24,6 @@ static nt_status fill(nt_tensor *t, nt_scalar value) {
     nt_iter it;
     NT_TRY(nt_iter_build(&it, 1, &t, &cfg));
     nt_iter_run(&it, nt_fill_loop(t->dtype), &element);
-    nt_storage_bump_version(t->storage);
     return NT_OK;
 }
 
@@ -41,7 +41,7 @@ nt_status nt_impl_fill_(nt_call *c) {
                            v->ndim);
         value = nt_load_scalar(nt_tensor_bytes(v), v->dtype);
     }
-    NT_TRY(fill(t, value));
+    NT_TRY(nt_fill_values(t, value));
     c->result[0] = nt_tensor_retain(t);
     return NT_OK;
 }
@@ -49,7 +49,7 @@ nt_status nt_impl_fill_(nt_call *c) {
 nt_status nt_impl_zero_(nt_call *c) {
     nt_tensor *t = nt_call_tensor(c, 0);
     if (!t) return nt_fail_null_tensor("zero_", "self");
-    NT_TRY(fill(t, nt_scalar_int(0)));
+    NT_TRY(nt_fill_values(t, nt_scalar_int(0)));
     c->result[0] = nt_tensor_retain(t);
     return NT_OK;
 }

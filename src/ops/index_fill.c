@@ -70,7 +70,6 @@ static nt_status index_fill_impl(nt_tensor *t, nt_dim dim, const nt_tensor *inde
         nt_tensor_release(slice);
         NT_TRY(st);
     }
-    nt_storage_bump_version(t->storage);
     return NT_OK;
 }
 

@@ -162,7 +162,7 @@ static nt_status cat_impl(const char *action, int count, nt_tensor *const *ts, i
         /* copy without names: the result's names were computed above */
         nt_tensor *src = NULL;
         st = nt_index_restride(t, t->ndim, t->sizes, t->strides, t->offset, NULL, &src);
-        if (st == NT_OK) st = nt_copy_(part, src);
+        if (st == NT_OK) st = nt_copy_values(part, src);
         nt_tensor_release(src);
         nt_tensor_release(part);
         if (st != NT_OK) goto fail;

@@ -38,7 +38,6 @@ nt_status nt_la_bmm_compute(nt_tensor *dst, const nt_tensor *a, const nt_tensor 
     }
     nt_la_mat ma = nt_la_batch_of(ua), mb = nt_la_batch_of(ub), mc = nt_la_batch_of(dst);
     NT_CHECK(st, nt_la_gemm2(dst->dtype, outer, bs, &mc, &ma, &mb, &s, small));
-    nt_storage_bump_version(dst->storage);
 fail:
     nt_tensor_release(oa);
     nt_tensor_release(ob);

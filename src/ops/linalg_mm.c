@@ -24,7 +24,7 @@ static nt_status addmm_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
     if (k == 0) {
         NT_TRY(nt_la_make_scalars(dst->dtype, beta, alpha, &s));
         if (s.beta_zero) return nt_zero_(dst);
-        if (bias && bias != dst) NT_TRY(nt_copy_(dst, bias));
+        if (bias && bias != dst) NT_TRY(nt_copy_values(dst, bias));
         nt_la_scale_into(dst, &s);
         return NT_OK;
     }
@@ -40,14 +40,13 @@ static nt_status addmm_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
         nt_gemm_blas(dst->dtype, false, false, dst->sizes[0], n, k, nt_tensor_bytes(a),
                      nt_la_max1(k), nt_tensor_bytes(b), nt_la_max1(n), nt_tensor_bytes(dst),
                      nt_la_max1(n), &s);
-        nt_storage_bump_version(dst->storage);
         return NT_OK;
     }
     NT_TRY(nt_la_check_dispatch(kernel, dst->dtype));
     NT_TRY(nt_la_check_same(dst->dtype, b->dtype));
     NT_TRY(nt_la_check_same(dst->dtype, a->dtype));
     NT_TRY(nt_la_make_scalars(dst->dtype, beta, alpha, &s));
-    if (!s.beta_zero && bias && bias != dst) NT_TRY(nt_copy_(dst, bias));
+    if (!s.beta_zero && bias && bias != dst) NT_TRY(nt_copy_values(dst, bias));
     const nt_tensor *ua, *ub;
     nt_tensor *oa = NULL, *ob = NULL;
     nt_status st;
@@ -56,7 +55,6 @@ static nt_status addmm_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
     nt_la_mat ma = nt_la_mat_of(ua, 0, 1), mb = nt_la_mat_of(ub, 0, 1),
               mc = nt_la_mat_of(dst, 0, 1);
     NT_CHECK(st, nt_la_gemm(dst->dtype, 1, &mc, &ma, &mb, &s, false));
-    nt_storage_bump_version(dst->storage);
 fail:
     nt_tensor_release(oa);
     nt_tensor_release(ob);

@@ -18,7 +18,7 @@ static nt_status addmv_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
     if (mat_->numel == 0) {
         NT_TRY(nt_la_make_scalars(dst->dtype, beta, alpha, &s));
         if (s.beta_zero) return nt_zero_(dst);
-        if (bias && bias != dst) NT_TRY(nt_copy_(dst, bias));
+        if (bias && bias != dst) NT_TRY(nt_copy_values(dst, bias));
         nt_la_scale_into(dst, &s);
         return NT_OK;
     }
@@ -27,7 +27,7 @@ static nt_status addmv_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
     NT_TRY(nt_la_check_same(mat_->dtype, vec->dtype));
     NT_TRY(nt_la_check_same(mat_->dtype, dst->dtype));
     NT_TRY(nt_la_make_scalars(dst->dtype, beta, alpha, &s));
-    if (!s.beta_zero && bias && bias != dst) NT_TRY(nt_copy_(dst, bias));
+    if (!s.beta_zero && bias && bias != dst) NT_TRY(nt_copy_values(dst, bias));
     nt_la_mat a = nt_la_mat_of(mat_, 0, 1);
     int64_t m = a.rows, n = a.cols;
     if (dst->dtype == NT_BFLOAT16) {
@@ -35,7 +35,6 @@ static nt_status addmv_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
         nt_la_mat x = {nt_tensor_bytes(vec), n, 1, vec->strides[0], 1, 0, 0};
         nt_la_mat y = {nt_tensor_bytes(dst), m, 1, dst->strides[0], 1, 0, 0};
         NT_TRY(nt_la_gemm(NT_BFLOAT16, 1, &y, &a, &x, &s, false));
-        nt_storage_bump_version(dst->storage);
         return NT_OK;
     }
     /* PyTorch's layouts: column-major -> gemv 'n', row-major -> 't', else a contiguous copy
@@ -55,7 +54,6 @@ static nt_status addmv_compute(nt_tensor *dst, const nt_tensor *bias, const nt_t
     if (blas_ok && !col && a.rs < nt_la_max1(n)) a.rs = nt_la_max1(n);
     nt_gemv_kernel(dst->dtype, m, n, a.data, a.rs, a.cs, nt_tensor_bytes(vec), incx,
                    nt_tensor_bytes(dst), incy, &s, blas_ok, col);
-    nt_storage_bump_version(dst->storage);
     nt_tensor_release(copy);
     return NT_OK;
 }

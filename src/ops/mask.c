@@ -58,7 +58,6 @@ static nt_status run_fill(int nops, nt_tensor **ops, nt_dtype dtype, const nt_te
 nt_status nt_masked_fill_unchecked_(nt_tensor *t, const nt_tensor *mask, nt_scalar value) {
     nt_tensor *ops[2] = {t, (nt_tensor *)mask};
     NT_TRY(run_fill(2, ops, t->dtype, mask, value));
-    nt_storage_bump_version(t->storage);
     return NT_OK;
 }
 

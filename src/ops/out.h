@@ -22,4 +22,11 @@ nt_status nt_result_like(const nt_tensor *like, int dtype, nt_tensor **out);
  * out had elements; the named-tensor error when out is named. */
 nt_status nt_out_resize(nt_tensor *out, int ndim, const int64_t *sizes);
 
+/* copy_ and fill_ of a tensor an op is making (its fresh result, or a view of it), without
+ * the dispatcher: values only (src broadcast to dst, converted to its dtype), names left
+ * alone, and the version counter too, so that a fresh result starts at version 0 as
+ * PyTorch's. */
+nt_status nt_copy_values(nt_tensor *dst, const nt_tensor *src);
+nt_status nt_fill_values(nt_tensor *t, nt_scalar value);
+
 #endif

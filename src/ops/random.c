@@ -52,7 +52,6 @@ static void fill_contiguous(nt_tensor *t, nt_fill_job *job) {
 static nt_status fill(nt_tensor *t, nt_fill_job *job) {
     if (t->numel == 0 || t->is_contiguous) {
         if (t->numel > 0) fill_contiguous(t, job);
-        nt_storage_bump_version(t->storage);
         return NT_OK;
     }
     nt_tensor *tmp = NULL;

@@ -67,7 +67,6 @@ static nt_status dist_fill(nt_tensor *t, nt_dist_job *job) {
     if (t->numel == 0 || t->is_contiguous) {
         job->data = nt_tensor_bytes(t);
         nt_random_run(t->numel, nt_dist_words(job->kind, t->dtype), nt_dist_block, job);
-        nt_storage_bump_version(t->storage);
         return NT_OK;
     }
     NT_TRY(nt_check_no_internal_overlap(t));
@@ -177,7 +176,6 @@ static nt_status bernoulli_tensor_fill(nt_tensor *t, const nt_tensor *p) {
     NT_CHECK(st, nt_iter_build(&it, 3, ops, NULL));
     nt_bernoulli_tensor_ctx c = {.out_dtype = t->dtype, .p_dtype = p->dtype};
     nt_iter_run(&it, nt_bernoulli_tensor_loop, &c);
-    nt_storage_bump_version(t->storage);
 fail:
     nt_tensor_release(pe);
     nt_tensor_release(words);

@@ -105,7 +105,6 @@ nt_status nt_red_finish(nt_status st, nt_tensor *into, nt_tensor *result, const 
     if (st == NT_OK && into) {
         if (result != into) st = nt_copy_(into, result);
         if (st == NT_OK && names && !into->names) st = nt_tensor_set_names(into, names);
-        if (st == NT_OK) nt_storage_bump_version(into->storage);
     }
     if (st == NT_OK && out) {
         *out = into ? nt_tensor_retain(into) : result;

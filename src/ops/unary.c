@@ -92,7 +92,6 @@ static nt_status run(const nt_op_row *row, const nt_loop2d *loops, nt_tensor *t,
     }
     if (out) {
         if (dst != out) NT_CHECK(st, nt_copy_(out, dst));
-        nt_storage_bump_version(out->storage);
         if (!out->names && t->names) NT_CHECK(st, nt_tensor_set_names(out, t->names));
         *result = nt_tensor_retain(out);
     } else {

@@ -558,6 +558,51 @@ def version_counts(L):
     return v, (x * 2)._version
 
 
+def fresh_versions(L):
+    x = L.rand(3, 4)
+    fresh = [L.ones(3), L.full((2,), 1.0), L.rand(3), L.randn(3), x.t().contiguous(), x.clone(),
+             L.nn.functional.dropout(x, 0.5), x.masked_fill(x > 0.5, 0.0),
+             x.index_fill(0, L.tensor([0]), 1.0), x.to(L.float64), x @ x.t(), L.cat([x, x]),
+             L.stack([x, x]), L.ones_like(x), L.full_like(x, 2.0), L.rand_like(x),
+             L.where(x > 0.5, x, 0.0), x.clamp(0.2, 0.4), x.bernoulli(), x.topk(2)[0],
+             x.cumsum(0), L.tensor([1.0])]
+    return [t._version for t in fresh]
+
+
+@case
+def version_fresh_results(L):
+    # a fresh result starts at version 0 however its op filled it (ones: fill_), whether or
+    # not some tensor requires grad (the dispatcher's two paths)
+    plain = fresh_versions(L)
+    w = L.ones(1, requires_grad=True)
+    return plain, fresh_versions(L), w._version
+
+
+@case
+def version_one_per_write(L):
+    # one version per in-place or out= call however the kernel writes (addmm out= copies the
+    # bias first), none for the metadata-only ones
+    x, v = L.rand(3, 3), L.rand(3)
+    o, ov, ob = L.empty(3, 3), L.empty(3), L.empty(2, 3, 3)
+    L.mm(x, x, out=o)
+    L.mv(x, v, out=ov)
+    L.bmm(L.rand(2, 3, 3), L.rand(2, 3, 3), out=ob)
+    b, c = L.rand(3, 3), L.rand(3)
+    b.addmm_(x, x)
+    c.addmv_(x, v)
+    versions = [o._version, ov._version, ob._version, b._version, c._version]
+    L.addmm(b, x, x, out=o)
+    versions.append(o._version)
+    for method, args in (("detach_", ()), ("t_", ()), ("squeeze_", ()), ("unsqueeze_", (0,)),
+                         ("transpose_", (0, 1)), ("as_strided_", ((2,), (1,))), ("resize_", (4,)),
+                         ("rename_", ("a", "b")), ("requires_grad_", ()), ("fill_", (1,)),
+                         ("zero_", ())):
+        y = L.rand(2, 3)
+        getattr(y, method)(*args)
+        versions.append(y._version)
+    return versions
+
+
 @case
 def version_out(L):
     x = L.ones(2)

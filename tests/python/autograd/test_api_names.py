@@ -50,6 +50,25 @@ def test_reduce_by_name_and_align():
     assert x.grad.rename(None).tolist() == y.align_as(x).rename(None).tolist()
 
 
+def test_rename_in_place_is_not_recorded():
+    # PyTorch: rename_ changes metadata only, so a leaf that requires grad may be renamed in
+    # place, a non-leaf keeps its grad_fn, and no version is bumped
+    x = nt.ones(2, 3, requires_grad=True)
+    x.rename_("N", "C")
+    assert x.is_leaf and x.grad_fn is None and x.names == ("N", "C") and x._version == 0
+    y = x * 2
+    y.rename_(None)
+    assert y.grad_fn.name() == "MulBackward0" and y._version == 0
+    y.sum().backward()
+    assert x.grad.names == ("N", "C")
+    assert x.grad.rename(None).tolist() == [[2.0] * 3] * 2
+    t = torch.ones(2, 3, requires_grad=True)
+    t.rename_("N", "C")
+    u = t * 2
+    u.rename_(None)
+    assert u.grad_fn.name() == y.grad_fn.name() and t.is_leaf
+
+
 def test_autograd_grad_names():
     x = nt.ones(2, 3, names=("N", "C"), requires_grad=True)
     (g,) = nt.autograd.grad((x * x).sum(), x)
