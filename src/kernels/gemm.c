@@ -382,20 +382,22 @@ void nt_gemm_blas_batched2(nt_dtype dtype, bool trans_a, bool trans_b, const nt_
                  m * n * k <= NT_GEMM_SMALL;
     if (small || (dtype == NT_FLOAT64 && !fits)) {
         const int64_t es = dtype == NT_FLOAT32 ? 4 : 8;
-        for (int64_t p = 0; p < batch; p++) {
-            int64_t po = p / bt->inner, pi = p % bt->inner;
-            gemm_job job = make_job(n, k, (const char *)a + (po * bt->sa_outer + pi * bt->sa) * es,
-                                    trans_a ? 1 : lda, trans_a ? lda : 1,
-                                    (const char *)b + (po * bt->sb_outer + pi * bt->sb) * es,
-                                    trans_b ? 1 : ldb, trans_b ? ldb : 1,
-                                    (char *)c + (po * bt->sc_outer + pi * bt->sc) * es, ldc, s);
-            if (dtype == NT_FLOAT32 && has_avx2_fma())
-                fma_rows_f32_avx2(&job, m);
-            else if (dtype == NT_FLOAT32)
-                fma_rows_f32(&job, 0, m);
-            else
-                fma_rows_f64(&job, 0, m);
-        }
+        const bool avx2 = dtype == NT_FLOAT32 && has_avx2_fma();
+        for (int64_t po = 0; po < bt->outer; po++)
+            for (int64_t pi = 0; pi < bt->inner; pi++) {
+                gemm_job job =
+                    make_job(n, k, (const char *)a + (po * bt->sa_outer + pi * bt->sa) * es,
+                             trans_a ? 1 : lda, trans_a ? lda : 1,
+                             (const char *)b + (po * bt->sb_outer + pi * bt->sb) * es,
+                             trans_b ? 1 : ldb, trans_b ? ldb : 1,
+                             (char *)c + (po * bt->sc_outer + pi * bt->sc) * es, ldc, s);
+                if (avx2)
+                    fma_rows_f32_avx2(&job, m);
+                else if (dtype == NT_FLOAT32)
+                    fma_rows_f32(&job, 0, m);
+                else
+                    fma_rows_f64(&job, 0, m);
+            }
         return;
     }
     blas_job job = {.dtype = dtype,
