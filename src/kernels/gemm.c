@@ -385,12 +385,11 @@ void nt_gemm_blas_batched2(nt_dtype dtype, bool trans_a, bool trans_b, const nt_
         const bool avx2 = dtype == NT_FLOAT32 && has_avx2_fma();
         for (int64_t po = 0; po < bt->outer; po++)
             for (int64_t pi = 0; pi < bt->inner; pi++) {
-                gemm_job job =
-                    make_job(n, k, (const char *)a + (po * bt->sa_outer + pi * bt->sa) * es,
-                             trans_a ? 1 : lda, trans_a ? lda : 1,
-                             (const char *)b + (po * bt->sb_outer + pi * bt->sb) * es,
-                             trans_b ? 1 : ldb, trans_b ? ldb : 1,
-                             (char *)c + (po * bt->sc_outer + pi * bt->sc) * es, ldc, s);
+                gemm_job job = make_job(
+                    n, k, (const char *)a + (po * bt->sa_outer + pi * bt->sa) * es,
+                    trans_a ? 1 : lda, trans_a ? lda : 1,
+                    (const char *)b + (po * bt->sb_outer + pi * bt->sb) * es, trans_b ? 1 : ldb,
+                    trans_b ? ldb : 1, (char *)c + (po * bt->sc_outer + pi * bt->sc) * es, ldc, s);
                 if (avx2)
                     fma_rows_f32_avx2(&job, m);
                 else if (dtype == NT_FLOAT32)
