@@ -22,6 +22,7 @@
 #include "ntensor/core.h"
 #include "ntensor/factory.h"
 #include "ntensor/index.h"
+#include "ntensor/io.h"
 #include "ntensor/linalg.h"
 #include "ntensor/memory.h"
 #include "ntensor/names.h"

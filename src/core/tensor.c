@@ -13,6 +13,34 @@
 #include "small_alloc.h"
 #include "status.h"
 
+nt_status nt_view_extent(const char *who, int ndim, const int64_t *sizes, const int64_t *strides,
+                         int64_t *out) {
+    bool empty = false;
+    for (int i = 0; i < ndim; i++) {
+        if (strides[i] < 0)
+            return nt_fail(NT_ERR_VALUE,
+                           "%s: negative strides are not supported (stride %" PRId64 " at dim %d)",
+                           who, strides[i], i);
+        empty |= sizes[i] == 0;
+    }
+    if (empty) {
+        *out = 0;
+        return NT_OK;
+    }
+    /* The last element sits at sum((size - 1) * stride); the view needs one past it. */
+    int64_t last = 0, span;
+    for (int i = 0; i < ndim; i++) {
+        int64_t step;
+        if (__builtin_mul_overflow(sizes[i] - 1, strides[i], &step) ||
+            __builtin_add_overflow(last, step, &last))
+            return nt_fail(NT_ERR_VALUE, "%s: the view's extent overflows int64", who);
+    }
+    if (__builtin_add_overflow(last, 1, &span))
+        return nt_fail(NT_ERR_VALUE, "%s: the view's extent overflows int64", who);
+    *out = span;
+    return NT_OK;
+}
+
 nt_status nt_shape_check(int ndim, const int64_t *sizes, int64_t *numel) {
     if (ndim < 0 || ndim > NT_MAX_DIMS)
         return nt_fail(NT_ERR_RUNTIME, "number of dimensions must be in [0, %d], got %d",

@@ -64,6 +64,12 @@ nt_status nt_tensor_reserve_dims(nt_tensor *t, int ndim);
  * element count without overflow. */
 nt_status nt_shape_check(int ndim, const int64_t *sizes, int64_t *numel);
 
+/* The elements a view (valid sizes, element strides, offset 0) spans from its first
+ * element: one past its last element, 0 when it has no element. Refuses negative strides and
+ * an extent that overflows int64, with messages that start with `who` ("from_external: ..."). */
+nt_status nt_view_extent(const char *who, int ndim, const int64_t *sizes, const int64_t *strides,
+                         int64_t *out);
+
 /* Row-major strides for `sizes`. */
 void nt_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
 

@@ -257,36 +257,6 @@ nt_status nt_from_buffer(const void *data, nt_dtype dtype, int ndim, const int64
     return NT_OK;
 }
 
-/* Checks that the view (sizes, non-negative element strides, offset 0) of elements of
- * `elsize` bytes lies inside `nbytes`. */
-static nt_status check_external_extent(int ndim, const int64_t *sizes, const int64_t *strides,
-                                       size_t elsize, size_t nbytes, int64_t numel) {
-    for (int i = 0; i < ndim; i++)
-        if (strides[i] < 0)
-            return nt_fail(NT_ERR_VALUE,
-                           "from_external: negative strides are not supported (stride %" PRId64
-                           " at dim %d)",
-                           strides[i], i);
-    if (numel == 0) return NT_OK;
-    /* The last element sits at sum((size - 1) * stride); the view needs one past it. */
-    int64_t last = 0, span;
-    for (int i = 0; i < ndim; i++) {
-        int64_t step;
-        if (__builtin_mul_overflow(sizes[i] - 1, strides[i], &step) ||
-            __builtin_add_overflow(last, step, &last))
-            return nt_fail(NT_ERR_VALUE, "from_external: the view's extent overflows int64");
-    }
-    if (__builtin_add_overflow(last, 1, &span))
-        return nt_fail(NT_ERR_VALUE, "from_external: the view's extent overflows int64");
-    int64_t bytes;
-    if (__builtin_mul_overflow(span, (int64_t)elsize, &bytes) || (uint64_t)bytes > nbytes)
-        return nt_fail(NT_ERR_VALUE,
-                       "from_external: the view needs %" PRId64
-                       " elements of %zu bytes but the buffer holds %zu bytes",
-                       span, elsize, nbytes);
-    return NT_OK;
-}
-
 nt_status nt_from_external(void *data, size_t nbytes, nt_dtype dtype, int ndim,
                            const int64_t *sizes, const int64_t *strides, nt_release_fn release,
                            void *ctx, nt_tensor **out) {
@@ -299,7 +269,13 @@ nt_status nt_from_external(void *data, size_t nbytes, nt_dtype dtype, int ndim,
         nt_contiguous_strides(ndim, sizes, contiguous);
         strides = contiguous;
     }
-    NT_TRY(check_external_extent(ndim, sizes, strides, elsize, nbytes, numel));
+    int64_t span, bytes;
+    NT_TRY(nt_view_extent("from_external", ndim, sizes, strides, &span));
+    if (__builtin_mul_overflow(span, (int64_t)elsize, &bytes) || (uint64_t)bytes > nbytes)
+        return nt_fail(NT_ERR_VALUE,
+                       "from_external: the view needs %" PRId64
+                       " elements of %zu bytes but the buffer holds %zu bytes",
+                       span, elsize, nbytes);
     if (numel > 0 && !data) return nt_fail(NT_ERR_VALUE, "from_external: data is NULL");
     if ((uintptr_t)data % elsize != 0) /* kernels load elements with aligned accesses */
         return nt_fail(NT_ERR_VALUE,
