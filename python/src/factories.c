@@ -274,15 +274,12 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     nt_tensor *out = NULL;
     nt_status st;
 
-    /* A tensor or an array: one converting copy. */
-    PyObject *ndarray = nt_py_numpy_ndarray_type();
-    if (nt_py_is_tensor(data) || (ndarray && PyObject_IsInstance(data, ndarray) == 1)) {
-        nt_tensor *src;
-        if (nt_py_is_tensor(data)) {
-            src = nt_tensor_retain(nt_py_tensor(data));
-        } else if (nt_py_tensor_from_buffer(data, &src) < 0) {
-            return NULL;
-        }
+    /* A tensor, an array or an object with __dlpack__ or __array__: one converting copy. */
+    nt_tensor *src = NULL;
+    int foreign = nt_py_is_tensor(data) ? 0 : nt_py_tensor_from_foreign(data, 0, &src);
+    if (foreign < 0) return NULL;
+    if (nt_py_is_tensor(data) || foreign) {
+        if (!src) src = nt_tensor_retain(nt_py_tensor(data));
         if (nt_py_dtype_from_object(kw[1], nt_tensor_dtype(src), &dtype) < 0 ||
             named_data_names(src, kw[5], names, &names_arg) < 0) {
             nt_tensor_release(src);
@@ -324,6 +321,14 @@ static PyObject *py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 
 PyObject *nt_py_tensor_of(PyObject *data) {
     return py_tensor(NULL, &data, 1, NULL);
+}
+
+PyObject *nt_py_tensor_of_dtype(PyObject *data, PyObject *dtype) {
+    PyObject *args[2] = {data, dtype ? dtype : Py_None};
+    PyObject *kwnames = Py_BuildValue("(s)", "dtype");
+    PyObject *result = kwnames ? py_tensor(NULL, args, 1, kwnames) : NULL;
+    Py_XDECREF(kwnames);
+    return result;
 }
 
 /* ---- Tensor(...): PyTorch's legacy constructor, and Tensor._make_subclass ---- */
@@ -461,7 +466,7 @@ static PyObject *py_from_numpy(PyObject *m, PyObject *arg) {
         return NULL;
     }
     nt_tensor *out;
-    if (nt_py_tensor_from_buffer(arg, &out) < 0) return NULL;
+    if (nt_py_tensor_from_buffer(arg, 1, &out) < 0) return NULL;
     return nt_py_wrap(out);
 }
 

@@ -29,8 +29,9 @@ PyObject *nt_py_numpy_generic_type(void);
 int nt_py_numpy_dtype_of(PyObject *array_or_scalar, nt_dtype *out);
 /* A tensor over the memory of `obj` (an object with the buffer protocol, e.g. a NumPy
  * array), without a copy; the buffer is released when the last view goes away. Errors are
- * PyTorch's from_numpy errors. 0 or -1. */
-int nt_py_tensor_from_buffer(PyObject *obj, nt_tensor **out);
+ * PyTorch's from_numpy errors. A read-only buffer is shared too, with PyTorch's warning
+ * (once per process) when `warn_readonly`. 0 or -1. */
+int nt_py_tensor_from_buffer(PyObject *obj, int warn_readonly, nt_tensor **out);
 /* The buffer protocol of Tensor (format, shape, strides in bytes, writable). */
 extern PyBufferProcs nt_py_tensor_buffer_procs;
 
@@ -45,6 +46,19 @@ PyObject *nt_py_requires_grad(PyObject *result, int grad);
 
 /* tensor(data): a new tensor with data's values (PyTorch's torch.tensor). */
 PyObject *nt_py_tensor_of(PyObject *data);
+/* tensor(data, dtype=dtype) (dtype NULL or None: inferred). */
+PyObject *nt_py_tensor_of_dtype(PyObject *data, PyObject *dtype);
+
+/* ---- exchange (io.c) ---- */
+
+/* PyTorch's UserWarning for a read-only NumPy array shared by a tensor, once per process.
+ * 0, or -1 when the warning was turned into an exception. */
+int nt_py_warn_readonly_array(void);
+/* A tensor sharing the memory of a foreign object: a NumPy array (its buffer), an object
+ * with __dlpack__ (a PyTorch tensor), or one with __array__ (the array it returns). 1 when
+ * made, 0 when obj is none of these (an ntensor Tensor, a NumPy scalar, Python data), -1 on
+ * error. */
+int nt_py_tensor_from_foreign(PyObject *obj, int warn_readonly, nt_tensor **out);
 
 /* Tensor.__new__: PyTorch's legacy constructor, for Tensor and its subclasses. */
 PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs);

@@ -149,6 +149,7 @@ const nt_py_family nt_py_families[] = {
     {"factories", NULL, nt_py_module_factory_functions, NULL, NULL},
     {"index", nt_py_tensor_index_methods, NULL, nt_py_index_prepare, nt_py_index_init},
     {"operators", NULL, NULL, nt_py_operators_prepare, NULL},
+    {"io", nt_py_tensor_io_methods, nt_py_module_io_functions, NULL, NULL},
     {"autograd", nt_py_tensor_autograd_methods, nt_py_module_autograd_functions, NULL,
      nt_py_autograd_init},
     {NULL, NULL, NULL, NULL, NULL},

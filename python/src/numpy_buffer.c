@@ -103,7 +103,7 @@ static void release_buffer(void *ctx, void *data) {
     PyGILState_Release(g);
 }
 
-int nt_py_tensor_from_buffer(PyObject *obj, nt_tensor **out) {
+int nt_py_tensor_from_buffer(PyObject *obj, int warn_readonly, nt_tensor **out) {
     Py_buffer *view = PyMem_Calloc(1, sizeof *view);
     if (!view) {
         PyErr_NoMemory();
@@ -111,7 +111,13 @@ int nt_py_tensor_from_buffer(PyObject *obj, nt_tensor **out) {
     }
     if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS) < 0) {
         PyErr_Clear(); /* a read-only array: share it anyway, as PyTorch does (with a warning) */
-        if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) < 0) {
+        int shared = PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) == 0;
+        if (shared && warn_readonly && nt_py_warn_readonly_array() < 0) {
+            PyBuffer_Release(view);
+            PyMem_Free(view);
+            return -1;
+        }
+        if (!shared) {
             PyMem_Free(view);
             PyObject *ndarray = nt_py_numpy_ndarray_type();
             if (ndarray && PyObject_IsInstance(obj, ndarray) == 1) {

@@ -156,6 +156,8 @@ int nt_py_index_prepare(PyTypeObject *type);         /* ops_index.c */
 int nt_py_index_init(PyObject *module);              /* ops_index.c */
 
 int nt_py_operators_prepare(PyTypeObject *tensor_type); /* operators.c */
+extern PyMethodDef nt_py_tensor_io_methods[];           /* io.c */
+extern PyMethodDef nt_py_module_io_functions[];         /* io.c */
 
 /* autograd.c: the Tensor's autograd attributes, methods and module functions */
 extern PyMethodDef nt_py_tensor_autograd_methods[];

@@ -239,7 +239,10 @@ static PyObject *tensor_deepcopy(PyObject *self, PyObject *memo) {
         goto done;
     }
     Py_CLEAR(attr);
-    if (!(copy = PyObject_CallMethod(self, "clone", NULL))) goto done;
+    bool was = nt_set_grad_enabled(false); /* a new leaf, not a node of t's graph */
+    copy = PyObject_CallMethod(self, "clone", NULL);
+    nt_set_grad_enabled(was);
+    if (!copy) goto done;
     if (Py_TYPE(self) != &NtTensor_Type) {
         Py_SETREF(copy, PyObject_CallMethod((PyObject *)&NtTensor_Type, "_make_subclass", "OO",
                                             (PyObject *)Py_TYPE(self), copy));

@@ -181,6 +181,35 @@ def names_seeds():
     }
 
 
+def safetensors(tensors, metadata=None):
+    """A safetensors file: tensors maps key -> (dtype code, shape, data bytes)."""
+    import json
+    header, blobs, offset = {}, [], 0
+    for key, (code, shape, blob) in tensors.items():
+        header[key] = {"dtype": code, "shape": shape, "data_offsets": [offset, offset + len(blob)]}
+        blobs.append(blob)
+        offset += len(blob)
+    if metadata is not None:
+        header["__metadata__"] = metadata
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    return struct.pack("<Q", len(text)) + text + b"".join(blobs)
+
+
+def load_seeds():
+    # fuzz_load reads the whole input as a file: valid files of each kind to mutate from
+    return {
+        "named_dict": safetensors(
+            {"w": ("F32", [2, 2], f32(1, 2, 3, 4)), "b": ("I64", [2], struct.pack("<2q", 5, -6))},
+            {"ntensor.names.w": '["N", null]', "format": "pt"}),
+        "one_tensor": safetensors({"tensor": ("BF16", [3], bytes(6))},
+                                  {"ntensor.object": "tensor", "ntensor.names.tensor": '["C"]'}),
+        "bool_scalar_empty": safetensors({"m": ("BOOL", [3], bytes([0, 2, 1])),
+                                          "s": ("F64", [], struct.pack("<d", 0.5)),
+                                          "e": ("U8", [0, 4], b"")}),
+    }
+
+
 def write(harness, seeds):
     folder = os.path.join(HERE, "corpus", harness)
     os.makedirs(folder, exist_ok=True)
@@ -193,3 +222,4 @@ if __name__ == "__main__":
     write("fuzz_views", views_seeds())
     write("fuzz_ops", ops_seeds())
     write("fuzz_names", names_seeds())
+    write("fuzz_load", load_seeds())

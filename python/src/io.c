@@ -1,0 +1,455 @@
+/*
+ * io.c — exchange and persistence from Python: DLPack (Tensor.__dlpack__,
+ * __dlpack_device__, ntensor.from_dlpack), ntensor.as_tensor and the foreign objects that
+ * tensor() accepts, pickle and copy (__reduce_ex__, __copy__), and ntensor.save / load.
+ *
+ * The work is the C API's (include/ntensor/io.h); this file moves capsules, bytes and paths.
+ * DLPack capsules follow the protocol: named "dltensor" until a consumer takes the tensor
+ * and renames it "used_dltensor"; the capsule's destructor deletes only an unconsumed one.
+ */
+#include <dlpack/dlpack.h>
+#include <string.h>
+
+#include "interop.h"
+
+/* ---- DLPack ---- */
+
+static const char CAPSULE_NAME[] = "dltensor";
+static const char USED_CAPSULE_NAME[] = "used_dltensor";
+
+/* A capsule that nobody consumed deletes its tensor (keeping any exception in flight). */
+static void capsule_destructor(PyObject *capsule) {
+    if (!PyCapsule_IsValid(capsule, CAPSULE_NAME)) return; /* consumed (renamed) */
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    DLManagedTensor *m = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+    if (m && m->deleter) m->deleter(m);
+    PyErr_Restore(type, value, tb);
+}
+
+/* Tensor.__dlpack__(stream=None): a "dltensor" capsule sharing the tensor's memory. On the
+ * CPU a stream has no meaning; PyTorch accepts None or an int, and so does ntensor. */
+static PyObject *tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"stream", NULL};
+    PyObject *stream = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:__dlpack__", kwlist, &stream)) return NULL;
+    if (stream != Py_None && !PyLong_Check(stream)) {
+        PyErr_SetString(PyExc_TypeError, "stream must be ``int`` or ``none``");
+        return NULL;
+    }
+    DLManagedTensor *m = NULL;
+    nt_status st = nt_to_dlpack(nt_py_tensor(self), &m);
+    if (st != NT_OK) return nt_py_raise(st);
+    PyObject *capsule = PyCapsule_New(m, CAPSULE_NAME, capsule_destructor);
+    if (!capsule) m->deleter(m);
+    return capsule;
+}
+
+/* Tensor.__dlpack_device__(): (kDLCPU, 0). */
+static PyObject *tensor_dlpack_device(PyObject *self, PyObject *unused) {
+    return Py_BuildValue("(ii)", (int)kDLCPU, 0);
+}
+
+/* An imported DLManagedTensor behind one of ours, whose deleter takes the GIL before calling
+ * the producer's: a storage may die on any thread, and NumPy's deleter needs the GIL. */
+typedef struct gil_managed {
+    DLManagedTensor m;
+    DLManagedTensor *inner;
+} gil_managed;
+
+static void gil_deleter(DLManagedTensor *m) {
+    gil_managed *g = (gil_managed *)m;
+    if (Py_IsInitialized() && g->inner->deleter) { /* at exit the interpreter freed it all */
+        PyGILState_STATE s = PyGILState_Ensure();
+        g->inner->deleter(g->inner);
+        PyGILState_Release(s);
+    }
+    PyMem_RawFree(g);
+}
+
+/* from_dlpack(ext_tensor): a tensor sharing the memory of an object with __dlpack__ (a
+ * PyTorch tensor, a NumPy array, an ntensor tensor) or of a "dltensor" capsule. Names do not
+ * travel through DLPack. */
+static PyObject *py_from_dlpack(PyObject *module, PyObject *obj) {
+    PyObject *capsule = NULL, *result = NULL;
+    if (!PyCapsule_CheckExact(obj) && PyObject_HasAttrString(obj, "__dlpack__")) {
+        PyObject *device = PyObject_CallMethod(obj, "__dlpack_device__", NULL);
+        if (!device) return NULL;
+        long type = -1;
+        if (PyTuple_Check(device) && PyTuple_GET_SIZE(device) == 2)
+            type = PyLong_AsLong(PyTuple_GET_ITEM(device, 0));
+        Py_DECREF(device);
+        if (type == -1 && PyErr_Occurred()) return NULL;
+        if (type != kDLCPU) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "from_dlpack: the tensor is on device type %ld; ntensor imports CPU "
+                         "memory only",
+                         type);
+            return NULL;
+        }
+        if (!(capsule = PyObject_CallMethod(obj, "__dlpack__", NULL))) return NULL;
+    } else {
+        capsule = obj;
+        Py_INCREF(capsule);
+    }
+    if (!PyCapsule_IsValid(capsule, CAPSULE_NAME)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "from_dlpack received an invalid capsule. Note that DLTensor capsules "
+                        "can be consumed only once, so you might have already constructed a "
+                        "tensor from it once.");
+        goto done;
+    }
+    gil_managed *g = PyMem_RawMalloc(sizeof *g);
+    if (!g) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    g->inner = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+    g->m = (DLManagedTensor){
+        .dl_tensor = g->inner->dl_tensor, .manager_ctx = g, .deleter = gil_deleter};
+    nt_tensor *t = NULL;
+    nt_status st = nt_from_dlpack(&g->m, &t);
+    if (st != NT_OK) { /* refused: the capsule stays unconsumed, its producer deletes it */
+        PyMem_RawFree(g);
+        nt_py_raise(st);
+        goto done;
+    }
+    if (PyCapsule_SetName(capsule, USED_CAPSULE_NAME) < 0) {
+        nt_tensor_release(t);
+        goto done;
+    }
+    result = nt_py_wrap(t);
+done:
+    Py_DECREF(capsule);
+    return result;
+}
+
+/* ---- foreign objects: as_tensor, tensor ---- */
+
+#define READONLY_WARNING                                                                           \
+    "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "   \
+    "This means writing to this tensor will result in undefined behavior. You may want to copy "   \
+    "the array to protect its data or make it writable before converting it to a tensor. This "    \
+    "type of warning will be suppressed for the rest of this program."
+
+int nt_py_warn_readonly_array(void) {
+    static int warned; /* once per process, as PyTorch's TORCH_WARN_ONCE */
+    if (warned) return 0;
+    warned = 1;
+    return PyErr_WarnEx(PyExc_UserWarning, READONLY_WARNING, 1);
+}
+
+int nt_py_tensor_from_foreign(PyObject *obj, int warn_readonly, nt_tensor **out) {
+    PyObject *ndarray = nt_py_numpy_ndarray_type(), *generic = nt_py_numpy_generic_type();
+    if (ndarray && PyObject_IsInstance(obj, ndarray) == 1)
+        return nt_py_tensor_from_buffer(obj, warn_readonly, out) < 0 ? -1 : 1;
+    if (nt_py_is_tensor(obj) || (generic && PyObject_IsInstance(obj, generic) == 1)) return 0;
+    if (PyObject_HasAttrString(obj, "__dlpack__")) {
+        PyObject *t = py_from_dlpack(NULL, obj);
+        if (!t) return -1;
+        *out = nt_tensor_retain(nt_py_tensor(t));
+        Py_DECREF(t);
+        return 1;
+    }
+    if (PyObject_HasAttrString(obj, "__array__")) {
+        PyObject *array = PyObject_CallMethod(obj, "__array__", NULL);
+        if (!array) return -1;
+        int rc = ndarray && PyObject_IsInstance(array, ndarray) == 1
+                     ? nt_py_tensor_from_buffer(array, warn_readonly, out)
+                     : (PyErr_Format(PyExc_TypeError, "%s.__array__() returned %s, not an array",
+                                     Py_TYPE(obj)->tp_name, Py_TYPE(array)->tp_name),
+                        -1);
+        Py_DECREF(array);
+        return rc < 0 ? -1 : 1;
+    }
+    return 0;
+}
+
+/* as_tensor(data, dtype=None, device=None): data itself when it is a tensor of that dtype;
+ * a tensor sharing the memory of an array or an object with __dlpack__ or __array__; else
+ * (or for another dtype) a converted copy, as tensor(). */
+static PyObject *py_as_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    static const char *const kwlist[] = {"data", "dtype", "device", NULL};
+    PyObject *kw[3];
+    if (nt_py_parse_args("as_tensor", args, nargs, kwnames, kwlist, 1, 1, kw) < 0) return NULL;
+    if (nt_py_check_device(kw[2]) < 0) return NULL;
+    nt_tensor *t = NULL;
+    if (nt_py_is_tensor(kw[0])) {
+        t = nt_tensor_retain(nt_py_tensor(kw[0]));
+    } else {
+        int rc = nt_py_tensor_from_foreign(kw[0], 1, &t);
+        if (rc < 0) return NULL;
+        if (rc == 0) return nt_py_tensor_of_dtype(kw[0], kw[1]); /* Python data: a copy */
+    }
+    nt_dtype dtype;
+    if (nt_py_dtype_from_object(kw[1], nt_tensor_dtype(t), &dtype) < 0) {
+        nt_tensor_release(t);
+        return NULL;
+    }
+    if (dtype == nt_tensor_dtype(t)) return nt_py_wrap(t);
+    nt_tensor *converted = NULL;
+    nt_status st = nt_to_dtype(t, dtype, &converted);
+    nt_tensor_release(t);
+    return nt_py_result(st, converted);
+}
+
+/* ---- pickle and copy ---- */
+
+/* The elements t spans from its first element (strides are never negative). */
+static int64_t span_of(const nt_tensor *t) {
+    int64_t last = 0;
+    if (nt_tensor_numel(t) == 0) return 0;
+    for (int i = 0; i < nt_tensor_ndim(t); i++)
+        last += (nt_tensor_sizes(t)[i] - 1) * nt_tensor_strides(t)[i];
+    return last + 1;
+}
+
+/* Tensor.__reduce_ex__(protocol): (_rebuild_tensor, (type, bytes, dtype, sizes, strides,
+ * names, requires_grad), __dict__ of a subclass). The bytes are the elements the tensor spans
+ * from its first one, so strides (a transpose, an expand) come back as they were; the
+ * storage's other elements and the offset do not (PyTorch pickles the whole storage). A
+ * gradient is not pickled, as in PyTorch; nor is the graph: the result is a leaf. */
+static PyObject *tensor_reduce_ex(PyObject *self, PyObject *protocol) {
+    nt_tensor *t = nt_py_tensor(self);
+    int ndim = nt_tensor_ndim(t);
+    PyObject *rebuild = NULL, *data = NULL, *sizes = NULL, *strides = NULL, *names = NULL;
+    PyObject *state = NULL, *result = NULL;
+    PyObject *module = PyImport_ImportModule("ntensor._C");
+    if (!module || !(rebuild = PyObject_GetAttrString(module, "_rebuild_tensor"))) goto done;
+    data = PyBytes_FromStringAndSize(
+        nt_tensor_data(t), (Py_ssize_t)(span_of(t) * (int64_t)nt_dtype_size(nt_tensor_dtype(t))));
+    sizes = nt_py_size_new(ndim, nt_tensor_sizes(t));
+    strides = PyTuple_New(ndim);
+    names = nt_tensor_has_names(t) ? nt_py_names_tuple(t) : Py_NewRef(Py_None);
+    if (!data || !sizes || !strides || !names) goto done;
+    for (int i = 0; i < ndim; i++) {
+        PyObject *s = PyLong_FromLongLong(nt_tensor_strides(t)[i]);
+        if (!s) goto done;
+        PyTuple_SET_ITEM(strides, i, s);
+    }
+    if (Py_TYPE(self) != &NtTensor_Type) {
+        state = PyObject_GetAttrString(self, "__dict__");
+        if (!state) {
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError)) goto done;
+            PyErr_Clear();
+        }
+    }
+    /* the dtype by its name: pickling a dtype object makes pickle search every module */
+    result = Py_BuildValue("(O(OOsOOOO)O)", rebuild, (PyObject *)Py_TYPE(self), data,
+                           nt_dtype_name(nt_tensor_dtype(t)), sizes, strides, names,
+                           nt_requires_grad(t) ? Py_True : Py_False, state ? state : Py_None);
+done:
+    Py_XDECREF(module);
+    Py_XDECREF(rebuild);
+    Py_XDECREF(data);
+    Py_XDECREF(sizes);
+    Py_XDECREF(strides);
+    Py_XDECREF(names);
+    Py_XDECREF(state);
+    return result;
+}
+
+/* `t` (owned) as an instance of cls requiring grad as asked: _make_subclass for a subclass. */
+static PyObject *wrap_leaf(PyObject *cls, nt_tensor *t, int requires_grad) {
+    PyObject *plain = nt_py_wrap(t), *result;
+    if (!plain) return NULL;
+    if (cls == (PyObject *)&NtTensor_Type) {
+        result = nt_py_requires_grad(plain, requires_grad);
+    } else {
+        result = PyObject_CallMethod((PyObject *)&NtTensor_Type, "_make_subclass", "OOO", cls,
+                                     plain, requires_grad ? Py_True : Py_False);
+        Py_DECREF(plain);
+    }
+    return result;
+}
+
+/* _rebuild_tensor(cls, data, dtype, sizes, strides, names, requires_grad): what
+ * __reduce_ex__ saved, as a new leaf. */
+static PyObject *py_rebuild_tensor(PyObject *module, PyObject *args) {
+    PyObject *cls, *data, *sizes_obj, *strides_obj, *names_obj;
+    const char *dtype_name;
+    int requires_grad;
+    if (!PyArg_ParseTuple(args, "OSsOOOp:_rebuild_tensor", &cls, &data, &dtype_name, &sizes_obj,
+                          &strides_obj, &names_obj, &requires_grad))
+        return NULL;
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &NtTensor_Type)) {
+        PyErr_SetString(PyExc_TypeError, "_rebuild_tensor: cls must be a Tensor type");
+        return NULL;
+    }
+    nt_dtype dtype;
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    nt_name names[NT_MAX_DIMS];
+    int count = 0;
+    int d = 0;
+    while (d < NT_DTYPE_COUNT && strcmp(nt_dtype_name((nt_dtype)d), dtype_name) != 0)
+        d++;
+    if (d == NT_DTYPE_COUNT) {
+        PyErr_Format(PyExc_ValueError, "_rebuild_tensor: unknown dtype '%s'", dtype_name);
+        return NULL;
+    }
+    dtype = (nt_dtype)d;
+    PyObject *seqs[2] = {sizes_obj, strides_obj};
+    int64_t *dst[2] = {sizes, strides};
+    Py_ssize_t ndim = PySequence_Check(sizes_obj) ? PySequence_Size(sizes_obj) : -1;
+    if (ndim < 0 || ndim > NT_MAX_DIMS || !PySequence_Check(strides_obj) ||
+        PySequence_Size(strides_obj) != ndim) {
+        PyErr_SetString(PyExc_ValueError, "_rebuild_tensor: sizes and strides do not match");
+        return NULL;
+    }
+    for (int k = 0; k < 2; k++)
+        for (Py_ssize_t i = 0; i < ndim; i++) {
+            PyObject *item = PySequence_GetItem(seqs[k], i);
+            int rc = item ? nt_py_int64_from_object(item, &dst[k][i], "size") : -1;
+            Py_XDECREF(item);
+            if (rc < 0) return NULL;
+        }
+    if (names_obj != Py_None && nt_py_names_from_sequence(names_obj, names, &count, -1) < 0)
+        return NULL;
+    /* One contiguous block of the saved span, then the view with the saved strides. */
+    Py_ssize_t nbytes = PyBytes_GET_SIZE(data);
+    int64_t elsize = (int64_t)nt_dtype_size(dtype), span = nbytes / elsize;
+    nt_tensor *block = NULL, *t = NULL;
+    nt_status st = NT_OK;
+    if (nbytes % elsize != 0) {
+        PyErr_SetString(PyExc_ValueError, "_rebuild_tensor: the data is not whole elements");
+        return NULL;
+    }
+    st = nt_from_buffer(PyBytes_AS_STRING(data), dtype, 1, &span, NULL, &block);
+    if (st == NT_OK) st = nt_as_strided(block, (int)ndim, sizes, strides, 0, &t);
+    nt_tensor_release(block);
+    if (st == NT_OK && count) st = nt_set_names_n_(t, count, names);
+    if (st != NT_OK) {
+        nt_tensor_release(t);
+        return nt_py_raise(st);
+    }
+    return wrap_leaf(cls, t, requires_grad);
+}
+
+/* copy.copy(t): as PyTorch's (through its __reduce_ex__), a new leaf sharing t's memory,
+ * sizes, strides and names, requiring grad as t does, without its grad; a subclass instance
+ * gets t's attributes (the same objects). */
+static PyObject *tensor_copy(PyObject *self, PyObject *unused) {
+    nt_tensor *t = nt_py_tensor(self), *alias = NULL;
+    bool was = nt_set_grad_enabled(false); /* an alias without history */
+    nt_status st = nt_rename(t, nt_tensor_names(t), &alias);
+    nt_set_grad_enabled(was);
+    if (st != NT_OK) return nt_py_raise(st);
+    PyObject *copy = wrap_leaf((PyObject *)Py_TYPE(self), alias, nt_requires_grad(t));
+    if (copy && Py_TYPE(self) != &NtTensor_Type) {
+        PyObject *state = PyObject_GetAttrString(self, "__dict__");
+        PyObject *into = state ? PyObject_GetAttrString(copy, "__dict__") : NULL;
+        int rc = into && PyDict_Check(into) ? PyDict_Update(into, state) : 0;
+        if (!state && PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();
+        Py_XDECREF(state);
+        Py_XDECREF(into);
+        if (rc < 0 || PyErr_Occurred()) Py_CLEAR(copy);
+    }
+    return copy;
+}
+
+/* ---- save, load ---- */
+
+/* save(obj, path): a tensor, or a dict of str to tensors, to a safetensors file. */
+static PyObject *py_save(PyObject *module, PyObject *args) {
+    PyObject *obj, *path;
+    if (!PyArg_ParseTuple(args, "OO&:save", &obj, PyUnicode_FSConverter, &path)) return NULL;
+    Py_ssize_t n = nt_py_is_tensor(obj) ? 1 : PyDict_Check(obj) ? PyDict_GET_SIZE(obj) : -1;
+    PyObject *result = NULL;
+    const char **keys = NULL;
+    nt_tensor **tensors = NULL;
+    if (n < 0) {
+        PyErr_Format(PyExc_TypeError,
+                     "save(): expected a Tensor or a dict of str to Tensor, got %s",
+                     Py_TYPE(obj)->tp_name);
+        goto done;
+    }
+    keys = PyMem_Calloc((size_t)n + 1, sizeof *keys);
+    tensors = PyMem_Calloc((size_t)n + 1, sizeof *tensors);
+    if (!keys || !tensors) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (nt_py_is_tensor(obj)) {
+        tensors[0] = nt_py_tensor(obj);
+    } else {
+        Py_ssize_t at = 0, i = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(obj, &at, &key, &value)) {
+            if (!PyUnicode_Check(key) || !nt_py_is_tensor(value)) {
+                PyErr_Format(PyExc_TypeError,
+                             "save(): expected a dict of str to Tensor, got an item %s: %s",
+                             Py_TYPE(key)->tp_name, Py_TYPE(value)->tp_name);
+                goto done;
+            }
+            if (!(keys[i] = PyUnicode_AsUTF8(key))) goto done;
+            tensors[i++] = nt_py_tensor(value);
+        }
+    }
+    nt_status st;
+    Py_BEGIN_ALLOW_THREADS st =
+        nt_save(PyBytes_AS_STRING(path), n, nt_py_is_tensor(obj) ? NULL : keys, tensors);
+    Py_END_ALLOW_THREADS result = st == NT_OK ? Py_NewRef(Py_None) : nt_py_raise(st);
+done:
+    PyMem_Free(keys);
+    PyMem_Free(tensors);
+    Py_DECREF(path);
+    return result;
+}
+
+/* load(path): the tensor, or the dict of tensors (in the file's order), of a safetensors
+ * file, with the names nt_save stored. */
+static PyObject *py_load(PyObject *module, PyObject *args) {
+    PyObject *path;
+    if (!PyArg_ParseTuple(args, "O&:load", PyUnicode_FSConverter, &path)) return NULL;
+    int64_t n = 0;
+    char **keys = NULL;
+    nt_tensor **tensors = NULL;
+    nt_status st;
+    Py_BEGIN_ALLOW_THREADS st = nt_load(PyBytes_AS_STRING(path), &n, &keys, &tensors);
+    Py_END_ALLOW_THREADS Py_DECREF(path);
+    if (st != NT_OK) return nt_py_raise(st);
+    PyObject *result = keys ? PyDict_New() : NULL;
+    if (!keys) { /* one tensor saved without a key */
+        result = nt_py_wrap(tensors[0]);
+        tensors[0] = NULL;
+    }
+    for (int64_t i = 0; keys && result && i < n; i++) {
+        PyObject *value = nt_py_wrap(tensors[i]);
+        tensors[i] = NULL;
+        if (!value || PyDict_SetItemString(result, keys[i], value) < 0) Py_CLEAR(result);
+        Py_XDECREF(value);
+    }
+    nt_load_free(n, keys, tensors);
+    return result;
+}
+
+PyMethodDef nt_py_tensor_io_methods[] = {
+    {"__dlpack__", (PyCFunction)(void (*)(void))tensor_dlpack, METH_VARARGS | METH_KEYWORDS,
+     "__dlpack__(stream=None): a DLPack capsule sharing the tensor's memory (names are "
+     "dropped)."},
+    {"__dlpack_device__", tensor_dlpack_device, METH_NOARGS,
+     "__dlpack_device__(): (1, 0), the CPU as DLPack numbers it."},
+    {"__reduce_ex__", tensor_reduce_ex, METH_O,
+     "__reduce_ex__(protocol): pickle's recipe (values, dtype, sizes, strides, names, "
+     "requires_grad)."},
+    {"__copy__", tensor_copy, METH_NOARGS,
+     "__copy__(): a leaf sharing the tensor's memory, as copy.copy does in PyTorch."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyMethodDef nt_py_module_io_functions[] = {
+    {"from_dlpack", py_from_dlpack, METH_O,
+     "from_dlpack(ext_tensor): a tensor sharing the memory of an object with __dlpack__ or of "
+     "a DLPack capsule."},
+    {"as_tensor", (PyCFunction)(void (*)(void))py_as_tensor, METH_FASTCALL | METH_KEYWORDS,
+     "as_tensor(data, dtype=None, device=None): data as a tensor, sharing memory when it can."},
+    {"_rebuild_tensor", py_rebuild_tensor, METH_VARARGS,
+     "_rebuild_tensor(cls, data, dtype, sizes, strides, names, requires_grad): unpickling."},
+    {"save", py_save, METH_VARARGS,
+     "save(obj, path): a tensor or a dict of str to tensors, to a safetensors file (names "
+     "kept)."},
+    {"load", py_load, METH_VARARGS,
+     "load(path): the tensor or dict of tensors of a safetensors file (names restored)."},
+    {NULL, NULL, 0, NULL},
+};
