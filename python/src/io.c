@@ -139,19 +139,45 @@ int nt_py_warn_readonly_array(void) {
     return PyErr_WarnEx(PyExc_UserWarning, READONLY_WARNING, 1);
 }
 
+/* The names of a tensor imported through DLPack, which cannot carry them, from the producer's
+ * `names` attribute (a PyTorch tensor's) when it has one entry per dim: 0, or -1 with the
+ * names error (and t released). */
+static int take_names(PyObject *obj, nt_tensor *t) {
+    PyObject *names = PyObject_GetAttrString(obj, "names");
+    if (!names) {
+        PyErr_Clear();
+        return 0;
+    }
+    nt_name ids[NT_MAX_DIMS];
+    int count = 0, rc = 0;
+    if (PyTuple_Check(names) && PyTuple_GET_SIZE(names) == nt_tensor_ndim(t)) {
+        rc = nt_py_names_from_sequence(names, ids, &count, -1);
+        nt_status st = rc == 0 ? nt_set_names_n_(t, count, ids) : NT_OK;
+        if (st != NT_OK) rc = nt_py_raise_int(st);
+    }
+    Py_DECREF(names);
+    if (rc < 0) nt_tensor_release(t);
+    return rc;
+}
+
 int nt_py_tensor_from_foreign(PyObject *obj, int warn_readonly, nt_tensor **out) {
     PyObject *ndarray = nt_py_numpy_ndarray_type(), *generic = nt_py_numpy_generic_type();
     if (ndarray && PyObject_IsInstance(obj, ndarray) == 1)
         return nt_py_tensor_from_buffer(obj, warn_readonly, out) < 0 ? -1 : 1;
     if (nt_py_is_tensor(obj) || (generic && PyObject_IsInstance(obj, generic) == 1)) return 0;
+    bool has_array = PyObject_HasAttrString(obj, "__array__");
     if (PyObject_HasAttrString(obj, "__dlpack__")) {
         PyObject *t = py_from_dlpack(NULL, obj);
-        if (!t) return -1;
-        *out = nt_tensor_retain(nt_py_tensor(t));
-        Py_DECREF(t);
-        return 1;
+        if (t) {
+            *out = nt_tensor_retain(nt_py_tensor(t));
+            Py_DECREF(t);
+            return take_names(obj, *out) < 0 ? -1 : 1;
+        }
+        /* DLPack refused (a PyTorch bool tensor): __array__ may share it (tensor.numpy()) */
+        if (!has_array) return -1;
+        PyErr_Clear();
     }
-    if (PyObject_HasAttrString(obj, "__array__")) {
+    if (has_array) {
         PyObject *array = PyObject_CallMethod(obj, "__array__", NULL);
         if (!array) return -1;
         int rc = ndarray && PyObject_IsInstance(array, ndarray) == 1

@@ -135,6 +135,16 @@ def test_names_do_not_ride_in_a_capsule():
     assert nt.from_dlpack(x).data_ptr() == x.data_ptr()
 
 
+def test_as_tensor_and_tensor_take_a_torch_tensors_names_and_bools():
+    t = torch.zeros(2, 3, names=("N", None))
+    a = nt.as_tensor(t)
+    assert a.names == ("N", None) and a.data_ptr() == t.data_ptr()
+    assert nt.tensor(t).names == ("N", None)
+    b = torch.tensor([True, False])  # no bool in DLPack 0.6: through __array__ (numpy())
+    assert nt.as_tensor(b).data_ptr() == b.data_ptr()
+    assert nt.tensor(b).tolist() == [True, False] and nt.tensor(b).dtype == nt.bool
+
+
 def test_as_tensor_shares_and_tensor_copies():
     t = torch.arange(4.0)
     a = nt.as_tensor(t)
