@@ -408,7 +408,12 @@ static PyObject *py_save(PyObject *module, PyObject *args) {
                              Py_TYPE(key)->tp_name, Py_TYPE(value)->tp_name);
                 goto done;
             }
-            if (!(keys[i] = PyUnicode_AsUTF8(key))) goto done;
+            Py_ssize_t len;
+            if (!(keys[i] = PyUnicode_AsUTF8AndSize(key, &len))) goto done;
+            if ((size_t)len != strlen(keys[i])) {
+                PyErr_SetString(PyExc_ValueError, "save(): a key holds a null character");
+                goto done;
+            }
             tensors[i++] = nt_py_tensor(value);
         }
     }

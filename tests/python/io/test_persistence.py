@@ -222,6 +222,8 @@ def test_save_argument_errors(tmp_path):
         nt.save([nt.ones(1)], tmp_path / "x")
     with pytest.raises(TypeError, match="dict of str to Tensor"):
         nt.save({1: nt.ones(1)}, tmp_path / "x")
+    with pytest.raises(ValueError, match="null character"):
+        nt.save({"a\0b": nt.ones(1)}, tmp_path / "x")
     with pytest.raises(ValueError, match="reserved"):
         nt.save({"__metadata__": nt.ones(1)}, tmp_path / "x")
     with pytest.raises(RuntimeError, match="cannot open"):
