@@ -3,6 +3,7 @@ capsules renamed on consumption and deleted once), the refused cases with clear 
 as_tensor / tensor over objects with __dlpack__ or __array__, and from_numpy's warning for a
 read-only array (PyTorch's text)."""
 import gc
+import os
 import subprocess
 import sys
 import textwrap
@@ -195,7 +196,7 @@ def test_from_numpy_of_a_read_only_array_warns_once_as_pytorch():
         assert not w
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={"PYTHONPATH": ":".join(sys.path)})
+                         env=dict(os.environ, PYTHONPATH=":".join(sys.path)))  # ASan's too
     assert out.returncode == 0, out.stderr
     torch_text, nt_text = out.stdout.strip().split("\n")
     assert nt_text == torch_text
