@@ -212,6 +212,18 @@ static void test_load_makes_bool_bytes_zero_or_one(void) {
     nt_load_free(n, k, got);
 }
 
+static void test_no_tensors_and_not_a_file(void) {
+    EXPECT_OK(nt_save(path, 0, (const char *const[]){NULL}, NULL));
+    int64_t n = -1;
+    char **k = NULL;
+    nt_tensor **got = NULL;
+    EXPECT_OK(nt_load(path, &n, &k, &got));
+    EXPECT(n == 0 && k != NULL);
+    nt_load_free(n, k, got);
+    EXPECT_ERR(nt_load("/tmp", &n, &k, &got), NT_ERR_RUNTIME, "not a regular file");
+    EXPECT_ERR(nt_load(path, NULL, &k, &got), NT_ERR_VALUE, "output pointer is NULL");
+}
+
 /* ------------------------------------------------------------------ DLPack */
 
 static int deleted;
@@ -299,6 +311,7 @@ int main(void) {
     NT_RUN(test_loads_a_file_written_from_the_specification);
     NT_RUN(test_load_refuses_hostile_files);
     NT_RUN(test_load_makes_bool_bytes_zero_or_one);
+    NT_RUN(test_no_tensors_and_not_a_file);
     NT_RUN(test_dlpack_round_trip_shares_memory_and_deletes_once);
     NT_RUN(test_from_dlpack_checks_and_owns_the_tensor);
     NT_RUN(test_to_dlpack_refuses_bool_and_requires_grad);
