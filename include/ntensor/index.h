@@ -78,6 +78,39 @@ NT_API nt_status nt_masked_fill_tensor_(nt_tensor *t, const nt_tensor *mask,
 /* The elements of t (broadcast with mask) where mask is true, as an unnamed 1-d tensor. */
 NT_API nt_status nt_masked_select(nt_tensor *t, const nt_tensor *mask, nt_tensor **out);
 
+/* ------------------------------------------------------------------ the index family */
+/* gather: out[i][j] = t[index[i][j]][j] along dim (0) and so on; index is int64 with t's rank
+ * and no larger than t apart from dim; out has index's shape, names unified from t and index. */
+NT_API nt_status nt_gather(nt_tensor *t, nt_dim dim, const nt_tensor *index, nt_tensor **out);
+/* scatter: a copy of t with src's elements (the _value forms: value) written where index sends
+ * them along dim; reduce NULL, "add" or "multiply". The _ forms write t. Names: t's. */
+NT_API nt_status nt_scatter(nt_tensor *t, nt_dim dim, const nt_tensor *index, const nt_tensor *src,
+                            const char *reduce, nt_tensor **out);
+NT_API nt_status nt_scatter_(nt_tensor *t, nt_dim dim, const nt_tensor *index,
+                             const nt_tensor *src, const char *reduce);
+NT_API nt_status nt_scatter_value(nt_tensor *t, nt_dim dim, const nt_tensor *index,
+                                  nt_scalar value, const char *reduce, nt_tensor **out);
+NT_API nt_status nt_scatter_value_(nt_tensor *t, nt_dim dim, const nt_tensor *index,
+                                   nt_scalar value, const char *reduce);
+/* scatter_add: src's elements added where index sends them (in a fixed order, whatever the
+ * thread count). */
+NT_API nt_status nt_scatter_add(nt_tensor *t, nt_dim dim, const nt_tensor *index,
+                                const nt_tensor *src, nt_tensor **out);
+NT_API nt_status nt_scatter_add_(nt_tensor *t, nt_dim dim, const nt_tensor *index,
+                                 const nt_tensor *src);
+/* index_select: the entries `index` (1-d, int32 or int64) of t along dim; names kept. */
+NT_API nt_status nt_index_select(nt_tensor *t, nt_dim dim, const nt_tensor *index,
+                                 nt_tensor **out);
+/* index_add: alpha * source's slices along dim added to t's entries `index`. */
+NT_API nt_status nt_index_add(nt_tensor *t, nt_dim dim, const nt_tensor *index,
+                              const nt_tensor *source, nt_scalar alpha, nt_tensor **out);
+NT_API nt_status nt_index_add_(nt_tensor *t, nt_dim dim, const nt_tensor *index,
+                               const nt_tensor *source, nt_scalar alpha);
+/* take_along_dim: gather after broadcasting t and indices apart from *dim; dim NULL: from the
+ * flattened t (an unnamed 1-d result). */
+NT_API nt_status nt_take_along_dim(nt_tensor *t, const nt_tensor *indices, const nt_dim *dim,
+                                   nt_tensor **out);
+
 /* torch.cat along `dim` (dtypes promoted, names unified; legacy 1-d empty tensors skipped).
  * `out` may be NULL (a new tensor in *result) or an existing tensor, resized in place as
  * PyTorch resizes out= tensors (a warning through nt_take_warning when it had elements; a

@@ -93,6 +93,13 @@ NT_API nt_status nt_mode(nt_tensor *t, nt_dim dim, bool keepdim, nt_tensor **val
  * size becomes k). NaN counts as the largest value. */
 NT_API nt_status nt_topk(nt_tensor *t, int64_t k, nt_dim dim, bool largest, bool sorted,
                          nt_tensor **values, nt_tensor **indices);
+/* sort: t's values along dim in ascending (descending) order, NaN above every number, and
+ * their int64 indices; always stable (equal values keep their order), so `stable` changes
+ * nothing. argsort: the indices alone. Names kept. */
+NT_API nt_status nt_sort(nt_tensor *t, nt_dim dim, bool descending, bool stable, nt_tensor **values,
+                         nt_tensor **indices);
+NT_API nt_status nt_argsort(nt_tensor *t, nt_dim dim, bool descending, bool stable,
+                            nt_tensor **out);
 
 /* Running sum / product along `dim`, names kept; integer and bool inputs give int64 unless
  * `dtype` (-1: default) says otherwise. The _out forms write into `out` (out= rules). */

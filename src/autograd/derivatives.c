@@ -229,6 +229,16 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     PLAIN(LAYER_NORM_BACKWARD, "NotImplemented", nt_vjp_not_implemented),
     PLAIN(EMBEDDING_DENSE_BACKWARD, "NotImplemented", nt_vjp_not_implemented),
     PLAIN(NLL_LOSS_BACKWARD, "NotImplemented", nt_vjp_not_implemented),
+
+    /* the index family */
+    ROW(GATHER, "GatherBackward0", nt_vjp_gather, S(2), false),
+    ROW(SCATTER, "ScatterBackward0", nt_vjp_scatter, S(2), false),
+    ROW(SCATTER_VALUE, "ScatterBackward1", nt_vjp_scatter, S(2), false),
+    ROW(SCATTER_ADD, "ScatterAddBackward0", nt_vjp_scatter, S(2), false),
+    ROW(INDEX_SELECT, "IndexSelectBackward0", nt_vjp_index_select, S(2), false),
+    ROW(INDEX_ADD, "IndexAddBackward0", nt_vjp_index_add, S(2), false),
+    ROW(TAKE_ALONG_DIM, "GatherBackward0", nt_vjp_take_along_dim, S(1), false),
+    UNARY_Y(SORT, "SortBackward0", nt_vjp_sort),
 };
 
 /* dropout(x, p, train) while recording: x times a mask of zeros and 1 / (1 - p) drawn by the

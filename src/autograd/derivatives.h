@@ -83,6 +83,7 @@ NT_VJP(nt_vjp_evenly);     /* max(), min(), median() */
 NT_VJP(nt_vjp_select_dim); /* max/min/median/mode along a dim */
 NT_VJP(nt_vjp_kthvalue);
 NT_VJP(nt_vjp_topk);
+NT_VJP(nt_vjp_sort);
 NT_VJP(nt_vjp_cumextreme); /* cummax, cummin */
 NT_VJP(nt_vjp_cumsum);
 NT_VJP(nt_vjp_cumprod);
@@ -128,6 +129,12 @@ NT_VJP(nt_vjp_index);
 NT_VJP(nt_vjp_index_put);
 NT_VJP(nt_vjp_index_fill);
 NT_VJP(nt_vjp_masked_select);
+/* derivatives_gather.c */
+NT_VJP(nt_vjp_gather);
+NT_VJP(nt_vjp_scatter);
+NT_VJP(nt_vjp_index_select);
+NT_VJP(nt_vjp_index_add);
+NT_VJP(nt_vjp_take_along_dim);
 NT_VJP(nt_vjp_copy);
 NT_VJP(nt_vjp_fill); /* fill_, zero_ */
 /* the rows named by the form called (nt_vjp_row.pick) */

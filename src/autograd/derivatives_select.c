@@ -1,7 +1,7 @@
 /*
  * derivatives_select.c — backward formulas of the reductions that select elements: amax/amin,
  * max/min/median of every element (the gradient split evenly among the elements equal to the
- * result, as PyTorch), max/min/median/mode/kthvalue along a dim, topk and cummax/cummin (the
+ * result, as PyTorch), max/min/median/mode/kthvalue along a dim, topk, sort and cummax/cummin (the
  * gradient sent to the positions of the saved indices).
  */
 #include "core/status.h"
@@ -79,6 +79,10 @@ nt_status nt_vjp_kthvalue(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
 /* topk(self, k, dim, largest, sorted) */
 nt_status nt_vjp_topk(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
     return select_vjp(n, gout, gin, 2, -1);
+}
+/* sort(self, dim, descending): g to where each value came from */
+nt_status nt_vjp_sort(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    return select_vjp(n, gout, gin, 1, -1);
 }
 /* cummax/cummin(self, dim): g to where each running extreme was reached, summed */
 nt_status nt_vjp_cumextreme(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {

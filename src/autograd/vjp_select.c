@@ -36,18 +36,30 @@ nt_tensor *vj_revcumsum(vj *v, nt_tensor *a, int64_t dim) {
     return vj_add(v, vj_sub(v, vj_sum(v, a, 1, &d, true), vj_cumsum(v, a, dim)), a);
 }
 
-/* out[..., i, ...] = sum over j of g[..., j, ...] where idx[..., j, ...] == i: the pairs (j, i)
- * as a new dim after `dim`, compared with arange(n) there, then summed over j */
+nt_tensor *vj_gather(vj *v, nt_tensor *a, int64_t dim, nt_tensor *index) {
+    VJ_STEP(nt_gather(a, dim, index, &out));
+}
+nt_tensor *vj_scatter_add(vj *v, nt_tensor *base, int64_t dim, nt_tensor *index, nt_tensor *src) {
+    VJ_STEP(nt_scatter_add(base, dim, index, src, &out));
+}
+nt_tensor *vj_scatter_value(vj *v, nt_tensor *a, int64_t dim, nt_tensor *index, double value) {
+    VJ_STEP(nt_scatter_value(a, dim, index, nt_scalar_float(value), NULL, &out));
+}
+nt_tensor *vj_index_select(vj *v, nt_tensor *a, int64_t dim, nt_tensor *index) {
+    VJ_STEP(nt_index_select(a, dim, index, &out));
+}
+nt_tensor *vj_index_add(vj *v, nt_tensor *base, int64_t dim, nt_tensor *index, nt_tensor *src) {
+    VJ_STEP(nt_index_add(base, dim, index, src, nt_scalar_int(1), &out));
+}
+
+/* zeros of g's shape but n along dim, with g added at idx: one scatter_add, O(g's size) */
 nt_tensor *vj_scatter_dim(vj *v, nt_tensor *g, nt_tensor *idx, int64_t dim, int64_t n) {
     if (!vj_ok(v)) return NULL;
-    int ndim = g->ndim;
-    int64_t sizes[NT_MAX_DIMS + 1];
-    for (int d = 0; d <= ndim; d++)
-        sizes[d] = d == dim + 1 ? n : 1;
-    nt_tensor *positions = vj_reshape(v, vj_arange(v, n), ndim + 1, sizes);
-    nt_tensor *hit =
-        vj_bin(v, NT_BINARY_EQ, vj_unsqueeze(v, vj_unnamed(v, idx), dim + 1), positions);
-    nt_tensor *spread = vj_where_s(v, hit, vj_unsqueeze(v, vj_unnamed(v, g), dim + 1), 0.0);
-    nt_dim d = dim;
-    return vj_sum(v, spread, 1, &d, false);
+    g = vj_unnamed(v, g);
+    if (!g) return NULL;
+    int64_t sizes[NT_MAX_DIMS];
+    for (int d = 0; d < g->ndim; d++)
+        sizes[d] = d == dim ? n : g->sizes[d];
+    nt_tmeta m = {.dtype = g->dtype, .ndim = g->ndim, .sizes = sizes, .names = NULL};
+    return vj_scatter_add(v, vj_zeros(v, &m), dim, vj_unnamed(v, idx), g);
 }

@@ -67,3 +67,13 @@ nt_dtype nt_scalar_dtype(nt_scalar s) {
         return nt_default_dtype();
     }
 }
+
+const char *nt_dtype_legacy_name(nt_dtype dtype) {
+    static const char *const names[NT_DTYPE_COUNT] = {
+        [NT_BOOL] = "Bool",      [NT_UINT8] = "Byte",        [NT_INT8] = "Char",
+        [NT_INT16] = "Short",    [NT_INT32] = "Int",         [NT_INT64] = "Long",
+        [NT_FLOAT16] = "Half",   [NT_BFLOAT16] = "BFloat16", [NT_FLOAT32] = "Float",
+        [NT_FLOAT64] = "Double",
+    };
+    return names[dtype];
+}

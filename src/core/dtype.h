@@ -44,4 +44,7 @@ static inline bool nt_dtype_valid(int dtype) {
     return dtype >= 0 && dtype < NT_DTYPE_COUNT;
 }
 
+/* The legacy type name PyTorch's messages print ("Float" of torch.FloatTensor). */
+const char *nt_dtype_legacy_name(nt_dtype dtype);
+
 #endif

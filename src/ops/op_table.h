@@ -120,6 +120,7 @@ nt_status nt_impl_argextreme(nt_call *c);
 nt_status nt_impl_median_all(nt_call *c);
 nt_status nt_impl_sorted(nt_call *c);
 nt_status nt_impl_topk(nt_call *c);
+nt_status nt_impl_sort(nt_call *c);
 /* scan.c */
 nt_status nt_impl_scan(nt_call *c);
 nt_status nt_impl_cumextreme(nt_call *c);
@@ -169,6 +170,12 @@ nt_status nt_impl_cat(nt_call *c);
 nt_status nt_impl_stack(nt_call *c);
 nt_status nt_impl_split(nt_call *c);
 nt_status nt_impl_resize(nt_call *c);
+/* gather.c: the index family */
+nt_status nt_impl_gather(nt_call *c);
+nt_status nt_impl_scatter(nt_call *c);
+nt_status nt_impl_index_select(nt_call *c);
+nt_status nt_impl_index_add(nt_call *c);
+nt_status nt_impl_take_along_dim(nt_call *c);
 
 /* end */
 

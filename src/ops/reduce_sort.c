@@ -1,6 +1,7 @@
 /*
  * reduce_sort.c — order statistics along a dim (layer L4): median (lower median, NaN
- * propagates), kthvalue, mode and topk, each giving values and int64 indices.
+ * propagates), kthvalue, mode, topk and sort, each giving values and int64 indices, and
+ * argsort.
  *
  * Each row along the dim is sorted as (key, index) pairs by kernels/sort_kernels.c (NaN
  * above every number, ties by index: among equal values the first index is reported, the
@@ -9,7 +10,8 @@
  * into its own buffer.
  *
  * Names: median, kthvalue and mode remove the dim; topk keeps it (its size becomes k) with
- * its name — PyTorch 1.13 refuses named tensors in topk (docs/decisions_ops_reduce.md).
+ * its name — PyTorch 1.13 refuses named tensors in topk (docs/decisions_ops_reduce.md); sort
+ * and argsort (topk of the whole dim) keep every name (docs/decisions_ops_everyday.md).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -76,14 +78,6 @@ static nt_status run_sort(sort_job *j, const nt_tensor *t, int64_t d, bool keepd
     return NT_OK;
 }
 
-/* The legacy type name PyTorch's median errors print ("torch.FloatTensor"). */
-static const char *const legacy_names[NT_DTYPE_COUNT] = {
-    [NT_BOOL] = "Bool",      [NT_UINT8] = "Byte",        [NT_INT8] = "Char",
-    [NT_INT16] = "Short",    [NT_INT32] = "Int",         [NT_INT64] = "Long",
-    [NT_FLOAT16] = "Half",   [NT_BFLOAT16] = "BFloat16", [NT_FLOAT32] = "Float",
-    [NT_FLOAT64] = "Double",
-};
-
 /* PyTorch's checks of out= dtypes, each op its own text. */
 static nt_status check_out_dtypes(nt_sort_op op, const nt_tensor *t, const nt_tensor *ov,
                                   const nt_tensor *oi) {
@@ -95,7 +89,7 @@ static nt_status check_out_dtypes(nt_sort_op op, const nt_tensor *t, const nt_te
                            "Expected tensor for 'values' to have the same type as tensor for "
                            "argument #2 'self'; but type torch.%sTensor does not equal "
                            "torch.%sTensor (while checking arguments for median)",
-                           legacy_names[ov->dtype], legacy_names[t->dtype]);
+                           nt_dtype_legacy_name(ov->dtype), nt_dtype_legacy_name(t->dtype));
         case NT_SORT_KTH:
             return nt_fail(NT_ERR_RUNTIME, "output values must be of same type as input");
         case NT_SORT_MODE:
@@ -111,7 +105,7 @@ static nt_status check_out_dtypes(nt_sort_op op, const nt_tensor *t, const nt_te
             return nt_fail(NT_ERR_RUNTIME,
                            "Expected tensor for argument #1 'indices' to have scalar type Long; "
                            "but got torch.%sTensor instead (while checking arguments for median)",
-                           legacy_names[oi->dtype]);
+                           nt_dtype_legacy_name(oi->dtype));
         return nt_red_check_out_dtype(oi, NT_INT64);
     }
     return NT_OK;
@@ -204,13 +198,15 @@ static nt_status topk_shape(const nt_tensor *t, int64_t k, int64_t d, int64_t *s
     return NT_OK;
 }
 
-static nt_status topk(nt_tensor *t, int64_t k, nt_dim dim, bool largest, nt_tensor *ov,
-                      nt_tensor *oi, nt_tensor **values, nt_tensor **indices) {
-    if (!t) return null_arg("topk");
+/* topk, and (k = -1: the whole dim; kernel NULL: every dtype) sort */
+static nt_status topk(const char *kernel, nt_tensor *t, int64_t k, nt_dim dim, bool largest,
+                      nt_tensor *ov, nt_tensor *oi, nt_tensor **values, nt_tensor **indices) {
+    if (!t) return null_arg(kernel ? "topk" : "sort");
     int64_t d;
     NT_TRY(nt_red_dim(t, dim, &d));
-    if (t->dtype == NT_BOOL || t->dtype == NT_FLOAT16)
-        return nt_red_not_implemented("topk_cpu", t->dtype);
+    if (kernel && (t->dtype == NT_BOOL || t->dtype == NT_FLOAT16))
+        return nt_red_not_implemented(kernel, t->dtype);
+    if (k < 0) k = t->ndim ? t->sizes[d] : 1;
     int64_t sizes[NT_MAX_DIMS];
     NT_TRY(topk_shape(t, k, d, sizes));
     NT_TRY(check_out_dtypes(NT_SORT_TOPK, t, ov, oi));
@@ -281,8 +277,23 @@ nt_status nt_impl_sorted(nt_call *c) {
 nt_status nt_impl_topk(nt_call *c) {
     NT_TRY(out_pair(c));
     int64_t k = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0;
-    return topk(nt_call_tensor(c, 0), k, slot_dim(c, 2), slot_bool(c, 3, true), c->out[0],
-                c->out[1], &c->result[0], &c->result[1]);
+    return topk("topk_cpu", nt_call_tensor(c, 0), k, slot_dim(c, 2), slot_bool(c, 3, true),
+                c->out[0], c->out[1], &c->result[0], &c->result[1]);
+}
+
+/* sort(self, dim, descending, stable) and argsort: a stable sort (NaN above every number, ties
+ * in index order), so stable=False gives the stable order too; argsort keeps the indices */
+nt_status nt_impl_sort(nt_call *c) {
+    NT_TRY(out_pair(c));
+    nt_tensor *t = nt_call_tensor(c, 0);
+    bool descending = slot_bool(c, 2, false);
+    if (c->op == NT_OP_SORT)
+        return topk(NULL, t, -1, slot_dim(c, 1), descending, c->out[0], c->out[1], &c->result[0],
+                    &c->result[1]);
+    nt_tensor *values = NULL;
+    NT_TRY(topk(NULL, t, -1, slot_dim(c, 1), descending, NULL, NULL, &values, &c->result[0]));
+    nt_tensor_release(values);
+    return NT_OK;
 }
 
 nt_status nt_shape_topk(const nt_call *c, nt_shape *s) {
@@ -343,4 +354,27 @@ nt_status nt_topk(nt_tensor *t, int64_t k, nt_dim dim, bool largest, bool sorted
     c.args[3] = nt_arg_bool(largest);
     c.args[4] = nt_arg_bool(sorted);
     return nt_red_results(nt_dispatch(&c), &c, values, indices);
+}
+
+nt_status nt_sort(nt_tensor *t, nt_dim dim, bool descending, bool stable, nt_tensor **values,
+                  nt_tensor **indices) {
+    if (!values || !indices) return nt_fail(NT_ERR_VALUE, "sort(): NULL output pointer");
+    nt_call c;
+    nt_call_init(&c, NT_OP_SORT);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim);
+    c.args[2] = nt_arg_bool(descending);
+    c.args[3] = nt_arg_bool(stable);
+    return nt_red_results(nt_dispatch(&c), &c, values, indices);
+}
+
+nt_status nt_argsort(nt_tensor *t, nt_dim dim, bool descending, bool stable, nt_tensor **out) {
+    if (!out) return nt_fail(NT_ERR_VALUE, "argsort(): NULL output pointer");
+    nt_call c;
+    nt_call_init(&c, NT_OP_ARGSORT);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dim(dim);
+    c.args[2] = nt_arg_bool(descending);
+    c.args[3] = nt_arg_bool(stable);
+    return nt_red_results(nt_dispatch(&c), &c, out, NULL);
 }

@@ -266,7 +266,10 @@ static void build(built *b, nt_op op, const nt_sig *sig) {
             break;
         }
         case NT_ARG_STR:
-            c->args[i] = nt_arg_str(draw(2) ? "floor" : "trunc");
+            if (!strcmp(p->name, "reduce")) /* scatter's */
+                c->args[i] = nt_arg_str(draw(2) ? "add" : "multiply");
+            else
+                c->args[i] = nt_arg_str(draw(2) ? "floor" : "trunc");
             break;
         default:
             c->args[i] = nt_arg_none();
