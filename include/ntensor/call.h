@@ -78,7 +78,8 @@ typedef struct nt_call {
     nt_tensor *out[2];
     nt_arg args[NT_CALL_MAX_ARGS];
     /* results, by the schema's return type: Tensor -> result[0]; (Tensor, Tensor) ->
-     * result[0..1]; Tensor[] -> list/nlist (release with nt_tensors_release); bool and
+     * result[0..1]; Tensor[] -> list/nlist (release with nt_tensors_release), or result[0]
+     * alone where the op says so (nonzero without as_tuple, unique without extras); bool and
      * Scalar -> value. Tensors are new references (the out= or in-place tensor itself, a new
      * reference, for those forms). */
     nt_tensor *result[2];

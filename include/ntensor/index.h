@@ -110,6 +110,27 @@ NT_API nt_status nt_index_add_(nt_tensor *t, nt_dim dim, const nt_tensor *index,
  * flattened t (an unnamed 1-d result). */
 NT_API nt_status nt_take_along_dim(nt_tensor *t, const nt_tensor *indices, const nt_dim *dim,
                                    nt_tensor **out);
+/* masked_scatter: source's elements, in order, where mask (bool or uint8) is true; out of
+ * place the result has the broadcast shape of t and mask. */
+NT_API nt_status nt_masked_scatter(nt_tensor *t, const nt_tensor *mask, const nt_tensor *source,
+                                   nt_tensor **out);
+NT_API nt_status nt_masked_scatter_(nt_tensor *t, const nt_tensor *mask, const nt_tensor *source);
+/* nonzero: the positions of t's non-zero elements, an unnamed (n, ndim) int64 matrix; the
+ * _tuple form: its ndim columns (one for a 0-dim t), an array of *count tensors to release
+ * with nt_tensors_release (where(condition) is this form). */
+NT_API nt_status nt_nonzero(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_nonzero_tuple(nt_tensor *t, nt_tensor ***out, int64_t *count);
+/* unique: t's distinct elements (with *dim: its distinct slices along dim), sorted; the
+ * inverse (each element's or slice's position in the output) and the counts when asked for
+ * (inverse/counts not NULL and return_* true). NaNs are each their own value. */
+NT_API nt_status nt_unique(nt_tensor *t, bool sorted, bool return_inverse, bool return_counts,
+                           const nt_dim *dim, nt_tensor **output, nt_tensor **inverse,
+                           nt_tensor **counts);
+/* searchsorted: for each value, the position in sorted_sequence (1-d, or rows matching the
+ * values' leading dims) that keeps it sorted: before equal entries (after with right);
+ * sorter (optional) the int64 order of an unsorted sequence; int64 (or int32) positions. */
+NT_API nt_status nt_searchsorted(nt_tensor *sorted_sequence, nt_tensor *values, bool out_int32,
+                                 bool right, const nt_tensor *sorter, nt_tensor **out);
 
 /* torch.cat along `dim` (dtypes promoted, names unified; legacy 1-d empty tensors skipped).
  * `out` may be NULL (a new tensor in *result) or an existing tensor, resized in place as

@@ -522,6 +522,8 @@ static PyObject *wrap_results(nt_call *c, const op_info *info, PyObject *self, P
     case RET_TUPLE:
         return pair_result(c, NULL);
     case RET_LIST: { /* each tensor wrapped into the tuple, or (after a failure) released */
+        if (!c->list && c->result[0]) /* a list op that answered with one tensor */
+            return nt_py_wrap(c->result[0]);
         PyObject *tuple = PyTuple_New(c->nlist), *item;
         for (int64_t k = 0; k < c->nlist; k++)
             if (!tuple)

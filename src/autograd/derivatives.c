@@ -239,6 +239,7 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     ROW(INDEX_ADD, "IndexAddBackward0", nt_vjp_index_add, S(2), false),
     ROW(TAKE_ALONG_DIM, "GatherBackward0", nt_vjp_take_along_dim, S(1), false),
     UNARY_Y(SORT, "SortBackward0", nt_vjp_sort),
+    ROW(MASKED_SCATTER, "MaskedScatterBackward0", nt_vjp_masked_scatter, S(1), false),
 };
 
 /* dropout(x, p, train) while recording: x times a mask of zeros and 1 / (1 - p) drawn by the

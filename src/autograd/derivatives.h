@@ -135,6 +135,7 @@ NT_VJP(nt_vjp_scatter);
 NT_VJP(nt_vjp_index_select);
 NT_VJP(nt_vjp_index_add);
 NT_VJP(nt_vjp_take_along_dim);
+NT_VJP(nt_vjp_masked_scatter);
 NT_VJP(nt_vjp_copy);
 NT_VJP(nt_vjp_fill); /* fill_, zero_ */
 /* the rows named by the form called (nt_vjp_row.pick) */

@@ -119,3 +119,37 @@ nt_status nt_vjp_take_along_dim(nt_node *n, nt_tensor *const *gout, nt_tensor **
             &gin[0]);
     return vj_end(&v);
 }
+
+/* masked_scatter(self, mask, source): self gets g where the mask is false; source's first
+ * elements (as many as the mask's ones) get g where it is true, in order, the rest 0 */
+nt_status nt_vjp_masked_scatter(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    int s = nt_node_input(n, 0), src = nt_node_input(n, 2);
+    vj v = VJ_INIT;
+    nt_tensor *g = vj_unnamed(&v, G), *mask = vj_unnamed(&v, nt_node_saved(n, 1));
+    if (!vj_ok(&v)) return vj_end(&v);
+    if (s >= 0 && nt_node_wants(n, s)) {
+        nt_tensor *kept = NULL;
+        nt_status st = nt_masked_fill(g, mask, nt_scalar_int(0), &kept);
+        vj_give(&v, vj_keep(&v, st, kept), &gin[s]);
+    }
+    if (src >= 0 && nt_node_wants(n, src)) {
+        const nt_tmeta *m = &n->in[src];
+        int64_t numel = 1;
+        for (int i = 0; i < m->ndim; i++)
+            numel *= m->sizes[i];
+        nt_tensor *picked = NULL, *joined = NULL;
+        nt_status st = nt_masked_select(g, mask, &picked);
+        picked = vj_keep(&v, st, picked);
+        if (picked) {
+            int64_t rest = numel - picked->numel;
+            nt_tmeta tail = {.dtype = g->dtype, .ndim = 1, .sizes = &rest, .names = NULL};
+            nt_tensor *parts[2] = {picked, vj_zeros(&v, &tail)};
+            if (parts[1]) {
+                st = nt_cat(2, parts, 0, NULL, &joined);
+                joined = vj_keep(&v, st, joined);
+            }
+        }
+        vj_give(&v, vj_reshape(&v, joined, m->ndim, m->sizes), &gin[src]);
+    }
+    return vj_end(&v);
+}

@@ -2,10 +2,9 @@
  * derivatives_pool.c — backward formulas of max pooling and of the distances cdist and pdist.
  *
  * Max pooling sends each window's gradient to the input position its index names (indices
- * are flat within each plane of the pooled dims; overlapping windows add up), one kernel
- * offset at a time, so that the work is (kernel size) x (input size) with recorded ops only
- * (the library has no scatter). The plain max_pool*d ops keep no indices: the formula pools
- * the saved input again for them.
+ * are flat within each plane of the pooled dims; overlapping windows add up) with one
+ * scatter_add, a recorded op. The plain max_pool*d ops keep no indices: the formula pools the
+ * saved input again for them.
  * Distances: the gradient of ||x1_i - x2_j||_p through the difference of the two rows, with
  * PyTorch's per-p forms (0 where the distance is 0).
  */
@@ -49,151 +48,32 @@ static nt_tensor *pool_indices(vj *v, const nt_node *n, int dims) {
     return vj_keep(v, st, indices);
 }
 
-/* the pooling's geometry per pooled dim (lists of one or `dims` entries, PyTorch's defaults) */
-typedef struct pool_geom {
-    int dims;
-    int64_t kernel[3], stride[3], pad[3], dilation[3];
-} pool_geom;
-
-static int64_t entry(const nt_arg *a, int i, int64_t def) {
-    if (a->kind != NT_ARG_INTS || a->n == 0) return def;
-    return a->n == 1 ? a->v.ints[0] : a->v.ints[i];
-}
-
-static pool_geom geom_of(const nt_node *n) {
-    const nt_arg *a = n->call.args;
-    pool_geom p = {.dims = pool_dims(n->call.op)};
-    for (int i = 0; i < p.dims; i++) {
-        p.kernel[i] = entry(&a[1], i, 1);
-        p.stride[i] = entry(&a[2], i, p.kernel[i]);
-        p.pad[i] = entry(&a[3], i, 0);
-        p.dilation[i] = entry(&a[4], i, 1);
-    }
-    return p;
-}
-
-static nt_tensor *zeros(vj *v, int ndim, const int64_t *sizes, nt_dtype dtype) {
-    nt_tensor *out = NULL;
-    if (!vj_ok(v)) return NULL;
-    nt_status st = nt_zeros(ndim, sizes, dtype, NULL, &out);
-    return vj_keep(v, st, out);
-}
-
-/* a and, along dim d, `count` zeros after it (before it: first) */
-static nt_tensor *pad_zeros(vj *v, nt_tensor *a, int d, int64_t count, bool first) {
-    if (!vj_ok(v) || count == 0) return a;
-    int64_t sizes[NT_MAX_DIMS];
-    for (int i = 0; i < a->ndim; i++)
-        sizes[i] = a->sizes[i];
-    sizes[d] = count;
-    nt_tensor *z = zeros(v, a->ndim, sizes, a->dtype), *out = NULL;
-    if (!z) return NULL;
-    nt_tensor *parts[2] = {first ? z : a, first ? a : z};
-    nt_status st = nt_cat(2, parts, d, NULL, &out);
-    return vj_keep(v, st, out);
-}
-
-static nt_tensor *narrow(vj *v, nt_tensor *a, int d, int64_t start, int64_t length) {
-    nt_tensor *out = NULL;
-    if (!vj_ok(v)) return NULL;
-    nt_status st = nt_narrow(a, d, start, length, &out);
-    return vj_keep(v, st, out);
-}
-
-/* t's entries along dim d moved to o * stride + shift (zeros between), in a dim of `size`
- * (entries that land outside are dropped: their values are 0) */
-static nt_tensor *spread(vj *v, nt_tensor *t, int d, int64_t stride, int64_t shift, int64_t size) {
-    if (!vj_ok(v)) return NULL;
-    if (stride > 1) {
-        int64_t sizes[NT_MAX_DIMS];
-        for (int i = 0; i < t->ndim; i++)
-            sizes[i] = t->sizes[i];
-        sizes[d] *= stride;
-        nt_tensor *wide = pad_zeros(v, vj_unsqueeze(v, t, d + 1), d + 1, stride - 1, false);
-        t = vj_reshape(v, wide, t->ndim, sizes);
-    }
-    if (!vj_ok(v)) return NULL;
-    int64_t len = t->sizes[d];
-    if (shift < 0) {
-        int64_t drop = -shift < len ? -shift : len;
-        t = narrow(v, t, d, drop, len - drop);
-    } else {
-        t = pad_zeros(v, t, d, shift, true);
-    }
-    if (!vj_ok(v)) return NULL;
-    len = t->sizes[d];
-    return len > size ? narrow(v, t, d, 0, size) : pad_zeros(v, t, d, size - len, false);
-}
-
-/* for one kernel offset: the flat input position each window reads there (-1 in the padding) */
-static nt_tensor *offset_positions(vj *v, const pool_geom *p, const int64_t *offset,
-                                   const int64_t *in, const int64_t *out) {
-    if (!vj_ok(v)) return NULL;
-    int64_t count = 1;
-    for (int i = 0; i < p->dims; i++)
-        count *= out[i];
-    int64_t *pos = malloc((size_t)(count ? count : 1) * sizeof *pos);
-    if (!pos) {
-        v->st = nt_fail(NT_ERR_MEMORY, "out of memory");
-        return NULL;
-    }
-    for (int64_t e = 0; e < count; e++) {
-        int64_t rest = e, flat = 0, scale = 1;
-        for (int i = p->dims - 1; i >= 0 && flat >= 0; i--) {
-            int64_t o = rest % out[i],
-                    at = o * p->stride[i] + offset[i] * p->dilation[i] - p->pad[i];
-            rest /= out[i];
-            flat = at < 0 || at >= in[i] ? -1 : flat + at * scale;
-            scale *= in[i];
-        }
-        pos[e] = flat;
-    }
-    nt_tensor *t = NULL;
-    nt_status st = nt_from_buffer(pos, NT_INT64, p->dims, out, NULL, &t);
-    free(pos);
-    return vj_keep(v, st, t);
-}
-
 /* max_pool*d(self, kernel_size, stride, padding, dilation, ceil_mode) and the _with_indices
- * forms: for each kernel offset, the gradient of the windows whose index is the position they
- * read at that offset, spread back to those positions (a strided placement written as
- * interleaving with zeros and shifting); the offsets' parts add up. */
+ * forms: each window's gradient added at the input position its index names (flat within
+ * its plane of pooled dims), one scatter_add over the planes: O(input + output) */
 nt_status nt_vjp_max_pool(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
     vj v = VJ_INIT;
     const nt_tmeta *m = &n->in[0];
-    pool_geom p = geom_of(n);
+    int dims = pool_dims(n->call.op);
     nt_tensor *g = vj_unnamed(&v, G);
     nt_tensor *idx = n->noutputs > 1 ? nt_node_result(n, 1) : NULL;
-    if (!idx) idx = pool_indices(&v, n, p.dims);
+    if (!idx) idx = pool_indices(&v, n, dims);
     if (!vj_ok(&v)) return vj_end(&v);
-    int lead = m->ndim - p.dims;
-    const int64_t *in = m->sizes + lead, *out = g->sizes + lead;
-    int64_t offset[3] = {0, 0, 0};
-    nt_tensor *total = NULL;
-    nt_status st = NT_OK;
-    for (bool more = true; more && st == NT_OK;) {
-        vj w = VJ_INIT;
-        nt_tensor *hit = vj_bin(&w, NT_BINARY_EQ, idx, offset_positions(&w, &p, offset, in, out));
-        nt_tensor *part = vj_where_s(&w, hit, g, 0.0);
-        for (int i = 0; i < p.dims; i++)
-            part = spread(&w, part, lead + i, p.stride[i], offset[i] * p.dilation[i] - p.pad[i],
-                          in[i]);
-        if (total) part = vj_add(&w, total, part);
-        if (vj_ok(&w)) {
-            nt_tensor_release(total);
-            total = nt_tensor_retain(part);
-        }
-        st = vj_end(&w);
-        more = false; /* the next offset, the last dim fastest */
-        for (int i = p.dims - 1; i >= 0 && !more; i--) {
-            more = ++offset[i] < p.kernel[i];
-            if (!more) offset[i] = 0;
-        }
+    int lead = m->ndim - dims;
+    int64_t planes = 1, in_plane = 1, out_plane = 1;
+    for (int i = 0; i < lead; i++)
+        planes *= m->sizes[i];
+    for (int i = lead; i < m->ndim; i++) {
+        in_plane *= m->sizes[i];
+        out_plane *= g->sizes[i];
     }
-    if (st == NT_OK) vj_give(&v, total, &gin[0]);
-    nt_tensor_release(total);
-    nt_status end = vj_end(&v);
-    return st != NT_OK ? st : end;
+    int64_t flat_out[2] = {planes, out_plane}, flat_in[2] = {planes, in_plane};
+    nt_tmeta whole = {.dtype = m->dtype, .ndim = 2, .sizes = flat_in, .names = NULL};
+    nt_tensor *sum = vj_scatter_add(&v, vj_zeros(&v, &whole), 1,
+                                    vj_reshape(&v, vj_unnamed(&v, idx), 2, flat_out),
+                                    vj_reshape(&v, g, 2, flat_out));
+    vj_give(&v, vj_reshape(&v, sum, m->ndim, m->sizes), &gin[0]);
+    return vj_end(&v);
 }
 
 /* ------------------------------------------------------------------ distances */
@@ -257,7 +137,8 @@ static nt_tensor *upper_triangle(vj *v, nt_tensor *a, int64_t rows) {
     int64_t count = 2 * rows, at = 0, square[2] = {rows, rows};
     if (rows == 0) return vj_reshape(v, a, 2, square);
     nt_tensor **parts = calloc((size_t)count, sizeof *parts), *joined = NULL;
-    nt_tensor *z = zeros(v, 1, &rows, a->dtype);
+    nt_tmeta zm = {.dtype = a->dtype, .ndim = 1, .sizes = &rows, .names = NULL};
+    nt_tensor *z = vj_zeros(v, &zm);
     nt_status st = parts && z ? NT_OK : NT_ERR_MEMORY;
     if (!parts && vj_ok(v)) v->st = nt_fail(NT_ERR_MEMORY, "out of memory");
     for (int64_t i = 0; i < rows && st == NT_OK; i++) {

@@ -195,6 +195,16 @@ char *nt_mask_compact_row(char *dst, const char *src, int64_t src_stride, const 
     return dst;
 }
 
+const char *nt_mask_expand_row(char *dst, int64_t dst_stride, const char *mask, int64_t mask_stride,
+                               int64_t n, const char *src, size_t elem_size) {
+    for (int64_t i = 0; i < n; i++)
+        if (*(const uint8_t *)(mask + i * mask_stride)) {
+            memcpy(dst + i * dst_stride, src, elem_size);
+            src += elem_size;
+        }
+    return src;
+}
+
 /* ------------------------------------------------------------------ nonzero */
 
 /* Whether the element of `size` bytes at p has any of `bits` set: all of them for integers

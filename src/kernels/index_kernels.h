@@ -46,6 +46,10 @@ nt_loop2d nt_mask_fill_loop(size_t elem_size, bool inplace);
 int64_t nt_mask_count_row(const char *mask, int64_t mask_stride, int64_t n);
 char *nt_mask_compact_row(char *dst, const char *src, int64_t src_stride, const char *mask,
                           int64_t mask_stride, int64_t n, size_t elem_size);
+/* masked_scatter's row: the packed elements at src written, in order, to the elements of dst
+ * (stride dst_stride) whose mask byte is not zero; returns src past the last one read. */
+const char *nt_mask_expand_row(char *dst, int64_t dst_stride, const char *mask, int64_t mask_stride,
+                               int64_t n, const char *src, size_t elem_size);
 
 /* nonzero's two passes over every element of a tensor of `dtype`: ndim dims of `sizes` at
  * `byte_strides` from `base` (ndim 0: the one element at base; no size is 0). An element

@@ -174,8 +174,7 @@ static nt_status out_of_bounds(const nt_tensor *index, int64_t d, int64_t size) 
                    bad, d, size);
 }
 
-/* "[3, 4]" */
-static const char *shape_text(const nt_tensor *t, char *buf, size_t cap) {
+const char *nt_shape_text(const nt_tensor *t, char *buf, size_t cap) {
     size_t at = (size_t)snprintf(buf, cap, "[");
     for (int i = 0; i < t->ndim && at < cap; i++)
         at += (size_t)snprintf(buf + at, cap - at, "%s%" PRId64, i ? ", " : "", t->sizes[i]);
@@ -236,7 +235,7 @@ static nt_status gather_shapes(const nt_tensor *t, int64_t d, const nt_tensor *i
             return nt_fail(NT_ERR_RUNTIME,
                            "Size does not match at dimension %d expected index %s to be smaller "
                            "than self %s apart from dimension %" PRId64,
-                           i, shape_text(index, a, sizeof a), shape_text(t, b, sizeof b), d);
+                           i, nt_shape_text(index, a, sizeof a), nt_shape_text(t, b, sizeof b), d);
         }
     return NT_OK;
 }
@@ -295,12 +294,12 @@ static nt_status scatter_shapes(const nt_tensor *t, int64_t d, const nt_tensor *
         return nt_fail(NT_ERR_RUNTIME,
                        "Expected index %s to be smaller than self %s apart from dimension %" PRId64
                        " and to be smaller size than src %s",
-                       shape_text(index, a, sizeof a), shape_text(t, b, sizeof b), d,
-                       shape_text(src, s, sizeof s));
+                       nt_shape_text(index, a, sizeof a), nt_shape_text(t, b, sizeof b), d,
+                       nt_shape_text(src, s, sizeof s));
     if (!fits_self)
         return nt_fail(NT_ERR_RUNTIME,
                        "Expected index %s to be smaller than self %s apart from dimension %" PRId64,
-                       shape_text(index, a, sizeof a), shape_text(t, b, sizeof b), d);
+                       nt_shape_text(index, a, sizeof a), nt_shape_text(t, b, sizeof b), d);
     return NT_OK;
 }
 

@@ -14,6 +14,7 @@
  */
 #include <inttypes.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/scalar.h"
@@ -156,7 +157,7 @@ static void broadcast_strides(const nt_tensor *t, int nd, const int64_t *shape, 
 }
 
 /* The elements of t where mask (both broadcast) is true, into a new 1-d tensor. */
-static nt_status select(nt_tensor *t, const nt_tensor *mask, nt_tensor **out) {
+static nt_status select_masked(nt_tensor *t, const nt_tensor *mask, nt_tensor **out) {
     nt_tensor *pair[2] = {(nt_tensor *)mask, t};
     int64_t shape[NT_MAX_DIMS], ms[NT_MAX_DIMS] = {0}, ts[NT_MAX_DIMS] = {0}, numel;
     int nd;
@@ -201,9 +202,9 @@ nt_status nt_impl_masked_select(nt_call *c) {
     if (out && out->dtype != t->dtype)
         return nt_fail(NT_ERR_RUNTIME,
                        "masked_select(): self and result must have the same scalar type");
-    if (!out) return select(t, mask, &c->result[0]);
+    if (!out) return select_masked(t, mask, &c->result[0]);
     nt_tensor *r = NULL;
-    NT_TRY(select(t, mask, &r));
+    NT_TRY(select_masked(t, mask, &r));
     nt_status st = NT_OK;
     NT_CHECK(st, nt_check_no_internal_overlap(out));
     NT_CHECK(st, nt_out_resize_ignoring_names(out, 1, r->sizes));
@@ -211,6 +212,158 @@ nt_status nt_impl_masked_select(nt_call *c) {
     c->result[0] = nt_tensor_retain(out);
 fail:
     nt_tensor_release(r);
+    return st;
+}
+
+/* ------------------------------------------------------------------ masked_scatter */
+
+/* self (already holding its values, of the broadcast shape) written where mask is true with
+ * source's elements in order (source contiguous, checked to hold enough) */
+static void scatter_masked(nt_tensor *self, const nt_tensor *mask, const nt_tensor *source) {
+    int nd = self->ndim;
+    int64_t ms[NT_MAX_DIMS] = {0}, ss[NT_MAX_DIMS] = {0};
+    broadcast_strides(mask, nd, self->sizes, ms);
+    broadcast_strides(self, nd, self->sizes, ss);
+    int64_t inner = nd ? self->sizes[nd - 1] : 1, mi = nd ? ms[nd - 1] : 0,
+            si = nd ? ss[nd - 1] : 0;
+    size_t esize = nt_dtype_table[self->dtype].size;
+    char *sb = nt_tensor_bytes(self);
+    const char *mb = nt_tensor_bytes(mask), *src = nt_tensor_bytes(source);
+    rows r = {.ndim = nd, .shape = self->sizes};
+    memset(r.idx, 0, sizeof r.idx);
+    do
+        src = nt_mask_expand_row(sb + row_offset(&r, ss), si, mb + row_offset(&r, ms), mi, inner,
+                                 src, esize);
+    while (rows_next(&r));
+}
+
+/* The true elements of mask broadcast to `shape` */
+static int64_t mask_count(const nt_tensor *mask, int nd, const int64_t *shape) {
+    int64_t ms[NT_MAX_DIMS] = {0}, count = 0;
+    broadcast_strides(mask, nd, shape, ms);
+    const char *mb = nt_tensor_bytes(mask);
+    rows r = {.ndim = nd, .shape = shape};
+    memset(r.idx, 0, sizeof r.idx);
+    do
+        count +=
+            nt_mask_count_row(mb + row_offset(&r, ms), nd ? ms[nd - 1] : 0, nd ? shape[nd - 1] : 1);
+    while (rows_next(&r));
+    return count;
+}
+
+/* masked_scatter(self, mask, source) and masked_scatter_: source's elements, in order, where
+ * mask is true; out of place the result has the broadcast shape of self and mask, in place
+ * mask broadcasts to self. Names: self's, mask aligned to it as for masked_fill. */
+nt_status nt_impl_masked_scatter(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *mask = nt_call_tensor(c, 1),
+              *source = nt_call_tensor(c, 2);
+    nt_tensor *w = NULL, *src = NULL, *wide = NULL;
+    nt_name buf[NT_MAX_DIMS];
+    const nt_name *names;
+    int nd;
+    NT_TRY(nt_names_masked_fill(t->names, t->ndim, mask->names, mask->ndim, buf, &nd, &names));
+    if (mask->dtype != NT_BOOL && mask->dtype != NT_UINT8)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "masked_scatter_ only supports boolean masks, but got mask "
+                       "with dtype %s",
+                       nt_dtype_torch_name(mask->dtype));
+    if (source->dtype != t->dtype)
+        return nt_fail(
+            NT_ERR_RUNTIME,
+            "masked_scatter: expected self and source to have same dtypes but got%s and %s",
+            nt_dtype_legacy_name(t->dtype), nt_dtype_legacy_name(source->dtype));
+    nt_status st = NT_OK;
+    if (c->inplace) {
+        NT_CHECK(st, nt_expand(mask, t->ndim, t->sizes, &wide));
+        w = nt_tensor_retain(t);
+    } else {
+        nt_tensor *pair[2] = {t, mask};
+        int64_t shape[NT_MAX_DIMS];
+        NT_CHECK(st, nt_broadcast_shapes(2, pair, &nd, shape));
+        nt_tensor *e = NULL;
+        NT_CHECK(st, nt_expand(t, nd, shape, &e));
+        st = nt_contiguous(e, &w);
+        if (st == NT_OK && w == e) { /* expand of an equal shape: a copy is still needed */
+            nt_tensor_release(w);
+            w = NULL;
+            st = nt_clone(e, &w);
+        }
+        nt_tensor_release(e);
+        if (st != NT_OK) goto fail;
+        NT_CHECK(st, nt_expand(mask, nd, shape, &wide));
+        if (names) NT_CHECK(st, nt_tensor_set_names(w, names));
+    }
+    if (w->numel > 0) {
+        if (mask_count(wide, w->ndim, w->sizes) > source->numel) {
+            st = nt_fail(NT_ERR_RUNTIME, "Number of elements of source < number of ones in mask");
+            goto fail;
+        }
+        NT_CHECK(st, nt_contiguous(source, &src));
+        scatter_masked(w, wide, src);
+    }
+    c->result[0] = w;
+    w = NULL;
+fail:
+    nt_tensor_release(w);
+    nt_tensor_release(src);
+    nt_tensor_release(wide);
+    return st;
+}
+
+/* masked_scatter's shape: self's in place, else the broadcast of self and mask (source's
+ * shape does not count) */
+nt_status nt_shape_masked_scatter(const nt_call *c, nt_shape *s) {
+    nt_tensor *pair[2] = {nt_call_tensor(c, 0), nt_call_tensor(c, 1)};
+    if (c->inplace) {
+        nt_shape_of_tensor(s, pair[0]);
+        return NT_OK;
+    }
+    return nt_broadcast_shapes(2, pair, &s->ndim, s->sizes);
+}
+
+/* ------------------------------------------------------------------ nonzero, where(condition) */
+
+/* nonzero(self, *, out=None): an (n, ndim) int64 matrix; nonzero(self, *, as_tuple) and
+ * where(condition): with as_tuple (always for where), its columns as a list (a 0-dim
+ * input counts as 1-dim). Results are unnamed. */
+nt_status nt_impl_nonzero(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *nz = NULL, *out = c->out[0];
+    bool tuple = c->op == NT_OP_WHERE_CONDITION ||
+                 (c->op == NT_OP_NONZERO_TUPLE && c->args[1].kind == NT_ARG_BOOL && c->args[1].v.b);
+    if (out && out->dtype != NT_INT64)
+        return nt_fail(
+            NT_ERR_RUNTIME,
+            "nonzero: Expected out tensor to have scalar type Long but got scalar type%s",
+            nt_dtype_legacy_name(out->dtype));
+    NT_TRY(nt_index_nonzero(t, &nz));
+    nt_status st = NT_OK;
+    if (!tuple) {
+        if (!out) {
+            c->result[0] = nz;
+            return NT_OK;
+        }
+        NT_CHECK(st, nt_out_resize_ignoring_names(out, 2, nz->sizes));
+        NT_CHECK(st, nt_copy_values(out, nz));
+        c->result[0] = nt_tensor_retain(out);
+        goto fail;
+    }
+    int cols = t->ndim ? t->ndim : 1;
+    nt_tensor **list = calloc((size_t)cols, sizeof *list);
+    if (!list) {
+        st = nt_fail_oom((size_t)cols * sizeof *list);
+        goto fail;
+    }
+    for (int j = 0; j < cols && st == NT_OK; j++)
+        st = t->ndim ? nt_select(nz, 1, j, &list[j])
+                     : nt_zeros(1, nz->sizes, NT_INT64, NULL, &list[j]);
+    if (st != NT_OK) {
+        nt_tensors_release(list, cols);
+        goto fail;
+    }
+    c->list = list;
+    c->nlist = cols;
+fail:
+    nt_tensor_release(nz);
     return st;
 }
 
@@ -263,4 +416,51 @@ nt_status nt_masked_select(nt_tensor *t, const nt_tensor *mask, nt_tensor **out)
     c.args[0] = nt_arg_tensor(t);
     c.args[1] = nt_arg_tensor((nt_tensor *)mask);
     return run(&c, out);
+}
+
+nt_status nt_masked_scatter(nt_tensor *t, const nt_tensor *mask, const nt_tensor *source,
+                            nt_tensor **out) {
+    if (!out) return nt_fail(NT_ERR_VALUE, "masked_scatter(): the output pointer is NULL");
+    nt_call c;
+    nt_call_init(&c, NT_OP_MASKED_SCATTER);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)mask);
+    c.args[2] = nt_arg_tensor((nt_tensor *)source);
+    NT_TRY(nt_call_op(&c));
+    *out = c.result[0];
+    return NT_OK;
+}
+
+nt_status nt_masked_scatter_(nt_tensor *t, const nt_tensor *mask, const nt_tensor *source) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_MASKED_SCATTER);
+    c.inplace = true;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_tensor((nt_tensor *)mask);
+    c.args[2] = nt_arg_tensor((nt_tensor *)source);
+    NT_TRY(nt_call_op(&c));
+    nt_tensor_release(c.result[0]);
+    return NT_OK;
+}
+
+nt_status nt_nonzero(nt_tensor *t, nt_tensor **out) {
+    if (!out) return nt_fail(NT_ERR_VALUE, "nonzero(): the output pointer is NULL");
+    nt_call c;
+    nt_call_init(&c, NT_OP_NONZERO);
+    c.args[0] = nt_arg_tensor(t);
+    NT_TRY(nt_call_op(&c));
+    *out = c.result[0];
+    return NT_OK;
+}
+
+nt_status nt_nonzero_tuple(nt_tensor *t, nt_tensor ***out, int64_t *count) {
+    if (!out || !count) return nt_fail(NT_ERR_VALUE, "nonzero(): the output pointer is NULL");
+    nt_call c;
+    nt_call_init(&c, NT_OP_NONZERO_TUPLE);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_bool(true);
+    NT_TRY(nt_call_op(&c));
+    *out = c.list;
+    *count = c.nlist;
+    return NT_OK;
 }

@@ -176,6 +176,11 @@ nt_status nt_impl_scatter(nt_call *c);
 nt_status nt_impl_index_select(nt_call *c);
 nt_status nt_impl_index_add(nt_call *c);
 nt_status nt_impl_take_along_dim(nt_call *c);
+/* search.c, mask.c */
+nt_status nt_impl_unique(nt_call *c);
+nt_status nt_impl_searchsorted(nt_call *c);
+nt_status nt_impl_nonzero(nt_call *c);
+nt_status nt_impl_masked_scatter(nt_call *c);
 
 /* end */
 

@@ -108,6 +108,9 @@ nt_status nt_shape_resize(const nt_call *c, nt_shape *s);
 nt_status nt_shape_gather(const nt_call *c, nt_shape *s);
 nt_status nt_shape_index_select(const nt_call *c, nt_shape *s);
 nt_status nt_shape_take_along_dim(const nt_call *c, nt_shape *s);
+/* search.c, mask.c */
+nt_status nt_shape_searchsorted(const nt_call *c, nt_shape *s);
+nt_status nt_shape_masked_scatter(const nt_call *c, nt_shape *s);
 /* view.c */
 nt_status nt_shape_transpose(const nt_call *c, nt_shape *s);
 nt_status nt_shape_t(const nt_call *c, nt_shape *s);

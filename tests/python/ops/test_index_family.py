@@ -308,3 +308,215 @@ def test_take_along_dim_grad():
                      [nt.tensor(arrays[0], requires_grad=True)])
     assert gradcheck(lambda a: nt.take_along_dim(a, nt.tensor([3, 14, 3])),
                      [nt.tensor(arrays[0], requires_grad=True)])
+
+
+# ------------------------------------------------------------------ sort, argsort
+
+SORT_INPUT = torch.tensor([[1., float("nan"), -0., 0., 2., 1.], [3., 3., -1., 5., float("inf"), 0.]])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_dtypes(dtype, descending):
+    x = rand((5, 7), dtype) if dtype != torch.bool else rand((5, 7), dtype)
+    x_ = from_torch(x)
+    for dim in (0, 1, -1):
+        v, i = x_.sort(dim, descending=descending)
+        tv, ti = x.sort(dim=dim, descending=descending, stable=True)
+        assert_same(v, tv)
+        assert_same(i, ti)
+        assert_same(x_.argsort(dim, descending=descending),
+                    x.sort(dim=dim, descending=descending, stable=True).indices)
+
+
+def test_sort_nan_ties_stable_and_forms():
+    x_ = from_torch(SORT_INPUT)
+    for desc in (False, True):
+        r = nt.sort(x_, stable=True, descending=desc)
+        t = torch.sort(SORT_INPUT, stable=True, descending=desc)
+        assert type(r).__name__ == "sort"
+        assert_same(r.values, t.values)
+        assert_same(r.indices, t.indices)
+        assert_same(nt.argsort(x_, stable=True, dim=0, descending=desc),
+                    torch.argsort(SORT_INPUT, stable=True, dim=0, descending=desc))
+    out = (nt.empty(0), nt.empty(0, dtype=nt.int64))
+    r = nt.sort(x_, 1, out=out)
+    assert type(r).__name__ == "sort_out" and r[0] is out[0] and r[1] is out[1]
+    assert_same(out[0], SORT_INPUT.sort(1).values)
+    s = torch.tensor(3.)
+    assert_same(from_torch(s).sort().values, s.sort().values)
+    assert_same(from_torch(s).argsort(), s.argsort())
+    x = rand((4, 6))[:, ::2]
+    assert_same(from_torch(x).sort(0).values, x.sort(0).values)
+
+
+def test_sort_names_and_errors():
+    x = nt.randn(3, 4, names=("N", "C"))
+    v, i = x.sort("C")
+    assert v.names == ("N", "C") and i.names == ("N", "C")
+    assert x.argsort("N", descending=True).names == ("N", "C")
+    t = rand((3, 4))
+    assert_same_error(lambda: from_torch(t).sort(2), lambda: t.sort(2))
+
+
+def test_sort_grad():
+    grads(lambda m, x: x.sort(1, descending=True).values, [(4, 6)])
+    grads(lambda m, x: m.sort(x, 0).values, [(4, 6)])
+
+
+# ------------------------------------------------------------------ unique, searchsorted
+
+def compare_results(got, want):
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for a, b in zip(got, want):
+            assert_same(a, b)
+    else:
+        assert_same(got, want)
+
+
+@pytest.mark.parametrize("dtype", [torch.bool, torch.uint8, torch.int32, torch.int64,
+                                   torch.float32, torch.float64])
+def test_unique(dtype):
+    x = rand((4, 6), dtype, seed=3)
+    x_ = from_torch(x)
+    for inv in (False, True):
+        for cnt in (False, True):
+            compare_results(nt.unique(x_, return_inverse=inv, return_counts=cnt),
+                            torch.unique(x, return_inverse=inv, return_counts=cnt))
+            compare_results(x_.unique(sorted=False, return_inverse=inv, return_counts=cnt),
+                            torch.unique(x, sorted=True, return_inverse=inv, return_counts=cnt))
+            for dim in (0, 1, -1):
+                compare_results(nt.unique(x_, return_inverse=inv, return_counts=cnt, dim=dim),
+                                torch.unique(x, return_inverse=inv, return_counts=cnt, dim=dim))
+
+
+def test_unique_half():
+    """PyTorch 1.13 has no CPU unique for float16 ("not implemented for 'Half'"); ours agrees
+    with its float32 result"""
+    x = rand((4, 6), torch.float16, seed=3)
+    got = nt.unique(from_torch(x), return_counts=True)
+    want = torch.unique(x.float(), return_counts=True)
+    assert_same(got[0].float(), want[0])
+    assert_same(got[1], want[1])
+
+
+def test_unique_edges_and_names():
+    rows = torch.tensor([[1, 2], [1, 2], [0, 5]])
+    compare_results(nt.unique(from_torch(rows), dim=0, return_inverse=True, return_counts=True),
+                    torch.unique(rows, dim=0, return_inverse=True, return_counts=True))
+    compare_results(nt.unique(nt.tensor(4), return_inverse=True),
+                    torch.unique(torch.tensor(4), return_inverse=True))
+    compare_results(nt.unique(nt.zeros(0, 3), dim=0), torch.unique(torch.zeros(0, 3), dim=0))
+    compare_results(nt.unique(nt.zeros(0)), torch.unique(torch.zeros(0)))
+    n = nt.tensor([[1, 3, 1], [2, 3, 1]]).refine_names("N", "C")
+    out, inv = n.unique(return_inverse=True)
+    assert out.names == (None,) and inv.names == ("N", "C")
+    assert n.unique(dim="C").names == ("N", "C")
+    got = nt.unique(nt.tensor([1., float("nan"), float("nan"), 1.]), return_counts=True)
+    assert got[0].shape == (3,) and got[1].tolist() == [2, 1, 1]
+
+
+def test_searchsorted():
+    s = torch.tensor([[1., 3, 5, 7], [2, 4, 6, 8]])
+    v = torch.tensor([[3., 6, 0], [1, 9, 4]])
+    s_, v_ = both(s, v)
+    for kw in ({}, {"right": True}, {"side": "right"}, {"side": "left", "out_int32": True}):
+        assert_same(nt.searchsorted(s_, v_, **kw), torch.searchsorted(s, v, **kw))
+        assert_same(nt.searchsorted(s_[0], v_, **kw), torch.searchsorted(s[0], v, **kw))
+    assert_same(nt.searchsorted(s_[1], 6), torch.searchsorted(s[1], 6))
+    assert_same(nt.searchsorted(s_[1], 6.5, right=True), torch.searchsorted(s[1], 6.5, right=True))
+    u, so = torch.tensor([3., 1, 2, 9]), torch.tensor([1, 2, 0, 3])
+    for right in (False, True):
+        assert_same(nt.searchsorted(from_torch(u), nt.tensor([2., 2.5, 10]),
+                                    sorter=from_torch(so), right=right),
+                    torch.searchsorted(u, torch.tensor([2., 2.5, 10]), sorter=so, right=right))
+    nan = torch.tensor([1., 3, float("nan")])
+    assert_same(nt.searchsorted(from_torch(nan), nt.tensor([float("nan"), 4., 2.])),
+                torch.searchsorted(nan, torch.tensor([float("nan"), 4., 2.])))
+    i = torch.tensor([1, 3, 5, 2 ** 60])
+    assert_same(nt.searchsorted(from_torch(i), nt.tensor([3, 2 ** 60 - 1])),
+                torch.searchsorted(i, torch.tensor([3, 2 ** 60 - 1])))
+    out = nt.empty(0, dtype=nt.int64)
+    assert nt.searchsorted(s_, v_, out=out) is out
+    assert_same(out, torch.searchsorted(s, v))
+    assert nt.searchsorted(s_[0], v_.refine_names("A", "B")).names == ("A", "B")
+    for kw, vv in (({"side": "x"}, v), ({"side": "left", "right": True}, v), ({}, torch.ones(3, 2))):
+        assert_same_error(lambda: nt.searchsorted(s_, from_torch(vv), **kw),
+                          lambda: torch.searchsorted(s, vv, **kw))
+
+
+# ------------------------------------------------------------------ nonzero, where, masked_scatter
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nonzero_where(dtype):
+    x = rand((3, 4, 2), dtype, seed=5)
+    x_ = from_torch(x)
+    assert_same(nt.nonzero(x_), torch.nonzero(x))
+    assert_same(x_.nonzero(), x.nonzero())
+    compare_results(x_.nonzero(as_tuple=True), x.nonzero(as_tuple=True))
+    assert_same(nt.nonzero(x_, as_tuple=False), torch.nonzero(x, as_tuple=False))
+    compare_results(nt.where(x_), torch.where(x))
+
+
+def test_nonzero_edges():
+    for t in (torch.tensor(5.), torch.tensor(0.), torch.zeros(0, 3)):
+        t_ = nt.zeros(*t.shape) if t.numel() == 0 else from_torch(t)  # from_torch flattens (0, 3)
+        assert_same(nt.nonzero(t_), torch.nonzero(t))
+        compare_results(nt.nonzero(t_, as_tuple=True), torch.nonzero(t, as_tuple=True))
+        compare_results(nt.where(t_), torch.where(t))
+    m = torch.tensor([[True, False], [True, True]])
+    out = nt.empty(0, dtype=nt.int64)
+    assert nt.nonzero(from_torch(m), out=out) is out
+    assert_same(out, torch.nonzero(m))
+    assert_same_error(lambda: nt.nonzero(from_torch(m), out=nt.empty(0)),
+                      lambda: torch.nonzero(m, out=torch.empty(0)))
+    assert nt.nonzero(from_torch(m).refine_names("A", "B")).names == (None, None)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_masked_scatter(dtype):
+    x, src = rand((3, 4), dtype), rand((13,), dtype, seed=2)
+    m = rand((3, 4), torch.bool, seed=4)
+    x_, s_, m_ = both(x, src, m)
+    assert_same(x_.masked_scatter(m_, s_), x.masked_scatter(m, src))
+    assert_same(nt.masked_scatter(x_, m_[0], s_), torch.masked_scatter(x, m[0], src))
+    y_ = x_.clone()
+    assert y_.masked_scatter_(m_, s_) is y_
+    assert_same(y_, x.clone().masked_scatter_(m, src))
+
+
+def test_masked_scatter_broadcast_errors_names():
+    v, m = torch.randn(4), torch.tensor([[True, False, True, False], [True, True, True, True]])
+    assert_same(from_torch(v).masked_scatter(from_torch(m), nt.arange(10.)),
+                v.masked_scatter(m, torch.arange(10.)))
+    x = rand((3, 4))
+    x_ = from_torch(x)
+    ones = torch.ones(3, 4, dtype=torch.bool)
+    for mm, ss in ((ones, torch.ones(5)), (ones, torch.ones(12, dtype=torch.float64))):
+        assert_same_error(lambda: x_.masked_scatter(from_torch(mm), from_torch(ss)),
+                          lambda: x.masked_scatter(mm, ss))
+    assert_same_error(lambda: nt.zeros(1, 4).masked_scatter_(from_torch(m), nt.arange(10.)),
+                      lambda: torch.zeros(1, 4).masked_scatter_(m, torch.arange(10.)))
+    n = x_.refine_names("N", "C")
+    assert n.masked_scatter(from_torch(ones), nt.ones(12)).names == ("N", "C")
+
+
+def test_masked_scatter_grad():
+    m = rand((3, 4), torch.bool, seed=4)
+    grads(lambda lib, x, s: x.masked_scatter(lib.tensor(m.tolist()), s), [(3, 4), (14,)])
+    grads(lambda lib, x, s: x.masked_scatter(lib.tensor(m.tolist()), s), [(4,), (14,)])
+
+
+# ------------------------------------------------------------------ the C API
+
+def test_rows_are_ops():
+    """every new op is reachable as PyTorch names it"""
+    for name in ("gather", "scatter", "scatter_add", "index_select", "index_add",
+                 "take_along_dim", "sort", "argsort", "unique", "searchsorted", "nonzero",
+                 "where", "masked_scatter"):
+        assert callable(getattr(nt, name))
+    for name in ("gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "index_select",
+                 "index_add", "index_add_", "take_along_dim", "sort", "argsort", "unique",
+                 "nonzero", "masked_scatter", "masked_scatter_"):
+        assert callable(getattr(nt.Tensor, name))
