@@ -4,7 +4,8 @@
  * picking the value and index each op reports (topk: the first k).
  *
  * The op plans the rows and runs them in parallel, giving each thread its scratch of
- * n * nt_sort_pair_size(dtype) bytes. Kernels never fail and never allocate.
+ * n * nt_sort_pair_size(dtype) bytes (the pairs and the merge sort's copy). Kernels never
+ * fail and never allocate.
  */
 #ifndef NT_KERNELS_SORT_KERNELS_H
 #define NT_KERNELS_SORT_KERNELS_H

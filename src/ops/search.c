@@ -1,13 +1,14 @@
 /*
  * search.c — unique and searchsorted (layer L4): the ops that find values in sorted order.
  *
- * unique sorts the input's elements (or, with dim, its slices along dim, compared
- * lexicographically) with their positions, then walks the sorted run once: the first of
- * each group of equal keys is an output, its group number the inverse of every member,
- * the group's length its count. Keys are int64 for int64 inputs and doubles otherwise (exact
- * for every other dtype); NaNs are unequal to everything, so each is its own group, as in
- * PyTorch. searchsorted runs PyTorch's binary searches (its comparisons, so NaNs land where
- * PyTorch puts them), one row of values per row of boundaries, rows in parallel.
+ * unique counts integers of a small range (at most 4n + 1024 values) per value; otherwise
+ * it sorts the input's elements (sort's stable merge sort) or, with dim, its slices along
+ * dim (compared lexicographically) with their positions, then walks the sorted run once: the
+ * first of each group of equal keys is an output, its group number the inverse of every member, the
+ * group's length its count. Keys are int64 for int64 inputs and doubles otherwise (exact for every
+ * other dtype); NaNs are unequal to everything, so each is its own group, as in PyTorch.
+ * searchsorted runs PyTorch's binary searches (its comparisons, so NaNs land where PyTorch puts
+ * them), one row of values per row of boundaries, rows in parallel.
  *
  * Names (docs/decisions_ops_everyday.md): unique's output is unnamed without dim and keeps
  * the names with dim, its inverse keeps the input's names without dim; searchsorted's result
@@ -94,6 +95,47 @@ static nt_status int64_vector(int64_t n, const int64_t *v, nt_tensor **out) {
     return NT_OK;
 }
 
+/* unique of n integer keys whose range is small (at most 4n + 1024 values): counted per
+ * value, O(n + range), in sorted order; false (nothing written) when it does not apply */
+static bool unique_by_counting(const keys *k, nt_dtype dtype, int64_t n, int64_t *reps,
+                               int64_t *inv, int64_t *cnt, int64_t *groups) {
+    if (nt_dtype_table[dtype].kind == NT_KIND_FLOAT || n == 0 || k->m != 1) return false;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = k->exact ? k->l[i] : (int64_t)k->d[i];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    uint64_t range = (uint64_t)hi - (uint64_t)lo + 1;
+    if (range == 0 || range > (uint64_t)n * 4 + 1024) return false;
+    int64_t *group = malloc(range * sizeof *group), *first = malloc(range * sizeof *first);
+    if (!group || !first) {
+        free(group), free(first);
+        return false;
+    }
+    memset(group, 0xff, range * sizeof *group); /* -1: no element */
+    for (int64_t i = n - 1; i >= 0; i--) {      /* first occurrence of each value */
+        uint64_t b = (uint64_t)(k->exact ? k->l[i] : (int64_t)k->d[i]) - (uint64_t)lo;
+        first[b] = i;
+        group[b] = 0;
+    }
+    int64_t g = 0;
+    for (uint64_t b = 0; b < range; b++)
+        if (group[b] == 0) {
+            reps[g] = first[b];
+            cnt[g] = 0;
+            group[b] = g++;
+        }
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t b = (uint64_t)(k->exact ? k->l[i] : (int64_t)k->d[i]) - (uint64_t)lo;
+        inv[i] = group[b];
+        cnt[group[b]]++;
+    }
+    *groups = g;
+    free(group), free(first);
+    return true;
+}
+
 /* unique(self, sorted, return_inverse, return_counts, dim): the output alone (result[0])
  * or a list of it and the asked-for inverse and counts */
 nt_status nt_impl_unique(nt_call *c) {
@@ -137,21 +179,32 @@ nt_status nt_impl_unique(nt_call *c) {
         st = nt_fail_oom(4 * bytes);
         goto fail;
     }
+    int64_t groups = 0;
+    if (!by_dim && unique_by_counting(&k, t->dtype, n, reps, inv, cnt, &groups)) goto output;
     for (int64_t i = 0; i < n; i++)
         order[i] = i;
-    sort_keys = &k;
-    if (n > 1 && m > 0) qsort(order, (size_t)n, sizeof *order, order_cmp);
-    int64_t groups = 0;
+    if (m == 1 && n > 1) { /* single elements: the sort op's merge sort */
+        nt_tensor *col = NULL, *sv = NULL, *si = NULL;
+        NT_CHECK(st, nt_reshape(rows, 1, &n, &col));
+        st = nt_sort(col, 0, false, true, &sv, &si);
+        nt_tensor_release(col);
+        nt_tensor_release(sv);
+        if (st != NT_OK) goto fail;
+        memcpy(order, nt_tensor_bytes(si), (size_t)n * sizeof *order);
+        nt_tensor_release(si);
+    } else if (n > 1 && m > 0) { /* slices: lexicographic */
+        sort_keys = &k;
+        qsort(order, (size_t)n, sizeof *order, order_cmp);
+    }
     for (int64_t i = 0; i < n; i++) {
-        if (i == 0 || (m > 0 && row_cmp(&k, order[i - 1], order[i]) != 0) ||
-            (m > 0 && !k.exact && k.d[order[i] * m] != k.d[order[i] * m] && m == 1)) {
+        if (i == 0 || (m > 0 && row_cmp(&k, order[i - 1], order[i]) != 0)) {
             reps[groups] = order[i];
             cnt[groups++] = 0;
         }
         cnt[groups - 1]++;
         inv[order[i]] = groups - 1;
     }
-    /* the output: the representatives' rows, back in their dim's place */
+output: /* the representatives' rows, back in their dim's place */
     NT_CHECK(st, int64_vector(groups, reps, &reps_t));
     if (by_dim) {
         NT_CHECK(st, nt_index_select(t, d, reps_t, &out));

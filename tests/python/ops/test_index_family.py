@@ -409,6 +409,10 @@ def test_unique_edges_and_names():
                     torch.unique(torch.tensor(4), return_inverse=True))
     compare_results(nt.unique(nt.zeros(0, 3), dim=0), torch.unique(torch.zeros(0, 3), dim=0))
     compare_results(nt.unique(nt.zeros(0)), torch.unique(torch.zeros(0)))
+    for t in (torch.tensor([-5, 3, -5, 2 ** 40, 7]), torch.tensor([-3, -1, -3, 0], dtype=torch.int8),
+              torch.tensor([2 ** 62, -2 ** 62, 0])):  # a large range: sorted; a small one: counted
+        compare_results(nt.unique(from_torch(t), return_inverse=True, return_counts=True),
+                        torch.unique(t, return_inverse=True, return_counts=True))
     n = nt.tensor([[1, 3, 1], [2, 3, 1]]).refine_names("N", "C")
     out, inv = n.unique(return_inverse=True)
     assert out.names == (None,) and inv.names == ("N", "C")
