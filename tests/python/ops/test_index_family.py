@@ -524,3 +524,24 @@ def test_rows_are_ops():
                  "index_add", "index_add_", "take_along_dim", "sort", "argsort", "unique",
                  "nonzero", "masked_scatter", "masked_scatter_"):
         assert callable(getattr(nt.Tensor, name))
+
+
+def test_scatter_add_independent_of_thread_count():
+    """scatter_add and index_add of floats on one thread and on all: the same bits"""
+    import os
+    import subprocess
+    import sys
+    code = ("import ntensor as nt, numpy as np, sys\n"
+            "g = np.random.RandomState(0)\n"
+            "src = nt.tensor(g.standard_normal((512, 300)).astype(np.float32))\n"
+            "i = nt.tensor(g.randint(0, 7, (512, 300)))\n"
+            "j = nt.tensor(g.randint(0, 9, (300,)))\n"
+            "a = nt.zeros(512, 7).scatter_add(1, i, src)\n"
+            "b = nt.zeros(512, 9).index_add(1, j, src)\n"
+            "sys.stdout.write(a.numpy().tobytes().hex() + b.numpy().tobytes().hex())\n")
+    outs = []
+    for threads in ("1", "2"):
+        env = dict(os.environ, OMP_NUM_THREADS=threads)
+        outs.append(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                   capture_output=True, text=True).stdout)
+    assert outs[0] == outs[1] and outs[0]
