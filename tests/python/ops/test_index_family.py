@@ -545,3 +545,22 @@ def test_scatter_add_independent_of_thread_count():
         outs.append(subprocess.run([sys.executable, "-c", code], env=env, check=True,
                                    capture_output=True, text=True).stdout)
     assert outs[0] == outs[1] and outs[0]
+
+
+def test_second_derivatives():
+    """the formulas are recorded ops: gradgradcheck of gather, scatter_add, index_select,
+    index_add, sort and the value-selecting ops whose backward is a scatter_add"""
+    from ntensor.autograd import gradgradcheck
+    i, j = nt.tensor(I.tolist()), nt.tensor([4, 0, 4, 2])
+
+    def leaf(*shape, seed=0):
+        return nt.tensor(np.random.RandomState(seed).standard_normal(shape), requires_grad=True)
+    assert gradgradcheck(lambda x: (x.gather(1, i) ** 2), [leaf(3, 5)])
+    assert gradgradcheck(lambda x, s: x.scatter_add(1, i, s) ** 2, [leaf(3, 5), leaf(3, 4, seed=1)])
+    assert gradgradcheck(lambda x: x.index_select(1, j) ** 2, [leaf(3, 5)])
+    assert gradgradcheck(lambda x, s: x.index_add(1, j, s) ** 2, [leaf(3, 5), leaf(3, 4, seed=1)])
+    assert gradgradcheck(lambda x: x.sort(1).values ** 2, [leaf(3, 5)])
+    assert gradgradcheck(lambda x: x.topk(2, 1).values ** 2, [leaf(3, 5)])
+    assert gradgradcheck(lambda x: x.cummax(1).values ** 2, [leaf(3, 5)])
+    pool = nt.nn.functional.max_pool2d
+    assert gradgradcheck(lambda x: pool(x, 2, 1) ** 2, [leaf(1, 2, 4, 5)])
