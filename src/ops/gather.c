@@ -338,7 +338,7 @@ static nt_status scatter_target(nt_call *c, nt_tensor *t, nt_tensor **w) {
 /* scatter(self, dim, index, src|value, reduce=None) and scatter_add(self, dim, index, src) */
 nt_status nt_impl_scatter(nt_call *c) {
     nt_tensor *t = nt_call_tensor(c, 0), *index = nt_call_tensor(c, 2), *src = nt_call_tensor(c, 3);
-    const char *fname = c->op == NT_OP_SCATTER_ADD ? "scatter_add" : "scatter";
+    const char *fname = "scatter"; /* scatter_add's texts too, as PyTorch's */
     nt_scatter_mode mode = NT_SCATTER_ADD;
     if (c->op != NT_OP_SCATTER_ADD) {
         const nt_arg *r = &c->args[4];
@@ -366,12 +366,27 @@ nt_status nt_impl_scatter(nt_call *c) {
 
 /* ------------------------------------------------------------------ index_select, index_add */
 
-/* index (int32 or int64, 0- or 1-dim) as int64 */
-static nt_status long_index(const char *fname, nt_tensor *index, nt_tensor **out) {
-    if (index->ndim > 1)
-        return nt_fail(NT_ERR_INDEX, "%s(): Index is supposed to be a vector", fname);
-    if (index->dtype != NT_INT64 && index->dtype != NT_INT32)
-        return nt_fail(NT_ERR_RUNTIME, "%s(): Expected dtype int32 or int64 for index", fname);
+/* index (int32 or int64, 0- or 1-dim) as int64; PyTorch's texts of index_select (select)
+ * or index_add_ */
+static nt_status long_index(bool select, nt_tensor *index, nt_tensor **out) {
+    if (index->ndim > 1) {
+        if (select)
+            return nt_fail(NT_ERR_INDEX, "index_select(): Index is supposed to be a vector");
+        char buf[256];
+        return nt_fail(NT_ERR_INDEX,
+                       "index_add_(): Index is supposed to be a vector, but got dim: %d with type: "
+                       "%s and size: %s",
+                       index->ndim, nt_dtype_legacy_name(index->dtype),
+                       nt_shape_text(index, buf, sizeof buf));
+    }
+    if (index->dtype != NT_INT64 && index->dtype != NT_INT32) {
+        if (select)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "index_select(): Expected dtype int32 or int64 for index");
+        return nt_fail(NT_ERR_RUNTIME,
+                       "index_add_(): Expected dtype int32/int64 for index but got: %s",
+                       nt_dtype_legacy_name(index->dtype));
+    }
     if (index->dtype == NT_INT64) {
         *out = nt_tensor_retain(index);
         return NT_OK;
@@ -383,7 +398,7 @@ nt_status nt_impl_index_select(nt_call *c) {
     nt_tensor *t = nt_call_tensor(c, 0), *given = nt_call_tensor(c, 2), *index = NULL;
     int64_t d;
     NT_TRY(resolve_dim(t, c->args[1].v.dim, &d));
-    NT_TRY(long_index("index_select", given, &index));
+    NT_TRY(long_index(true, given, &index));
     int64_t size = size_at(t, (int)d), bad, sizes[NT_MAX_DIMS];
     nt_tensor *r = NULL;
     nt_status st = NT_OK;
@@ -415,7 +430,7 @@ nt_status nt_impl_index_add(nt_call *c) {
               *source = nt_call_tensor(c, 3), *index = NULL, *scaled = NULL, *w = NULL;
     int64_t d;
     NT_TRY(resolve_dim(t, c->args[1].v.dim, &d));
-    NT_TRY(long_index("index_add_", given, &index));
+    NT_TRY(long_index(false, given, &index));
     nt_status st = NT_OK;
     int64_t count = index->numel, bad;
     if (count != (source->ndim ? source->sizes[d] : 1)) {
@@ -431,10 +446,23 @@ nt_status nt_impl_index_add(nt_call *c) {
                      nt_dtype_legacy_name(t->dtype), nt_dtype_legacy_name(source->dtype));
         goto fail;
     }
+    if (source->ndim && d >= source->ndim) {
+        st = nt_fail(NT_ERR_RUNTIME,
+                     "index_add_(): Indexing dim %" PRId64
+                     " is out of bounds of the source tensor with dim %d",
+                     d, source->ndim);
+        goto fail;
+    }
     for (int i = 0; i < source->ndim; i++)
         if (i != d && (source->ndim != t->ndim || source->sizes[i] != t->sizes[i])) {
-            st = nt_fail(NT_ERR_RUNTIME,
-                         "index_add_(): Source/destination tensor must have same slice shapes.");
+            st = source->ndim == t->ndim
+                     ? nt_fail(NT_ERR_RUNTIME,
+                               "The size of tensor a (%" PRId64 ") must match the size of tensor b "
+                               "(%" PRId64 ") at non-singleton dimension %d",
+                               t->sizes[i], source->sizes[i], i)
+                     : nt_fail(NT_ERR_RUNTIME,
+                               "index_add_(): Source/destination tensor must have same slice "
+                               "shapes.");
             goto fail;
         }
     if (first_bad_index(index, size_at(t, (int)d), &bad)) {

@@ -277,7 +277,7 @@ nt_status nt_impl_masked_scatter(nt_call *c) {
         NT_CHECK(st, nt_expand(mask, t->ndim, t->sizes, &wide));
         w = nt_tensor_retain(t);
     } else {
-        nt_tensor *pair[2] = {t, mask};
+        nt_tensor *pair[2] = {mask, t}; /* PyTorch's order in its broadcast text */
         int64_t shape[NT_MAX_DIMS];
         NT_CHECK(st, nt_broadcast_shapes(2, pair, &nd, shape));
         nt_tensor *e = NULL;
@@ -313,9 +313,9 @@ fail:
 /* masked_scatter's shape: self's in place, else the broadcast of self and mask (source's
  * shape does not count) */
 nt_status nt_shape_masked_scatter(const nt_call *c, nt_shape *s) {
-    nt_tensor *pair[2] = {nt_call_tensor(c, 0), nt_call_tensor(c, 1)};
+    nt_tensor *pair[2] = {nt_call_tensor(c, 1), nt_call_tensor(c, 0)};
     if (c->inplace) {
-        nt_shape_of_tensor(s, pair[0]);
+        nt_shape_of_tensor(s, pair[1]);
         return NT_OK;
     }
     return nt_broadcast_shapes(2, pair, &s->ndim, s->sizes);

@@ -323,6 +323,19 @@ nt_status nt_impl_searchsorted(nt_call *c) {
     } else {
         NT_CHECK(st, nt_contiguous(vals, &v));
     }
+    if (bd->ndim == 0) {
+        st = nt_fail(NT_ERR_RUNTIME, "torch.searchsorted(): boundaries tensor should have positive "
+                                     "dimension, but got 0 dimension");
+        goto fail;
+    }
+    if (!vals && bd->ndim != 1) {
+        st = nt_fail(NT_ERR_RUNTIME,
+                     "torch.searchsorted(): input value can be a scalar only when boundaries "
+                     "tensor dimension is 1, but we got boundaries tensor dim(%d) and input "
+                     "value's dim(0) numel(1)",
+                     bd->ndim);
+        goto fail;
+    }
     bool one_row = bd->ndim == 1;
     if (!one_row) {
         bool match = bd->ndim == v->ndim && bd->ndim > 0;
@@ -341,12 +354,32 @@ nt_status nt_impl_searchsorted(nt_call *c) {
         }
     }
     if (sorter) {
-        if (sorter->dtype != NT_INT64 || sorter->ndim != bd->ndim) {
-            st = nt_fail(NT_ERR_RUNTIME, "torch.searchsorted(): sorter must be a tensor of long "
-                                         "dtype with the boundaries' shape");
+        if (sorter->dtype != NT_INT64) {
+            st = nt_fail(NT_ERR_RUNTIME,
+                         "torch.searchsorted(): sorter must be a tensor of long dtype but got "
+                         "dtype %s",
+                         nt_dtype_legacy_name(sorter->dtype));
+            goto fail;
+        }
+        bool same = sorter->ndim == bd->ndim;
+        for (int i = 0; same && i < bd->ndim; i++)
+            same = sorter->sizes[i] == bd->sizes[i];
+        if (!same) {
+            char a[256], x[256];
+            st = nt_fail(NT_ERR_RUNTIME,
+                         "torch.searchsorted(): boundary and sorter must have the same size, but "
+                         "got boundary tensor %sand got sorter tensor %s",
+                         nt_shape_text(bd, a, sizeof a), nt_shape_text(sorter, x, sizeof x));
             goto fail;
         }
         NT_CHECK(st, nt_contiguous(sorter, &s));
+        const int64_t *so = (const int64_t *)nt_tensor_bytes(s);
+        int64_t len = bd->sizes[bd->ndim - 1];
+        for (int64_t i = 0; i < s->numel; i++)
+            if (so[i] < 0 || so[i] >= len) { /* PyTorch 1.13 reads out of bounds here */
+                st = nt_fail(NT_ERR_RUNTIME, "torch.searchsorted(): sorter index out of range");
+                goto fail;
+            }
     }
     NT_CHECK(st, nt_contiguous(bd, &b));
     NT_CHECK(st, nt_tensor_alloc(int32 ? NT_INT32 : NT_INT64, v->ndim, v->sizes,

@@ -564,3 +564,24 @@ def test_second_derivatives():
     assert gradgradcheck(lambda x: x.cummax(1).values ** 2, [leaf(3, 5)])
     pool = nt.nn.functional.max_pool2d
     assert gradgradcheck(lambda x: pool(x, 2, 1) ** 2, [leaf(1, 2, 4, 5)])
+
+
+@pytest.mark.parametrize("case", [
+    lambda m: m.zeros(3, 4).scatter_add(1, m.zeros(3, 1, dtype=m.int32), m.ones(3, 1)),
+    lambda m: m.zeros(3, 4).scatter_add(1, m.zeros(3, 1, dtype=m.int64),
+                                        m.ones(3, 1, dtype=m.float64)),
+    lambda m: m.zeros(3, 4).index_add(1, m.tensor([0]), m.ones(2, 1)),
+    lambda m: m.zeros(3, 4).index_add(1, m.tensor([0]), m.ones(1)),
+    lambda m: m.zeros(3, 4).index_add(1, m.tensor([0.]), m.ones(3, 1)),
+    lambda m: m.zeros(3, 4).index_add(1, m.tensor([[0]]), m.ones(3, 1)),
+    lambda m: m.zeros(3, 4).masked_scatter(m.zeros(2, 4, dtype=m.bool), m.ones(12)),
+    lambda m: m.searchsorted(m.tensor([1., 2]), m.tensor([1.]),
+                             sorter=m.tensor([0, 1], dtype=m.int32)),
+    lambda m: m.searchsorted(m.tensor([1., 2, 3]), m.tensor([1.]), sorter=m.tensor([0, 1])),
+    lambda m: m.searchsorted(m.tensor(1.), m.tensor([1.])),
+    lambda m: m.searchsorted(m.zeros(2, 2), 1.0),
+    lambda m: m.zeros(3, 4).sort(3),
+    lambda m: m.unique(m.zeros(3, 4), dim=2),
+])
+def test_more_errors(case):
+    assert_same_error(lambda: case(nt), lambda: case(torch))
