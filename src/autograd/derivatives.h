@@ -1,7 +1,7 @@
 /*
  * derivatives.h — the backward formulas the vjp table (derivatives.c) names, by family:
  * derivatives_pointwise.c, derivatives_reduce.c, derivatives_linalg.c, derivatives_shape.c,
- * derivatives_select.c, derivatives_scan.c, derivatives_pool.c.
+ * derivatives_select.c, derivatives_scan.c, derivatives_pool.c, derivatives_gather.c.
  */
 #ifndef NT_AUTOGRAD_DERIVATIVES_H
 #define NT_AUTOGRAD_DERIVATIVES_H
