@@ -60,6 +60,23 @@ NT_API nt_status nt_normal_(nt_tensor *t, double mean, double std);
 NT_API nt_status nt_normal(double mean, double std, int ndim, const int64_t *sizes, nt_dtype dtype,
                            const nt_name *names, nt_tensor **out);
 
+/* eye(n, m): ones on the diagonal of an n x m matrix (m < 0: m = n); linspace: `steps`
+ * values from start to end evenly spaced; logspace: base raised to them. dtype -1: the
+ * default dtype; names NULL or two (eye) / one name. (src/ops/grid.c) */
+NT_API nt_status nt_eye(int64_t n, int64_t m, int dtype, const nt_name *names, nt_tensor **out);
+NT_API nt_status nt_linspace(nt_scalar start, nt_scalar end, int64_t steps, int dtype,
+                             const nt_name *names, nt_tensor **out);
+NT_API nt_status nt_logspace(nt_scalar start, nt_scalar end, int64_t steps, double base, int dtype,
+                             const nt_name *names, nt_tensor **out);
+/* t.new_zeros(size) and its kin: op NT_OP_NEW_EMPTY, _ZEROS, _ONES or _FULL (value), dtype -1:
+ * t's; unnamed. randint: integers in [low, high) (dtype -1: int64); randperm: 0 .. n-1 in a
+ * random order (dtype -1: int64). */
+NT_API nt_status nt_new_sized(int op, nt_tensor *t, int ndim, const int64_t *sizes, nt_scalar value,
+                              int dtype, nt_tensor **out);
+NT_API nt_status nt_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, int dtype,
+                            nt_tensor **out);
+NT_API nt_status nt_randperm(int64_t n, int dtype, nt_tensor **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -77,6 +77,42 @@ NT_API nt_status nt_unfold(nt_tensor *t, nt_dim dimension, int64_t size, int64_t
 /* Whether both tensors have the same sizes (names are not compared). */
 NT_API nt_status nt_is_same_size(const nt_tensor *t, const nt_tensor *other, bool *out);
 
+/* The shape and factory family (src/ops/arrange.c). flip: the order of dims `dims` (indices
+ * or names) reversed, a new tensor; roll: elements shifted by shifts[i] along dims[i],
+ * wrapping around (no dims: the flattened tensor, shape kept); repeat / tile: copies of t
+ * laid side by side, count[i] along dim i (tile pads `count` with leading ones, repeat
+ * needs at least t's ndim counts); triu / tril: the upper / lower triangle of the last two
+ * dims from `diagonal` on, the rest zeroed; outer: a[i] * b[j] of two 1-d tensors. Names
+ * are kept (repeat, tile: the new leading dims unnamed; outer: a's then b's). */
+NT_API nt_status nt_flip(nt_tensor *t, int count, const nt_dim *dims, nt_tensor **out);
+NT_API nt_status nt_roll(nt_tensor *t, int nshifts, const int64_t *shifts, int ndims,
+                         const nt_dim *dims, nt_tensor **out);
+NT_API nt_status nt_repeat(nt_tensor *t, int count, const int64_t *repeats, nt_tensor **out);
+NT_API nt_status nt_tile(nt_tensor *t, int count, const int64_t *dims, nt_tensor **out);
+NT_API nt_status nt_triu(nt_tensor *t, int64_t diagonal, nt_tensor **out);
+NT_API nt_status nt_tril(nt_tensor *t, int64_t diagonal, nt_tensor **out);
+NT_API nt_status nt_triu_(nt_tensor *t, int64_t diagonal);
+NT_API nt_status nt_tril_(nt_tensor *t, int64_t diagonal);
+NT_API nt_status nt_outer(nt_tensor *a, nt_tensor *b, nt_tensor **out);
+/* diag: a 1-d t on the `diagonal`-th diagonal of a square matrix, or the `diagonal`-th
+ * diagonal of a matrix t as a new 1-d tensor; one_hot: an int64 t's values as one-hot rows
+ * of num_classes (-1: t's max + 1) in a new last dim. */
+NT_API nt_status nt_diag(nt_tensor *t, int64_t diagonal, nt_tensor **out);
+NT_API nt_status nt_one_hot(nt_tensor *t, int64_t num_classes, nt_tensor **out);
+/* Python's t.T (all dims reversed: a permute, with PyTorch's deprecation warning once per
+ * process for ndim other than 2 and 0) and t.mT (the last two dims swapped; at least 2). */
+NT_API nt_status nt_numpy_T(nt_tensor *t, nt_tensor **out);
+NT_API nt_status nt_matrix_T(nt_tensor *t, nt_tensor **out);
+/* The p-norm of t over dims (count 0: all), p = 2, 1, INFINITY, -INFINITY, 0 or any other;
+ * dtype -1: t's (a floating dtype). (src/ops/norm.c) */
+/* nn.functional.pad: `count` pads, (left, right) of the last dim, then of the one before,
+ * ...; mode "constant" (value; negative pads crop), "reflect", "replicate" or "circular"
+ * (the last 1 to 3 dims of a batched or unbatched input). (src/ops/pad.c) */
+NT_API nt_status nt_pad(nt_tensor *t, int count, const int64_t *pad, const char *mode, double value,
+                        nt_tensor **out);
+NT_API nt_status nt_norm(nt_tensor *t, double p, int count, const nt_dim *dims, bool keepdim,
+                         int dtype, nt_tensor **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -240,7 +240,26 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     ROW(TAKE_ALONG_DIM, "GatherBackward0", nt_vjp_take_along_dim, S(1), false),
     UNARY_Y(SORT, "SortBackward0", nt_vjp_sort),
     ROW(MASKED_SCATTER, "MaskedScatterBackward0", nt_vjp_masked_scatter, S(1), false),
+
+    /* the shape and factory family (ops/arrange.c): flip has its formula, the others are
+     * recorded as the public ops they are written with (the names below are PyTorch's
+     * nodes, unused: the nodes are those ops') */
+    PLAIN(FLIP, "FlipBackward0", nt_vjp_flip),
+    [NT_OP_ROLL] = {.name = "RollBackward0", .composite = nt_composite_ops},
+    [NT_OP_REPEAT] = {.name = "RepeatBackward0", .composite = nt_composite_ops},
+    [NT_OP_TILE] = {.name = "RepeatBackward0", .composite = nt_composite_ops},
+    [NT_OP_TRIU] = {.name = "TriuBackward0", .composite = nt_composite_ops},
+    [NT_OP_TRIL] = {.name = "TrilBackward0", .composite = nt_composite_ops},
+    [NT_OP_OUTER] = {.name = "MulBackward0", .composite = nt_composite_ops},
+    [NT_OP_GER] = {.name = "MulBackward0", .composite = nt_composite_ops},
+    [NT_OP_DIAG] = {.name = "DiagBackward0", .composite = nt_composite_ops},
+    [NT_OP_NORM] = {.name = "NormBackward1", .composite = nt_composite_ops},
+    [NT_OP_PAD] = {.name = "ConstantPadNdBackward0", .composite = nt_composite_ops},
 };
+
+nt_status nt_composite_ops(nt_call *c) {
+    return nt_op_row_of(c->op)->impl(c);
+}
 
 /* dropout(x, p, train) while recording: x times a mask of zeros and 1 / (1 - p) drawn by the
  * same kernel (dropout of ones), so the product's gradient is the mask's */

@@ -110,6 +110,7 @@ NT_VJP(nt_vjp_rename);
 NT_VJP(nt_vjp_transpose);
 NT_VJP(nt_vjp_t);
 NT_VJP(nt_vjp_permute);
+NT_VJP(nt_vjp_flip);
 NT_VJP(nt_vjp_align);
 NT_VJP(nt_vjp_select);
 NT_VJP(nt_vjp_narrow);
@@ -153,5 +154,8 @@ nt_tensor *vj_unreduce(vj *v, const nt_node *n, nt_tensor *g, uint64_t mask, boo
 
 /* composite forms: ops recorded as the ops they are made of */
 nt_status nt_composite_dropout(nt_call *c);
+/* an op whose impl is written with public ops (roll, repeat, triu, outer, ...), run with grad
+ * mode on so that those ops record themselves */
+nt_status nt_composite_ops(nt_call *c);
 
 #endif

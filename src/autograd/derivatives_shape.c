@@ -63,6 +63,22 @@ nt_status nt_vjp_permute(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
     return vj_end(&v);
 }
 
+/* flip(self, dims): the gradient flipped back */
+nt_status nt_vjp_flip(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    const nt_arg *a = &n->call.args[1];
+    nt_dim dims[NT_MAX_DIMS];
+    for (int i = 0; i < a->n && i < NT_MAX_DIMS; i++) {
+        int d = 0;
+        NT_TRY(nt_ag_resolve_dim(&n->in[0], a->v.dims[i], &d));
+        dims[i] = d;
+    }
+    nt_tensor *g = vj_unnamed(&v, G), *r = NULL;
+    nt_status st = vj_ok(&v) ? nt_flip(g, a->n, dims, &r) : v.st;
+    vj_give(&v, vj_keep(&v, st, r), &gin[0]);
+    return vj_end(&v);
+}
+
 /* align_to / align_as: the output holds the input's dims (matched by name; unnamed ones in
  * order) and new dims of size one: sum those away, then permute back */
 nt_status nt_vjp_align(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {

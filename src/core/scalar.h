@@ -63,6 +63,11 @@ static inline nt_scalar nt_load_scalar(const void *p, nt_dtype dtype) {
     }
 }
 
+/* s's value as a double (bool as 0 or 1). */
+static inline double nt_scalar_to_f64(nt_scalar s) {
+    return s.kind == NT_SCALAR_FLOAT ? s.v.f : s.kind == NT_SCALAR_INT ? (double)s.v.i : s.v.b;
+}
+
 /* Writes scalar s into the element at p, converted to dtype. */
 static inline void nt_store_scalar(void *p, nt_dtype dtype, nt_scalar s) {
     if (s.kind == NT_SCALAR_FLOAT) {

@@ -260,4 +260,35 @@ nt_status nt_impl_fused_adam(nt_call *c);
 
 /* end */
 
+/* arrange.c, grid.c, norm.c: the shape and factory family (flip, roll, repeat, tile, triu,
+ * tril, outer; eye, linspace, logspace) and their shape rules */
+nt_status nt_impl_flip(nt_call *c);
+nt_status nt_impl_roll(nt_call *c);
+nt_status nt_impl_repeat(nt_call *c);
+nt_status nt_impl_triangle(nt_call *c);
+nt_status nt_impl_outer(nt_call *c);
+nt_status nt_impl_eye(nt_call *c);
+nt_status nt_impl_linspace(nt_call *c);
+nt_status nt_shape_repeat(const nt_call *c, nt_shape *s);
+nt_status nt_shape_outer(const nt_call *c, nt_shape *s);
+nt_status nt_shape_eye(const nt_call *c, nt_shape *s);
+nt_status nt_shape_linspace(const nt_call *c, nt_shape *s);
+/* new_*, diag, one_hot, norm (arrange.c, grid.c), randint, randperm (grid.c) */
+nt_status nt_impl_new_sized(nt_call *c);
+nt_status nt_impl_diag(nt_call *c);
+nt_status nt_impl_one_hot(nt_call *c);
+nt_status nt_impl_norm(nt_call *c);
+nt_status nt_impl_randint(nt_call *c);
+nt_status nt_impl_randperm(nt_call *c);
+nt_status nt_shape_new_sized(const nt_call *c, nt_shape *s);
+nt_status nt_shape_diag(const nt_call *c, nt_shape *s);
+nt_status nt_shape_one_hot(const nt_call *c, nt_shape *s);
+nt_status nt_shape_randint(const nt_call *c, nt_shape *s);
+nt_status nt_shape_randperm(const nt_call *c, nt_shape *s);
+/* pad.c: nn.functional.pad */
+nt_status nt_impl_pad(nt_call *c);
+nt_status nt_shape_pad(const nt_call *c, nt_shape *s);
+
+/* end */
+
 #endif

@@ -29,4 +29,8 @@ nt_status nt_out_resize(nt_tensor *out, int ndim, const int64_t *sizes);
 nt_status nt_copy_values(nt_tensor *dst, const nt_tensor *src);
 nt_status nt_fill_values(nt_tensor *t, nt_scalar value);
 
+/* An op's result r delivered: into its out= tensor when the call has one (nt_out_resize, then
+ * r's values; r released, out the result), else as result[0]. (arrange.c) */
+nt_status nt_out_deliver(nt_call *c, nt_tensor *r);
+
 #endif

@@ -21,12 +21,12 @@ as PyTorch's cross_entropy_loss composes them), mse_loss a composite of existing
 import warnings
 
 from .. import _C
-from .._C import gelu, linear, sigmoid, tanh  # noqa: F401
+from .._C import gelu, linear, one_hot, pad, sigmoid, tanh  # noqa: F401
 
 __all__ = ["relu", "threshold", "softmax", "log_softmax", "tanh", "sigmoid", "dropout",
            "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
            "max_pool2d_with_indices", "max_pool3d_with_indices", "linear", "gelu", "silu",
-           "layer_norm", "embedding", "nll_loss", "cross_entropy", "mse_loss"]
+           "layer_norm", "embedding", "nll_loss", "cross_entropy", "mse_loss", "one_hot", "pad"]
 
 
 _UNSET = object()

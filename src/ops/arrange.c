@@ -1,0 +1,527 @@
+/*
+ * arrange.c — ops that rearrange a tensor's elements or keep part of them (layer L4): flip,
+ * roll, repeat, tile, triu, tril, outer, diag, one_hot, and the T / mT views
+ * (docs/decisions_ops_everyday.md).
+ *
+ * flip is a copy through a view with the flipped dims' strides negated (one strided copy,
+ * run by the iterator's threads). The others are written with public ops: roll is two
+ * narrows joined by cat per dim, repeat an expand of a view with a size-one dim before each
+ * dim, reshaped, triu / tril a masked_fill with a mask made from two aranges, outer a
+ * broadcast product. Autograd records them as those ops (their rows in derivatives.c are
+ * composite), so their gradients are the ops' own.
+ */
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "core/scalar.h"
+#include "core/status.h"
+#include "core/tensor.h"
+#include "dispatch/dispatch.h"
+#include "factory_call.h"
+#include "names/names.h"
+#include "op_table.h"
+#include "out.h"
+
+nt_status nt_out_deliver(nt_call *c, nt_tensor *r) {
+    nt_tensor *out = c->out[0];
+    if (!out) {
+        c->result[0] = r;
+        return NT_OK;
+    }
+    nt_status st = nt_out_resize(out, r->ndim, r->sizes);
+    if (st == NT_OK) st = nt_copy_values(out, r);
+    nt_tensor_release(r);
+    if (st == NT_OK) c->result[0] = nt_tensor_retain(out);
+    return st;
+}
+
+/* dims (indices or names) of t as a bit mask, each once ("dim 0 appears multiple times in
+ * the list of dims") */
+static nt_status dim_mask(const nt_tensor *t, int count, const nt_dim *dims, uint64_t *mask) {
+    *mask = 0;
+    for (int i = 0; i < count; i++) {
+        int64_t d;
+        NT_TRY(nt_tensor_dim(t, dims[i], &d));
+        if (*mask >> d & 1)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "dim %" PRId64 " appears multiple times in the list of dims", d);
+        *mask |= 1ull << d;
+    }
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ flip */
+
+nt_status nt_impl_flip(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *v = NULL, *r = NULL;
+    uint64_t mask;
+    NT_TRY(dim_mask(t, c->args[1].n, c->args[1].v.dims, &mask));
+    int64_t strides[NT_MAX_DIMS], offset = t->offset;
+    for (int d = 0; d < t->ndim; d++) {
+        strides[d] = t->strides[d];
+        if ((mask >> d & 1) && t->sizes[d] > 1) {
+            offset += (t->sizes[d] - 1) * t->strides[d];
+            strides[d] = -t->strides[d];
+        }
+    }
+    nt_status st = nt_tensor_view_of(t, t->ndim, t->sizes, strides, offset, t->names, &v);
+    if (st == NT_OK) st = nt_tensor_alloc(t->dtype, t->ndim, t->sizes, t->names, &r);
+    if (st == NT_OK) st = nt_copy_values(r, v);
+    nt_tensor_release(v);
+    if (st != NT_OK) {
+        nt_tensor_release(r);
+        return st;
+    }
+    c->result[0] = r;
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ roll */
+
+/* t rolled by `shift` along dim d: its last `shift` entries first */
+static nt_status roll_dim(nt_tensor *t, int64_t d, int64_t shift, nt_tensor **out) {
+    int64_t size = t->sizes[d];
+    int64_t s = size > 0 ? ((shift % size) + size) % size : 0;
+    if (s == 0) return nt_clone(t, out);
+    nt_tensor *parts[2] = {NULL, NULL};
+    nt_status st = nt_narrow(t, d, size - s, s, &parts[0]);
+    if (st == NT_OK) st = nt_narrow(t, d, 0, size - s, &parts[1]);
+    if (st == NT_OK) st = nt_cat(2, parts, d, NULL, out);
+    nt_tensor_release(parts[0]);
+    nt_tensor_release(parts[1]);
+    return st;
+}
+
+static nt_status roll(nt_tensor *t, int nshifts, const int64_t *shifts, int ndims,
+                      const nt_dim *dims, nt_tensor **out) {
+    if (ndims == 0 && nshifts == 1) { /* the flattened tensor, rolled, then shaped back */
+        int64_t n = t->numel;
+        nt_tensor *plain = NULL, *flat = NULL, *rolled = NULL, *shaped = NULL;
+        nt_status st = nt_rename(t, NULL, &plain); /* reshape keeps no names */
+        if (st == NT_OK) st = nt_reshape(plain, 1, &n, &flat);
+        if (st == NT_OK) st = roll_dim(flat, 0, shifts[0], &rolled);
+        if (st == NT_OK) st = nt_reshape(rolled, t->ndim, t->sizes, &shaped);
+        if (st == NT_OK && t->names)
+            st = nt_rename(shaped, t->names, out);
+        else if (st == NT_OK)
+            *out = nt_tensor_retain(shaped);
+        nt_tensor_release(plain);
+        nt_tensor_release(flat);
+        nt_tensor_release(rolled);
+        nt_tensor_release(shaped);
+        return st;
+    }
+    if (nshifts != ndims || ndims == 0)
+        return nt_fail(NT_ERR_RUNTIME, "shifts and dimensions must align. shifts: %d, dims:%d",
+                       nshifts, ndims);
+    nt_tensor *cur = nt_tensor_retain(t);
+    for (int i = 0; i < ndims; i++) {
+        int64_t d;
+        nt_tensor *next = NULL;
+        nt_status st = nt_tensor_dim(t, dims[i], &d);
+        if (st == NT_OK) st = roll_dim(cur, d, shifts[i], &next);
+        nt_tensor_release(cur);
+        if (st != NT_OK) return st;
+        cur = next;
+    }
+    *out = cur;
+    return NT_OK;
+}
+
+nt_status nt_impl_roll(nt_call *c) {
+    const nt_arg *s = &c->args[1], *d = &c->args[2];
+    int ndims = d->kind == NT_ARG_DIMS ? d->n : 0;
+    return roll(nt_call_tensor(c, 0), s->n, s->v.ints, ndims, ndims ? d->v.dims : NULL,
+                &c->result[0]);
+}
+
+/* ------------------------------------------------------------------ repeat, tile */
+
+/* The counts of a repeat (tile: padded with leading ones to t's ndim) into reps[*n] */
+static nt_status repeat_counts(const nt_call *c, const nt_tensor *t, int64_t *reps, int *n) {
+    const nt_arg *a = &c->args[1];
+    int lead = c->op == NT_OP_TILE && a->n < t->ndim ? t->ndim - a->n : 0;
+    *n = a->n + lead;
+    if (*n < t->ndim)
+        return nt_fail(NT_ERR_RUNTIME, "Number of dimensions of repeat dims can not be smaller "
+                                       "than number of dimensions of tensor");
+    if (2 * *n > NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME, "repeat: %d counts, at most %d are supported", *n,
+                       NT_MAX_DIMS / 2);
+    int64_t sizes[NT_MAX_DIMS];
+    for (int i = 0; i < *n; i++) {
+        reps[i] = i < lead ? 1 : a->v.ints[i - lead];
+        sizes[i] = reps[i] * (i < *n - t->ndim ? 1 : t->sizes[i - (*n - t->ndim)]);
+    }
+    for (int i = 0; i < *n; i++)
+        if (sizes[i] < 0) {
+            char text[512];
+            nt_ints_repr(sizes, *n, text, sizeof text);
+            return nt_fail(NT_ERR_RUNTIME,
+                           "Trying to create tensor with negative dimension %" PRId64 ": %s",
+                           sizes[i], text);
+        }
+    return NT_OK;
+}
+
+nt_status nt_shape_repeat(const nt_call *c, nt_shape *s) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    int64_t reps[NT_MAX_DIMS];
+    int n;
+    NT_TRY(repeat_counts(c, t, reps, &n));
+    s->ndim = n;
+    for (int i = 0; i < n; i++)
+        s->sizes[i] = reps[i] * (i < n - t->ndim ? 1 : t->sizes[i - (n - t->ndim)]);
+    return NT_OK;
+}
+
+/* t seen as (1, x0, 1, x1, ...) with the leading ones padded, expanded to (r0, x0, r1, x1,
+ * ...), reshaped (a copy) to (r0 x0, r1 x1, ...); names: t's, the new leading dims None */
+nt_status nt_impl_repeat(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    int64_t reps[NT_MAX_DIMS], pair[NT_MAX_DIMS], wide[NT_MAX_DIMS], sizes[NT_MAX_DIMS];
+    int n;
+    NT_TRY(repeat_counts(c, t, reps, &n));
+    int lead = n - t->ndim;
+    for (int i = 0; i < n; i++) {
+        int64_t x = i < lead ? 1 : t->sizes[i - lead];
+        pair[2 * i] = 1, pair[2 * i + 1] = x;
+        wide[2 * i] = reps[i], wide[2 * i + 1] = x;
+        sizes[i] = reps[i] * x;
+    }
+    nt_tensor *plain = NULL, *paired = NULL, *expanded = NULL, *r = NULL;
+    nt_status st = nt_rename(t, NULL, &plain); /* reshape keeps no names */
+    if (st == NT_OK) st = nt_reshape(plain, 2 * n, pair, &paired);
+    if (st == NT_OK) st = nt_expand(paired, 2 * n, wide, &expanded);
+    if (st == NT_OK) st = nt_reshape(expanded, n, sizes, &r);
+    if (st == NT_OK && t->names) {
+        nt_name names[NT_MAX_DIMS];
+        for (int i = 0; i < n; i++)
+            names[i] = i < lead ? NT_NAME_NONE : t->names[i - lead];
+        nt_tensor *named = NULL;
+        st = nt_rename(r, names, &named);
+        nt_tensor_release(r);
+        r = named;
+    }
+    nt_tensor_release(plain);
+    nt_tensor_release(paired);
+    nt_tensor_release(expanded);
+    if (st != NT_OK) {
+        nt_tensor_release(r);
+        return st;
+    }
+    c->result[0] = r;
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ triu, tril */
+
+/* col - row of a (rows, cols) matrix, int64 */
+static nt_status offsets(int64_t rows, int64_t cols, nt_tensor **diff) {
+    nt_tensor *row = NULL, *col = NULL, *row2 = NULL;
+    int64_t shape[2] = {rows, 1};
+    nt_status st =
+        nt_arange(nt_scalar_int(0), nt_scalar_int(rows), nt_scalar_int(1), NT_INT64, &row);
+    if (st == NT_OK)
+        st = nt_arange(nt_scalar_int(0), nt_scalar_int(cols), nt_scalar_int(1), NT_INT64, &col);
+    if (st == NT_OK) st = nt_reshape(row, 2, shape, &row2);
+    if (st == NT_OK) st = nt_sub(col, row2, diff);
+    nt_tensor_release(row);
+    nt_tensor_release(col);
+    nt_tensor_release(row2);
+    return st;
+}
+
+/* Where col - row `op` k (a bool mask): triu zeroes where it is < diagonal, tril where >,
+ * diag's matrix is where it is == */
+static nt_status diagonal_mask(int64_t rows, int64_t cols, nt_binary_op op, int64_t k,
+                               nt_tensor **mask) {
+    nt_tensor *diff = NULL;
+    nt_status st = offsets(rows, cols, &diff);
+    if (st == NT_OK) st = nt_binary_scalar(op, diff, nt_scalar_int(k), mask);
+    nt_tensor_release(diff);
+    return st;
+}
+
+nt_status nt_impl_triangle(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *mask = NULL, *r = NULL;
+    int64_t diagonal = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0, d;
+    if (t->ndim == 0) /* PyTorch's IndexErrors */
+        return nt_fail(NT_ERR_INDEX, "Dimension specified as -2 but tensor has no dimensions");
+    if (t->ndim < 2) NT_TRY(nt_wrap_dim(-2, t->ndim, &d));
+    bool upper = c->op == NT_OP_TRIU;
+    NT_TRY(diagonal_mask(t->sizes[t->ndim - 2], t->sizes[t->ndim - 1],
+                         upper ? NT_BINARY_LT : NT_BINARY_GT, diagonal, &mask));
+    nt_status st;
+    if (c->inplace) {
+        st = nt_masked_fill_(t, mask, nt_scalar_int(0));
+        if (st == NT_OK) c->result[0] = nt_tensor_retain(t);
+    } else {
+        st = nt_masked_fill(t, mask, nt_scalar_int(0), &r);
+        if (st == NT_OK) st = nt_out_deliver(c, r);
+    }
+    nt_tensor_release(mask);
+    return st;
+}
+
+/* ------------------------------------------------------------------ outer */
+
+static nt_status outer_check(const nt_tensor *a, const nt_tensor *b) {
+    if (a->ndim != 1)
+        return nt_fail(NT_ERR_RUNTIME, "outer: Expected 1-D argument self, but got %d-D", a->ndim);
+    if (b->ndim != 1)
+        return nt_fail(NT_ERR_RUNTIME, "outer: Expected 1-D argument vec2, but got %d-D", b->ndim);
+    return NT_OK;
+}
+
+nt_status nt_shape_outer(const nt_call *c, nt_shape *s) {
+    const nt_tensor *a = nt_call_tensor(c, 0), *b = nt_call_tensor(c, 1);
+    NT_TRY(outer_check(a, b));
+    s->ndim = 2;
+    s->sizes[0] = a->sizes[0];
+    s->sizes[1] = b->sizes[0];
+    return NT_OK;
+}
+
+nt_status nt_impl_outer(nt_call *c) {
+    nt_tensor *a = nt_call_tensor(c, 0), *b = nt_call_tensor(c, 1), *column = NULL, *r = NULL;
+    NT_TRY(outer_check(a, b));
+    nt_status st = nt_unsqueeze(a, 1, &column);
+    if (st == NT_OK) st = nt_mul(column, b, &r);
+    nt_tensor_release(column);
+    return st == NT_OK ? nt_out_deliver(c, r) : st;
+}
+
+/* ------------------------------------------------------------------ diag */
+
+static nt_status diag_check(const nt_tensor *t) {
+    if (t->ndim != 1 && t->ndim != 2) return nt_fail(NT_ERR_RUNTIME, "matrix or a vector expected");
+    return NT_OK;
+}
+
+/* the length of a (rows, cols) matrix's diagonal `k` */
+static int64_t diagonal_length(int64_t rows, int64_t cols, int64_t k) {
+    int64_t n = k >= 0 ? (rows < cols - k ? rows : cols - k) : (rows + k < cols ? rows + k : cols);
+    return n > 0 ? n : 0;
+}
+
+nt_status nt_shape_diag(const nt_call *c, nt_shape *s) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    int64_t k = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0;
+    NT_TRY(diag_check(t));
+    if (t->ndim == 2) {
+        s->ndim = 1;
+        s->sizes[0] = diagonal_length(t->sizes[0], t->sizes[1], k);
+        return NT_OK;
+    }
+    s->ndim = 2;
+    s->sizes[0] = s->sizes[1] = t->sizes[0] + (k < 0 ? -k : k);
+    return NT_OK;
+}
+
+/* a vector v: the matrix (col - row == k) times v padded with |k| zeros, v's entry i
+ * broadcast along row i (k >= 0) or column i (k < 0), so that autograd records a cat and a
+ * mul; a matrix: its diagonal view, cloned */
+nt_status nt_impl_diag(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *plain = NULL, *d = NULL, *r = NULL;
+    int64_t k = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0;
+    NT_TRY(diag_check(t));
+    nt_status st = nt_rename(t, NULL, &plain);
+    if (st == NT_OK && t->ndim == 1) {
+        int64_t pad = k < 0 ? -k : k, n = t->sizes[0] + pad;
+        nt_tensor *zeros = NULL, *padded = NULL, *line = NULL, *mask = NULL, *eye = NULL;
+        st = nt_zeros(1, &pad, t->dtype, NULL, &zeros);
+        if (st == NT_OK) st = nt_cat(2, (nt_tensor *[]){plain, zeros}, 0, NULL, &padded);
+        if (st == NT_OK && k >= 0) st = nt_unsqueeze(padded, 1, &line);
+        if (st == NT_OK && k < 0) line = nt_tensor_retain(padded);
+        if (st == NT_OK) st = diagonal_mask(n, n, NT_BINARY_EQ, k, &mask);
+        if (st == NT_OK) st = nt_to_dtype(mask, t->dtype, &eye);
+        if (st == NT_OK) st = nt_mul(eye, line, &r);
+        nt_tensor_release(zeros);
+        nt_tensor_release(padded);
+        nt_tensor_release(line);
+        nt_tensor_release(mask);
+        nt_tensor_release(eye);
+    } else if (st == NT_OK) {
+        st = nt_diagonal(plain, k, 0, 1, &d);
+        if (st == NT_OK) st = nt_clone(d, &r);
+    }
+    nt_tensor_release(plain);
+    nt_tensor_release(d);
+    if (st != NT_OK) {
+        nt_tensor_release(r);
+        return st;
+    }
+    return nt_out_deliver(c, r);
+}
+
+/* ------------------------------------------------------------------ one_hot */
+
+/* The class count of one_hot(t, num_classes), with PyTorch's checks in its order */
+static nt_status one_hot_classes(nt_tensor *t, int64_t num_classes, int64_t *classes) {
+    if (t->dtype != NT_INT64)
+        return nt_fail(NT_ERR_RUNTIME, "one_hot is only applicable to index tensor.");
+    *classes = num_classes;
+    if (t->numel == 0) {
+        if (num_classes == -1)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "Can not infer total number of classes from empty tensor.");
+        return NT_OK;
+    }
+    nt_tensor *lo = NULL, *hi = NULL;
+    nt_status st = nt_min_all(t, &lo);
+    if (st == NT_OK) st = nt_max_all(t, &hi);
+    int64_t min = st == NT_OK ? nt_load_scalar(nt_tensor_bytes(lo), NT_INT64).v.i : 0;
+    int64_t max = st == NT_OK ? nt_load_scalar(nt_tensor_bytes(hi), NT_INT64).v.i : 0;
+    nt_tensor_release(lo);
+    nt_tensor_release(hi);
+    if (st != NT_OK) return st;
+    if (min < 0) return nt_fail(NT_ERR_RUNTIME, "Class values must be non-negative.");
+    if (num_classes == -1)
+        *classes = max + 1;
+    else if (max >= num_classes)
+        return nt_fail(NT_ERR_RUNTIME, "Class values must be smaller than num_classes.");
+    return NT_OK;
+}
+
+nt_status nt_shape_one_hot(const nt_call *c, nt_shape *s) {
+    nt_tensor *t = nt_call_tensor(c, 0);
+    int64_t classes;
+    NT_TRY(one_hot_classes(t, c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : -1, &classes));
+    if (t->ndim + 1 > NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME, "one_hot: at most %d dims", NT_MAX_DIMS - 1);
+    nt_shape_of_tensor(s, t);
+    s->sizes[s->ndim++] = classes;
+    return NT_OK;
+}
+
+/* t[..., None] == arange(classes), as int64: t's names and an unnamed last dim */
+nt_status nt_impl_one_hot(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *column = NULL, *range = NULL, *hot = NULL;
+    int64_t classes;
+    NT_TRY(one_hot_classes(t, c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : -1, &classes));
+    nt_status st = nt_unsqueeze(t, t->ndim, &column);
+    if (st == NT_OK)
+        st =
+            nt_arange(nt_scalar_int(0), nt_scalar_int(classes), nt_scalar_int(1), NT_INT64, &range);
+    if (st == NT_OK) st = nt_binary(NT_BINARY_EQ, column, range, &hot);
+    if (st == NT_OK) st = nt_to_dtype(hot, NT_INT64, &c->result[0]);
+    nt_tensor_release(column);
+    nt_tensor_release(range);
+    nt_tensor_release(hot);
+    return st;
+}
+
+/* ------------------------------------------------------------------ T, mT (permute, transpose) */
+
+nt_status nt_numpy_T(nt_tensor *t, nt_tensor **out) {
+    static atomic_bool warned;
+    if (!t) return nt_fail_null_tensor("T", "self");
+    if (t->ndim != 2 && t->ndim != 0 && !atomic_exchange(&warned, true))
+        nt_warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
+                "to reverse the dimensions of a tensor.");
+    nt_dim dims[NT_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++)
+        dims[i] = t->ndim - 1 - i;
+    return nt_permute(t, t->ndim, dims, out);
+}
+
+nt_status nt_matrix_T(nt_tensor *t, nt_tensor **out) {
+    if (!t) return nt_fail_null_tensor("mT", "self");
+    if (t->ndim < 2)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "tensor.mT is only supported on matrices or batches of matrices. Got %d-D "
+                       "tensor.",
+                       t->ndim);
+    return nt_transpose(t, -2, -1, out);
+}
+
+/* ------------------------------------------------------------------ the public functions */
+
+nt_status nt_flip(nt_tensor *t, int count, const nt_dim *dims, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_FLIP);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_dims(count, dims);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_roll(nt_tensor *t, int nshifts, const int64_t *shifts, int ndims, const nt_dim *dims,
+                  nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_ROLL);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_ints(nshifts, shifts);
+    c.args[2] = ndims > 0 ? nt_arg_dims(ndims, dims) : nt_arg_none();
+    return nt_dispatch_result(&c, out);
+}
+
+static nt_status counts_call(nt_op op, nt_tensor *t, int count, const int64_t *counts,
+                             nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_ints(count, counts);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_repeat(nt_tensor *t, int count, const int64_t *repeats, nt_tensor **out) {
+    return counts_call(NT_OP_REPEAT, t, count, repeats, out);
+}
+
+nt_status nt_tile(nt_tensor *t, int count, const int64_t *dims, nt_tensor **out) {
+    return counts_call(NT_OP_TILE, t, count, dims, out);
+}
+
+static nt_status triangle_call(nt_op op, nt_tensor *t, int64_t diagonal, bool inplace,
+                               nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, op);
+    c.inplace = inplace;
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(diagonal);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_triu(nt_tensor *t, int64_t diagonal, nt_tensor **out) {
+    return triangle_call(NT_OP_TRIU, t, diagonal, false, out);
+}
+
+nt_status nt_tril(nt_tensor *t, int64_t diagonal, nt_tensor **out) {
+    return triangle_call(NT_OP_TRIL, t, diagonal, false, out);
+}
+
+nt_status nt_triu_(nt_tensor *t, int64_t diagonal) {
+    return triangle_call(NT_OP_TRIU, t, diagonal, true, NULL);
+}
+
+nt_status nt_tril_(nt_tensor *t, int64_t diagonal) {
+    return triangle_call(NT_OP_TRIL, t, diagonal, true, NULL);
+}
+
+nt_status nt_outer(nt_tensor *a, nt_tensor *b, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_OUTER);
+    c.args[0] = nt_arg_tensor(a);
+    c.args[1] = nt_arg_tensor(b);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_diag(nt_tensor *t, int64_t diagonal, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_DIAG);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(diagonal);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_one_hot(nt_tensor *t, int64_t num_classes, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_ONE_HOT);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(num_classes);
+    return nt_dispatch_result(&c, out);
+}
