@@ -165,7 +165,26 @@ static int set_data(PyObject *self, PyObject *value, void *closure) {
     return st == NT_OK ? 0 : nt_py_raise_int(st);
 }
 
+/* t.T and t.mT: the C views (nt_numpy_T warns as PyTorch does), their warning raised */
+static PyObject *get_view(nt_status (*view)(nt_tensor *, nt_tensor **), PyObject *self) {
+    nt_tensor *out = NULL;
+    nt_status st = view(nt_py_tensor(self), &out); /* before reading `out` */
+    PyObject *r = nt_py_result(st, out);
+    if (r && nt_py_warn_pending() < 0) Py_CLEAR(r);
+    return r;
+}
+
+static PyObject *get_T(PyObject *self, void *closure) {
+    return get_view(nt_numpy_T, self);
+}
+
+static PyObject *get_mT(PyObject *self, void *closure) {
+    return get_view(nt_matrix_T, self);
+}
+
 static PyGetSetDef tensor_getset[] = {
+    {"T", get_T, NULL, "The tensor with its dims reversed (a view).", NULL},
+    {"mT", get_mT, NULL, "The tensor with its last two dims swapped (a view).", NULL},
     {"names", get_names, set_names, "The name of each dim (str or None).", NULL},
     {"shape", get_shape, NULL, "The size of each dim, as a Size.", NULL},
     {"ndim", get_ndim, NULL, "The number of dims.", NULL},

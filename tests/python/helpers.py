@@ -249,3 +249,30 @@ def assert_same_error(nt_fn, torch_fn, exc_type=None):
             assert type(e) is exc_type
     else:
         raise AssertionError(f"ntensor raised nothing; torch raised {torch_exc!r}")
+
+
+def agree(expr, env=None, exact=True):
+    """Evaluates `expr` with PyTorch and with ntensor (bound to the name `torch`), env's torch
+    tensors converted by from_torch: the same result (assert_same, or assert_close_dtype when
+    not exact; a torch.Size as a tuple), or the same exception type and text. Returns
+    ntensor's result (None for an error)."""
+    import pytest
+    env = env or {}
+    tenv = dict(torch=torch, **env)
+    nenv = dict(torch=nt, **{k: from_torch(v) if isinstance(v, torch.Tensor) else v
+                             for k, v in env.items()})
+    try:
+        want = eval(expr, tenv)
+    except Exception as e:  # noqa: BLE001
+        with pytest.raises(type(e)) as info:
+            eval(expr, nenv)
+        assert str(info.value) == str(e), (expr, str(info.value), str(e))
+        return None
+    got = eval(expr, nenv)
+    if isinstance(want, torch.Size):
+        assert tuple(got) == tuple(want), (expr, got, want)
+    elif exact:
+        assert_same(got, want)
+    else:
+        assert_close_dtype(got, want)
+    return got
