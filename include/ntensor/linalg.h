@@ -33,6 +33,11 @@ NT_API nt_status nt_dot(const nt_tensor *a, const nt_tensor *b, nt_tensor **out)
 NT_API nt_status nt_dot_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
 /* Batched mm of (B, n, m) and (B, m, p); the result has b's dtype. */
 NT_API nt_status nt_bmm(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);
+/* torch.einsum over `count` tensors: PyTorch's equation ('ij,jk->ik'), or ours with
+ * space-separated names ('N C, C D -> N D': named operands' dims taken by name, the result
+ * named). Each pair of operands is one bmm. (src/ops/einsum.c) */
+NT_API nt_status nt_einsum(const char *equation, int count, nt_tensor *const *tensors,
+                           nt_tensor **out);
 NT_API nt_status nt_bmm_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
 /* torch.matmul: dot, mv, mm, or a batched product with broadcast batch dims (x @ y). */
 NT_API nt_status nt_matmul(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);

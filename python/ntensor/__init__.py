@@ -7,7 +7,7 @@ from ._C import *  # noqa: F401,F403
 from ._C import Size, Tensor, dtype  # noqa: F401
 from ._C import _fused_adam_, _fused_adamw_, _fused_sgd_  # noqa: F401  (ntensor.optim's steps)
 from ._device import device  # noqa: F401  (a Python class, as simple as it is)
-from .functional import cdist, split  # noqa: E402,F401  (Python in PyTorch too)
+from .functional import cdist, einsum, split  # noqa: E402,F401  (Python in PyTorch too)
 from . import nn  # noqa: E402,F401  (torch.nn.functional is reachable as an attribute)
 from . import optim  # noqa: E402,F401  (torch.optim: SGD, Adam, AdamW over fused C steps)
 # torch.softmax and torch.log_softmax take nn.functional's signature here (implicit dim)

@@ -1,9 +1,9 @@
 """ntensor.functional: the module functions PyTorch writes in Python (torch/functional.py)
-over its C functions; here cdist, whose compute_mode is a string in Python and an int in C, and
-split, which calls Tensor.split."""
+over its C functions; here cdist, whose compute_mode is a string in Python and an int in C,
+split, which calls Tensor.split, and einsum, which takes its operands as varargs or a list."""
 from . import _C
 
-__all__ = ["cdist", "split"]
+__all__ = ["cdist", "einsum", "split"]
 
 _COMPUTE_MODES = {
     "use_mm_for_euclid_dist_if_necessary": None,
@@ -26,3 +26,16 @@ def split(tensor, split_size_or_sections, dim=0):
     """split(tensor, split_size_or_sections, dim=0) -> tuple of Tensors: views of equal chunks
     (an int) or of the given sizes (a list), as tensor.split."""
     return tensor.split(split_size_or_sections, dim)
+
+
+def einsum(*args):
+    """einsum(equation, *operands) -> Tensor: torch.einsum ('ij,jk->ik', a, b; the operands
+    also as one list), and ntensor's named form ('N C, C D -> N D', a, b), in which the labels
+    are the operands' dim names (see ntensor's docs/decisions_ops_everyday.md)."""
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+    equation, operands = args[0], args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = operands[0]
+    return _C.einsum(equation, list(operands))

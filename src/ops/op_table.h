@@ -288,6 +288,9 @@ nt_status nt_shape_randperm(const nt_call *c, nt_shape *s);
 /* pad.c: nn.functional.pad */
 nt_status nt_impl_pad(nt_call *c);
 nt_status nt_shape_pad(const nt_call *c, nt_shape *s);
+/* einsum.c */
+nt_status nt_impl_einsum(nt_call *c);
+nt_status nt_shape_einsum(const nt_call *c, nt_shape *s);
 
 /* end */
 

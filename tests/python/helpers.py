@@ -251,11 +251,11 @@ def assert_same_error(nt_fn, torch_fn, exc_type=None):
         raise AssertionError(f"ntensor raised nothing; torch raised {torch_exc!r}")
 
 
-def agree(expr, env=None, exact=True):
+def agree(expr, env=None, exact=True, **close):
     """Evaluates `expr` with PyTorch and with ntensor (bound to the name `torch`), env's torch
-    tensors converted by from_torch: the same result (assert_same, or assert_close_dtype when
-    not exact; a torch.Size as a tuple), or the same exception type and text. Returns
-    ntensor's result (None for an error)."""
+    tensors converted by from_torch: the same result (assert_same, or assert_close_dtype with
+    `close`'s arguments when not exact; a torch.Size as a tuple), or the same exception type
+    and text. Returns ntensor's result (None for an error)."""
     import pytest
     env = env or {}
     tenv = dict(torch=torch, **env)
@@ -274,5 +274,5 @@ def agree(expr, env=None, exact=True):
     elif exact:
         assert_same(got, want)
     else:
-        assert_close_dtype(got, want)
+        assert_close_dtype(got, want, **close)
     return got

@@ -265,12 +265,16 @@ static void build(built *b, nt_op op, const nt_sig *sig) {
             c->args[i] = nt_arg_tensors(n, b->lists[i]);
             break;
         }
-        case NT_ARG_STR:
+        case NT_ARG_STR: {
+            static const char *const equations[] = {"i->i", "ij->ji", "ij,jk->ik", "i,i->"};
             if (!strcmp(p->name, "reduce")) /* scatter's */
                 c->args[i] = nt_arg_str(draw(2) ? "add" : "multiply");
+            else if (!strcmp(p->name, "equation")) /* einsum's */
+                c->args[i] = nt_arg_str(equations[draw(4)]);
             else
                 c->args[i] = nt_arg_str(draw(2) ? "floor" : "trunc");
             break;
+        }
         default:
             c->args[i] = nt_arg_none();
             break;

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import ntensor as nt
-from helpers import DTYPE_PAIRS, agree, assert_close_dtype, assert_same, from_torch
+from helpers import DTYPE_PAIRS, agree, assert_close_dtype, assert_same, from_torch, to_torch
 
 
 X = torch.arange(24.).reshape(2, 3, 4)
@@ -378,3 +378,68 @@ def test_pad_names_and_gradients():
         f(tt, torch.nn.functional).backward(g)
         f(xx, nt.nn.functional).backward(from_torch(g))
         assert_same(xx.grad, tt.grad, exact=False, rtol=1e-10, atol=1e-12)
+
+
+# ------------------------------------------------------------------ einsum
+
+EINSUM_CASES = [
+    "torch.einsum('ij,jk->ik', a, b)", "torch.einsum('ij,jk', a, b)", "torch.einsum('ij->ji', a)",
+    "torch.einsum('ij->', a)", "torch.einsum('ij->j', a)", "torch.einsum('ii->i', s)",
+    "torch.einsum('ii', s)", "torch.einsum('i,i->', v, v)", "torch.einsum('i,j->ij', v, w)",
+    "torch.einsum('bij,bjk->bik', c, d)", "torch.einsum('bij,bjk->bki', c, d)",
+    "torch.einsum('ij,jk,kl->il', a, b, e)", "torch.einsum('ij,ij->ij', a, a)",
+    "torch.einsum('ij,ij->i', a, a)", "torch.einsum('bij,jk->bik', c, b)",
+    "torch.einsum('i j,j k->i k', a, b)", "torch.einsum('ij,jk->ik', [a, b])",
+    "torch.einsum('bij,bkj->bik', c, c)", "torch.einsum('ij,kj->ik', a, a)",
+    "torch.einsum('ij,jk->ik', a)", "torch.einsum('ij->ik', a)", "torch.einsum('ij->ii', a)",
+    "torch.einsum('ij,jk->ik', a, b, b)", "torch.einsum('ijk', a)", "torch.einsum('ii', a)",
+    "torch.einsum('i1', a)", "torch.einsum('ij')", "torch.einsum('xy,yz->zx', a, b)",
+    "torch.einsum('Ab,bC->CA', a, b)", "torch.einsum('ij,j->i', a, torch.ones(1))",
+]
+
+
+@pytest.mark.parametrize("expr", EINSUM_CASES)
+def test_einsum(expr):
+    g = torch.Generator().manual_seed(7)
+    env = dict(a=torch.randn(2, 3, generator=g), b=torch.randn(3, 4, generator=g),
+               e=torch.randn(4, 5, generator=g), s=torch.randn(3, 3, generator=g),
+               v=torch.randn(3, generator=g), w=torch.randn(2, generator=g),
+               c=torch.randn(2, 3, 4, generator=g), d=torch.randn(2, 4, 5, generator=g))
+    agree(expr, env, exact=False, n_terms=20)
+
+
+def test_einsum_named_form():
+    a = nt.randn(2, 3, names=("N", "C"))
+    b = nt.randn(3, 4, names=("C", "D"))
+    r = nt.einsum("N C, C D -> N D", a, b)
+    assert r.names == ("N", "D")
+    assert_same(r.rename(None), torch.einsum("ij,jk->ik", to_torch(a).rename(None),
+                                             to_torch(b).rename(None)), exact=False, rtol=1e-5)
+    # dims taken by name, in whatever order the tensor holds them
+    r2 = nt.einsum("N C, C D -> D N", a, b.align_to("D", "C"))
+    assert r2.names == ("D", "N")
+    assert_same(r2.rename(None), to_torch(r.rename(None).t()), exact=False, rtol=1e-5)
+    # words longer than a letter: the named form on unnamed tensors too
+    x = nt.randn(2, 3)
+    y = nt.randn(3)
+    r3 = nt.einsum("batch feat, feat -> batch", x, y)
+    assert r3.names == ("batch",)
+    assert_same(r3.rename(None), torch.einsum("ij,j->i", to_torch(x), to_torch(y)),
+                exact=False, rtol=1e-5)
+    with pytest.raises(RuntimeError):
+        nt.einsum("N Q, C D -> N D", a, b)
+
+
+def test_einsum_gradients():
+    t1 = torch.randn(2, 3, 4, dtype=torch.float64)
+    t2 = torch.randn(2, 4, 5, dtype=torch.float64)
+    x1, x2 = from_torch(t1).requires_grad_(), from_torch(t2).requires_grad_()
+    f = lambda m, a, b: m.einsum("bij,bjk->bik", a, b)  # noqa: E731
+    assert nt.autograd.gradcheck(lambda a, b: f(nt, a, b), (x1, x2))
+    y1, y2 = t1.clone().requires_grad_(), t2.clone().requires_grad_()
+    f(torch, y1, y2).sum().backward()
+    f(nt, x1, x2).sum().backward()
+    assert_same(x1.grad, y1.grad, exact=False, rtol=1e-10, atol=1e-12)
+    assert_same(x2.grad, y2.grad, exact=False, rtol=1e-10, atol=1e-12)
+    s = from_torch(torch.randn(3, 3, dtype=torch.float64)).requires_grad_()
+    assert nt.autograd.gradcheck(lambda a: nt.einsum("ii->i", a), (s,))
