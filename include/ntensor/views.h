@@ -110,6 +110,10 @@ NT_API nt_status nt_matrix_T(nt_tensor *t, nt_tensor **out);
  * (the last 1 to 3 dims of a batched or unbatched input). (src/ops/pad.c) */
 NT_API nt_status nt_pad(nt_tensor *t, int count, const int64_t *pad, const char *mode, double value,
                         nt_tensor **out);
+/* repeat_interleave: each entry of t along dim (has_dim false: of the flattened t) repeated
+ * `repeats` times, or counts[i] times (count entries: one per entry, or one for all). */
+NT_API nt_status nt_repeat_interleave(nt_tensor *t, int64_t repeats, bool has_dim, nt_dim dim,
+                                      nt_tensor **out);
 NT_API nt_status nt_norm(nt_tensor *t, double p, int count, const nt_dim *dims, bool keepdim,
                          int dtype, nt_tensor **out);
 

@@ -256,6 +256,9 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     [NT_OP_NORM] = {.name = "NormBackward1", .composite = nt_composite_ops},
     [NT_OP_PAD] = {.name = "ConstantPadNdBackward0", .composite = nt_composite_ops},
     [NT_OP_EINSUM] = {.name = "BmmBackward0", .composite = nt_composite_ops},
+    [NT_OP_REPEAT_INTERLEAVE_TENSOR] = {.name = "IndexSelectBackward0",
+                                        .composite = nt_composite_ops},
+    [NT_OP_REPEAT_INTERLEAVE] = {.name = "IndexSelectBackward0", .composite = nt_composite_ops},
 };
 
 nt_status nt_composite_ops(nt_call *c) {

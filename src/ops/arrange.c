@@ -1,6 +1,6 @@
 /*
  * arrange.c — ops that rearrange a tensor's elements or keep part of them (layer L4): flip,
- * roll, repeat, tile, triu, tril, outer, diag, one_hot, and the T / mT views
+ * roll, repeat, tile, repeat_interleave, triu, tril, outer, diag, one_hot, and the T / mT views
  * (docs/decisions_ops_everyday.md).
  *
  * flip is a copy through a view with the flipped dims' strides negated (one strided copy,
@@ -12,6 +12,7 @@
  */
 #include <inttypes.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/scalar.h"
@@ -411,6 +412,160 @@ nt_status nt_impl_one_hot(nt_call *c) {
     nt_tensor_release(range);
     nt_tensor_release(hot);
     return st;
+}
+
+/* ------------------------------------------------------------------ repeat_interleave */
+
+/* The counts of a tensor of repeats (int32 or int64, 0-d or 1-d) as int64 values in *values
+ * (a new contiguous tensor), checked as PyTorch checks them */
+static nt_status interleave_counts(nt_tensor *repeats, nt_tensor **values) {
+    if (repeats->dtype != NT_INT64 && repeats->dtype != NT_INT32)
+        return nt_fail(NT_ERR_RUNTIME, "\"repeat_interleave_cpu\" not implemented for '%s'",
+                       nt_dtype_torch_name(repeats->dtype));
+    if (repeats->ndim > 1) return nt_fail(NT_ERR_RUNTIME, "repeats must be 0-dim or 1-dim tensor");
+    nt_tensor *wide = NULL, *flat = NULL;
+    int64_t n = repeats->numel;
+    nt_status st = nt_to_dtype(repeats, NT_INT64, &wide);
+    if (st == NT_OK) st = nt_reshape(wide, 1, &n, &flat);
+    if (st == NT_OK) st = nt_contiguous(flat, values);
+    nt_tensor_release(wide);
+    nt_tensor_release(flat);
+    if (st != NT_OK) return st;
+    const int64_t *v = (const int64_t *)nt_tensor_bytes(*values);
+    for (int64_t i = 0; i < n; i++)
+        if (v[i] < 0) {
+            nt_tensor_release(*values);
+            *values = NULL;
+            return nt_fail(NT_ERR_RUNTIME, "repeats can not be negative");
+        }
+    return NT_OK;
+}
+
+/* x (dim d) with each entry repeated r times: a size-r dim after d, expanded, merged */
+static nt_status interleave_uniform(nt_tensor *x, int64_t d, int64_t r, nt_tensor **out) {
+    int64_t sizes[NT_MAX_DIMS], merged[NT_MAX_DIMS];
+    nt_tensor *col = NULL, *wide = NULL;
+    for (int k = 0, j = 0; k < x->ndim; k++) {
+        sizes[j++] = x->sizes[k];
+        merged[k] = x->sizes[k] * (k == d ? r : 1);
+        if (k == d) sizes[j++] = r;
+    }
+    nt_status st = nt_unsqueeze(x, d + 1, &col);
+    if (st == NT_OK) st = nt_expand(col, x->ndim + 1, sizes, &wide);
+    if (st == NT_OK) st = nt_reshape(wide, x->ndim, merged, out);
+    nt_tensor_release(col);
+    nt_tensor_release(wide);
+    return st;
+}
+
+/* x's entries along d, entry i repeated counts[i] times: one cat of expanded slices */
+static nt_status interleave_counted(nt_tensor *x, int64_t d, const int64_t *counts,
+                                    nt_tensor **out) {
+    int64_t n = x->sizes[d], used = 0;
+    nt_tensor **parts = calloc((size_t)(n > 0 ? n : 1), sizeof *parts);
+    if (!parts) return nt_fail(NT_ERR_MEMORY, "out of memory");
+    nt_status st = NT_OK;
+    for (int64_t i = 0; i < n && st == NT_OK; i++) {
+        if (counts[i] == 0) continue;
+        nt_tensor *slice = NULL;
+        st = nt_narrow(x, d, i, 1, &slice);
+        if (st == NT_OK) st = interleave_uniform(slice, d, counts[i], &parts[used++]);
+        nt_tensor_release(slice);
+    }
+    if (st == NT_OK && used == 0) {
+        nt_tensor *none = NULL;
+        st = nt_narrow(x, d, 0, 0, &none);
+        if (st == NT_OK) st = nt_clone(none, out);
+        nt_tensor_release(none);
+    } else if (st == NT_OK) {
+        st = nt_cat((int)used, parts, d, NULL, out);
+    }
+    for (int64_t i = 0; i < used; i++)
+        nt_tensor_release(parts[i]);
+    free(parts);
+    return st;
+}
+
+/* The dim repeated: slot 2's (none: 0 of the flattened input, *flat its new reference) */
+static nt_status interleave_dim(const nt_call *c, nt_tensor *t, nt_tensor **x, int64_t *d) {
+    if (c->args[2].kind != NT_ARG_DIM) {
+        int64_t n = t->numel;
+        nt_tensor *plain = NULL;
+        *d = 0;
+        nt_status st = nt_rename(t, NULL, &plain);
+        if (st == NT_OK) st = nt_reshape(plain, 1, &n, x);
+        nt_tensor_release(plain);
+        return st;
+    }
+    NT_TRY(nt_tensor_dim(t, c->args[2].v.dim, d));
+    *x = nt_tensor_retain(t);
+    return NT_OK;
+}
+
+nt_status nt_shape_repeat_interleave(const nt_call *c, nt_shape *s) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    int64_t r = c->args[1].v.i, d = 0;
+    if (r < 0) return nt_fail(NT_ERR_RUNTIME, "repeats can not be negative");
+    if (c->args[2].kind != NT_ARG_DIM) {
+        s->ndim = 1;
+        s->sizes[0] = t->numel * r;
+        return NT_OK;
+    }
+    NT_TRY(nt_tensor_dim(t, c->args[2].v.dim, &d));
+    nt_shape_of_tensor(s, t);
+    if (s->ndim > 0) s->sizes[d] *= r;
+    return NT_OK;
+}
+
+nt_status nt_impl_repeat_interleave(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *counts = NULL, *x = NULL, *names_from = NULL;
+    int64_t d = 0, r = -1;
+    nt_status st = NT_OK;
+    if (c->op == NT_OP_REPEAT_INTERLEAVE) {
+        r = c->args[1].v.i;
+        if (r < 0) return nt_fail(NT_ERR_RUNTIME, "repeats can not be negative");
+    } else {
+        NT_TRY(interleave_counts(c->op == NT_OP_REPEAT_INTERLEAVE_SELF ? t : nt_call_tensor(c, 1),
+                                 &counts));
+    }
+    if (c->op == NT_OP_REPEAT_INTERLEAVE_SELF) /* the indices, each repeated by its count */
+        st = nt_arange(nt_scalar_int(0), nt_scalar_int(counts->numel), nt_scalar_int(1), t->dtype,
+                       &x);
+    else
+        st = interleave_dim(c, t, &x, &d);
+    if (st == NT_OK && c->op != NT_OP_REPEAT_INTERLEAVE_SELF && c->args[2].kind == NT_ARG_DIM)
+        names_from = t;
+    if (st == NT_OK && counts && counts->numel == 1) r = *(const int64_t *)nt_tensor_bytes(counts);
+    if (st == NT_OK && r < 0 && x->ndim > 0 && counts->numel != x->sizes[d])
+        st = nt_fail(NT_ERR_RUNTIME, "repeats must have the same size as input along dim");
+    nt_tensor *plain = NULL, *r_out = NULL;
+    if (st == NT_OK) st = nt_rename(x, NULL, &plain); /* reshape keeps no names */
+    if (st == NT_OK && x->ndim == 0) /* a 0-d input: as a 1-d one (PyTorch's flatten) */
+        st = nt_fail(NT_ERR_RUNTIME, "repeat_interleave: a 0-dim input needs dim=None");
+    if (st == NT_OK)
+        st = r >= 0
+                 ? interleave_uniform(plain, d, r, &r_out)
+                 : interleave_counted(plain, d, (const int64_t *)nt_tensor_bytes(counts), &r_out);
+    if (st == NT_OK && names_from && names_from->names)
+        st = nt_rename(r_out, names_from->names, &c->result[0]);
+    else if (st == NT_OK)
+        c->result[0] = nt_tensor_retain(r_out);
+    nt_tensor_release(r_out);
+    nt_tensor_release(plain);
+    nt_tensor_release(x);
+    nt_tensor_release(counts);
+    return st;
+}
+
+nt_status nt_repeat_interleave(nt_tensor *t, int64_t repeats, bool has_dim, nt_dim dim,
+                               nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_REPEAT_INTERLEAVE);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(repeats);
+    c.args[2] = has_dim ? nt_arg_dim(dim) : nt_arg_none();
+    c.args[3] = nt_arg_none();
+    return nt_dispatch_result(&c, out);
 }
 
 /* ------------------------------------------------------------------ T, mT (permute, transpose) */

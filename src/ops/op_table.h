@@ -291,6 +291,9 @@ nt_status nt_shape_pad(const nt_call *c, nt_shape *s);
 /* einsum.c */
 nt_status nt_impl_einsum(nt_call *c);
 nt_status nt_shape_einsum(const nt_call *c, nt_shape *s);
+/* arrange.c: repeat_interleave */
+nt_status nt_impl_repeat_interleave(nt_call *c);
+nt_status nt_shape_repeat_interleave(const nt_call *c, nt_shape *s);
 
 /* end */
 

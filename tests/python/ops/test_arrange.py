@@ -443,3 +443,39 @@ def test_einsum_gradients():
     assert_same(x2.grad, y2.grad, exact=False, rtol=1e-10, atol=1e-12)
     s = from_torch(torch.randn(3, 3, dtype=torch.float64)).requires_grad_()
     assert nt.autograd.gradcheck(lambda a: nt.einsum("ii->i", a), (s,))
+
+
+# ------------------------------------------------------------------ repeat_interleave
+
+INTERLEAVE_CASES = [
+    "x.repeat_interleave(2)", "x.repeat_interleave(2, 1)", "x.repeat_interleave(3, dim=0)",
+    "x.repeat_interleave(torch.tensor([1, 2]), 0)", "x.repeat_interleave(torch.tensor([1, 2]), 1)",
+    "x.repeat_interleave(-1)", "x.repeat_interleave(torch.tensor([[1]]), 0)",
+    "torch.repeat_interleave(torch.tensor([2, 0, 1]))", "x.repeat_interleave(torch.tensor([1, -2]), 0)",
+    "x.repeat_interleave(torch.tensor(2), 0)", "x.repeat_interleave(torch.tensor([2]), 1)",
+    "x.repeat_interleave(2, 5)", "x.repeat_interleave(torch.tensor([1., 2]), 0)",
+    "x.repeat_interleave(2, 0, output_size=4)", "torch.repeat_interleave(x, torch.tensor([0, 3, 1]), 1)",
+    "torch.repeat_interleave(x, 0, 1)", "x.t().repeat_interleave(torch.tensor([0, 0, 0]), 0)",
+    "torch.repeat_interleave(torch.tensor([2, 1], dtype=torch.int32))",
+]
+
+
+@pytest.mark.parametrize("expr", INTERLEAVE_CASES)
+def test_repeat_interleave(expr):
+    agree(expr, dict(x=torch.arange(6.).reshape(2, 3)))
+
+
+def test_repeat_interleave_names_and_gradients():
+    x = nt.ones(2, 3, names=("N", "C"))
+    assert x.repeat_interleave(2, "C").names == ("N", "C")
+    assert x.repeat_interleave(2).names == (None,)
+    for f in [lambda a, m: a.repeat_interleave(2, 1),
+              lambda a, m: a.repeat_interleave(m.tensor([2, 0]), 0)]:
+        t = torch.randn(2, 3, dtype=torch.float64)
+        xx = from_torch(t).requires_grad_()
+        assert nt.autograd.gradcheck(lambda a: f(a, nt), (xx,))
+        tt = t.clone().requires_grad_()
+        g = torch.randn(f(tt, torch).shape, dtype=torch.float64)
+        f(tt, torch).backward(g)
+        f(xx, nt).backward(from_torch(g))
+        assert_same(xx.grad, tt.grad, exact=False, rtol=1e-10, atol=1e-12)
