@@ -241,15 +241,15 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     UNARY_Y(SORT, "SortBackward0", nt_vjp_sort),
     ROW(MASKED_SCATTER, "MaskedScatterBackward0", nt_vjp_masked_scatter, S(1), false),
 
-    /* the shape and factory family (ops/arrange.c): flip has its formula, the others are
-     * recorded as the public ops they are written with (the names below are PyTorch's
-     * nodes, unused: the nodes are those ops') */
+    /* the shape and factory family (ops/arrange.c): flip, triu and tril have their formulas,
+     * the others are recorded as the public ops they are written with (the names below are
+     * PyTorch's nodes, unused: the nodes are those ops') */
     PLAIN(FLIP, "FlipBackward0", nt_vjp_flip),
     [NT_OP_ROLL] = {.name = "RollBackward0", .composite = nt_composite_ops},
     [NT_OP_REPEAT] = {.name = "RepeatBackward0", .composite = nt_composite_ops},
     [NT_OP_TILE] = {.name = "RepeatBackward0", .composite = nt_composite_ops},
-    [NT_OP_TRIU] = {.name = "TriuBackward0", .composite = nt_composite_ops},
-    [NT_OP_TRIL] = {.name = "TrilBackward0", .composite = nt_composite_ops},
+    PLAIN(TRIU, "TriuBackward0", nt_vjp_triangle),
+    PLAIN(TRIL, "TrilBackward0", nt_vjp_triangle),
     [NT_OP_OUTER] = {.name = "MulBackward0", .composite = nt_composite_ops},
     [NT_OP_GER] = {.name = "MulBackward0", .composite = nt_composite_ops},
     [NT_OP_DIAG] = {.name = "DiagBackward0", .composite = nt_composite_ops},

@@ -79,6 +79,18 @@ nt_status nt_vjp_flip(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
     return vj_end(&v);
 }
 
+/* triu / tril(self, diagonal): the gradient's same triangle */
+nt_status nt_vjp_triangle(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    int64_t k = n->call.args[1].kind == NT_ARG_INT ? n->call.args[1].v.i : 0;
+    nt_tensor *g = vj_unnamed(&v, G), *r = NULL;
+    nt_status st = !vj_ok(&v)                 ? v.st
+                   : n->call.op == NT_OP_TRIU ? nt_triu(g, k, &r)
+                                              : nt_tril(g, k, &r);
+    vj_give(&v, vj_keep(&v, st, r), &gin[0]);
+    return vj_end(&v);
+}
+
 /* align_to / align_as: the output holds the input's dims (matched by name; unnamed ones in
  * order) and new dims of size one: sum those away, then permute back */
 nt_status nt_vjp_align(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {

@@ -4,19 +4,22 @@
  * (docs/decisions_ops_everyday.md).
  *
  * flip is a copy through a view with the flipped dims' strides negated (one strided copy,
- * run by the iterator's threads). The others are written with public ops: roll is two
- * narrows joined by cat per dim, repeat an expand of a view with a size-one dim before each
- * dim, reshaped, triu / tril a masked_fill with a mask made from two aranges, outer a
- * broadcast product. Autograd records them as those ops (their rows in derivatives.c are
- * composite), so their gradients are the ops' own.
+ * run by the iterator's threads); triu / tril copy the input and zero each row's dropped part
+ * (memset on contiguous rows, threads over rows). Both have backward formulas of their own.
+ * The others are written with public ops: roll is two narrows joined by cat per dim, repeat
+ * an expand of a view with a size-one dim before each dim, reshaped, outer a broadcast
+ * product. Autograd records them as those ops (their rows in derivatives.c are composite),
+ * so their gradients are the ops' own.
  */
 #include <inttypes.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/parallel.h"
 #include "core/scalar.h"
 #include "core/status.h"
+#include "core/storage.h"
 #include "core/tensor.h"
 #include "dispatch/dispatch.h"
 #include "factory_call.h"
@@ -234,8 +237,7 @@ static nt_status offsets(int64_t rows, int64_t cols, nt_tensor **diff) {
     return st;
 }
 
-/* Where col - row `op` k (a bool mask): triu zeroes where it is < diagonal, tril where >,
- * diag's matrix is where it is == */
+/* Where col - row `op` k (a bool mask): diag's matrix is where it is == k */
 static nt_status diagonal_mask(int64_t rows, int64_t cols, nt_binary_op op, int64_t k,
                                nt_tensor **mask) {
     nt_tensor *diff = NULL;
@@ -245,25 +247,64 @@ static nt_status diagonal_mask(int64_t rows, int64_t cols, nt_binary_op op, int6
     return st;
 }
 
+/* Zeroes the part of each row of t's last two dims that triu / tril drops: row i keeps
+ * columns [i + k, cols) (upper) or [0, i + k + 1); rows split across threads */
+typedef struct triangle_job {
+    nt_tensor *t;
+    int64_t rows, cols, k;
+    bool upper;
+} triangle_job;
+
+static void triangle_range(void *ctx, int64_t begin, int64_t end) {
+    const triangle_job *j = ctx;
+    const nt_tensor *t = j->t;
+    int nd = t->ndim;
+    size_t el = nt_dtype_table[t->dtype].size;
+    for (int64_t row = begin; row < end; row++) {
+        int64_t i = row % j->rows, rest = row / j->rows,
+                offset = t->offset + i * t->strides[nd - 2];
+        for (int d = nd - 3; d >= 0; d--) {
+            offset += rest % t->sizes[d] * t->strides[d];
+            rest /= t->sizes[d];
+        }
+        int64_t lo = j->upper ? 0 : i + j->k + 1, hi = j->upper ? i + j->k : j->cols;
+        lo = lo < 0 ? 0 : lo > j->cols ? j->cols : lo;
+        hi = hi < 0 ? 0 : hi > j->cols ? j->cols : hi;
+        char *p = (char *)t->storage->data + (size_t)offset * el;
+        int64_t step = t->strides[nd - 1];
+        if (step == 1 && hi > lo) /* zero bits are 0 in every dtype */
+            memset(p + (size_t)lo * el, 0, (size_t)(hi - lo) * el);
+        else
+            for (int64_t col = lo; col < hi; col++)
+                memset(p + (size_t)(col * step) * el, 0, el);
+    }
+}
+
+/* t, or a copy of t (a new contiguous tensor, its names), with the triangle zeroed */
 nt_status nt_impl_triangle(nt_call *c) {
-    nt_tensor *t = nt_call_tensor(c, 0), *mask = NULL, *r = NULL;
+    nt_tensor *t = nt_call_tensor(c, 0), *r = NULL;
     int64_t diagonal = c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : 0, d;
     if (t->ndim == 0) /* PyTorch's IndexErrors */
         return nt_fail(NT_ERR_INDEX, "Dimension specified as -2 but tensor has no dimensions");
     if (t->ndim < 2) NT_TRY(nt_wrap_dim(-2, t->ndim, &d));
-    bool upper = c->op == NT_OP_TRIU;
-    NT_TRY(diagonal_mask(t->sizes[t->ndim - 2], t->sizes[t->ndim - 1],
-                         upper ? NT_BINARY_LT : NT_BINARY_GT, diagonal, &mask));
-    nt_status st;
-    if (c->inplace) {
-        st = nt_masked_fill_(t, mask, nt_scalar_int(0));
-        if (st == NT_OK) c->result[0] = nt_tensor_retain(t);
-    } else {
-        st = nt_masked_fill(t, mask, nt_scalar_int(0), &r);
-        if (st == NT_OK) st = nt_out_deliver(c, r);
+    if (!c->inplace) {
+        NT_TRY(nt_tensor_alloc(t->dtype, t->ndim, t->sizes, t->names, &r));
+        nt_status st = nt_copy_values(r, t);
+        if (st != NT_OK) {
+            nt_tensor_release(r);
+            return st;
+        }
     }
-    nt_tensor_release(mask);
-    return st;
+    triangle_job j = {.t = r ? r : t,
+                      .rows = t->sizes[t->ndim - 2],
+                      .cols = t->sizes[t->ndim - 1],
+                      .k = diagonal,
+                      .upper = c->op == NT_OP_TRIU};
+    int64_t nrows = j.cols ? t->numel / j.cols : 0;
+    nt_parallel_for(0, nrows, NT_GRAIN_SIZE / (j.cols ? j.cols : 1) + 1, triangle_range, &j);
+    if (r) return nt_out_deliver(c, r);
+    c->result[0] = nt_tensor_retain(t);
+    return NT_OK;
 }
 
 /* ------------------------------------------------------------------ outer */

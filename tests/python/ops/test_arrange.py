@@ -479,3 +479,16 @@ def test_repeat_interleave_names_and_gradients():
         f(tt, torch).backward(g)
         f(xx, nt).backward(from_torch(g))
         assert_same(xx.grad, tt.grad, exact=False, rtol=1e-10, atol=1e-12)
+
+
+def test_triangle_large_strided_and_in_place_views():
+    t = torch.randn(3, 300, 257)
+    assert_same(from_torch(t).triu(-3), t.triu(-3))
+    assert_same(from_torch(t).transpose(1, 2).tril(5), t.transpose(1, 2).tril(5))
+    base, tb = from_torch(t).clone(), t.clone()
+    base[1].t().triu_(2)
+    tb[1].t().triu_(2)
+    assert_same(base, tb)
+    y = from_torch(t).requires_grad_()
+    assert y.triu().grad_fn.name() == "TriuBackward0"
+    assert y.tril(1).grad_fn.name() == "TrilBackward0"
