@@ -13,7 +13,6 @@
  */
 #include <inttypes.h>
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/parallel.h"
@@ -499,31 +498,22 @@ static nt_status interleave_uniform(nt_tensor *x, int64_t d, int64_t r, nt_tenso
     return st;
 }
 
-/* x's entries along d, entry i repeated counts[i] times: one cat of expanded slices */
+/* x's entries along d, entry i repeated counts[i] times: one index_select of the indices
+ * 0 .. n-1, each written counts[i] times (PyTorch's way) */
 static nt_status interleave_counted(nt_tensor *x, int64_t d, const int64_t *counts,
                                     nt_tensor **out) {
-    int64_t n = x->sizes[d], used = 0;
-    nt_tensor **parts = calloc((size_t)(n > 0 ? n : 1), sizeof *parts);
-    if (!parts) return nt_fail(NT_ERR_MEMORY, "out of memory");
-    nt_status st = NT_OK;
-    for (int64_t i = 0; i < n && st == NT_OK; i++) {
-        if (counts[i] == 0) continue;
-        nt_tensor *slice = NULL;
-        st = nt_narrow(x, d, i, 1, &slice);
-        if (st == NT_OK) st = interleave_uniform(slice, d, counts[i], &parts[used++]);
-        nt_tensor_release(slice);
-    }
-    if (st == NT_OK && used == 0) {
-        nt_tensor *none = NULL;
-        st = nt_narrow(x, d, 0, 0, &none);
-        if (st == NT_OK) st = nt_clone(none, out);
-        nt_tensor_release(none);
-    } else if (st == NT_OK) {
-        st = nt_cat((int)used, parts, d, NULL, out);
-    }
-    for (int64_t i = 0; i < used; i++)
-        nt_tensor_release(parts[i]);
-    free(parts);
+    int64_t n = x->sizes[d], total = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (__builtin_add_overflow(total, counts[i], &total))
+            return nt_fail(NT_ERR_RUNTIME, "repeat_interleave: the output size overflows");
+    nt_tensor *index = NULL;
+    NT_TRY(nt_tensor_alloc(NT_INT64, 1, &total, NULL, &index));
+    int64_t *p = (int64_t *)nt_tensor_bytes(index);
+    for (int64_t i = 0, k = 0; i < n; i++)
+        for (int64_t r = 0; r < counts[i]; r++)
+            p[k++] = i;
+    nt_status st = nt_index_select(x, d, index, out);
+    nt_tensor_release(index);
     return st;
 }
 
