@@ -32,6 +32,10 @@ typedef struct nt_fcdim nt_fcdim;
 NT_API nt_status nt_fcdim_new(const char *name, int64_t size, nt_fcdim **out);
 NT_API void nt_fcdim_retain(nt_fcdim *d);
 NT_API void nt_fcdim_release(nt_fcdim *d);
+/* A binding's object for the dim (the Python Dim), borrowed: NULL until set; the binding
+ * clears it before its object goes away, so one dim is one object. */
+NT_API void *nt_fcdim_handle(const nt_fcdim *d);
+NT_API void nt_fcdim_set_handle(nt_fcdim *d, void *handle);
 /* Its name, valid while d lives. */
 NT_API const char *nt_fcdim_name(const nt_fcdim *d);
 /* Its size, or -1 while unbound. */

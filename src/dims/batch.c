@@ -196,7 +196,7 @@ static nt_status run_matmul(nt_call *c, const dim_union *u, batch_state *b) {
         int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
         int n = 0, last = r->ndim - 1;
         for (int i = 0; i < r->ndim; i++) {
-            if ((py == 1 && i == last) || (px == 1 && i == last - (py != 1))) continue;
+            if ((py == 1 && i == last) || (px == 1 && i == last - 1)) continue;
             sizes[n] = r->sizes[i];
             strides[n++] = r->strides[i];
         }

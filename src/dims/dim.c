@@ -19,6 +19,7 @@ nt_status nt_fcdim_new(const char *name, int64_t size, nt_fcdim **out) {
     atomic_init(&d->refcount, 1);
     d->size = size;
     d->range = NULL;
+    d->handle = NULL;
     snprintf(d->name, sizeof d->name, "%s", name ? name : "d");
     *out = d;
     return NT_OK;
@@ -32,6 +33,14 @@ void nt_fcdim_release(nt_fcdim *d) {
     if (!d || atomic_fetch_sub_explicit(&d->refcount, 1, memory_order_acq_rel) != 1) return;
     nt_tensor_release(d->range);
     free(d);
+}
+
+void *nt_fcdim_handle(const nt_fcdim *d) {
+    return d->handle;
+}
+
+void nt_fcdim_set_handle(nt_fcdim *d, void *handle) {
+    d->handle = handle;
 }
 
 const char *nt_fcdim_name(const nt_fcdim *d) {

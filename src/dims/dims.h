@@ -15,6 +15,7 @@
 struct nt_fcdim {
     _Atomic int64_t refcount;
     int64_t size;     /* -1 while unbound */
+    void *handle;     /* the binding's object (nt_fcdim_set_handle), borrowed */
     nt_tensor *range; /* arange(size) without levels (nt_fcdim_tensor), made once, or NULL */
     char name[64];
 };

@@ -1,0 +1,80 @@
+"""ntensor.dim: first-class dimensions (functorch.dim's API over the C library's dims).
+
+    from ntensor.dim import dims
+    i, j, k = dims()            # names guessed from the assignment, else d0, d1, d2
+    r = (A[i, k] * B[k, j]).sum(k).order(i, j)
+
+The semantics (binding, implicit batching, order, dims as tensors) live in C (src/dims/);
+this package makes dims and guesses their names.
+"""
+import dis
+import sys
+
+from .._C import Dim, DimensionBindError, Tensor  # noqa: F401
+from .. import _C
+
+__all__ = ["Dim", "DimensionBindError", "dims", "softmax", "Tensor"]
+
+_STORE = {"STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"}
+
+
+def _guess_names(frame, n):
+    """The names of the variables the caller's current call result is stored into, from its
+    bytecode (public APIs only: frame.f_lasti and dis). None where they cannot be read."""
+    try:
+        code, lasti = frame.f_code, frame.f_lasti
+        instrs = [x for x in dis.get_instructions(code) if x.offset > lasti]
+        # skip the CACHE entries and the PRECALL/CALL tail that may follow f_lasti
+        k = 0
+        while k < len(instrs) and instrs[k].opname in ("CACHE", "PRECALL", "CALL",
+                                                         "CALL_FUNCTION", "CALL_FUNCTION_KW",
+                                                         "CALL_METHOD", "CALL_KW"):
+            k += 1
+        if k >= len(instrs):
+            return None
+        first = instrs[k]
+        if first.opname == "UNPACK_SEQUENCE":
+            count = first.arg
+            stores = instrs[k + 1:k + 1 + count]
+            if (n is None or count == n) and len(stores) == count and all(
+                    s.opname in _STORE for s in stores):
+                return [s.argval for s in stores]
+            return None
+        if first.opname in _STORE and (n is None or n == 1):
+            return [first.argval]
+    except Exception:  # never raise: the fallback names are fine
+        return None
+    return None
+
+
+def dims(n=None, sizes=None):
+    """dims(), dims(n), dims(sizes=[...]), dims('i j k'): new first-class dims; one dim is
+    returned as itself, several as a tuple."""
+    names = None
+    if isinstance(n, str):
+        names = n.replace(",", " ").split()
+        n = len(names)
+    if sizes is not None:
+        sizes = list(sizes)
+        if n is None:
+            n = len(sizes)
+        elif n != len(sizes):
+            raise ValueError(f"expected {n} sizes but found {len(sizes)} sizes")
+    if names is None:
+        try:
+            names = _guess_names(sys._getframe(1), n)
+        except Exception:
+            names = None
+        if names is not None and n is None:
+            n = len(names)
+    if n is None:
+        n = 1
+    if names is None or len(names) != n:
+        names = [f"d{k}" for k in range(n)]
+    result = tuple(Dim(names[k], None if sizes is None else sizes[k]) for k in range(n))
+    return result[0] if n == 1 else result
+
+
+def softmax(input, dim, dtype=None):
+    """softmax over `dim` (an int or a first-class dim), as functorch.dim.softmax."""
+    return input.softmax(dim, dtype=dtype)

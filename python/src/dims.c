@@ -1,0 +1,373 @@
+/*
+ * dims.c — first-class dims in Python (ntensor.dim): the Dim type over nt_fcdim, binding by
+ * indexing (t[i, (j, k), :]), Tensor.dims, Tensor.order, the printed form of a tensor with
+ * dims, and the conversions the argument parser uses where a Dim goes as a dim or a tensor.
+ * The semantics are the C library's (src/dims/); this file only converts.
+ */
+#include "pyntensor.h"
+
+typedef struct {
+    PyObject_HEAD nt_fcdim *d; /* owned */
+    PyObject *range;           /* the dim as a Tensor, made on first use, or NULL */
+} NtDimObject;
+
+static PyTypeObject NtDim_Type;
+PyObject *nt_py_dimension_bind_error;
+
+int nt_py_is_dim(PyObject *o) {
+    return PyObject_TypeCheck(o, &NtDim_Type);
+}
+
+nt_dim nt_py_dim_arg(PyObject *o) {
+    return nt_dim_fc(((NtDimObject *)o)->d);
+}
+
+/* The Python Dim of d: its object while that lives, else a new one (one dim, one object). */
+static PyObject *wrap_dim(nt_fcdim *d) {
+    PyObject *h = nt_fcdim_handle(d);
+    if (h) return Py_NewRef(h);
+    NtDimObject *o = PyObject_New(NtDimObject, &NtDim_Type);
+    if (!o) return NULL;
+    nt_fcdim_retain(d);
+    o->d = d;
+    o->range = NULL;
+    nt_fcdim_set_handle(d, o);
+    return (PyObject *)o;
+}
+
+/* The dim as a Tensor (borrowed: kept by the Dim), or NULL with ValueError while unbound. */
+PyObject *nt_py_dim_tensor(PyObject *o) {
+    NtDimObject *self = (NtDimObject *)o;
+    if (self->range) return self->range;
+    nt_tensor *t = NULL;
+    nt_status st = nt_fcdim_tensor(self->d, &t);
+    if (st != NT_OK) return nt_py_raise(st);
+    self->range = nt_py_wrap(t);
+    return self->range;
+}
+
+static void dim_dealloc(PyObject *o) {
+    NtDimObject *self = (NtDimObject *)o;
+    Py_CLEAR(self->range);
+    if (nt_fcdim_handle(self->d) == o) nt_fcdim_set_handle(self->d, NULL);
+    nt_fcdim_release(self->d);
+    Py_TYPE(o)->tp_free(o);
+}
+
+static PyObject *dim_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"name", "size", NULL};
+    const char *name = NULL;
+    PyObject *size = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|O", kwlist, &name, &size)) return NULL;
+    int64_t n = -1;
+    if (size != Py_None && nt_py_int64_from_object(size, &n, "size") < 0) return NULL;
+    nt_fcdim *d = NULL;
+    nt_status st = nt_fcdim_new(name, n, &d);
+    if (st != NT_OK) return nt_py_raise(st);
+    NtDimObject *o = (NtDimObject *)type->tp_alloc(type, 0);
+    if (!o) {
+        nt_fcdim_release(d);
+        return NULL;
+    }
+    o->d = d;
+    o->range = NULL;
+    nt_fcdim_set_handle(d, o);
+    return (PyObject *)o;
+}
+
+static PyObject *dim_repr(PyObject *o) {
+    return PyUnicode_FromString(nt_fcdim_name(((NtDimObject *)o)->d));
+}
+
+static PyObject *dim_get_size(PyObject *o, void *closure) {
+    int64_t n;
+    nt_status st = nt_fcdim_get_size(((NtDimObject *)o)->d, &n);
+    return st == NT_OK ? PyLong_FromLongLong(n) : nt_py_raise(st);
+}
+
+static int dim_set_size(PyObject *o, PyObject *value, void *closure) {
+    int64_t n;
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete a Dim's size");
+        return -1;
+    }
+    if (nt_py_int64_from_object(value, &n, "size") < 0) return -1;
+    nt_status st = nt_fcdim_set_size(((NtDimObject *)o)->d, n);
+    return st == NT_OK ? 0 : nt_py_raise_int(st);
+}
+
+static PyObject *dim_get_is_bound(PyObject *o, void *closure) {
+    return PyBool_FromLong(nt_fcdim_is_bound(((NtDimObject *)o)->d));
+}
+
+static PyObject *dim_get_dims(PyObject *o, void *closure) {
+    return PyTuple_Pack(1, o);
+}
+
+static PyGetSetDef dim_getset[] = {
+    {"size", dim_get_size, dim_set_size, "The dim's size (binds once).", NULL},
+    {"is_bound", dim_get_is_bound, NULL, "Whether the dim has a size.", NULL},
+    {"dims", dim_get_dims, NULL, "(self,): a dim used as a tensor has itself as its dim.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ---- a Dim used as a tensor: arithmetic and comparisons on its arange ---- */
+
+static PyObject *as_operand(PyObject *o) {
+    return nt_py_is_dim(o) ? nt_py_dim_tensor(o) : o;
+}
+
+#define DIM_BINARY(NAME, CALL)                                                                     \
+    static PyObject *dim_##NAME(PyObject *a, PyObject *b) {                                        \
+        PyObject *x = as_operand(a), *y = x ? as_operand(b) : NULL;                                \
+        return y ? CALL(x, y) : NULL;                                                              \
+    }
+DIM_BINARY(add, PyNumber_Add)
+DIM_BINARY(sub, PyNumber_Subtract)
+DIM_BINARY(mul, PyNumber_Multiply)
+DIM_BINARY(truediv, PyNumber_TrueDivide)
+DIM_BINARY(floordiv, PyNumber_FloorDivide)
+DIM_BINARY(mod, PyNumber_Remainder)
+#undef DIM_BINARY
+
+static PyObject *dim_pow(PyObject *a, PyObject *b, PyObject *c) {
+    PyObject *x = as_operand(a), *y = x ? as_operand(b) : NULL;
+    return y ? PyNumber_Power(x, y, c) : NULL;
+}
+
+static PyObject *dim_neg(PyObject *a) {
+    PyObject *x = as_operand(a);
+    return x ? PyNumber_Negative(x) : NULL;
+}
+
+static PyObject *dim_richcompare(PyObject *a, PyObject *b, int op) {
+    PyObject *x = as_operand(a), *y = x ? as_operand(b) : NULL;
+    return y ? PyObject_RichCompare(x, y, op) : NULL;
+}
+
+static Py_hash_t dim_hash(PyObject *o) {
+    return _Py_HashPointer(((NtDimObject *)o)->d);
+}
+
+static PyObject *dim_getattr(PyObject *o, PyObject *name) {
+    PyObject *r = PyObject_GenericGetAttr(o, name);
+    if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
+    PyErr_Clear(); /* a Tensor attribute: the dim as a tensor's (i.order(i), i.float()) */
+    PyObject *t = nt_py_dim_tensor(o);
+    return t ? PyObject_GetAttr(t, name) : NULL;
+}
+
+static PyNumberMethods dim_number = {
+    .nb_add = dim_add,
+    .nb_subtract = dim_sub,
+    .nb_multiply = dim_mul,
+    .nb_true_divide = dim_truediv,
+    .nb_floor_divide = dim_floordiv,
+    .nb_remainder = dim_mod,
+    .nb_power = dim_pow,
+    .nb_negative = dim_neg,
+};
+
+static PyTypeObject NtDim_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ntensor._C.Dim",
+    .tp_basicsize = sizeof(NtDimObject),
+    .tp_dealloc = dim_dealloc,
+    .tp_repr = dim_repr,
+    .tp_hash = dim_hash,
+    .tp_getattro = dim_getattr,
+    .tp_as_number = &dim_number,
+    .tp_richcompare = dim_richcompare,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Dim(name, size=None): a first-class dimension.",
+    .tp_getset = dim_getset,
+    .tp_new = dim_new,
+};
+
+/* ---- binding by indexing ---- */
+
+static bool is_pack(PyObject *o) {
+    if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!nt_py_is_dim(PySequence_Fast_GET_ITEM(o, i))) return false;
+    return n > 0;
+}
+
+int nt_py_index_has_dims(PyObject *index) {
+    if (nt_py_is_dim(index)) return 1;
+    if (!PyTuple_Check(index)) return 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(index); i++) {
+        PyObject *o = PyTuple_GET_ITEM(index, i);
+        if (nt_py_is_dim(o) || is_pack(o)) return 1;
+    }
+    return 0;
+}
+
+static bool full_slice(PyObject *o) {
+    PySliceObject *s = (PySliceObject *)o;
+    return PySlice_Check(o) && s->start == Py_None && s->stop == Py_None && s->step == Py_None;
+}
+
+/* t[index] for an index with dims: dims, packs, full slices, ints, ..., None. */
+PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index) {
+    PyObject *one[1] = {index};
+    PyObject *const *items = PyTuple_Check(index) ? &PyTuple_GET_ITEM(index, 0) : one;
+    Py_ssize_t n = PyTuple_Check(index) ? PyTuple_GET_SIZE(index) : 1;
+    if (n > NT_MAX_DIMS) {
+        PyErr_SetString(PyExc_IndexError, "too many indices for tensor");
+        return NULL;
+    }
+    nt_bind_spec specs[NT_MAX_DIMS];
+    nt_fcdim *packs[NT_MAX_DIMS * 4];
+    int npack = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = items[i];
+        nt_bind_spec *s = &specs[i];
+        memset(s, 0, sizeof *s);
+        if (nt_py_is_dim(o)) {
+            s->kind = NT_BIND_DIM;
+            s->dim = ((NtDimObject *)o)->d;
+        } else if (is_pack(o)) {
+            Py_ssize_t k = PySequence_Fast_GET_SIZE(o);
+            if (npack + k > NT_MAX_DIMS * 4) {
+                PyErr_SetString(PyExc_ValueError, "too many dims in packs");
+                return NULL;
+            }
+            s->kind = NT_BIND_PACK;
+            s->n = (int)k;
+            s->pack = &packs[npack];
+            for (Py_ssize_t j = 0; j < k; j++)
+                packs[npack++] = ((NtDimObject *)PySequence_Fast_GET_ITEM(o, j))->d;
+        } else if (o == Py_Ellipsis) {
+            s->kind = NT_BIND_ELLIPSIS;
+        } else if (o == Py_None) {
+            s->kind = NT_BIND_NONE;
+        } else if (full_slice(o)) {
+            s->kind = NT_BIND_SLICE;
+        } else if (PyLong_Check(o) && !PyBool_Check(o)) {
+            s->kind = NT_BIND_INT;
+            if (nt_py_int64_from_object(o, &s->index, "index") < 0) return NULL;
+        } else {
+            PyErr_Format(PyExc_NotImplementedError,
+                         "indexing with dims and %s together is not supported yet",
+                         Py_TYPE(o)->tp_name);
+            return NULL;
+        }
+    }
+    nt_tensor *out = NULL;
+    nt_status st = nt_tensor_bind(nt_py_tensor(self), (int)n, specs, &out);
+    return nt_py_result(st, out);
+}
+
+/* ---- Tensor.dims, Tensor.order, the printed form ---- */
+
+PyObject *nt_py_get_dims(PyObject *self, void *closure) {
+    nt_fcdim *dims[NT_MAX_DIMS];
+    int n = nt_tensor_levels(nt_py_tensor(self), dims);
+    PyObject *r = PyTuple_New(n);
+    for (int i = 0; r && i < n; i++) {
+        PyObject *d = wrap_dim(dims[i]);
+        if (!d) {
+            Py_CLEAR(r);
+            break;
+        }
+        PyTuple_SET_ITEM(r, i, d);
+    }
+    return r;
+}
+
+/* One order() argument: a dim, an int, or a tuple/list of them (one group). */
+static int order_entry(PyObject *o, nt_dim *out) {
+    if (nt_py_is_dim(o)) {
+        *out = nt_py_dim_arg(o);
+        return 0;
+    }
+    return nt_py_int64_from_object(o, out, "dim");
+}
+
+static PyObject *tensor_order(PyObject *self, PyObject *args) {
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    int counts[NT_MAX_DIMS];
+    nt_dim dims[NT_MAX_DIMS];
+    int total = 0;
+    if (n > NT_MAX_DIMS) {
+        PyErr_SetString(PyExc_ValueError, "order(): too many dims");
+        return NULL;
+    }
+    for (Py_ssize_t g = 0; g < n; g++) {
+        PyObject *o = PyTuple_GET_ITEM(args, g);
+        if (PyTuple_Check(o) || PyList_Check(o)) {
+            Py_ssize_t k = PySequence_Fast_GET_SIZE(o);
+            if (k == 0 || total + k > NT_MAX_DIMS) {
+                PyErr_SetString(PyExc_ValueError, "order(): a group needs 1 to 64 dims");
+                return NULL;
+            }
+            for (Py_ssize_t j = 0; j < k; j++)
+                if (order_entry(PySequence_Fast_GET_ITEM(o, j), &dims[total++]) < 0) return NULL;
+            counts[g] = (int)k;
+        } else {
+            if (total >= NT_MAX_DIMS || order_entry(o, &dims[total++]) < 0) return NULL;
+            counts[g] = 1;
+        }
+    }
+    nt_tensor *out = NULL;
+    nt_status st = nt_tensor_order(nt_py_tensor(self), (int)n, counts, dims, &out);
+    return nt_py_result(st, out);
+}
+
+/* functorch.dim's text: the tensor's values, its dims leading, then
+ * "with dims=(i, 0) sizes=(3, 4)" (positional dims by their index). */
+PyObject *nt_py_dims_repr(PyObject *self) {
+    nt_tensor *t = nt_py_tensor(self), *plain = NULL;
+    nt_status st = nt_tensor_unlevel(t, &plain);
+    if (st != NT_OK) return nt_py_raise(st);
+    PyObject *p = nt_py_wrap(plain);
+    PyObject *text = p ? PyObject_Repr(p) : NULL;
+    Py_XDECREF(p);
+    if (!text) return NULL;
+    nt_fcdim *dims[NT_MAX_DIMS];
+    int nl = nt_tensor_levels(t, dims), np = nt_tensor_ndim(t);
+    PyObject *parts = PyList_New(0), *sizes = PyList_New(0);
+    for (int i = 0; parts && sizes && i < nl + np; i++) {
+        PyObject *s = i < nl ? PyUnicode_FromString(nt_fcdim_name(dims[i]))
+                             : PyUnicode_FromFormat("%d", i - nl);
+        PyObject *z = PyUnicode_FromFormat(
+            "%lld", (long long)(i < nl ? nt_fcdim_size(dims[i]) : nt_tensor_sizes(t)[i - nl]));
+        if (!s || !z || PyList_Append(parts, s) < 0 || PyList_Append(sizes, z) < 0) Py_CLEAR(parts);
+        Py_XDECREF(s);
+        Py_XDECREF(z);
+    }
+    PyObject *r = NULL;
+    if (parts && sizes) {
+        PyObject *sep = PyUnicode_FromString(", ");
+        PyObject *a = sep ? PyUnicode_Join(sep, parts) : NULL;
+        PyObject *b = sep ? PyUnicode_Join(sep, sizes) : NULL;
+        if (a && b)
+            r = PyUnicode_FromFormat("%U\nwith dims=(%U%s) sizes=(%U%s)", text, a,
+                                     nl + np == 1 ? "," : "", b, nl + np == 1 ? "," : "");
+        Py_XDECREF(sep);
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+    }
+    Py_XDECREF(parts);
+    Py_XDECREF(sizes);
+    Py_DECREF(text);
+    return r;
+}
+
+PyMethodDef nt_py_tensor_dims_methods[] = {
+    {"order", tensor_order, METH_VARARGS,
+     "order(*dims): the dims (tuples flatten) placed first as positional dims"},
+    {NULL, NULL, 0, NULL},
+};
+
+int nt_py_dims_init(PyObject *module) {
+    if (PyType_Ready(&NtDim_Type) < 0) return -1;
+    Py_INCREF(&NtDim_Type);
+    if (PyModule_AddObject(module, "Dim", (PyObject *)&NtDim_Type) < 0) return -1;
+    nt_py_dimension_bind_error =
+        PyErr_NewException("ntensor.dim.DimensionBindError", PyExc_Exception, NULL);
+    if (!nt_py_dimension_bind_error) return -1;
+    Py_INCREF(nt_py_dimension_bind_error);
+    return PyModule_AddObject(module, "DimensionBindError", nt_py_dimension_bind_error);
+}
