@@ -108,6 +108,15 @@ NT_API nt_status nt_fcdim_tensor(nt_fcdim *d, nt_tensor **out);
  * (an ordinary view: what printing shows). */
 NT_API nt_status nt_tensor_unlevel(nt_tensor *t, nt_tensor **out);
 
+/* (a * b).sum(sum_dims) for tensors with first-class dims and no positional dims, computed
+ * as one batched matrix product: the dims of both that are not summed are the batch, a's
+ * others the rows, b's others the columns, the summed dims of both the contraction (a summed
+ * dim of one only is summed there first). The result's levels are (batch, rows, columns).
+ * Tensors of two dtypes, or with positional dims, take the product and the sum as they are.
+ * Every sum dim must be a dim of a or b ("... does not contain dim k", NT_ERR_VALUE). */
+NT_API nt_status nt_dims_dot(nt_tensor *a, nt_tensor *b, int nsum, nt_fcdim *const *sum_dims,
+                             nt_tensor **out);
+
 #ifdef __cplusplus
 }
 #endif

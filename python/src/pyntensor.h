@@ -170,6 +170,13 @@ int nt_py_index_has_dims(PyObject *index);
 PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index);
 PyObject *nt_py_get_dims(PyObject *self, void *closure);
 PyObject *nt_py_dims_repr(PyObject *self);
+/* a * b of two tensors with dims and no positional dims: a delayed product, whose sum over
+ * dims is one matrix product (ntensor.dim._DelayedMul) */
+static inline int nt_py_is_delayable(const nt_tensor *t) {
+    return nt_tensor_levels(t, NULL) && nt_tensor_ndim(t) == 0;
+}
+PyObject *nt_py_delayed_mul(PyObject *a, PyObject *b);
+extern PyMethodDef nt_py_module_dims_functions[];
 
 /* autograd.c: the Tensor's autograd attributes, methods and module functions */
 extern PyMethodDef nt_py_tensor_autograd_methods[];

@@ -127,7 +127,39 @@ static void test_diag_and_range(void) {
     nt_fcdim_release(i);
 }
 
+/* nt_dims_dot: (A[i, k] * B[k, j]).sum(k) as one matrix product, a dim summed on one side
+ * only, and bad input. */
+static void test_dims_dot(void) {
+    nt_fcdim *i, *j, *k;
+    nt_fcdim_new("i", -1, &i);
+    nt_fcdim_new("j", -1, &j);
+    nt_fcdim_new("k", -1, &k);
+    nt_tensor *a = rand2(3, 4), *b = rand2(4, 5), *ab = NULL, *bb = NULL, *s = NULL, *r = NULL,
+              *want = NULL, *s2 = NULL;
+    nt_bind_spec sa[2] = {{.kind = NT_BIND_DIM, .dim = i}, {.kind = NT_BIND_DIM, .dim = k}};
+    nt_bind_spec sb[2] = {{.kind = NT_BIND_DIM, .dim = k}, {.kind = NT_BIND_DIM, .dim = j}};
+    EXPECT_OK(nt_tensor_bind(a, 2, sa, &ab));
+    EXPECT_OK(nt_tensor_bind(b, 2, sb, &bb));
+    EXPECT_OK(nt_dims_dot(ab, bb, 1, &k, &s));
+    int counts[2] = {1, 1};
+    nt_dim ij[2] = {nt_dim_fc(i), nt_dim_fc(j)};
+    EXPECT_OK(nt_tensor_order(s, 2, counts, ij, &r));
+    EXPECT_OK(nt_mm(a, b, &want));
+    EXPECT(close(r, want));
+    nt_fcdim *ik[2] = {i, k};
+    EXPECT_OK(nt_dims_dot(ab, bb, 2, ik, &s2)); /* i summed in a only, first */
+    EXPECT(nt_tensor_levels(s2, NULL) == 1 && nt_tensor_ndim(s2) == 0);
+    EXPECT_ERR(nt_dims_dot(ab, NULL, 1, &k, &s2), NT_ERR_VALUE, "NULL");
+    nt_tensor *objs[] = {a, b, ab, bb, s, r, want, s2};
+    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
+        nt_tensor_release(objs[n]);
+    nt_fcdim_release(i);
+    nt_fcdim_release(j);
+    nt_fcdim_release(k);
+}
+
 int main(void) {
+    NT_RUN(test_dims_dot);
     NT_RUN(test_dim_sizes);
     NT_RUN(test_mm_by_dims);
     NT_RUN(test_bind_errors);

@@ -328,3 +328,26 @@ def test_gradients_through_binding_and_batching():
     (ta @ tb).exp().sum().backward()
     same(a.grad, ta.grad)
     same(b.grad, tb.grad)
+
+
+@pytest.mark.parametrize("spec", [
+    ("ik", "kj", "k"), ("bik", "bkj", "k"), ("ik", "kj", "ik"), ("ijk", "k", "k"),
+    ("ij", "jk", "ij"), ("i", "j", "i"), ("bhw", "bhw", "hw"), ("ik", "kj", "kj"),
+    ("kib", "jbk", "k"), ("i", "i", "i")])
+def test_contraction_groupings(spec):
+    """(a * b).sum(dims) as one GEMM (the delayed product) equals the product summed, on
+    several groupings of dims into batch / rows / columns / contracted / one side only."""
+    sa, sb, ss = spec
+    letters = sorted(set(sa + sb))
+    ds = dict(zip(letters, ndim.dims(len(letters)) if len(letters) > 1 else (ndim.dims(1),)))
+    sizes = {c: 2 + k for k, c in enumerate(letters)}
+    a = nt.rand(*[sizes[c] for c in sa], dtype=nt.float64)
+    b = nt.rand(*[sizes[c] for c in sb], dtype=nt.float64)
+    x, y = a[tuple(ds[c] for c in sa)], b[tuple(ds[c] for c in sb)]
+    sdims = tuple(ds[c] for c in ss)
+    got = (x * y).sum(sdims)
+    want = nt.mul(x, y).sum(sdims)
+    keep = [ds[c] for c in letters if c not in ss]
+    if keep:
+        got, want = got.order(*keep), want.order(*keep)
+    same(got, torch.tensor(want.tolist()))
