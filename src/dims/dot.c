@@ -22,7 +22,8 @@ static bool in_list(nt_fcdim *const *list, int n, const nt_fcdim *d) {
 }
 
 /* t's levels `dims` (in that order) as one [prod(g0), prod(g1), prod(g2)] tensor, the groups
- * being the counts of dims in order. */
+ * being the counts of dims in order; without batch dims (g0 empty) [prod(g1), prod(g2)], for
+ * mm, which runs a single product faster than bmm. */
 static nt_status grouped(nt_tensor *t, nt_fcdim *const *dims, const int *counts, nt_tensor **out) {
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS], shape[3];
     int n = 0;
@@ -37,7 +38,8 @@ static nt_status grouped(nt_tensor *t, nt_fcdim *const *dims, const int *counts,
     }
     nt_tensor *v = NULL;
     NT_TRY(nt_dims_view(t, n, sizes, strides, t->offset, NULL, &v));
-    nt_status st = nt_reshape(v, 3, shape, out);
+    bool batched = counts[0] > 0;
+    nt_status st = nt_reshape(v, batched ? 3 : 2, batched ? shape : shape + 1, out);
     nt_tensor_release(v);
     return st;
 }
@@ -117,7 +119,7 @@ nt_status nt_dims_dot(nt_tensor *a, nt_tensor *b, int nsum, nt_fcdim *const *sum
     nt_tensor *x = NULL, *y = NULL, *p = NULL, *r = NULL;
     nt_status st = grouped(a, ad, counts_a, &x);
     if (st == NT_OK) st = grouped(b, bd, counts_b, &y);
-    if (st == NT_OK) st = nt_bmm(x, y, &p);
+    if (st == NT_OK) st = nbatch ? nt_bmm(x, y, &p) : nt_mm(x, y, &p);
     int64_t sizes[NT_MAX_DIMS];
     int nres = 0;
     for (int i = 0; i < nbatch; i++)

@@ -18,7 +18,20 @@ __all__ = ["Dim", "DimensionBindError", "dims", "softmax", "Tensor"]
 _STORE = {"STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"}
 
 
+_guessed = {}  # (code, f_lasti, n) -> the names read there: a call site is decoded once
+
+
 def _guess_names(frame, n):
+    key = (frame.f_code, frame.f_lasti, n)
+    names = _guessed.get(key)
+    if names is None:
+        if len(_guessed) > 4096:
+            _guessed.clear()
+        names = _guessed[key] = _read_names(frame, n) or ()
+    return names or None
+
+
+def _read_names(frame, n):
     """The names of the variables the caller's current call result is stored into, from its
     bytecode (public APIs only: frame.f_lasti and dis). None where they cannot be read."""
     try:
