@@ -75,6 +75,9 @@ typedef enum nt_bind_kind {
     NT_BIND_INT,      /* an index: selects in one positional dim */
     NT_BIND_ELLIPSIS, /* '...': keeps the positional dims no other entry takes */
     NT_BIND_NONE,     /* None: a new positional dim of size one */
+    NT_BIND_TENSOR,   /* an integer tensor without positional dims (a dim expression, i - 1,
+                         input[batch, seq]): gathers in one positional dim, batched over the
+                         index's dims */
 } nt_bind_kind;
 
 typedef struct nt_bind_spec {
@@ -83,6 +86,7 @@ typedef struct nt_bind_spec {
     nt_fcdim *dim;         /* DIM */
     nt_fcdim *const *pack; /* PACK */
     int64_t index;         /* INT (negative counts from the end) */
+    nt_tensor *tensor;     /* TENSOR */
 } nt_bind_spec;
 
 /* t indexed by `n` specs: a view of t whose dims bound here (and t's own) lead, then the

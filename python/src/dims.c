@@ -193,12 +193,16 @@ static bool is_pack(PyObject *o) {
     return n > 0;
 }
 
+static bool has_levels(PyObject *o) {
+    return nt_py_is_tensor(o) && nt_tensor_levels(nt_py_tensor(o), NULL) > 0;
+}
+
 int nt_py_index_has_dims(PyObject *index) {
-    if (nt_py_is_dim(index)) return 1;
+    if (nt_py_is_dim(index) || has_levels(index)) return 1;
     if (!PyTuple_Check(index)) return 0;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(index); i++) {
         PyObject *o = PyTuple_GET_ITEM(index, i);
-        if (nt_py_is_dim(o) || is_pack(o)) return 1;
+        if (nt_py_is_dim(o) || is_pack(o) || has_levels(o)) return 1;
     }
     return 0;
 }
@@ -238,6 +242,9 @@ PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index) {
             s->pack = &packs[npack];
             for (Py_ssize_t j = 0; j < k; j++)
                 packs[npack++] = ((NtDimObject *)PySequence_Fast_GET_ITEM(o, j))->d;
+        } else if (nt_py_is_tensor(o)) { /* a dim expression, input[batch, seq] */
+            s->kind = NT_BIND_TENSOR;
+            s->tensor = nt_py_tensor(o);
         } else if (o == Py_Ellipsis) {
             s->kind = NT_BIND_ELLIPSIS;
         } else if (o == Py_None) {

@@ -18,29 +18,6 @@
 #include "dims/dims.h"
 #include "dispatch/dispatch.h"
 
-typedef struct dim_union {
-    int n;
-    nt_fcdim *dims[NT_MAX_DIMS];
-} dim_union;
-
-static int union_find(const dim_union *u, const nt_fcdim *d) {
-    for (int i = 0; i < u->n; i++)
-        if (u->dims[i] == d) return i;
-    return -1;
-}
-
-static nt_status union_add(dim_union *u, const nt_tensor *t) {
-    for (int i = 0; i < nt_tensor_nlevels(t); i++) {
-        nt_fcdim *d = t->levels->dims[i];
-        if (union_find(u, d) >= 0) continue;
-        if (u->n == NT_MAX_DIMS)
-            return nt_fail(NT_ERR_RUNTIME, "more than %d first-class dims in one call",
-                           NT_MAX_DIMS);
-        u->dims[u->n++] = d;
-    }
-    return NT_OK;
-}
-
 bool nt_call_has_levels(const nt_call *c) {
     for (unsigned m = nt_op_slots_of(c->op)->tensor_slots; m; m &= m - 1) {
         const nt_arg *a = &c->args[__builtin_ctz(m)];
@@ -51,44 +28,14 @@ bool nt_call_has_levels(const nt_call *c) {
     return false;
 }
 
-/* t as an ordinary view laid out [union..., `before` ones, t's positional dims, `after`
- * ones]: t's own dims at their strides, the union's others at stride 0. */
-static nt_status align(nt_tensor *t, const dim_union *u, int before, int after, nt_tensor **out) {
-    int nl = nt_tensor_nlevels(t), np = t->ndim - nl;
-    int ndim = u->n + before + np + after;
-    if (ndim > NT_MAX_DIMS)
-        return nt_fail(NT_ERR_RUNTIME,
-                       "a tensor with first-class dims would have %d dims, more "
-                       "than %d",
-                       ndim, NT_MAX_DIMS);
-    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
-    nt_name names[NT_MAX_DIMS] = {0};
-    int k = 0;
-    for (int i = 0; i < u->n; i++, k++) {
-        int at = nt_levels_find(t, u->dims[i]);
-        sizes[k] = u->dims[i]->size;
-        strides[k] = at >= 0 ? t->strides[at] : 0;
-    }
-    for (int i = 0; i < before; i++, k++)
-        sizes[k] = 1, strides[k] = 0;
-    for (int i = nl; i < t->ndim; i++, k++) {
-        sizes[k] = t->sizes[i];
-        strides[k] = t->strides[i];
-        names[k] = nt_tensor_name_at(t, i);
-    }
-    for (int i = 0; i < after; i++, k++)
-        sizes[k] = 1, strides[k] = 0;
-    return nt_dims_view(t, ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
-}
-
 /* Moves one dim argument of a tensor with np positional dims past the union: a first-class
  * dim to its place in the union (*level set), an index i to nU + i, a name unchanged. */
-static nt_status move_dim(nt_dim d, const dim_union *u, int np, const char *op, nt_dim *out,
+static nt_status move_dim(nt_dim d, const nt_dim_union *u, int np, const char *op, nt_dim *out,
                           int *level) {
     *level = -1;
     if (nt_dim_is_fc(d)) {
         nt_fcdim *fd = nt_dim_to_fc(d);
-        int at = union_find(u, fd);
+        int at = nt_dims_union_find(u, fd);
         if (at < 0) {
             char buf[512];
             nt_dims_repr(u->dims, u->n, buf, sizeof buf);
@@ -118,7 +65,7 @@ typedef struct batch_state {
 
 /* The dim slot of a reduction or scan of self (np positional dims) moved past the union. */
 static nt_status move_dim_slot(nt_call *c, const nt_op_row *row, const nt_op_slots *si,
-                               const dim_union *u, int np, batch_state *b) {
+                               const nt_dim_union *u, int np, batch_state *b) {
     int s = si->dim;
     if (s < 0) {
         if (row->kind != NT_OPK_REDUCE) return NT_OK;
@@ -164,7 +111,7 @@ static nt_status move_dim_slot(nt_call *c, const nt_op_row *row, const nt_op_slo
 }
 
 /* The levels of a result: the union less the removed dims, which lead it. */
-static nt_status give_levels(nt_tensor *r, const dim_union *u, const batch_state *b) {
+static nt_status give_levels(nt_tensor *r, const nt_dim_union *u, const batch_state *b) {
     if (!r) return NT_OK;
     nt_fcdim *keep[NT_MAX_DIMS];
     int n = 0;
@@ -177,15 +124,15 @@ static nt_status give_levels(nt_tensor *r, const dim_union *u, const batch_state
 
 /* The matrix products: operands [union, batch pads, matrix dims], a vector as a row (left)
  * or a column (right) matrix, run as matmul; the vector's dim is then dropped again. */
-static nt_status run_matmul(nt_call *c, const dim_union *u, batch_state *b) {
+static nt_status run_matmul(nt_call *c, const nt_dim_union *u, batch_state *b) {
     nt_tensor *x = c->args[0].v.t, *y = c->args[1].v.t;
     int px = x->ndim - nt_tensor_nlevels(x), py = y->ndim - nt_tensor_nlevels(y);
     if (px == 0 || py == 0)
         return nt_fail(NT_ERR_RUNTIME, "%s: both arguments need at least 1 positional dim",
                        nt_op_name(c->op));
     int bx = px > 2 ? px - 2 : 0, by = py > 2 ? py - 2 : 0, nb = bx > by ? bx : by;
-    NT_TRY(align(x, u, nb - bx + (px == 1), 0, &b->views[0]));
-    NT_TRY(align(y, u, nb - by, py == 1, &b->views[1]));
+    NT_TRY(nt_dims_align(x, u, nb - bx + (px == 1), 0, &b->views[0]));
+    NT_TRY(nt_dims_align(y, u, nb - by, py == 1, &b->views[1]));
     nt_call inner = *c;
     inner.op = NT_OP_MATMUL;
     inner.args[0] = nt_arg_tensor(b->views[0]);
@@ -225,7 +172,7 @@ nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row) {
         return nt_fail(NT_ERR_NOT_IMPLEMENTED,
                        "%s: batching over first-class dims is not implemented for this op",
                        row->name);
-    dim_union u = {0};
+    nt_dim_union u = {0};
     int np = 0; /* the largest positional rank */
     for (unsigned m = si->tensor_slots; m; m &= m - 1) {
         const nt_arg *a = &c->args[__builtin_ctz(m)];
@@ -234,7 +181,7 @@ nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row) {
                            "%s: batching over first-class dims is not implemented for this op",
                            row->name);
         if (a->kind != NT_ARG_TENSOR) continue;
-        NT_TRY(union_add(&u, a->v.t));
+        NT_TRY(nt_dims_union_add(&u, a->v.t));
         int p = a->v.t->ndim - nt_tensor_nlevels(a->v.t);
         np = p > np ? p : np;
     }
@@ -253,7 +200,7 @@ nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row) {
             nt_arg *a = &inner.args[i];
             if (a->kind != NT_ARG_TENSOR) continue;
             int p = a->v.t->ndim - nt_tensor_nlevels(a->v.t);
-            st = align(a->v.t, &u, np - p + b.pad_before, 0, &b.views[i]);
+            st = nt_dims_align(a->v.t, &u, np - p + b.pad_before, 0, &b.views[i]);
             if (st == NT_OK) a->v.t = b.views[i];
         }
         if (st == NT_OK) st = nt_dispatch_row(&inner, row);

@@ -10,6 +10,7 @@
 #include "core/status.h"
 #include "dims/dims.h"
 #include "ntensor/factory.h"
+#include "ntensor/index.h"
 #include "ntensor/views.h"
 
 /* The dims being built: first-class ones (levels) then positional ones. */
@@ -126,6 +127,67 @@ static nt_status make_view(nt_tensor *t, const layout *l, int64_t offset, bool n
     return NT_OK;
 }
 
+/* The tensor indices of a binding: which positional dims of the bound view they gather. */
+typedef struct gather {
+    int n;
+    int at[NT_MAX_DIMS];
+    nt_tensor *index[NT_MAX_DIMS];
+} gather;
+
+/* v[..., index at its dim, ...] batched over the dims of v and of the indices: with U their
+ * union, v laid out [U, positional] is indexed by U's aranges (each along its own dim) and the
+ * indices laid out [U]; the result, [U, the other positional dims], takes U as its levels. */
+static nt_status gather_by(nt_tensor *v, const gather *g, nt_tensor **out) {
+    nt_dim_union u = {0};
+    NT_TRY(nt_dims_union_add(&u, v));
+    for (int k = 0; k < g->n; k++) {
+        const nt_tensor *e = g->index[k];
+        if (e->ndim != nt_tensor_nlevels(e))
+            return nt_fail(NT_ERR_NOT_IMPLEMENTED,
+                           "indexing with a tensor that has positional dims together with "
+                           "first-class dims is not supported yet");
+        NT_TRY(nt_dims_union_add(&u, e));
+    }
+    int np = v->ndim - nt_tensor_nlevels(v), n = u.n + np;
+    if (n > NT_MAX_DIMS) return too_many();
+    nt_tensor *views[2 * NT_MAX_DIMS] = {NULL}, *x = NULL;
+    nt_index idx[NT_MAX_DIMS];
+    nt_status st = nt_dims_align(v, &u, 0, 0, &x);
+    for (int k = 0; st == NT_OK && k < u.n; k++) { /* U's aranges, [1, .., size, .., 1] */
+        nt_fcdim *d = u.dims[k];
+        nt_tensor *r = NULL;
+        st = nt_fcdim_tensor(d, &r);
+        int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+        for (int j = 0; st == NT_OK && j < u.n; j++)
+            sizes[j] = j == k ? d->size : 1, strides[j] = j == k ? r->strides[0] : 0;
+        if (st == NT_OK) st = nt_tensor_view_of(r, u.n, sizes, strides, r->offset, NULL, &views[k]);
+        nt_tensor_release(r);
+        idx[k] = (nt_index){.kind = NT_INDEX_TENSOR, .tensor = views[k]};
+    }
+    for (int p = 0; st == NT_OK && p < np; p++) {
+        idx[u.n + p] =
+            (nt_index){.kind = NT_INDEX_SLICE, .start = 0, .stop = NT_SLICE_END, .step = 1};
+        for (int k = 0; st == NT_OK && k < g->n; k++)
+            if (g->at[k] == p) {
+                st = nt_dims_align(g->index[k], &u, 0, 0, &views[NT_MAX_DIMS + k]);
+                idx[u.n + p] =
+                    (nt_index){.kind = NT_INDEX_TENSOR, .tensor = views[NT_MAX_DIMS + k]};
+            }
+    }
+    nt_tensor *r = NULL;
+    if (st == NT_OK) st = nt_index_get(x, n, idx, &r);
+    if (st == NT_OK) st = nt_levels_attach(r, u.n, u.dims);
+    nt_tensor_release(x);
+    for (int k = 0; k < 2 * NT_MAX_DIMS; k++)
+        nt_tensor_release(views[k]);
+    if (st != NT_OK) {
+        nt_tensor_release(r);
+        return st;
+    }
+    *out = r;
+    return NT_OK;
+}
+
 nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tensor **out) {
     if (!t || !out || (n > 0 && !specs) || n < 0)
         return nt_fail(NT_ERR_VALUE, "nt_tensor_bind: NULL or bad argument");
@@ -137,7 +199,7 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
                 return nt_fail(NT_ERR_INDEX, "an index can only have a single ellipsis ('...')");
             ellipsis = i;
         } else if (specs[i].kind != NT_BIND_NONE) {
-            if ((unsigned)specs[i].kind > NT_BIND_NONE)
+            if ((unsigned)specs[i].kind > NT_BIND_TENSOR)
                 return nt_fail(NT_ERR_VALUE, "nt_tensor_bind: bad spec kind %d",
                                (int)specs[i].kind);
             if (specs[i].kind == NT_BIND_DIM && !specs[i].dim)
@@ -159,6 +221,7 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
     }
     int64_t offset = t->offset;
     int pos = tl; /* the physical dim of t the next spec takes */
+    gather g = {.n = 0};
     for (int i = 0; i <= n; i++) {
         /* the ellipsis, or the end without one: keep the dims no spec takes */
         if (i == n ? ellipsis < 0 : specs[i].kind == NT_BIND_ELLIPSIS) {
@@ -184,6 +247,11 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
             NT_TRY(bind_pack(&l, s->pack, s->n, t->sizes[pos], t->strides[pos]));
             pos++;
             break;
+        case NT_BIND_TENSOR:
+            if (!s->tensor) return nt_fail(NT_ERR_VALUE, "nt_tensor_bind: a NULL tensor");
+            g.at[g.n] = l.np; /* kept as a slice, gathered below */
+            g.index[g.n++] = s->tensor;
+            /* fall through */
         case NT_BIND_SLICE:
             if (l.nl + l.np >= NT_MAX_DIMS) return too_many();
             l.psizes[l.np] = t->sizes[pos];
@@ -212,7 +280,12 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
             break;
         }
     }
-    return make_view(t, &l, offset, t->names != NULL, out);
+    if (g.n == 0) return make_view(t, &l, offset, t->names != NULL, out);
+    nt_tensor *v = NULL;
+    NT_TRY(make_view(t, &l, offset, false, &v));
+    nt_status st = gather_by(v, &g, out);
+    nt_tensor_release(v);
+    return st;
 }
 
 static nt_status not_contained(const nt_tensor *t, nt_dim d) {

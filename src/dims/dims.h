@@ -35,6 +35,19 @@ int nt_levels_find(const nt_tensor *t, const nt_fcdim *d);
 nt_status nt_dims_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
                        int64_t offset, const nt_name *names, nt_tensor **out);
 
+/* The union of several tensors' dims, in order of first appearance. */
+typedef struct nt_dim_union {
+    int n;
+    nt_fcdim *dims[NT_MAX_DIMS];
+} nt_dim_union;
+int nt_dims_union_find(const nt_dim_union *u, const nt_fcdim *d);
+nt_status nt_dims_union_add(nt_dim_union *u, const nt_tensor *t);
+
+/* t as an ordinary view laid out [union..., `before` ones, t's positional dims, `after`
+ * ones]: t's own dims at their strides, the union's others at stride 0 (no copy). */
+nt_status nt_dims_align(nt_tensor *t, const nt_dim_union *u, int before, int after,
+                        nt_tensor **out);
+
 /* "(i, j)": the names of n dims, for messages. */
 void nt_dims_repr(nt_fcdim *const *dims, int n, char *buf, size_t cap);
 

@@ -9,6 +9,7 @@
 #include "core/status.h"
 #include "dims/dims.h"
 #include "dispatch/dispatch.h"
+#include "ntensor/call.h"
 
 _Atomic int64_t nt_levels_live;
 
@@ -69,4 +70,53 @@ nt_status nt_dims_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64
 nt_status nt_tensor_unlevel(nt_tensor *t, nt_tensor **out) {
     if (!t || !out) return nt_fail(NT_ERR_VALUE, "nt_tensor_unlevel: NULL argument");
     return nt_dims_view(t, t->ndim, t->sizes, t->strides, t->offset, t->names, out);
+}
+
+int nt_dims_union_find(const nt_dim_union *u, const nt_fcdim *d) {
+    for (int i = 0; i < u->n; i++)
+        if (u->dims[i] == d) return i;
+    return -1;
+}
+
+nt_status nt_dims_union_add(nt_dim_union *u, const nt_tensor *t) {
+    for (int i = 0; i < nt_tensor_nlevels(t); i++) {
+        nt_fcdim *d = t->levels->dims[i];
+        if (nt_dims_union_find(u, d) >= 0) continue;
+        if (u->n == NT_MAX_DIMS)
+            return nt_fail(NT_ERR_RUNTIME, "more than %d first-class dims in one call",
+                           NT_MAX_DIMS);
+        u->dims[u->n++] = d;
+    }
+    return NT_OK;
+}
+
+/* t as an ordinary view laid out [union..., `before` ones, t's positional dims, `after`
+ * ones]: t's own dims at their strides, the union's others at stride 0. */
+nt_status nt_dims_align(nt_tensor *t, const nt_dim_union *u, int before, int after,
+                        nt_tensor **out) {
+    int nl = nt_tensor_nlevels(t), np = t->ndim - nl;
+    int ndim = u->n + before + np + after;
+    if (ndim > NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "a tensor with first-class dims would have %d dims, more "
+                       "than %d",
+                       ndim, NT_MAX_DIMS);
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    nt_name names[NT_MAX_DIMS] = {0};
+    int k = 0;
+    for (int i = 0; i < u->n; i++, k++) {
+        int at = nt_levels_find(t, u->dims[i]);
+        sizes[k] = u->dims[i]->size;
+        strides[k] = at >= 0 ? t->strides[at] : 0;
+    }
+    for (int i = 0; i < before; i++, k++)
+        sizes[k] = 1, strides[k] = 0;
+    for (int i = nl; i < t->ndim; i++, k++) {
+        sizes[k] = t->sizes[i];
+        strides[k] = t->strides[i];
+        names[k] = nt_tensor_name_at(t, i);
+    }
+    for (int i = 0; i < after; i++, k++)
+        sizes[k] = 1, strides[k] = 0;
+    return nt_dims_view(t, ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
 }

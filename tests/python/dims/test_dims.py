@@ -67,6 +67,14 @@ def run(fn, *shapes):
     same(r, torch.tensor(t))
 
 
+def run_arrays(fn, *arrays):
+    """run() on given NumPy arrays (integer ones too)."""
+    ours = fn(nt, lambda n, sizes=None: ndim.dims(n, sizes=sizes), *map(nt.tensor, arrays))
+    t = theirs(lambda fdim: values(fn(torch, lambda n, sizes=None: fdim.dims(n, sizes=sizes),
+                                      *map(torch.tensor, arrays))))
+    same(ours, torch.tensor(t))
+
+
 def test_mm():
     def mm(lib, dims, A, B):
         i, j, k = dims(3)
@@ -351,3 +359,64 @@ def test_contraction_groupings(spec):
     if keep:
         got, want = got.order(*keep), want.order(*keep)
     same(got, torch.tensor(want.tolist()))
+
+
+def test_indexing_with_dims_examples():
+    def embedding_bag(lib, dims, input, W):
+        batch, sequence, features = dims(3)
+        r = W[input[batch, sequence], features].sum(sequence)
+        return r.order(batch, features)
+
+    def roll(lib, dims, a):
+        i = dims(1, sizes=[a.size(0)])
+        return a[lib.where(i + 1 < i.size, i + 1, 0)].order(i)
+
+    def flip(lib, dims, a):
+        i = dims(1, sizes=[a.size(0)])
+        return a[i.size - i - 1].order(i)
+
+    def diff(lib, dims, a):
+        i = dims(1)
+        d = a[i] - a[i - 1]
+        return lib.where(i - 1 >= 0, d, a[i]).order(i)
+
+    def sequence_mask(lib, dims, values, length):
+        j, i = dims(2)
+        v = values[i, j]
+        return lib.where(j < length[i], v, 0).order(i, j)
+
+    idx = np.array([[1, 0, 4, 3], [2, 2, 0, 1]])
+    W = np.random.default_rng(1).standard_normal((5, 2)).astype(np.float32)
+    run_arrays(embedding_bag, idx, W)
+    for fn in (roll, flip, diff):
+        run(fn, (6,))
+    vals = np.random.default_rng(2).standard_normal((3, 5)).astype(np.float32)
+    run_arrays(sequence_mask, vals, np.array([2, 0, 4]))
+
+
+def test_relative_positional_embedding_and_multihead_attention():
+    def rpe(lib, dims, q, k, w):
+        batch, query_sequence, key_sequence, heads, features = dims(5)
+        heads.size = 2
+        q = q[batch, query_sequence, [heads, features]]
+        k = k[batch, key_sequence, [heads, features]]
+        distance = query_sequence - key_sequence
+        n_embeddings = w.size(0)
+        index_bias = n_embeddings // 2
+        positional_embedding = w[distance + index_bias, features]
+        sq = (q * positional_embedding).sum(features)
+        sk = (k * positional_embedding).sum(features)
+        return (sq + sk).order(batch, heads, key_sequence, query_sequence)
+    run(rpe, (2, 3, 8), (2, 3, 8), (7, 4))
+
+    def mha(lib, dims, q, k, v):
+        batch, query_sequence, key_sequence, heads, features = dims(5)
+        heads.size = 2
+        q = q[batch, query_sequence, [heads, features]]
+        k = k[batch, key_sequence, [heads, features]]
+        v = v[batch, key_sequence, [heads, features]]
+        scores = (q * k).sum(features) * (features.size ** -0.5)
+        probs = scores.softmax(key_sequence)
+        context = (probs * v).sum(key_sequence)
+        return context.order(batch, query_sequence, [heads, features])
+    run(mha, (2, 3, 8), (2, 5, 8), (2, 5, 8))
