@@ -420,3 +420,23 @@ def test_relative_positional_embedding_and_multihead_attention():
         context = (probs * v).sum(key_sequence)
         return context.order(batch, query_sequence, [heads, features])
     run(mha, (2, 3, 8), (2, 5, 8), (2, 5, 8))
+
+
+def test_gradients_contraction_order_indexing():
+    """gradcheck through nt_dims_dot (a batched GEMM), order with a flattened group, the
+    diagonal, softmax over a dim and indexing with a dim expression."""
+    a = nt.rand(2, 3, 4, dtype=nt.float64, requires_grad=True)
+    b = nt.rand(2, 4, 5, dtype=nt.float64, requires_grad=True)
+
+    def contraction(a, b):
+        n, i, j, k = ndim.dims(4)
+        return (a[n, i, k] * b[n, k, j]).sum(k).softmax(j).order(n, (i, j))
+    assert nt.autograd.gradcheck(contraction, (a, b))
+
+    c = nt.rand(4, 4, dtype=nt.float64, requires_grad=True)
+
+    def diag_shift(c):
+        i = ndim.dims(1)
+        d = c[i, i]
+        return (d * c[i.size - i - 1, 0]).order(i)
+    assert nt.autograd.gradcheck(diag_shift, (c,))
