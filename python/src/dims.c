@@ -362,6 +362,13 @@ PyObject *nt_py_dims_repr(PyObject *self) {
     return r;
 }
 
+int nt_py_refuse_levels(const nt_tensor *t, const char *what) {
+    if (!nt_tensor_levels(t, NULL)) return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "%s: the tensor has first-class dims (ntensor.dim); order() them first", what);
+    return -1;
+}
+
 /* ---- the delayed product and its sum (ntensor.dim._DelayedMul) ---- */
 
 PyObject *nt_py_delayed_mul(PyObject *a, PyObject *b) {

@@ -176,6 +176,9 @@ static inline int nt_py_is_delayable(const nt_tensor *t) {
     return nt_tensor_levels(t, NULL) && nt_tensor_ndim(t) == 0;
 }
 PyObject *nt_py_delayed_mul(PyObject *a, PyObject *b);
+/* -1 with ValueError when t has first-class dims: what reads its memory by its positional
+ * geometry (tolist, the buffer protocol, pickling) would see one slice of it. */
+int nt_py_refuse_levels(const nt_tensor *t, const char *what);
 extern PyMethodDef nt_py_module_dims_functions[];
 
 /* autograd.c: the Tensor's autograd attributes, methods and module functions */

@@ -440,3 +440,18 @@ def test_gradients_contraction_order_indexing():
         d = c[i, i]
         return (d * c[i.size - i - 1, 0]).order(i)
     assert nt.autograd.gradcheck(diag_shift, (c,))
+
+
+def test_unbatched_ops_fail_clearly():
+    """Ops whose batching is not written yet, and readers of memory, refuse tensors with dims
+    (never a wrong answer)."""
+    i = ndim.dims(1)
+    x = nt.rand(3, 4)[i]
+    for fn, kind in ((lambda: nt.cat([x, x]), NotImplementedError),
+                     (lambda: x.add_(1), NotImplementedError),
+                     (lambda: x.view(2, 2), NotImplementedError),
+                     (lambda: x.sum(i, keepdim=True), NotImplementedError),
+                     (lambda: x.tolist(), ValueError),
+                     (lambda: memoryview(x), ValueError)):
+        with pytest.raises(kind):
+            fn()
