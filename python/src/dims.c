@@ -411,7 +411,131 @@ static PyObject *py_dims_dot(PyObject *module, PyObject *args) {
     return nt_py_result(st, out);
 }
 
+/* ---- dims(): the package's entry, in C for its per-call cost ---- */
+
+static PyObject *names_reader; /* ntensor.dim._read_names(frame, n), set by _dims_setup */
+static PyObject *names_seen;   /* (code, f_lasti, n) -> names tuple, () when unreadable */
+
+/* The caller's variable names for n dims (a call site is decoded once), or NULL without an
+ * error when they cannot be read. */
+static PyObject *guess_names(PyObject *n) {
+    PyFrameObject *frame = PyEval_GetFrame(); /* borrowed: the caller (a C call has none) */
+    if (!frame || !names_reader) return NULL;
+    PyCodeObject *code = PyFrame_GetCode(frame);
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *lasti = PyLong_FromLong(PyFrame_GetLasti(frame));
+#else
+    PyObject *lasti = PyObject_GetAttrString((PyObject *)frame, "f_lasti");
+#endif
+    PyObject *key = lasti ? PyTuple_Pack(3, (PyObject *)code, lasti, n) : NULL;
+    Py_DECREF(code);
+    Py_XDECREF(lasti);
+    PyObject *names = key ? PyDict_GetItemWithError(names_seen, key) : NULL; /* borrowed */
+    if (names) {
+        Py_INCREF(names);
+    } else if (key && !PyErr_Occurred()) {
+        if (PyDict_GET_SIZE(names_seen) > 4096) PyDict_Clear(names_seen);
+        names = PyObject_CallFunctionObjArgs(names_reader, (PyObject *)frame, n, NULL);
+        if (names && !PyTuple_Check(names)) Py_SETREF(names, PyTuple_New(0));
+        if (names && PyDict_SetItem(names_seen, key, names) < 0) Py_CLEAR(names);
+    }
+    Py_XDECREF(key);
+    PyErr_Clear(); /* never raise: the fallback names d0, d1, ... are fine */
+    return names;
+}
+
+/* dims(n=None, sizes=None): n new dims (one dim itself), named after the variables they
+ * are assigned to, else d0, d1, ...; dims('i j k') names them. */
+static PyObject *py_dims(PyObject *module, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"n", "sizes", NULL};
+    PyObject *n = Py_None, *sizes = Py_None, *explicit = NULL, *guessed = NULL, *list = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:dims", kwlist, &n, &sizes)) return NULL;
+    if (PyUnicode_Check(n)) { /* explicit names: "i j k" or "i, j, k" */
+        PyObject *comma = PyUnicode_FromString(","), *space = PyUnicode_FromString(" ");
+        PyObject *text = comma && space ? PyUnicode_Replace(n, comma, space, -1) : NULL;
+        explicit = text ? PyUnicode_Split(text, NULL, -1) : NULL;
+        Py_XDECREF(comma);
+        Py_XDECREF(space);
+        Py_XDECREF(text);
+        if (!explicit) return NULL;
+    }
+    if (sizes != Py_None && !(list = PySequence_Fast(sizes, "sizes must be a sequence"))) {
+        Py_XDECREF(explicit);
+        return NULL;
+    }
+    Py_ssize_t count = explicit ? PyList_GET_SIZE(explicit) : -1;
+    if (count < 0 && n != Py_None) {
+        count = PyLong_AsSsize_t(n);
+        if (count == -1 && PyErr_Occurred()) goto fail;
+    }
+    if (list && count >= 0 && count != PySequence_Fast_GET_SIZE(list)) {
+        PyErr_Format(PyExc_ValueError, "expected %zd sizes but found %zd sizes", count,
+                     PySequence_Fast_GET_SIZE(list));
+        goto fail;
+    }
+    if (list && count < 0) count = PySequence_Fast_GET_SIZE(list);
+    PyObject *names = explicit;
+    if (!names) {
+        guessed = guess_names(count >= 0 ? n : Py_None);
+        if (guessed && count < 0) count = PyTuple_GET_SIZE(guessed);
+        if (guessed && PyTuple_GET_SIZE(guessed) == count) names = guessed;
+    }
+    if (count < 0) count = 1;
+    if (count > 1 << 16) {
+        PyErr_SetString(PyExc_ValueError, "dims(): too many dims");
+        goto fail;
+    }
+    PyObject *result = PyTuple_New(count);
+    for (Py_ssize_t k = 0; result && k < count; k++) {
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "d%zd", k);
+        const char *name = names ? PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(names, k)) : fallback;
+        int64_t size = -1;
+        PyObject *s = list ? PySequence_Fast_GET_ITEM(list, k) : Py_None;
+        nt_fcdim *d = NULL;
+        nt_status st = NT_OK;
+        if (!name || (s != Py_None && nt_py_int64_from_object(s, &size, "size") < 0) ||
+            (st = nt_fcdim_new(name, size, &d)) != NT_OK) {
+            if (st != NT_OK) nt_py_raise(st);
+            Py_CLEAR(result);
+            break;
+        }
+        NtDimObject *o = PyObject_New(NtDimObject, &NtDim_Type);
+        if (!o) {
+            nt_fcdim_release(d);
+            Py_CLEAR(result);
+            break;
+        }
+        o->d = d;
+        o->range = NULL;
+        nt_fcdim_set_handle(d, o);
+        PyTuple_SET_ITEM(result, k, (PyObject *)o);
+    }
+    Py_XDECREF(explicit);
+    Py_XDECREF(guessed);
+    Py_XDECREF(list);
+    if (result && count == 1) {
+        PyObject *one = Py_NewRef(PyTuple_GET_ITEM(result, 0));
+        Py_DECREF(result);
+        return one;
+    }
+    return result;
+fail:
+    Py_XDECREF(explicit);
+    Py_XDECREF(list);
+    return NULL;
+}
+
+static PyObject *py_dims_setup(PyObject *module, PyObject *reader) {
+    if (!names_seen && !(names_seen = PyDict_New())) return NULL;
+    Py_XSETREF(names_reader, Py_NewRef(reader));
+    Py_RETURN_NONE;
+}
+
 PyMethodDef nt_py_module_dims_functions[] = {
+    {"_dims", (PyCFunction)(void (*)(void))py_dims, METH_VARARGS | METH_KEYWORDS,
+     "dims(n=None, sizes=None): new first-class dims"},
+    {"_dims_setup", py_dims_setup, METH_O, "the reader of variable names dims() uses"},
     {"_dims_dot", py_dims_dot, METH_VARARGS, "(a * b).sum(dims) as one matrix product"},
     {NULL, NULL, 0, NULL},
 };

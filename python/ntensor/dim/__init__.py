@@ -8,7 +8,6 @@ The semantics (binding, implicit batching, order, dims as tensors) live in C (sr
 this package makes dims and guesses their names.
 """
 import dis
-import sys
 
 from .._C import Dim, DimensionBindError, Tensor  # noqa: F401
 from .. import _C
@@ -16,19 +15,6 @@ from .. import _C
 __all__ = ["Dim", "DimensionBindError", "dims", "softmax", "Tensor"]
 
 _STORE = {"STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"}
-
-
-_guessed = {}  # (code, f_lasti, n) -> the names read there: a call site is decoded once
-
-
-def _guess_names(frame, n):
-    key = (frame.f_code, frame.f_lasti, n)
-    names = _guessed.get(key)
-    if names is None:
-        if len(_guessed) > 4096:
-            _guessed.clear()
-        names = _guessed[key] = _read_names(frame, n) or ()
-    return names or None
 
 
 def _read_names(frame, n):
@@ -51,41 +37,20 @@ def _read_names(frame, n):
             stores = instrs[k + 1:k + 1 + count]
             if (n is None or count == n) and len(stores) == count and all(
                     s.opname in _STORE for s in stores):
-                return [s.argval for s in stores]
+                return tuple(s.argval for s in stores)
             return None
         if first.opname in _STORE and (n is None or n == 1):
-            return [first.argval]
+            return (first.argval,)
     except Exception:  # never raise: the fallback names are fine
         return None
     return None
 
 
-def dims(n=None, sizes=None):
-    """dims(), dims(n), dims(sizes=[...]), dims('i j k'): new first-class dims; one dim is
-    returned as itself, several as a tuple."""
-    names = None
-    if isinstance(n, str):
-        names = n.replace(",", " ").split()
-        n = len(names)
-    if sizes is not None:
-        sizes = list(sizes)
-        if n is None:
-            n = len(sizes)
-        elif n != len(sizes):
-            raise ValueError(f"expected {n} sizes but found {len(sizes)} sizes")
-    if names is None:
-        try:
-            names = _guess_names(sys._getframe(1), n)
-        except Exception:
-            names = None
-        if names is not None and n is None:
-            n = len(names)
-    if n is None:
-        n = 1
-    if names is None or len(names) != n:
-        names = [f"d{k}" for k in range(n)]
-    result = tuple(Dim(names[k], None if sizes is None else sizes[k]) for k in range(n))
-    return result[0] if n == 1 else result
+# dims(n=None, sizes=None), dims('i j k'): new first-class dims; one dim is returned as
+# itself, several as a tuple. In C (python/src/dims.c) for its per-call cost: it decodes each
+# call site once, with _read_names below (a tuple of names, or None).
+dims = _C._dims
+_C._dims_setup(_read_names)
 
 
 def softmax(input, dim, dtype=None):
