@@ -20,6 +20,7 @@
 #include "ntensor/call.h"
 #include "ntensor/convert.h"
 #include "ntensor/core.h"
+#include "ntensor/dims.h"
 #include "ntensor/factory.h"
 #include "ntensor/index.h"
 #include "ntensor/io.h"

@@ -33,6 +33,8 @@ typedef enum nt_status {
     NT_ERR_VALUE,           /* an argument of the right kind but a bad value: ValueError */
     NT_ERR_MEMORY,          /* an allocation failed: MemoryError */
     NT_ERR_NOT_IMPLEMENTED, /* a valid request this build does not support */
+    NT_ERR_DIM_BIND,        /* a first-class dim bound to two sizes, or sizes that do not fit:
+                               functorch.dim's DimensionBindError */
 } nt_status;
 
 /* The message of the last failure on this thread ("" if none). */

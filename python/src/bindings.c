@@ -302,6 +302,10 @@ static int dim_list(const py_sig *sig, const py_param *p, PyObject *o, PyObject 
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *item = items[i];
         bool name_list = i > 0 && PyUnicode_Check(items[0]);
+        if (nt_py_is_dim(item)) {
+            out[i] = nt_py_dim_arg(item);
+            continue;
+        }
         if (PyUnicode_Check(item) || (item == Py_None && name_list)) {
             nt_name name;
             if (nt_py_name_from_object(item, &name) < 0) return -1;
@@ -350,6 +354,12 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
             *a = nt_arg_tensor(nt_py_tensor(o));
             return 0;
         }
+        if (nt_py_is_dim(o)) { /* a first-class dim as a tensor: its arange */
+            PyObject *t = nt_py_dim_tensor(o);
+            if (!t) return -1;
+            *a = nt_arg_tensor(nt_py_tensor(t));
+            return 0;
+        }
         /* a Python number where a Tensor goes (add(x, 2)) */
         a->kind = NT_ARG_SCALAR;
         return nt_py_number(o, &a->v.s);
@@ -370,6 +380,8 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
             nt_name name;
             if (nt_py_name_from_object(o, &name) < 0) return -1;
             v = nt_dim_name(name);
+        } else if (p->dim_names && nt_py_is_dim(o)) { /* a first-class dim */
+            v = nt_py_dim_arg(o);
         } else if (nt_py_is_tensor(o)) {
             nt_scalar s;
             nt_status st = nt_item(nt_py_tensor(o), &s);

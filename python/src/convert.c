@@ -55,6 +55,7 @@ static PyObject *tolist_at(const char *p, nt_dtype dtype, int dim, int ndim, con
 /* tolist(): nested lists of bool/int/float; a 0-dim tensor gives the scalar itself. */
 static PyObject *tensor_tolist(PyObject *self, PyObject *unused) {
     nt_tensor *t = nt_py_tensor(self);
+    if (nt_py_refuse_levels(t, "tolist()") < 0) return NULL;
     nt_dtype dtype = nt_tensor_dtype(t);
     int ndim = nt_tensor_ndim(t);
     int64_t byte_strides[NT_MAX_DIMS];

@@ -10,6 +10,7 @@ PyObject *nt_py_raise(nt_status st) {
                      : st == NT_ERR_VALUE           ? PyExc_ValueError
                      : st == NT_ERR_MEMORY          ? PyExc_MemoryError
                      : st == NT_ERR_NOT_IMPLEMENTED ? PyExc_NotImplementedError
+                     : st == NT_ERR_DIM_BIND        ? nt_py_dimension_bind_error
                                                     : PyExc_RuntimeError;
     /* a warning the op gave before it failed comes first, as PyTorch's does */
     if (nt_py_warn_pending() < 0) return NULL;

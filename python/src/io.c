@@ -238,6 +238,7 @@ static int64_t span_of(const nt_tensor *t) {
  * gradient is not pickled, as in PyTorch; nor is the graph: the result is a leaf. */
 static PyObject *tensor_reduce_ex(PyObject *self, PyObject *protocol) {
     nt_tensor *t = nt_py_tensor(self);
+    if (nt_py_refuse_levels(t, "pickle") < 0) return NULL;
     int ndim = nt_tensor_ndim(t);
     PyObject *rebuild = NULL, *data = NULL, *sizes = NULL, *strides = NULL, *names = NULL;
     PyObject *state = NULL, *result = NULL;

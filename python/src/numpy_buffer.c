@@ -204,6 +204,7 @@ fail:
 
 static int tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
     nt_tensor *t = nt_py_tensor(self);
+    if (nt_py_refuse_levels(t, "the buffer protocol") < 0) return -1;
     nt_dtype dtype = nt_tensor_dtype(t);
     const char *fmt = formats[dtype]; /* "" for bfloat16, which NumPy does not know */
     if (!fmt[0]) {

@@ -70,6 +70,10 @@ static PyObject *binary(nt_op op, PyObject *a, PyObject *b, bool inplace) {
     if (ra || rb ||
         (c.args[0].kind != NT_ARG_TENSOR && (inplace || c.args[1].kind != NT_ARG_TENSOR)))
         Py_RETURN_NOTIMPLEMENTED;
+    if (op == NT_OP_MUL && !inplace && c.args[0].kind == NT_ARG_TENSOR &&
+        c.args[1].kind == NT_ARG_TENSOR && nt_py_is_delayable(c.args[0].v.t) &&
+        nt_py_is_delayable(c.args[1].v.t))
+        return nt_py_delayed_mul(a, b); /* a sum may follow: one GEMM (ntensor.dim) */
     c.op = op;
     c.inplace = inplace;
     c.out[0] = c.out[1] = NULL;

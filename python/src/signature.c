@@ -161,9 +161,9 @@ static bool check_int_list(PyObject *o, int size, bool names) {
         Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
         if (n == 0) return true;
         PyObject *first = PySequence_Fast_GET_ITEM(o, 0);
-        return check_index(first) || (names && PyUnicode_Check(first));
+        return check_index(first) || (names && (PyUnicode_Check(first) || nt_py_is_dim(first)));
     }
-    return size > 0 && (check_long(o) || (names && PyUnicode_Check(o)));
+    return size > 0 && (check_long(o) || (names && (PyUnicode_Check(o) || nt_py_is_dim(o))));
 }
 
 static bool check_tensor_list(PyObject *o) {
@@ -187,7 +187,7 @@ static bool check_float_list(PyObject *o) {
 static bool param_check(const py_param *p, PyObject *o) {
     switch (p->type) {
     case PT_TENSOR:
-        if (nt_py_is_tensor(o)) return true;
+        if (nt_py_is_tensor(o) || nt_py_is_dim(o)) return true;
         return p->numbers_as_tensors && check_scalar(o);
     case PT_SCALAR: /* PyTorch's SCALAR case falls through to COMPLEX and DOUBLE */
         if (check_scalar(o) || PyComplex_Check(o)) return true;
@@ -196,7 +196,7 @@ static bool param_check(const py_param *p, PyObject *o) {
         return check_double(o) || (nt_py_is_tensor(o) && nt_tensor_ndim(nt_py_tensor(o)) == 0);
     case PT_INT64:
     case PT_SYM_INT:
-        if (check_long(o) || (p->dim_names && PyUnicode_Check(o))) return true;
+        if (check_long(o) || (p->dim_names && (PyUnicode_Check(o) || nt_py_is_dim(o)))) return true;
         if (p->type == PT_SYM_INT && check_index(o)) return true;
         if (nt_py_is_tensor(o)) {
             nt_tensor *t = nt_py_tensor(o);

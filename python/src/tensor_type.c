@@ -44,6 +44,7 @@ static void tensor_dealloc(PyObject *obj) {
 /* "tensor(...)"; a subclass prints its own name instead ("P([1., 2.])"), as PyTorch's
  * _tensor_str does. */
 static PyObject *tensor_repr(PyObject *self) {
+    if (nt_tensor_levels(nt_py_tensor(self), NULL)) return nt_py_dims_repr(self);
     PyObject *name = Py_TYPE(self) == &NtTensor_Type
                          ? PyUnicode_FromString("tensor")
                          : PyObject_GetAttrString((PyObject *)Py_TYPE(self), "__name__");
@@ -188,6 +189,7 @@ static PyGetSetDef tensor_getset[] = {
     {"names", get_names, set_names, "The name of each dim (str or None).", NULL},
     {"shape", get_shape, NULL, "The size of each dim, as a Size.", NULL},
     {"ndim", get_ndim, NULL, "The number of dims.", NULL},
+    {"dims", nt_py_get_dims, NULL, "The first-class dims (ntensor.dim), a tuple.", NULL},
     {"dtype", get_dtype, NULL, "The element type.", NULL},
     {"layout", get_layout, NULL, "ntensor.strided: every tensor is strided.", NULL},
     {"device", get_device, NULL, "device(type='cpu').", NULL},

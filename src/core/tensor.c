@@ -154,6 +154,7 @@ static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int n
     t->ndim = ndim;
     t->handle = NULL;
     t->ag = NULL;
+    t->levels = NULL;
     t->host = NULL;
     t->grown = NULL;
     t->sizes = t->dims;
@@ -270,6 +271,7 @@ void nt_tensor_release(nt_tensor *t) {
     nt_storage *host = t->host;                                /* see nt_tensor_set_data */
     bool storage_holds_block = host || t->storage->block == t; /* see nt_tensor_alloc */
     if (__builtin_expect(t->ag != NULL, 0)) nt_tensor_ag_free(t);
+    if (__builtin_expect(t->levels != NULL, 0)) nt_tensor_levels_free(t);
     if (t->grown)
         free(t->grown); /* before the storage, which may free the tensor's block;
                          * tested first: free(NULL) is still a call into libc */
@@ -279,6 +281,7 @@ void nt_tensor_release(nt_tensor *t) {
 }
 
 void (*nt_tensor_ag_free)(nt_tensor *t);
+void (*nt_tensor_levels_free)(nt_tensor *t);
 
 /* PyTorch's set_data. A small tensor's struct may share its malloc block with its inline
  * storage (nt_tensor_alloc), which frees the block when it dies: a tensor moved off that
@@ -318,14 +321,16 @@ nt_status nt_tensor_reserve_dims(nt_tensor *t, int ndim) {
     return NT_OK;
 }
 
+/* The positional queries skip the first-class dims that lead a tensor with levels
+ * (ntensor/dims.h). */
 int nt_tensor_ndim(const nt_tensor *t) {
-    return t->ndim;
+    return t->ndim - nt_tensor_nlevels(t);
 }
 const int64_t *nt_tensor_sizes(const nt_tensor *t) {
-    return t->sizes;
+    return t->sizes + nt_tensor_nlevels(t);
 }
 const int64_t *nt_tensor_strides(const nt_tensor *t) {
-    return t->strides;
+    return t->strides + nt_tensor_nlevels(t);
 }
 int64_t nt_tensor_offset(const nt_tensor *t) {
     return t->offset;
@@ -343,7 +348,7 @@ void *nt_tensor_data(const nt_tensor *t) {
     return nt_tensor_bytes(t);
 }
 const nt_name *nt_tensor_names(const nt_tensor *t) {
-    return t->names;
+    return t->names ? t->names + nt_tensor_nlevels(t) : NULL;
 }
 bool nt_tensor_has_names(const nt_tensor *t) {
     return t->names != NULL;

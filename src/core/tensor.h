@@ -29,6 +29,8 @@ struct nt_tensor {
     nt_name *name_slots;   /* room for the ndim the tensor was made with, in this allocation */
     void *handle;          /* a binding's object for the tensor (the Python wrapper), borrowed */
     struct nt_ag_meta *ag; /* autograd state (src/autograd/autograd.h), NULL when none */
+    struct nt_levels *levels; /* first-class dims (src/dims/dims.h): physical dims 0..n-1 are
+                                 levels->dims[0..n-1]; NULL for every ordinary tensor */
     nt_storage *host;      /* NULL, or the inline storage whose block holds this struct, after
                               nt_tensor_set_data moved the tensor to another storage: released
                               last, it frees the block */
@@ -41,6 +43,11 @@ struct nt_tensor {
 
 /* Frees t->ag: set by the autograd layer (src/autograd/meta.c), which makes every ag. */
 extern void (*nt_tensor_ag_free)(nt_tensor *t);
+/* Frees t->levels: set by the dims layer (src/dims/levels.c), which makes every levels. */
+extern void (*nt_tensor_levels_free)(nt_tensor *t);
+
+/* The number of first-class dims leading t's physical dims (0 for an ordinary tensor). */
+static inline int nt_tensor_nlevels(const nt_tensor *t);
 
 /* A new tensor viewing `storage` (which it retains). `names` may be NULL or all-None. The
  * caller guarantees that the view lies inside the storage. */
@@ -123,5 +130,13 @@ static inline int64_t nt_offset_moved(int64_t offset, int64_t steps, int64_t str
 /* Wraps `dim` into [0, ndim) for a tensor of `ndim` dims (0-dim tensors accept -1 and 0),
  * with PyTorch's IndexError message. */
 nt_status nt_wrap_dim(int64_t dim, int ndim, int64_t *out);
+
+struct nt_levels {
+    int n;
+    struct nt_fcdim *dims[];
+};
+static inline int nt_tensor_nlevels(const nt_tensor *t) {
+    return t->levels ? t->levels->n : 0;
+}
 
 #endif

@@ -34,8 +34,15 @@ void nt_call_fresh_versions(nt_call *c);
 extern _Atomic int64_t nt_ag_live;
 nt_status nt_dispatch_grad(nt_call *c, const nt_op_row *row);
 
-static inline nt_status nt_dispatch(nt_call *c) {
-    const nt_op_row *row = nt_op_row_of(c->op);
+/* The first-class dims layer's path (dims/batch.c), taken while some tensor has levels
+ * (nt_levels_live counts them) and the call has such a tensor: it aligns the arguments'
+ * dims, calls nt_dispatch_row on ordinary views and gives the results their levels. */
+extern _Atomic int64_t nt_levels_live;
+bool nt_call_has_levels(const nt_call *c);
+nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row);
+
+/* nt_dispatch past the levels step: the call's tensors have none. */
+static inline nt_status nt_dispatch_row(nt_call *c, const nt_op_row *row) {
     if (row->check) {
         nt_status st = row->check(c);
         if (st != NT_OK) return st;
@@ -44,6 +51,14 @@ static inline nt_status nt_dispatch(nt_call *c) {
         return nt_dispatch_grad(c, row);
     if (c->inplace || c->out[0]) return nt_dispatch_written(c, row);
     return row->impl(c);
+}
+
+static inline nt_status nt_dispatch(nt_call *c) {
+    const nt_op_row *row = nt_op_row_of(c->op);
+    if (__builtin_expect(atomic_load_explicit(&nt_levels_live, memory_order_relaxed) != 0, 0) &&
+        nt_call_has_levels(c))
+        return nt_dispatch_levels(c, row);
+    return nt_dispatch_row(c, row);
 }
 
 /* nt_call_op's check of a record against its op's schema: a valid op, forms the op has,

@@ -33,6 +33,15 @@ typedef enum nt_dtype_rule {
 typedef nt_status (*nt_op_impl)(nt_call *c);
 typedef nt_status (*nt_op_check)(const nt_call *c);
 
+/* How the dispatcher batches an op over first-class dims (dims/batch.c). BY_KIND: from
+ * .kind (pointwise, reduce and scan rows); the others for rows that need another rule. */
+typedef enum nt_batch_rule {
+    NT_BATCH_BY_KIND = 0,
+    NT_BATCH_POINTWISE, /* elementwise on its tensors (clone, contiguous, dropout, ...) */
+    NT_BATCH_MATMUL,    /* the matrix products: vectors and matrices batched through matmul */
+    NT_BATCH_NONE,      /* not batched yet: a clear error */
+} nt_batch_rule;
+
 typedef struct nt_op_row {
     const char *name;
     const char *schema;
@@ -46,6 +55,7 @@ typedef struct nt_op_row {
     nt_op_impl impl;
     nt_op_check check;
     nt_op_shape shape;
+    uint8_t batch; /* nt_batch_rule: how first-class dims batch the op (dims/batch.c) */
 } nt_op_row;
 
 extern const nt_op_row nt_op_rows[NT_OP_COUNT];

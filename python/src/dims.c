@@ -1,0 +1,558 @@
+/*
+ * dims.c — first-class dims in Python (ntensor.dim): the Dim type over nt_fcdim, binding by
+ * indexing (t[i, (j, k), :]), Tensor.dims, Tensor.order, the printed form of a tensor with
+ * dims, and the conversions the argument parser uses where a Dim goes as a dim or a tensor.
+ * The semantics are the C library's (src/dims/); this file only converts.
+ */
+#include "pyntensor.h"
+
+typedef struct {
+    PyObject_HEAD nt_fcdim *d; /* owned */
+    PyObject *range;           /* the dim as a Tensor, made on first use, or NULL */
+} NtDimObject;
+
+static PyTypeObject NtDim_Type;
+PyObject *nt_py_dimension_bind_error;
+
+int nt_py_is_dim(PyObject *o) {
+    return PyObject_TypeCheck(o, &NtDim_Type);
+}
+
+nt_dim nt_py_dim_arg(PyObject *o) {
+    return nt_dim_fc(((NtDimObject *)o)->d);
+}
+
+/* The Python Dim of d: its object while that lives, else a new one (one dim, one object). */
+static PyObject *wrap_dim(nt_fcdim *d) {
+    PyObject *h = nt_fcdim_handle(d);
+    if (h) return Py_NewRef(h);
+    NtDimObject *o = PyObject_New(NtDimObject, &NtDim_Type);
+    if (!o) return NULL;
+    nt_fcdim_retain(d);
+    o->d = d;
+    o->range = NULL;
+    nt_fcdim_set_handle(d, o);
+    return (PyObject *)o;
+}
+
+/* The dim as a Tensor (borrowed: kept by the Dim), or NULL with ValueError while unbound. */
+PyObject *nt_py_dim_tensor(PyObject *o) {
+    NtDimObject *self = (NtDimObject *)o;
+    if (self->range) return self->range;
+    nt_tensor *t = NULL;
+    nt_status st = nt_fcdim_tensor(self->d, &t);
+    if (st != NT_OK) return nt_py_raise(st);
+    self->range = nt_py_wrap(t);
+    return self->range;
+}
+
+static void dim_dealloc(PyObject *o) {
+    NtDimObject *self = (NtDimObject *)o;
+    Py_CLEAR(self->range);
+    if (nt_fcdim_handle(self->d) == o) nt_fcdim_set_handle(self->d, NULL);
+    nt_fcdim_release(self->d);
+    Py_TYPE(o)->tp_free(o);
+}
+
+static PyObject *dim_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"name", "size", NULL};
+    const char *name = NULL;
+    PyObject *size = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|O", kwlist, &name, &size)) return NULL;
+    int64_t n = -1;
+    if (size != Py_None && nt_py_int64_from_object(size, &n, "size") < 0) return NULL;
+    nt_fcdim *d = NULL;
+    nt_status st = nt_fcdim_new(name, n, &d);
+    if (st != NT_OK) return nt_py_raise(st);
+    NtDimObject *o = (NtDimObject *)type->tp_alloc(type, 0);
+    if (!o) {
+        nt_fcdim_release(d);
+        return NULL;
+    }
+    o->d = d;
+    o->range = NULL;
+    nt_fcdim_set_handle(d, o);
+    return (PyObject *)o;
+}
+
+static PyObject *dim_repr(PyObject *o) {
+    return PyUnicode_FromString(nt_fcdim_name(((NtDimObject *)o)->d));
+}
+
+static PyObject *dim_get_size(PyObject *o, void *closure) {
+    int64_t n;
+    nt_status st = nt_fcdim_get_size(((NtDimObject *)o)->d, &n);
+    return st == NT_OK ? PyLong_FromLongLong(n) : nt_py_raise(st);
+}
+
+static int dim_set_size(PyObject *o, PyObject *value, void *closure) {
+    int64_t n;
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete a Dim's size");
+        return -1;
+    }
+    if (nt_py_int64_from_object(value, &n, "size") < 0) return -1;
+    nt_status st = nt_fcdim_set_size(((NtDimObject *)o)->d, n);
+    return st == NT_OK ? 0 : nt_py_raise_int(st);
+}
+
+static PyObject *dim_get_is_bound(PyObject *o, void *closure) {
+    return PyBool_FromLong(nt_fcdim_is_bound(((NtDimObject *)o)->d));
+}
+
+static PyObject *dim_get_dims(PyObject *o, void *closure) {
+    return PyTuple_Pack(1, o);
+}
+
+static PyGetSetDef dim_getset[] = {
+    {"size", dim_get_size, dim_set_size, "The dim's size (binds once).", NULL},
+    {"is_bound", dim_get_is_bound, NULL, "Whether the dim has a size.", NULL},
+    {"dims", dim_get_dims, NULL, "(self,): a dim used as a tensor has itself as its dim.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ---- a Dim used as a tensor: arithmetic and comparisons on its arange ---- */
+
+static PyObject *as_operand(PyObject *o) {
+    return nt_py_is_dim(o) ? nt_py_dim_tensor(o) : o;
+}
+
+#define DIM_BINARY(NAME, CALL)                                                                     \
+    static PyObject *dim_##NAME(PyObject *a, PyObject *b) {                                        \
+        PyObject *x = as_operand(a), *y = x ? as_operand(b) : NULL;                                \
+        return y ? CALL(x, y) : NULL;                                                              \
+    }
+DIM_BINARY(add, PyNumber_Add)
+DIM_BINARY(sub, PyNumber_Subtract)
+DIM_BINARY(mul, PyNumber_Multiply)
+DIM_BINARY(truediv, PyNumber_TrueDivide)
+DIM_BINARY(floordiv, PyNumber_FloorDivide)
+DIM_BINARY(mod, PyNumber_Remainder)
+#undef DIM_BINARY
+
+static PyObject *dim_pow(PyObject *a, PyObject *b, PyObject *c) {
+    PyObject *x = as_operand(a), *y = x ? as_operand(b) : NULL;
+    return y ? PyNumber_Power(x, y, c) : NULL;
+}
+
+static PyObject *dim_neg(PyObject *a) {
+    PyObject *x = as_operand(a);
+    return x ? PyNumber_Negative(x) : NULL;
+}
+
+static PyObject *dim_richcompare(PyObject *a, PyObject *b, int op) {
+    PyObject *x = as_operand(a), *y = x ? as_operand(b) : NULL;
+    return y ? PyObject_RichCompare(x, y, op) : NULL;
+}
+
+static Py_hash_t dim_hash(PyObject *o) {
+    return _Py_HashPointer(((NtDimObject *)o)->d);
+}
+
+static PyObject *dim_getattr(PyObject *o, PyObject *name) {
+    PyObject *r = PyObject_GenericGetAttr(o, name);
+    if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
+    PyErr_Clear(); /* a Tensor attribute: the dim as a tensor's (i.order(i), i.float()) */
+    PyObject *t = nt_py_dim_tensor(o);
+    return t ? PyObject_GetAttr(t, name) : NULL;
+}
+
+static PyNumberMethods dim_number = {
+    .nb_add = dim_add,
+    .nb_subtract = dim_sub,
+    .nb_multiply = dim_mul,
+    .nb_true_divide = dim_truediv,
+    .nb_floor_divide = dim_floordiv,
+    .nb_remainder = dim_mod,
+    .nb_power = dim_pow,
+    .nb_negative = dim_neg,
+};
+
+static PyTypeObject NtDim_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ntensor._C.Dim",
+    .tp_basicsize = sizeof(NtDimObject),
+    .tp_dealloc = dim_dealloc,
+    .tp_repr = dim_repr,
+    .tp_hash = dim_hash,
+    .tp_getattro = dim_getattr,
+    .tp_as_number = &dim_number,
+    .tp_richcompare = dim_richcompare,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Dim(name, size=None): a first-class dimension.",
+    .tp_getset = dim_getset,
+    .tp_new = dim_new,
+};
+
+/* ---- binding by indexing ---- */
+
+static bool is_pack(PyObject *o) {
+    if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!nt_py_is_dim(PySequence_Fast_GET_ITEM(o, i))) return false;
+    return n > 0;
+}
+
+static bool has_levels(PyObject *o) {
+    return nt_py_is_tensor(o) && nt_tensor_levels(nt_py_tensor(o), NULL) > 0;
+}
+
+int nt_py_index_has_dims(PyObject *index) {
+    if (nt_py_is_dim(index) || has_levels(index)) return 1;
+    if (!PyTuple_Check(index)) return 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(index); i++) {
+        PyObject *o = PyTuple_GET_ITEM(index, i);
+        if (nt_py_is_dim(o) || is_pack(o) || has_levels(o)) return 1;
+    }
+    return 0;
+}
+
+static bool full_slice(PyObject *o) {
+    PySliceObject *s = (PySliceObject *)o;
+    return PySlice_Check(o) && s->start == Py_None && s->stop == Py_None && s->step == Py_None;
+}
+
+/* t[index] for an index with dims: dims, packs, full slices, ints, ..., None. */
+PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index) {
+    PyObject *one[1] = {index};
+    PyObject *const *items = PyTuple_Check(index) ? &PyTuple_GET_ITEM(index, 0) : one;
+    Py_ssize_t n = PyTuple_Check(index) ? PyTuple_GET_SIZE(index) : 1;
+    if (n > NT_MAX_DIMS) {
+        PyErr_SetString(PyExc_IndexError, "too many indices for tensor");
+        return NULL;
+    }
+    nt_bind_spec specs[NT_MAX_DIMS];
+    nt_fcdim *packs[NT_MAX_DIMS * 4];
+    int npack = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = items[i];
+        nt_bind_spec *s = &specs[i];
+        memset(s, 0, sizeof *s);
+        if (nt_py_is_dim(o)) {
+            s->kind = NT_BIND_DIM;
+            s->dim = ((NtDimObject *)o)->d;
+        } else if (is_pack(o)) {
+            Py_ssize_t k = PySequence_Fast_GET_SIZE(o);
+            if (npack + k > NT_MAX_DIMS * 4) {
+                PyErr_SetString(PyExc_ValueError, "too many dims in packs");
+                return NULL;
+            }
+            s->kind = NT_BIND_PACK;
+            s->n = (int)k;
+            s->pack = &packs[npack];
+            for (Py_ssize_t j = 0; j < k; j++)
+                packs[npack++] = ((NtDimObject *)PySequence_Fast_GET_ITEM(o, j))->d;
+        } else if (nt_py_is_tensor(o)) { /* a dim expression, input[batch, seq] */
+            s->kind = NT_BIND_TENSOR;
+            s->tensor = nt_py_tensor(o);
+        } else if (o == Py_Ellipsis) {
+            s->kind = NT_BIND_ELLIPSIS;
+        } else if (o == Py_None) {
+            s->kind = NT_BIND_NONE;
+        } else if (full_slice(o)) {
+            s->kind = NT_BIND_SLICE;
+        } else if (PyLong_Check(o) && !PyBool_Check(o)) {
+            s->kind = NT_BIND_INT;
+            if (nt_py_int64_from_object(o, &s->index, "index") < 0) return NULL;
+        } else {
+            PyErr_Format(PyExc_NotImplementedError,
+                         "indexing with dims and %s together is not supported yet",
+                         Py_TYPE(o)->tp_name);
+            return NULL;
+        }
+    }
+    nt_tensor *out = NULL;
+    nt_status st = nt_tensor_bind(nt_py_tensor(self), (int)n, specs, &out);
+    return nt_py_result(st, out);
+}
+
+/* ---- Tensor.dims, Tensor.order, the printed form ---- */
+
+PyObject *nt_py_get_dims(PyObject *self, void *closure) {
+    nt_fcdim *dims[NT_MAX_DIMS];
+    int n = nt_tensor_levels(nt_py_tensor(self), dims);
+    PyObject *r = PyTuple_New(n);
+    for (int i = 0; r && i < n; i++) {
+        PyObject *d = wrap_dim(dims[i]);
+        if (!d) {
+            Py_CLEAR(r);
+            break;
+        }
+        PyTuple_SET_ITEM(r, i, d);
+    }
+    return r;
+}
+
+/* One order() argument: a dim, an int, or a tuple/list of them (one group). */
+static int order_entry(PyObject *o, nt_dim *out) {
+    if (nt_py_is_dim(o)) {
+        *out = nt_py_dim_arg(o);
+        return 0;
+    }
+    return nt_py_int64_from_object(o, out, "dim");
+}
+
+static PyObject *tensor_order(PyObject *self, PyObject *args) {
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    int counts[NT_MAX_DIMS];
+    nt_dim dims[NT_MAX_DIMS];
+    int total = 0;
+    if (n > NT_MAX_DIMS) {
+        PyErr_SetString(PyExc_ValueError, "order(): too many dims");
+        return NULL;
+    }
+    for (Py_ssize_t g = 0; g < n; g++) {
+        PyObject *o = PyTuple_GET_ITEM(args, g);
+        if (PyTuple_Check(o) || PyList_Check(o)) {
+            Py_ssize_t k = PySequence_Fast_GET_SIZE(o);
+            if (k == 0 || total + k > NT_MAX_DIMS) {
+                PyErr_SetString(PyExc_ValueError, "order(): a group needs 1 to 64 dims");
+                return NULL;
+            }
+            for (Py_ssize_t j = 0; j < k; j++)
+                if (order_entry(PySequence_Fast_GET_ITEM(o, j), &dims[total++]) < 0) return NULL;
+            counts[g] = (int)k;
+        } else {
+            if (total >= NT_MAX_DIMS || order_entry(o, &dims[total++]) < 0) return NULL;
+            counts[g] = 1;
+        }
+    }
+    nt_tensor *out = NULL;
+    nt_status st = nt_tensor_order(nt_py_tensor(self), (int)n, counts, dims, &out);
+    return nt_py_result(st, out);
+}
+
+/* functorch.dim's text: the tensor's values, its dims leading, then
+ * "with dims=(i, 0) sizes=(3, 4)" (positional dims by their index). */
+PyObject *nt_py_dims_repr(PyObject *self) {
+    nt_tensor *t = nt_py_tensor(self), *plain = NULL;
+    nt_status st = nt_tensor_unlevel(t, &plain);
+    if (st != NT_OK) return nt_py_raise(st);
+    PyObject *p = nt_py_wrap(plain);
+    PyObject *text = p ? PyObject_Repr(p) : NULL;
+    Py_XDECREF(p);
+    if (!text) return NULL;
+    nt_fcdim *dims[NT_MAX_DIMS];
+    int nl = nt_tensor_levels(t, dims), np = nt_tensor_ndim(t);
+    PyObject *parts = PyList_New(0), *sizes = PyList_New(0);
+    for (int i = 0; parts && sizes && i < nl + np; i++) {
+        PyObject *s = i < nl ? PyUnicode_FromString(nt_fcdim_name(dims[i]))
+                             : PyUnicode_FromFormat("%d", i - nl);
+        PyObject *z = PyUnicode_FromFormat(
+            "%lld", (long long)(i < nl ? nt_fcdim_size(dims[i]) : nt_tensor_sizes(t)[i - nl]));
+        if (!s || !z || PyList_Append(parts, s) < 0 || PyList_Append(sizes, z) < 0) Py_CLEAR(parts);
+        Py_XDECREF(s);
+        Py_XDECREF(z);
+    }
+    PyObject *r = NULL;
+    if (parts && sizes) {
+        PyObject *sep = PyUnicode_FromString(", ");
+        PyObject *a = sep ? PyUnicode_Join(sep, parts) : NULL;
+        PyObject *b = sep ? PyUnicode_Join(sep, sizes) : NULL;
+        if (a && b)
+            r = PyUnicode_FromFormat("%U\nwith dims=(%U%s) sizes=(%U%s)", text, a,
+                                     nl + np == 1 ? "," : "", b, nl + np == 1 ? "," : "");
+        Py_XDECREF(sep);
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+    }
+    Py_XDECREF(parts);
+    Py_XDECREF(sizes);
+    Py_DECREF(text);
+    return r;
+}
+
+int nt_py_refuse_levels(const nt_tensor *t, const char *what) {
+    if (!nt_tensor_levels(t, NULL)) return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "%s: the tensor has first-class dims (ntensor.dim); order() them first", what);
+    return -1;
+}
+
+/* ---- the delayed product and its sum (ntensor.dim._DelayedMul) ---- */
+
+PyObject *nt_py_delayed_mul(PyObject *a, PyObject *b) {
+    static PyObject *cls; /* kept for the life of the process */
+    if (!cls) {
+        PyObject *m = PyImport_ImportModule("ntensor.dim");
+        cls = m ? PyObject_GetAttrString(m, "_DelayedMul") : NULL;
+        Py_XDECREF(m);
+        if (!cls) return NULL;
+    }
+    return PyObject_CallFunctionObjArgs(cls, a, b, NULL);
+}
+
+/* _dims_dot(a, b, dims): (a * b).sum(dims) as one matrix product (nt_dims_dot); dims a Dim
+ * or a tuple/list of them. */
+static PyObject *py_dims_dot(PyObject *module, PyObject *args) {
+    PyObject *a, *b, *dims;
+    if (!PyArg_ParseTuple(args, "O!O!O", &NtTensor_Type, &a, &NtTensor_Type, &b, &dims))
+        return NULL;
+    nt_fcdim *sum[NT_MAX_DIMS];
+    PyObject *one[1] = {dims};
+    bool seq = PyTuple_Check(dims) || PyList_Check(dims);
+    Py_ssize_t n = seq ? PySequence_Fast_GET_SIZE(dims) : 1;
+    PyObject *const *items = seq ? PySequence_Fast_ITEMS(dims) : one;
+    if (n < 1 || n > NT_MAX_DIMS) {
+        PyErr_SetString(PyExc_ValueError, "_dims_dot: 1 to 64 dims");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!nt_py_is_dim(items[i])) {
+            PyErr_SetString(PyExc_TypeError, "_dims_dot: dims must be Dim objects");
+            return NULL;
+        }
+        sum[i] = ((NtDimObject *)items[i])->d;
+    }
+    nt_tensor *out = NULL;
+    nt_status st;
+    NT_PY_CALL_NOGIL(nt_tensor_numel(nt_py_tensor(a)) * nt_tensor_numel(nt_py_tensor(b)), st,
+                     nt_dims_dot(nt_py_tensor(a), nt_py_tensor(b), (int)n, sum, &out));
+    return nt_py_result(st, out);
+}
+
+/* ---- dims(): the package's entry, in C for its per-call cost ---- */
+
+static PyObject *names_reader; /* ntensor.dim._read_names(frame, n), set by _dims_setup */
+static PyObject *names_seen;   /* (code, f_lasti, n) -> names tuple, () when unreadable */
+
+/* The caller's variable names for n dims (a call site is decoded once), or NULL without an
+ * error when they cannot be read. */
+static PyObject *guess_names(PyObject *n) {
+    PyFrameObject *frame = PyEval_GetFrame(); /* borrowed: the caller (a C call has none) */
+    if (!frame || !names_reader) return NULL;
+    PyCodeObject *code = PyFrame_GetCode(frame);
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *lasti = PyLong_FromLong(PyFrame_GetLasti(frame));
+#else
+    PyObject *lasti = PyObject_GetAttrString((PyObject *)frame, "f_lasti");
+#endif
+    PyObject *key = lasti ? PyTuple_Pack(3, (PyObject *)code, lasti, n) : NULL;
+    Py_DECREF(code);
+    Py_XDECREF(lasti);
+    PyObject *names = key ? PyDict_GetItemWithError(names_seen, key) : NULL; /* borrowed */
+    if (names) {
+        Py_INCREF(names);
+    } else if (key && !PyErr_Occurred()) {
+        if (PyDict_GET_SIZE(names_seen) > 4096) PyDict_Clear(names_seen);
+        names = PyObject_CallFunctionObjArgs(names_reader, (PyObject *)frame, n, NULL);
+        if (names && !PyTuple_Check(names)) Py_SETREF(names, PyTuple_New(0));
+        if (names && PyDict_SetItem(names_seen, key, names) < 0) Py_CLEAR(names);
+    }
+    Py_XDECREF(key);
+    PyErr_Clear(); /* never raise: the fallback names d0, d1, ... are fine */
+    return names;
+}
+
+/* dims(n=None, sizes=None): n new dims (one dim itself), named after the variables they
+ * are assigned to, else d0, d1, ...; dims('i j k') names them. */
+static PyObject *py_dims(PyObject *module, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"n", "sizes", NULL};
+    PyObject *n = Py_None, *sizes = Py_None, *explicit = NULL, *guessed = NULL, *list = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:dims", kwlist, &n, &sizes)) return NULL;
+    if (PyUnicode_Check(n)) { /* explicit names: "i j k" or "i, j, k" */
+        PyObject *comma = PyUnicode_FromString(","), *space = PyUnicode_FromString(" ");
+        PyObject *text = comma && space ? PyUnicode_Replace(n, comma, space, -1) : NULL;
+        explicit = text ? PyUnicode_Split(text, NULL, -1) : NULL;
+        Py_XDECREF(comma);
+        Py_XDECREF(space);
+        Py_XDECREF(text);
+        if (!explicit) return NULL;
+    }
+    if (sizes != Py_None && !(list = PySequence_Fast(sizes, "sizes must be a sequence"))) {
+        Py_XDECREF(explicit);
+        return NULL;
+    }
+    Py_ssize_t count = explicit ? PyList_GET_SIZE(explicit) : -1;
+    if (count < 0 && n != Py_None) {
+        count = PyLong_AsSsize_t(n);
+        if (count == -1 && PyErr_Occurred()) goto fail;
+    }
+    if (list && count >= 0 && count != PySequence_Fast_GET_SIZE(list)) {
+        PyErr_Format(PyExc_ValueError, "expected %zd sizes but found %zd sizes", count,
+                     PySequence_Fast_GET_SIZE(list));
+        goto fail;
+    }
+    if (list && count < 0) count = PySequence_Fast_GET_SIZE(list);
+    PyObject *names = explicit;
+    if (!names) {
+        guessed = guess_names(count >= 0 ? n : Py_None);
+        if (guessed && count < 0) count = PyTuple_GET_SIZE(guessed);
+        if (guessed && PyTuple_GET_SIZE(guessed) == count) names = guessed;
+    }
+    if (count < 0) count = 1;
+    if (count > 1 << 16) {
+        PyErr_SetString(PyExc_ValueError, "dims(): too many dims");
+        goto fail;
+    }
+    PyObject *result = PyTuple_New(count);
+    for (Py_ssize_t k = 0; result && k < count; k++) {
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "d%zd", k);
+        const char *name = names ? PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(names, k)) : fallback;
+        int64_t size = -1;
+        PyObject *s = list ? PySequence_Fast_GET_ITEM(list, k) : Py_None;
+        nt_fcdim *d = NULL;
+        nt_status st = NT_OK;
+        if (!name || (s != Py_None && nt_py_int64_from_object(s, &size, "size") < 0) ||
+            (st = nt_fcdim_new(name, size, &d)) != NT_OK) {
+            if (st != NT_OK) nt_py_raise(st);
+            Py_CLEAR(result);
+            break;
+        }
+        NtDimObject *o = PyObject_New(NtDimObject, &NtDim_Type);
+        if (!o) {
+            nt_fcdim_release(d);
+            Py_CLEAR(result);
+            break;
+        }
+        o->d = d;
+        o->range = NULL;
+        nt_fcdim_set_handle(d, o);
+        PyTuple_SET_ITEM(result, k, (PyObject *)o);
+    }
+    Py_XDECREF(explicit);
+    Py_XDECREF(guessed);
+    Py_XDECREF(list);
+    if (result && count == 1) {
+        PyObject *one = Py_NewRef(PyTuple_GET_ITEM(result, 0));
+        Py_DECREF(result);
+        return one;
+    }
+    return result;
+fail:
+    Py_XDECREF(explicit);
+    Py_XDECREF(list);
+    return NULL;
+}
+
+static PyObject *py_dims_setup(PyObject *module, PyObject *reader) {
+    if (!names_seen && !(names_seen = PyDict_New())) return NULL;
+    Py_XSETREF(names_reader, Py_NewRef(reader));
+    Py_RETURN_NONE;
+}
+
+PyMethodDef nt_py_module_dims_functions[] = {
+    {"_dims", (PyCFunction)(void (*)(void))py_dims, METH_VARARGS | METH_KEYWORDS,
+     "dims(n=None, sizes=None): new first-class dims"},
+    {"_dims_setup", py_dims_setup, METH_O, "the reader of variable names dims() uses"},
+    {"_dims_dot", py_dims_dot, METH_VARARGS, "(a * b).sum(dims) as one matrix product"},
+    {NULL, NULL, 0, NULL},
+};
+
+PyMethodDef nt_py_tensor_dims_methods[] = {
+    {"order", tensor_order, METH_VARARGS,
+     "order(*dims): the dims (tuples flatten) placed first as positional dims"},
+    {NULL, NULL, 0, NULL},
+};
+
+int nt_py_dims_init(PyObject *module) {
+    if (PyType_Ready(&NtDim_Type) < 0) return -1;
+    Py_INCREF(&NtDim_Type);
+    if (PyModule_AddObject(module, "Dim", (PyObject *)&NtDim_Type) < 0) return -1;
+    nt_py_dimension_bind_error =
+        PyErr_NewException("ntensor.dim.DimensionBindError", PyExc_Exception, NULL);
+    if (!nt_py_dimension_bind_error) return -1;
+    Py_INCREF(nt_py_dimension_bind_error);
+    return PyModule_AddObject(module, "DimensionBindError", nt_py_dimension_bind_error);
+}

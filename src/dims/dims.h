@@ -1,0 +1,57 @@
+/*
+ * dims/dims.h — the first-class dims layer (above the ops and the dispatcher): the dim
+ * object, the levels a tensor carries, and the helpers the binding, ordering and batching
+ * files share. The public API is ntensor/dims.h; docs/dims.md describes the design.
+ */
+#ifndef NT_DIMS_DIMS_H
+#define NT_DIMS_DIMS_H
+
+#include <stdatomic.h>
+
+#include "core/tensor.h"
+#include "ntensor/call.h"
+#include "ntensor/dims.h"
+
+struct nt_fcdim {
+    _Atomic int64_t refcount;
+    int64_t size;     /* -1 while unbound */
+    void *handle;     /* the binding's object (nt_fcdim_set_handle), borrowed */
+    nt_tensor *range; /* arange(size) without levels (nt_fcdim_tensor), made once, or NULL */
+    char name[64];
+};
+
+/* Tensors alive with levels: while 0, the dispatcher never looks for levels (dispatch.h). */
+extern _Atomic int64_t nt_levels_live;
+
+/* Gives t (a fresh tensor without levels, its leading n physical dims being these dims) the
+ * levels dims[0..n-1], retaining them. n == 0 leaves t ordinary. */
+nt_status nt_levels_attach(nt_tensor *t, int n, nt_fcdim *const *dims);
+
+/* The index of d among t's levels, or -1. */
+int nt_levels_find(const nt_tensor *t, const nt_fcdim *d);
+
+/* An ordinary view of t with this geometry (no levels): recorded by autograd (an as_strided
+ * call) when t takes part in a graph, else a plain view. `names` as nt_tensor_view_of's. */
+nt_status nt_dims_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                       int64_t offset, const nt_name *names, nt_tensor **out);
+
+/* The union of several tensors' dims, in order of first appearance. */
+typedef struct nt_dim_union {
+    int n;
+    nt_fcdim *dims[NT_MAX_DIMS];
+} nt_dim_union;
+int nt_dims_union_find(const nt_dim_union *u, const nt_fcdim *d);
+nt_status nt_dims_union_add(nt_dim_union *u, const nt_tensor *t);
+
+/* t as an ordinary view laid out [union..., `before` ones, t's positional dims, `after`
+ * ones]: t's own dims at their strides, the union's others at stride 0 (no copy). */
+nt_status nt_dims_align(nt_tensor *t, const nt_dim_union *u, int before, int after,
+                        nt_tensor **out);
+
+/* "(i, j)": the names of n dims, for messages. */
+void nt_dims_repr(nt_fcdim *const *dims, int n, char *buf, size_t cap);
+
+/* The dispatcher's levels step (nt_dispatch_levels, nt_call_has_levels) is declared in
+ * dispatch/dispatch.h and written in batch.c. */
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * levels.c — the first-class dims a tensor carries (nt_tensor.levels): attaching them,
+ * freeing them with the tensor, the live count the dispatcher reads, and views that
+ * autograd records.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/status.h"
+#include "dims/dims.h"
+#include "dispatch/dispatch.h"
+#include "ntensor/call.h"
+
+_Atomic int64_t nt_levels_live;
+
+static void levels_free(nt_tensor *t) {
+    struct nt_levels *lv = t->levels;
+    t->levels = NULL;
+    for (int i = 0; i < lv->n; i++)
+        nt_fcdim_release(lv->dims[i]);
+    free(lv);
+    atomic_fetch_sub_explicit(&nt_levels_live, 1, memory_order_relaxed);
+}
+
+nt_status nt_levels_attach(nt_tensor *t, int n, nt_fcdim *const *dims) {
+    if (n == 0) return NT_OK;
+    size_t bytes = sizeof(struct nt_levels) + (size_t)n * sizeof(nt_fcdim *);
+    struct nt_levels *lv = malloc(bytes);
+    if (!lv) return nt_fail_oom(bytes);
+    lv->n = n;
+    for (int i = 0; i < n; i++) {
+        lv->dims[i] = dims[i];
+        nt_fcdim_retain(dims[i]);
+    }
+    nt_tensor_levels_free = levels_free;
+    t->levels = lv;
+    atomic_fetch_add_explicit(&nt_levels_live, 1, memory_order_relaxed);
+    return NT_OK;
+}
+
+int nt_levels_find(const nt_tensor *t, const nt_fcdim *d) {
+    for (int i = 0; i < nt_tensor_nlevels(t); i++)
+        if (t->levels->dims[i] == d) return i;
+    return -1;
+}
+
+int nt_tensor_levels(const nt_tensor *t, nt_fcdim **dims) {
+    int n = nt_tensor_nlevels(t);
+    for (int i = 0; dims && i < n; i++)
+        dims[i] = t->levels->dims[i];
+    return n;
+}
+
+nt_status nt_dims_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                       int64_t offset, const nt_name *names, nt_tensor **out) {
+    if (!t->ag) return nt_tensor_view_of(t, ndim, sizes, strides, offset, names, out);
+    /* as_strided, run past the levels step (t's levels are this layer's to read) */
+    nt_call c;
+    nt_call_init(&c, NT_OP_AS_STRIDED);
+    const nt_arg given[4] = {nt_arg_tensor(t), nt_arg_ints(ndim, sizes), nt_arg_ints(ndim, strides),
+                             nt_arg_int(offset)};
+    for (int i = 0; i < NT_CALL_MAX_ARGS; i++)
+        c.args[i] = i < 4 ? given[i] : nt_arg_none();
+    NT_TRY(nt_dispatch_row(&c, nt_op_row_of(NT_OP_AS_STRIDED)));
+    *out = c.result[0];
+    if (names) nt_tensor_set_names_unchecked(*out, names);
+    return NT_OK;
+}
+
+nt_status nt_tensor_unlevel(nt_tensor *t, nt_tensor **out) {
+    if (!t || !out) return nt_fail(NT_ERR_VALUE, "nt_tensor_unlevel: NULL argument");
+    return nt_dims_view(t, t->ndim, t->sizes, t->strides, t->offset, t->names, out);
+}
+
+int nt_dims_union_find(const nt_dim_union *u, const nt_fcdim *d) {
+    for (int i = 0; i < u->n; i++)
+        if (u->dims[i] == d) return i;
+    return -1;
+}
+
+nt_status nt_dims_union_add(nt_dim_union *u, const nt_tensor *t) {
+    for (int i = 0; i < nt_tensor_nlevels(t); i++) {
+        nt_fcdim *d = t->levels->dims[i];
+        if (nt_dims_union_find(u, d) >= 0) continue;
+        if (u->n == NT_MAX_DIMS)
+            return nt_fail(NT_ERR_RUNTIME, "more than %d first-class dims in one call",
+                           NT_MAX_DIMS);
+        u->dims[u->n++] = d;
+    }
+    return NT_OK;
+}
+
+/* t as an ordinary view laid out [union..., `before` ones, t's positional dims, `after`
+ * ones]: t's own dims at their strides, the union's others at stride 0. */
+nt_status nt_dims_align(nt_tensor *t, const nt_dim_union *u, int before, int after,
+                        nt_tensor **out) {
+    int nl = nt_tensor_nlevels(t), np = t->ndim - nl;
+    int ndim = u->n + before + np + after;
+    if (ndim > NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "a tensor with first-class dims would have %d dims, more "
+                       "than %d",
+                       ndim, NT_MAX_DIMS);
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    nt_name names[NT_MAX_DIMS] = {0};
+    int k = 0;
+    for (int i = 0; i < u->n; i++, k++) {
+        int at = nt_levels_find(t, u->dims[i]);
+        sizes[k] = u->dims[i]->size;
+        strides[k] = at >= 0 ? t->strides[at] : 0;
+    }
+    for (int i = 0; i < before; i++, k++)
+        sizes[k] = 1, strides[k] = 0;
+    for (int i = nl; i < t->ndim; i++, k++) {
+        sizes[k] = t->sizes[i];
+        strides[k] = t->strides[i];
+        names[k] = nt_tensor_name_at(t, i);
+    }
+    for (int i = 0; i < after; i++, k++)
+        sizes[k] = 1, strides[k] = 0;
+    return nt_dims_view(t, ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
+}

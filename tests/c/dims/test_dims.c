@@ -1,0 +1,168 @@
+/*
+ * test_dims.c — the first-class dims C API (ntensor/dims.h): dims and their sizes, binding,
+ * order, batching through the dispatcher, and bad input giving a status and a message.
+ */
+#include "nt_test.h"
+
+static nt_tensor *rand2(int64_t a, int64_t b) {
+    int64_t s[2] = {a, b};
+    nt_tensor *t = NULL;
+    nt_rand(2, s, NT_FLOAT32, NULL, &t);
+    return t;
+}
+
+static bool close(nt_tensor *a, nt_tensor *b) {
+    bool r = false;
+    return nt_allclose(a, b, 1e-5, 1e-6, false, &r) == NT_OK && r;
+}
+
+static void test_dim_sizes(void) {
+    nt_fcdim *i = NULL;
+    EXPECT_OK(nt_fcdim_new("i", -1, &i));
+    EXPECT(!nt_fcdim_is_bound(i));
+    int64_t s;
+    EXPECT_FAIL(nt_fcdim_get_size(i, &s), NT_ERR_VALUE, "dimension i is unbound");
+    EXPECT_OK(nt_fcdim_set_size(i, 3));
+    EXPECT_OK(nt_fcdim_set_size(i, 3));
+    EXPECT_FAIL(nt_fcdim_set_size(i, 4), NT_ERR_DIM_BIND,
+                "Dim 'i' previously bound to a dimension of size 3 cannot bind to a dimension of "
+                "size 4");
+    EXPECT(nt_fcdim_size(i) == 3 && strcmp(nt_fcdim_name(i), "i") == 0);
+    EXPECT(nt_dim_is_fc(nt_dim_fc(i)) && !nt_dim_is_name(nt_dim_fc(i)) &&
+           nt_dim_to_fc(nt_dim_fc(i)) == i);
+    nt_fcdim_release(i);
+}
+
+/* (A[i, k] * B[k, j]).sum(k).order(i, j) == mm(A, B), and the positional queries. */
+static void test_mm_by_dims(void) {
+    nt_fcdim *i, *j, *k;
+    nt_fcdim_new("i", -1, &i);
+    nt_fcdim_new("j", -1, &j);
+    nt_fcdim_new("k", -1, &k);
+    nt_tensor *a = rand2(3, 4), *b = rand2(4, 5), *ab = NULL, *bb = NULL, *p = NULL, *s = NULL,
+              *r = NULL, *want = NULL;
+    nt_bind_spec sa[2] = {{.kind = NT_BIND_DIM, .dim = i}, {.kind = NT_BIND_DIM, .dim = k}};
+    nt_bind_spec sb[2] = {{.kind = NT_BIND_DIM, .dim = k}, {.kind = NT_BIND_DIM, .dim = j}};
+    EXPECT_OK(nt_tensor_bind(a, 2, sa, &ab));
+    EXPECT_OK(nt_tensor_bind(b, 2, sb, &bb));
+    EXPECT(nt_tensor_ndim(ab) == 0 && nt_tensor_levels(ab, NULL) == 2);
+    EXPECT(nt_fcdim_size(i) == 3 && nt_fcdim_size(k) == 4 && nt_fcdim_size(j) == 5);
+    EXPECT_OK(nt_mul(ab, bb, &p));
+    nt_fcdim *lv[NT_MAX_DIMS];
+    EXPECT(nt_tensor_levels(p, lv) == 3 && lv[0] == i && lv[1] == k && lv[2] == j);
+    nt_dim kd = nt_dim_fc(k);
+    EXPECT_OK(nt_sum(p, 1, &kd, false, -1, &s));
+    EXPECT(nt_tensor_levels(s, lv) == 2 && lv[0] == i && lv[1] == j);
+    int counts[2] = {1, 1};
+    nt_dim ij[2] = {nt_dim_fc(i), nt_dim_fc(j)};
+    EXPECT_OK(nt_tensor_order(s, 2, counts, ij, &r));
+    EXPECT(nt_tensor_levels(r, NULL) == 0 && nt_tensor_ndim(r) == 2);
+    EXPECT_OK(nt_mm(a, b, &want));
+    EXPECT(close(r, want));
+    nt_tensor *objs[] = {a, b, ab, bb, p, s, r, want};
+    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
+        nt_tensor_release(objs[n]);
+    nt_fcdim_release(i);
+    nt_fcdim_release(j);
+    nt_fcdim_release(k);
+}
+
+static void test_bind_errors(void) {
+    nt_fcdim *i, *j, *k;
+    nt_fcdim_new("i", -1, &i);
+    nt_fcdim_new("j", -1, &j);
+    nt_fcdim_new("k", -1, &k);
+    nt_tensor *a = rand2(6, 4), *v = NULL;
+    nt_bind_spec three[3] = {{.kind = NT_BIND_DIM, .dim = i},
+                             {.kind = NT_BIND_DIM, .dim = j},
+                             {.kind = NT_BIND_DIM, .dim = k}};
+    EXPECT_FAIL(nt_tensor_bind(a, 3, three, &v), NT_ERR_VALUE,
+                "at least 3 indices were supplied but the tensor only has 2 dimensions");
+    nt_fcdim *pack[2] = {i, j};
+    nt_bind_spec sp[1] = {{.kind = NT_BIND_PACK, .n = 2, .pack = pack}};
+    EXPECT_FAIL(nt_tensor_bind(a, 1, sp, &v), NT_ERR_DIM_BIND,
+                "cannot infer the sizes of two dimensions at once i and j");
+    nt_fcdim_set_size(j, 4);
+    EXPECT_FAIL(nt_tensor_bind(a, 1, sp, &v), NT_ERR_DIM_BIND,
+                "inferred dimension does not evenly fit into larger dimension: 6 vs ('?', 4)");
+    nt_fcdim_release(j);
+    nt_fcdim_new("j", 2, &j);
+    pack[1] = j;
+    EXPECT_OK(nt_tensor_bind(a, 1, sp, &v));
+    EXPECT(nt_fcdim_size(i) == 3 && nt_tensor_ndim(v) == 1);
+    int counts[1] = {1};
+    nt_dim kd = nt_dim_fc(k);
+    nt_tensor *r = NULL;
+    EXPECT_FAIL(nt_tensor_order(v, 1, counts, &kd, &r), NT_ERR_VALUE,
+                "tensor of dimensions (i, j) does not contain dim k or it was specified twice");
+    EXPECT_ERR(nt_tensor_bind(NULL, 1, sp, &v), NT_ERR_VALUE, "NULL");
+    nt_bind_spec bad[1] = {{.kind = 99}};
+    EXPECT_ERR(nt_tensor_bind(a, 1, bad, &r), NT_ERR_VALUE, "bad spec kind");
+    nt_tensor_release(v);
+    nt_tensor_release(a);
+    nt_fcdim_release(i);
+    nt_fcdim_release(j);
+    nt_fcdim_release(k);
+}
+
+/* A dim twice is the diagonal; a dim as a tensor is its arange. */
+static void test_diag_and_range(void) {
+    nt_fcdim *i;
+    nt_fcdim_new("i", -1, &i);
+    nt_tensor *a = rand2(3, 3), *d = NULL, *r = NULL, *want = NULL, *ix = NULL;
+    nt_bind_spec s[2] = {{.kind = NT_BIND_DIM, .dim = i}, {.kind = NT_BIND_DIM, .dim = i}};
+    EXPECT_OK(nt_tensor_bind(a, 2, s, &d));
+    int one = 1;
+    nt_dim id = nt_dim_fc(i);
+    EXPECT_OK(nt_tensor_order(d, 1, &one, &id, &r));
+    EXPECT_OK(nt_diagonal(a, 0, 0, 1, &want));
+    EXPECT(close(r, want));
+    EXPECT_OK(nt_fcdim_tensor(i, &ix));
+    nt_tensor *ro = NULL;
+    EXPECT_OK(nt_tensor_order(ix, 1, &one, &id, &ro));
+    EXPECT(nt_tensor_ndim(ro) == 1 && ((int64_t *)nt_tensor_data(ro))[2] == 2);
+    nt_tensor *objs[] = {a, d, r, want, ix, ro};
+    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
+        nt_tensor_release(objs[n]);
+    nt_fcdim_release(i);
+}
+
+/* nt_dims_dot: (A[i, k] * B[k, j]).sum(k) as one matrix product, a dim summed on one side
+ * only, and bad input. */
+static void test_dims_dot(void) {
+    nt_fcdim *i, *j, *k;
+    nt_fcdim_new("i", -1, &i);
+    nt_fcdim_new("j", -1, &j);
+    nt_fcdim_new("k", -1, &k);
+    nt_tensor *a = rand2(3, 4), *b = rand2(4, 5), *ab = NULL, *bb = NULL, *s = NULL, *r = NULL,
+              *want = NULL, *s2 = NULL;
+    nt_bind_spec sa[2] = {{.kind = NT_BIND_DIM, .dim = i}, {.kind = NT_BIND_DIM, .dim = k}};
+    nt_bind_spec sb[2] = {{.kind = NT_BIND_DIM, .dim = k}, {.kind = NT_BIND_DIM, .dim = j}};
+    EXPECT_OK(nt_tensor_bind(a, 2, sa, &ab));
+    EXPECT_OK(nt_tensor_bind(b, 2, sb, &bb));
+    EXPECT_OK(nt_dims_dot(ab, bb, 1, &k, &s));
+    int counts[2] = {1, 1};
+    nt_dim ij[2] = {nt_dim_fc(i), nt_dim_fc(j)};
+    EXPECT_OK(nt_tensor_order(s, 2, counts, ij, &r));
+    EXPECT_OK(nt_mm(a, b, &want));
+    EXPECT(close(r, want));
+    nt_fcdim *ik[2] = {i, k};
+    EXPECT_OK(nt_dims_dot(ab, bb, 2, ik, &s2)); /* i summed in a only, first */
+    EXPECT(nt_tensor_levels(s2, NULL) == 1 && nt_tensor_ndim(s2) == 0);
+    EXPECT_ERR(nt_dims_dot(ab, NULL, 1, &k, &s2), NT_ERR_VALUE, "NULL");
+    nt_tensor *objs[] = {a, b, ab, bb, s, r, want, s2};
+    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
+        nt_tensor_release(objs[n]);
+    nt_fcdim_release(i);
+    nt_fcdim_release(j);
+    nt_fcdim_release(k);
+}
+
+int main(void) {
+    NT_RUN(test_dims_dot);
+    NT_RUN(test_dim_sizes);
+    NT_RUN(test_mm_by_dims);
+    NT_RUN(test_bind_errors);
+    NT_RUN(test_diag_and_range);
+    return nt_test_summary();
+}
