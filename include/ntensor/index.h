@@ -86,10 +86,10 @@ NT_API nt_status nt_gather(nt_tensor *t, nt_dim dim, const nt_tensor *index, nt_
  * them along dim; reduce NULL, "add" or "multiply". The _ forms write t. Names: t's. */
 NT_API nt_status nt_scatter(nt_tensor *t, nt_dim dim, const nt_tensor *index, const nt_tensor *src,
                             const char *reduce, nt_tensor **out);
-NT_API nt_status nt_scatter_(nt_tensor *t, nt_dim dim, const nt_tensor *index,
-                             const nt_tensor *src, const char *reduce);
-NT_API nt_status nt_scatter_value(nt_tensor *t, nt_dim dim, const nt_tensor *index,
-                                  nt_scalar value, const char *reduce, nt_tensor **out);
+NT_API nt_status nt_scatter_(nt_tensor *t, nt_dim dim, const nt_tensor *index, const nt_tensor *src,
+                             const char *reduce);
+NT_API nt_status nt_scatter_value(nt_tensor *t, nt_dim dim, const nt_tensor *index, nt_scalar value,
+                                  const char *reduce, nt_tensor **out);
 NT_API nt_status nt_scatter_value_(nt_tensor *t, nt_dim dim, const nt_tensor *index,
                                    nt_scalar value, const char *reduce);
 /* scatter_add: src's elements added where index sends them (in a fixed order, whatever the
@@ -99,8 +99,7 @@ NT_API nt_status nt_scatter_add(nt_tensor *t, nt_dim dim, const nt_tensor *index
 NT_API nt_status nt_scatter_add_(nt_tensor *t, nt_dim dim, const nt_tensor *index,
                                  const nt_tensor *src);
 /* index_select: the entries `index` (1-d, int32 or int64) of t along dim; names kept. */
-NT_API nt_status nt_index_select(nt_tensor *t, nt_dim dim, const nt_tensor *index,
-                                 nt_tensor **out);
+NT_API nt_status nt_index_select(nt_tensor *t, nt_dim dim, const nt_tensor *index, nt_tensor **out);
 /* index_add: alpha * source's slices along dim added to t's entries `index`. */
 NT_API nt_status nt_index_add(nt_tensor *t, nt_dim dim, const nt_tensor *index,
                               const nt_tensor *source, nt_scalar alpha, nt_tensor **out);

@@ -25,19 +25,19 @@ struct nt_tensor {
     nt_dtype dtype;
     int ndim;
     bool is_contiguous;
-    nt_name *names;        /* NULL when unnamed, else name_slots */
-    nt_name *name_slots;   /* room for the ndim the tensor was made with, in this allocation */
-    void *handle;          /* a binding's object for the tensor (the Python wrapper), borrowed */
-    struct nt_ag_meta *ag; /* autograd state (src/autograd/autograd.h), NULL when none */
+    nt_name *names;           /* NULL when unnamed, else name_slots */
+    nt_name *name_slots;      /* room for the ndim the tensor was made with, in this allocation */
+    void *handle;             /* a binding's object for the tensor (the Python wrapper), borrowed */
+    struct nt_ag_meta *ag;    /* autograd state (src/autograd/autograd.h), NULL when none */
     struct nt_levels *levels; /* first-class dims (src/dims/dims.h): physical dims 0..n-1 are
                                  levels->dims[0..n-1]; NULL for every ordinary tensor */
-    nt_storage *host;      /* NULL, or the inline storage whose block holds this struct, after
-                              nt_tensor_set_data moved the tensor to another storage: released
-                              last, it frees the block */
-    int64_t *grown;        /* NULL, or the dims of a tensor resized past the ndim it was made with:
-                              NT_MAX_DIMS sizes, strides and names in one allocation it owns */
-    int64_t *sizes;        /* = dims */
-    int64_t *strides;      /* = dims + ndim */
+    nt_storage *host;         /* NULL, or the inline storage whose block holds this struct, after
+                                 nt_tensor_set_data moved the tensor to another storage: released
+                                 last, it frees the block */
+    int64_t *grown;   /* NULL, or the dims of a tensor resized past the ndim it was made with:
+                         NT_MAX_DIMS sizes, strides and names in one allocation it owns */
+    int64_t *sizes;   /* = dims */
+    int64_t *strides; /* = dims + ndim */
     int64_t dims[];
 };
 

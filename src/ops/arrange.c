@@ -428,7 +428,7 @@ static nt_status one_hot_classes(nt_tensor *t, int64_t num_classes, int64_t *cla
 
 nt_status nt_shape_one_hot(const nt_call *c, nt_shape *s) {
     nt_tensor *t = nt_call_tensor(c, 0);
-    int64_t classes;
+    int64_t classes = 0;
     NT_TRY(one_hot_classes(t, c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : -1, &classes));
     if (t->ndim + 1 > NT_MAX_DIMS)
         return nt_fail(NT_ERR_RUNTIME, "one_hot: at most %d dims", NT_MAX_DIMS - 1);
@@ -440,7 +440,7 @@ nt_status nt_shape_one_hot(const nt_call *c, nt_shape *s) {
 /* t[..., None] == arange(classes), as int64: t's names and an unnamed last dim */
 nt_status nt_impl_one_hot(nt_call *c) {
     nt_tensor *t = nt_call_tensor(c, 0), *column = NULL, *range = NULL, *hot = NULL;
-    int64_t classes;
+    int64_t classes = 0;
     NT_TRY(one_hot_classes(t, c->args[1].kind == NT_ARG_INT ? c->args[1].v.i : -1, &classes));
     nt_status st = nt_unsqueeze(t, t->ndim, &column);
     if (st == NT_OK)

@@ -67,7 +67,7 @@ nt_status nt_shape_eye(const nt_call *c, nt_shape *s) {
 
 nt_status nt_impl_eye(nt_call *c) {
     int64_t sizes[2];
-    nt_dtype dtype;
+    nt_dtype dtype = NT_FLOAT32;
     const nt_name *names = NULL;
     NT_TRY(eye_sizes(c, sizes));
     NT_TRY(factory_dtype(c, 3, &dtype));
@@ -282,7 +282,7 @@ nt_status nt_shape_randperm(const nt_call *c, nt_shape *s) {
  * (one float64 rand(n) call: the generator's stream advances as for rand) */
 nt_status nt_impl_randperm(nt_call *c) {
     int64_t n = c->args[0].v.i;
-    nt_dtype dtype;
+    nt_dtype dtype = NT_FLOAT32;
     NT_TRY(nt_shape_check(1, &n, &(int64_t){0}));
     NT_TRY(factory_dtype(c, 1, &dtype));
     if (c->args[1].kind != NT_ARG_DTYPE && !c->out[0]) dtype = NT_INT64;
