@@ -25,6 +25,9 @@ def theirs(fn):
     if pid == 0:  # the child
         os.close(r)
         try:
+            # one thread: the parent's OpenMP workers do not exist in a forked child, and a
+            # parallel region would wait for them forever
+            torch.set_num_threads(1)
             from functorch import dim as fdim
             out = fn(fdim)
         except BaseException as e:  # noqa: BLE001
