@@ -433,6 +433,13 @@ nt_status nt_impl_index_add(nt_call *c) {
     NT_TRY(long_index(false, given, &index));
     nt_status st = NT_OK;
     int64_t count = index->numel, bad;
+    if (source->ndim && d >= source->ndim) {
+        st = nt_fail(NT_ERR_RUNTIME,
+                     "index_add_(): Indexing dim %" PRId64
+                     " is out of bounds of the source tensor with dim %d",
+                     d, source->ndim);
+        goto fail;
+    }
     if (count != (source->ndim ? source->sizes[d] : 1)) {
         st = nt_fail(NT_ERR_RUNTIME,
                      "index_add_(): Number of indices (%" PRId64
@@ -444,13 +451,6 @@ nt_status nt_impl_index_add(nt_call *c) {
         st = nt_fail(NT_ERR_RUNTIME,
                      "index_add_(): self (%s) and source (%s) must have the same scalar type",
                      nt_dtype_legacy_name(t->dtype), nt_dtype_legacy_name(source->dtype));
-        goto fail;
-    }
-    if (source->ndim && d >= source->ndim) {
-        st = nt_fail(NT_ERR_RUNTIME,
-                     "index_add_(): Indexing dim %" PRId64
-                     " is out of bounds of the source tensor with dim %d",
-                     d, source->ndim);
         goto fail;
     }
     for (int i = 0; i < source->ndim; i++)

@@ -206,7 +206,8 @@ static nt_status topk(const char *kernel, nt_tensor *t, int64_t k, nt_dim dim, b
     NT_TRY(nt_red_dim(t, dim, &d));
     if (kernel && (t->dtype == NT_BOOL || t->dtype == NT_FLOAT16))
         return nt_red_not_implemented(kernel, t->dtype);
-    if (k < 0) k = t->ndim ? t->sizes[d] : 1;
+    if (!kernel)
+        k = t->ndim ? t->sizes[d] : 1; /* sort: the whole dim (a user's k < 0 is refused) */
     int64_t sizes[NT_MAX_DIMS];
     NT_TRY(topk_shape(t, k, d, sizes));
     NT_TRY(check_out_dtypes(NT_SORT_TOPK, t, ov, oi));
