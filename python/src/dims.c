@@ -414,42 +414,97 @@ static PyObject *py_dims_dot(PyObject *module, PyObject *args) {
 /* ---- dims(): the package's entry, in C for its per-call cost ---- */
 
 static PyObject *names_reader; /* ntensor.dim._read_names(frame, n), set by _dims_setup */
-static PyObject *names_seen;   /* (code, f_lasti, n) -> names tuple, () when unreadable */
 
-/* The caller's variable names for n dims (a call site is decoded once), or NULL without an
- * error when they cannot be read. */
-static PyObject *guess_names(PyObject *n) {
+/* Decoded call sites: (code, f_lasti, n) -> names tuple, () when unreadable. A small
+ * direct-mapped cache keyed by the code object's address (held, so it is not reused) and
+ * not by a dict: hashing a code object hashes its constants on every call. */
+typedef struct {
+    PyObject *code, *names;
+    int lasti;
+    Py_ssize_t n;
+} name_site;
+static name_site name_sites[256];
+
+/* The caller's variable names for n dims (n < 0: as many as assigned; a call site is
+ * decoded once), or NULL without an error when they cannot be read. */
+static PyObject *guess_names(Py_ssize_t n) {
     PyFrameObject *frame = PyEval_GetFrame(); /* borrowed: the caller (a C call has none) */
     if (!frame || !names_reader) return NULL;
     PyCodeObject *code = PyFrame_GetCode(frame);
 #if PY_VERSION_HEX >= 0x030B0000
-    PyObject *lasti = PyLong_FromLong(PyFrame_GetLasti(frame));
+    int lasti = PyFrame_GetLasti(frame);
 #else
-    PyObject *lasti = PyObject_GetAttrString((PyObject *)frame, "f_lasti");
+    PyObject *f_lasti = PyObject_GetAttrString((PyObject *)frame, "f_lasti");
+    int lasti = f_lasti ? (int)PyLong_AsLong(f_lasti) : -1;
+    Py_XDECREF(f_lasti);
 #endif
-    PyObject *key = lasti ? PyTuple_Pack(3, (PyObject *)code, lasti, n) : NULL;
-    Py_DECREF(code);
-    Py_XDECREF(lasti);
-    PyObject *names = key ? PyDict_GetItemWithError(names_seen, key) : NULL; /* borrowed */
-    if (names) {
-        Py_INCREF(names);
-    } else if (key && !PyErr_Occurred()) {
-        if (PyDict_GET_SIZE(names_seen) > 4096) PyDict_Clear(names_seen);
-        names = PyObject_CallFunctionObjArgs(names_reader, (PyObject *)frame, n, NULL);
-        if (names && !PyTuple_Check(names)) Py_SETREF(names, PyTuple_New(0));
-        if (names && PyDict_SetItem(names_seen, key, names) < 0) Py_CLEAR(names);
+    size_t h = ((uintptr_t)code >> 4) ^ ((size_t)lasti * 2654435761u) ^ (size_t)n;
+    name_site *site = &name_sites[(h ^ (h >> 8)) & 255];
+    PyObject *names = NULL;
+    if (site->code == (PyObject *)code && site->lasti == lasti && site->n == n) {
+        names = Py_NewRef(site->names);
+        Py_DECREF(code);
+        return names;
     }
-    Py_XDECREF(key);
+    PyObject *count = n < 0 ? Py_NewRef(Py_None) : PyLong_FromSsize_t(n);
+    names =
+        count ? PyObject_CallFunctionObjArgs(names_reader, (PyObject *)frame, count, NULL) : NULL;
+    Py_XDECREF(count);
+    if (names && !PyTuple_Check(names)) Py_SETREF(names, PyTuple_New(0));
+    if (names) {
+        Py_XSETREF(site->code, (PyObject *)code);
+        Py_XSETREF(site->names, Py_NewRef(names));
+        site->lasti = lasti;
+        site->n = n;
+    } else {
+        Py_DECREF(code);
+    }
     PyErr_Clear(); /* never raise: the fallback names d0, d1, ... are fine */
     return names;
 }
 
+/* "d<k>" into buf (24 bytes), without snprintf's per-call cost. */
+static void fallback_name(char *buf, Py_ssize_t k) {
+    char digits[20];
+    int n = 0;
+    do
+        digits[n++] = (char)('0' + k % 10);
+    while ((k /= 10) > 0);
+    *buf++ = 'd';
+    while (n > 0)
+        *buf++ = digits[--n];
+    *buf = '\0';
+}
+
 /* dims(n=None, sizes=None): n new dims (one dim itself), named after the variables they
  * are assigned to, else d0, d1, ...; dims('i j k') names them. */
-static PyObject *py_dims(PyObject *module, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"n", "sizes", NULL};
+static PyObject *py_dims(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames) {
     PyObject *n = Py_None, *sizes = Py_None, *explicit = NULL, *guessed = NULL, *list = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:dims", kwlist, &n, &sizes)) return NULL;
+    if (nargs > 2) {
+        PyErr_Format(PyExc_TypeError, "dims() takes at most 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (nargs > 0) n = args[0];
+    if (nargs > 1) sizes = args[1];
+    for (Py_ssize_t k = 0; kwnames && k < PyTuple_GET_SIZE(kwnames); k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k), *value = args[nargs + k];
+        int slot = PyUnicode_CompareWithASCIIString(key, "n") == 0       ? 0
+                   : PyUnicode_CompareWithASCIIString(key, "sizes") == 0 ? 1
+                                                                         : -1;
+        if (slot >= 0 && slot < nargs) {
+            PyErr_Format(PyExc_TypeError, "dims() got multiple values for argument '%U'", key);
+            return NULL;
+        }
+        if (slot == 0) {
+            n = value;
+        } else if (slot == 1) {
+            sizes = value;
+        } else {
+            PyErr_Format(PyExc_TypeError, "dims() got an unexpected keyword argument '%U'", key);
+            return NULL;
+        }
+    }
     if (PyUnicode_Check(n)) { /* explicit names: "i j k" or "i, j, k" */
         PyObject *comma = PyUnicode_FromString(","), *space = PyUnicode_FromString(" ");
         PyObject *text = comma && space ? PyUnicode_Replace(n, comma, space, -1) : NULL;
@@ -476,7 +531,7 @@ static PyObject *py_dims(PyObject *module, PyObject *args, PyObject *kwargs) {
     if (list && count < 0) count = PySequence_Fast_GET_SIZE(list);
     PyObject *names = explicit;
     if (!names) {
-        guessed = guess_names(count >= 0 ? n : Py_None);
+        guessed = guess_names(count);
         if (guessed && count < 0) count = PyTuple_GET_SIZE(guessed);
         if (guessed && PyTuple_GET_SIZE(guessed) == count) names = guessed;
     }
@@ -487,8 +542,8 @@ static PyObject *py_dims(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     PyObject *result = PyTuple_New(count);
     for (Py_ssize_t k = 0; result && k < count; k++) {
-        char fallback[32];
-        snprintf(fallback, sizeof fallback, "d%zd", k);
+        char fallback[24];
+        fallback_name(fallback, k);
         const char *name = names ? PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(names, k)) : fallback;
         int64_t size = -1;
         PyObject *s = list ? PySequence_Fast_GET_ITEM(list, k) : Py_None;
@@ -527,13 +582,12 @@ fail:
 }
 
 static PyObject *py_dims_setup(PyObject *module, PyObject *reader) {
-    if (!names_seen && !(names_seen = PyDict_New())) return NULL;
     Py_XSETREF(names_reader, Py_NewRef(reader));
     Py_RETURN_NONE;
 }
 
 PyMethodDef nt_py_module_dims_functions[] = {
-    {"_dims", (PyCFunction)(void (*)(void))py_dims, METH_VARARGS | METH_KEYWORDS,
+    {"_dims", (PyCFunction)(void (*)(void))py_dims, METH_FASTCALL | METH_KEYWORDS,
      "dims(n=None, sizes=None): new first-class dims"},
     {"_dims_setup", py_dims_setup, METH_O, "the reader of variable names dims() uses"},
     {"_dims_dot", py_dims_dot, METH_VARARGS, "(a * b).sum(dims) as one matrix product"},

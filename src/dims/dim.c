@@ -20,7 +20,10 @@ nt_status nt_fcdim_new(const char *name, int64_t size, nt_fcdim **out) {
     d->size = size;
     d->range = NULL;
     d->handle = NULL;
-    snprintf(d->name, sizeof d->name, "%s", name ? name : "d");
+    if (!name) name = "d";
+    size_t len = strnlen(name, sizeof d->name - 1); /* no snprintf: dims() is per call */
+    memcpy(d->name, name, len);
+    d->name[len] = '\0';
     *out = d;
     return NT_OK;
 }

@@ -458,3 +458,29 @@ def test_unbatched_ops_fail_clearly():
                      (lambda: memoryview(x), ValueError)):
         with pytest.raises(kind):
             fn()
+
+
+def test_dims_arguments_are_checked_as_python_does():
+    with pytest.raises(TypeError, match="multiple values for argument 'n'"):
+        ndim.dims(2, n=2)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'm'"):
+        ndim.dims(m=2)
+    with pytest.raises(TypeError, match="at most 2 arguments"):
+        ndim.dims(1, None, 3)
+    a, b = ndim.dims(n=2, sizes=[3, None])
+    assert (repr(a), a.size, b.is_bound) == ("a", 3, False)
+
+
+def test_dims_call_sites_are_read_once_each():
+    def site_one():
+        first, second = ndim.dims()
+        return first, second
+
+    def site_two():
+        x, y, z = ndim.dims()
+        return x, y, z
+    for _ in range(3):
+        assert [repr(d) for d in site_one()] == ["first", "second"]
+        assert [repr(d) for d in site_two()] == ["x", "y", "z"]
+        unassigned = [ndim.dims(1)]
+        assert repr(unassigned[0]) == "d0"
