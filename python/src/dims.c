@@ -18,6 +18,10 @@ int nt_py_is_dim(PyObject *o) {
     return PyObject_TypeCheck(o, &NtDim_Type);
 }
 
+nt_fcdim *nt_py_fcdim(PyObject *o) {
+    return ((NtDimObject *)o)->d;
+}
+
 nt_dim nt_py_dim_arg(PyObject *o) {
     return nt_dim_fc(((NtDimObject *)o)->d);
 }
@@ -369,48 +373,6 @@ int nt_py_refuse_levels(const nt_tensor *t, const char *what) {
     return -1;
 }
 
-/* ---- the delayed product and its sum (ntensor.dim._DelayedMul) ---- */
-
-PyObject *nt_py_delayed_mul(PyObject *a, PyObject *b) {
-    static PyObject *cls; /* kept for the life of the process */
-    if (!cls) {
-        PyObject *m = PyImport_ImportModule("ntensor.dim");
-        cls = m ? PyObject_GetAttrString(m, "_DelayedMul") : NULL;
-        Py_XDECREF(m);
-        if (!cls) return NULL;
-    }
-    return PyObject_CallFunctionObjArgs(cls, a, b, NULL);
-}
-
-/* _dims_dot(a, b, dims): (a * b).sum(dims) as one matrix product (nt_dims_dot); dims a Dim
- * or a tuple/list of them. */
-static PyObject *py_dims_dot(PyObject *module, PyObject *args) {
-    PyObject *a, *b, *dims;
-    if (!PyArg_ParseTuple(args, "O!O!O", &NtTensor_Type, &a, &NtTensor_Type, &b, &dims))
-        return NULL;
-    nt_fcdim *sum[NT_MAX_DIMS];
-    PyObject *one[1] = {dims};
-    bool seq = PyTuple_Check(dims) || PyList_Check(dims);
-    Py_ssize_t n = seq ? PySequence_Fast_GET_SIZE(dims) : 1;
-    PyObject *const *items = seq ? PySequence_Fast_ITEMS(dims) : one;
-    if (n < 1 || n > NT_MAX_DIMS) {
-        PyErr_SetString(PyExc_ValueError, "_dims_dot: 1 to 64 dims");
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (!nt_py_is_dim(items[i])) {
-            PyErr_SetString(PyExc_TypeError, "_dims_dot: dims must be Dim objects");
-            return NULL;
-        }
-        sum[i] = ((NtDimObject *)items[i])->d;
-    }
-    nt_tensor *out = NULL;
-    nt_status st;
-    NT_PY_CALL_NOGIL(nt_tensor_numel(nt_py_tensor(a)) * nt_tensor_numel(nt_py_tensor(b)), st,
-                     nt_dims_dot(nt_py_tensor(a), nt_py_tensor(b), (int)n, sum, &out));
-    return nt_py_result(st, out);
-}
-
 /* ---- dims(): the package's entry, in C for its per-call cost ---- */
 
 static PyObject *names_reader; /* ntensor.dim._read_names(frame, n), set by _dims_setup */
@@ -590,7 +552,6 @@ PyMethodDef nt_py_module_dims_functions[] = {
     {"_dims", (PyCFunction)(void (*)(void))py_dims, METH_FASTCALL | METH_KEYWORDS,
      "dims(n=None, sizes=None): new first-class dims"},
     {"_dims_setup", py_dims_setup, METH_O, "the reader of variable names dims() uses"},
-    {"_dims_dot", py_dims_dot, METH_VARARGS, "(a * b).sum(dims) as one matrix product"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -153,6 +153,7 @@ const nt_py_family nt_py_families[] = {
     {"autograd", nt_py_tensor_autograd_methods, nt_py_module_autograd_functions, NULL,
      nt_py_autograd_init},
     {"dims", nt_py_tensor_dims_methods, nt_py_module_dims_functions, NULL, nt_py_dims_init},
+    {"delayed", NULL, NULL, NULL, nt_py_delayed_init},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

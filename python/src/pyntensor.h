@@ -164,18 +164,20 @@ extern PyMethodDef nt_py_tensor_dims_methods[];
 extern PyObject *nt_py_dimension_bind_error; /* DimensionBindError (NT_ERR_DIM_BIND) */
 int nt_py_dims_init(PyObject *module);
 int nt_py_is_dim(PyObject *o);
+nt_fcdim *nt_py_fcdim(PyObject *o);     /* a Dim's C dim (borrowed) */
 nt_dim nt_py_dim_arg(PyObject *o);       /* a Dim as a dim argument (nt_dim_fc) */
 PyObject *nt_py_dim_tensor(PyObject *o); /* a Dim as a Tensor: borrowed, NULL if unbound */
 int nt_py_index_has_dims(PyObject *index);
 PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index);
 PyObject *nt_py_get_dims(PyObject *self, void *closure);
 PyObject *nt_py_dims_repr(PyObject *self);
-/* a * b of two tensors with dims and no positional dims: a delayed product, whose sum over
- * dims is one matrix product (ntensor.dim._DelayedMul) */
+/* delayed.c: a * b of two tensors with dims and no positional dims, a delayed product whose
+ * sum over dims is one matrix product (ntensor.dim._DelayedMul) */
 static inline int nt_py_is_delayable(const nt_tensor *t) {
     return nt_tensor_levels(t, NULL) && nt_tensor_ndim(t) == 0;
 }
 PyObject *nt_py_delayed_mul(PyObject *a, PyObject *b);
+int nt_py_delayed_init(PyObject *module);
 /* -1 with ValueError when t has first-class dims: what reads its memory by its positional
  * geometry (tolist, the buffer protocol, pickling) would see one slice of it. */
 int nt_py_refuse_levels(const nt_tensor *t, const char *what);

@@ -23,22 +23,31 @@ static bool in_list(nt_fcdim *const *list, int n, const nt_fcdim *d) {
 
 /* t's levels `dims` (in that order) as one [prod(g0), prod(g1), prod(g2)] tensor, the groups
  * being the counts of dims in order; without batch dims (g0 empty) [prod(g1), prod(g2)], for
- * mm, which runs a single product faster than bmm. */
+ * mm, which runs a single product faster than bmm. A view when each group's strides merge
+ * (always for groups of one dim), else a reshape. */
 static nt_status grouped(nt_tensor *t, nt_fcdim *const *dims, const int *counts, nt_tensor **out) {
-    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS], shape[3];
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS], shape[3], merged[3];
+    bool mergeable = true;
     int n = 0;
     for (int g = 0; g < 3; g++) {
         shape[g] = 1;
+        merged[g] = 0;
         for (int k = 0; k < counts[g]; k++, n++) {
             int at = nt_levels_find(t, dims[n]);
             sizes[n] = t->sizes[at];
             strides[n] = t->strides[at];
+            if (shape[g] > 1 && sizes[n] > 1 && merged[g] != strides[n] * sizes[n])
+                mergeable = false;
+            if (sizes[n] > 1 || shape[g] == 1) merged[g] = strides[n];
             shape[g] *= sizes[n];
         }
     }
+    bool batched = counts[0] > 0;
+    if (mergeable)
+        return nt_dims_view(t, batched ? 3 : 2, batched ? shape : shape + 1,
+                            batched ? merged : merged + 1, t->offset, NULL, out);
     nt_tensor *v = NULL;
     NT_TRY(nt_dims_view(t, n, sizes, strides, t->offset, NULL, &v));
-    bool batched = counts[0] > 0;
     nt_status st = nt_reshape(v, batched ? 3 : 2, batched ? shape : shape + 1, out);
     nt_tensor_release(v);
     return st;
@@ -128,10 +137,15 @@ nt_status nt_dims_dot(nt_tensor *a, nt_tensor *b, int nsum, nt_fcdim *const *sum
         res[nres] = rows[i], sizes[nres++] = rows[i]->size;
     for (int i = 0; i < ncols; i++)
         res[nres] = cols[i], sizes[nres++] = cols[i]->size;
-    if (st == NT_OK) st = nt_reshape(p, nres, sizes, &r);
-    if (st == NT_OK && r->levels) { /* a reshape that returned its input: never for bmm's result */
-        st = nt_fail(NT_ERR_RUNTIME, "internal: nt_dims_dot's result has levels");
-    }
+    /* p, a fresh [batch, rows, columns], as [batch..., rows..., columns...]: a view */
+    int64_t strides[NT_MAX_DIMS];
+    int64_t step = 1;
+    for (int i = nres - 1; i >= 0; i--)
+        strides[i] = step, step *= sizes[i];
+    if (st == NT_OK)
+        st = nt_tensor_is_contiguous(p)
+                 ? nt_dims_view(p, nres, sizes, strides, p->offset, NULL, &r)
+                 : nt_reshape(p, nres, sizes, &r);
     if (st == NT_OK) st = nt_levels_attach(r, nres, res);
     nt_tensor_release(x);
     nt_tensor_release(y);

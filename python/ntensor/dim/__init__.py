@@ -58,46 +58,15 @@ def softmax(input, dim, dtype=None):
     return input.softmax(dim, dtype=dtype)
 
 
-def _now(self):
-    """The delayed product's value (computed once)."""
-    if self._value is None:
-        self._value = _C.mul(self._a, self._b)
-    return self._value
-
-
-class _DelayedMul:
-    """a * b of two tensors with dims and no positional dims, not yet computed: its
-    .sum(dims) is one matrix product (nt_dims_dot, functorch.dim's delayed_mul_tensor);
-    any other use computes the product first."""
-    __slots__ = ("_a", "_b", "_value")
-
-    def __init__(self, a, b):
-        self._a, self._b, self._value = a, b, None
-
-    def sum(self, dim=None, keepdim=False, dtype=None):
-        if dim is None or keepdim or dtype is not None or self._value is not None:
-            return _now(self).sum(dim, keepdim=keepdim, dtype=dtype)
-        dims_ = dim if isinstance(dim, (tuple, list)) else (dim,)
-        if dims_ and all(isinstance(d, Dim) for d in dims_):
-            return _C._dims_dot(self._a, self._b, tuple(dims_))
-        return _now(self).sum(dim)
-
-    def __getattr__(self, name):
-        return getattr(_now(self), name)
-
-    def __repr__(self):
-        return repr(_now(self))
-
-    def __getitem__(self, index):
-        return _now(self)[index]
-
-    def __bool__(self):
-        return bool(_now(self))
+# a * b of two tensors with dims and no positional dims, not yet computed (made in C,
+# python/src/delayed.c): its .sum(dims) is one matrix product (nt_dims_dot, functorch.dim's
+# delayed_mul_tensor); any other use computes the product first, forwarded from here.
+_DelayedMul = _C._DelayedMul
 
 
 def _forward(name):
     def op(self, *args):
-        return getattr(_now(self), name)(*args)
+        return getattr(self._now(), name)(*args)
     op.__name__ = name
     return op
 
@@ -106,6 +75,8 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
               "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
               "__pow__", "__rpow__", "__neg__", "__pos__", "__abs__", "__lt__", "__le__",
               "__gt__", "__ge__", "__eq__", "__ne__", "__matmul__", "__rmatmul__",
-              "__and__", "__or__", "__xor__", "__invert__", "__float__", "__int__"):
+              "__and__", "__or__", "__xor__", "__invert__", "__float__", "__int__",
+              "__repr__", "__getitem__", "__bool__"):
     setattr(_DelayedMul, _name, _forward(_name))
+_DelayedMul.__getattr__ = lambda self, name: getattr(self._now(), name)
 _DelayedMul.__hash__ = None

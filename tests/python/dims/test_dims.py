@@ -484,3 +484,28 @@ def test_dims_call_sites_are_read_once_each():
         assert [repr(d) for d in site_two()] == ["x", "y", "z"]
         unassigned = [ndim.dims(1)]
         assert repr(unassigned[0]) == "d0"
+
+
+def test_delayed_product_other_uses_compute_it():
+    """a * b of tensors with dims only is delayed: sum over dims is one GEMM, and every other
+    use (other sums, arithmetic, attributes, printing, indexing) sees the product."""
+    i, j, k = ndim.dims(3)
+    a, b = nt.rand(3, 4, dtype=nt.float64), nt.rand(4, 5, dtype=nt.float64)
+    p = a[i, k] * b[k, j]
+    full = nt.mul(a[i, k], b[k, j])
+    assert type(p).__name__ == "_DelayedMul"
+    with pytest.raises(TypeError, match="cannot create"):
+        type(p)()
+    same(p.sum(k, keepdim=False).order(i, j), full.sum(k).order(i, j))
+    same(p.sum((k,)).order(i, j), full.sum(k).order(i, j))
+    same(p.sum(dim=k).order(i, j), full.sum(k).order(i, j))
+    same((p + 1).order(i, j, k), (full + 1).order(i, j, k))
+    same((2 * p).order(i, j, k), (full * 2).order(i, j, k))
+    same(p.exp().order(i, j, k), full.exp().order(i, j, k))
+    assert p.dims == full.dims and p.ndim == 0
+    assert repr(p) == repr(full)
+    q = a[i, k] * b[k, j]
+    q.mean(k)  # computed once: a later sum over dims uses the value
+    same(q.sum(k).order(i, j), full.sum(k).order(i, j))
+    with pytest.raises(TypeError):
+        hash(p)
