@@ -105,17 +105,20 @@ static nt_status bind_pack(layout *l, nt_fcdim *const *pack, int n, int64_t size
 static nt_status make_view(nt_tensor *t, const layout *l, int64_t offset, bool named,
                            nt_tensor **out) {
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
-    nt_name names[NT_MAX_DIMS] = {0};
+    nt_name names[NT_MAX_DIMS];
     int n = l->nl + l->np;
     if (n > NT_MAX_DIMS) return too_many();
     memcpy(sizes, l->lsizes, (size_t)l->nl * sizeof *sizes);
     memcpy(strides, l->lstrides, (size_t)l->nl * sizeof *strides);
     memcpy(sizes + l->nl, l->psizes, (size_t)l->np * sizeof *sizes);
     memcpy(strides + l->nl, l->pstrides, (size_t)l->np * sizeof *strides);
-    memcpy(names + l->nl, l->pnames, (size_t)l->np * sizeof *names);
     bool any = false;
-    for (int i = 0; named && i < n; i++)
-        any |= names[i] != NT_NAME_NONE;
+    for (int i = 0; named && i < l->np; i++)
+        any |= l->pnames[i] != NT_NAME_NONE;
+    if (any) {
+        memset(names, 0, (size_t)l->nl * sizeof *names);
+        memcpy(names + l->nl, l->pnames, (size_t)l->np * sizeof *names);
+    }
     nt_tensor *v = NULL;
     NT_TRY(nt_dims_view(t, n, sizes, strides, offset, any ? names : NULL, &v));
     nt_status st = nt_levels_attach(v, l->nl, l->dims);
@@ -221,7 +224,8 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
     }
     int64_t offset = t->offset;
     int pos = tl; /* the physical dim of t the next spec takes */
-    gather g = {.n = 0};
+    gather g; /* not zeroed: 768 bytes, and only its first n entries are read */
+    g.n = 0;
     for (int i = 0; i <= n; i++) {
         /* the ellipsis, or the end without one: keep the dims no spec takes */
         if (i == n ? ellipsis < 0 : specs[i].kind == NT_BIND_ELLIPSIS) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/small_alloc.h"
 #include "core/status.h"
 #include "dims/dims.h"
 #include "dispatch/dispatch.h"
@@ -18,14 +19,14 @@ static void levels_free(nt_tensor *t) {
     t->levels = NULL;
     for (int i = 0; i < lv->n; i++)
         nt_fcdim_release(lv->dims[i]);
-    free(lv);
+    nt_small_free(lv);
     atomic_fetch_sub_explicit(&nt_levels_live, 1, memory_order_relaxed);
 }
 
 nt_status nt_levels_attach(nt_tensor *t, int n, nt_fcdim *const *dims) {
     if (n == 0) return NT_OK;
     size_t bytes = sizeof(struct nt_levels) + (size_t)n * sizeof(nt_fcdim *);
-    struct nt_levels *lv = malloc(bytes);
+    struct nt_levels *lv = nt_small_alloc(bytes);
     if (!lv) return nt_fail_oom(bytes);
     lv->n = n;
     for (int i = 0; i < n; i++) {
