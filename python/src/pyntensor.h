@@ -164,7 +164,7 @@ extern PyMethodDef nt_py_tensor_dims_methods[];
 extern PyObject *nt_py_dimension_bind_error; /* DimensionBindError (NT_ERR_DIM_BIND) */
 int nt_py_dims_init(PyObject *module);
 int nt_py_is_dim(PyObject *o);
-nt_fcdim *nt_py_fcdim(PyObject *o);     /* a Dim's C dim (borrowed) */
+nt_fcdim *nt_py_fcdim(PyObject *o);      /* a Dim's C dim (borrowed) */
 nt_dim nt_py_dim_arg(PyObject *o);       /* a Dim as a dim argument (nt_dim_fc) */
 PyObject *nt_py_dim_tensor(PyObject *o); /* a Dim as a Tensor: borrowed, NULL if unbound */
 int nt_py_index_has_dims(PyObject *index);

@@ -347,6 +347,30 @@ static bool maybe_overlapping(int ndim, const int64_t *sizes, const int64_t *str
     return false;
 }
 
+/* Without create_graph: g added at the output layout's elements of a zeroed storage buffer
+ * by strided copies when that layout reaches no element twice once its stride-0 dims (an
+ * expand: g is summed over them) are set aside — every view that binding first-class dims
+ * or aligning them makes. NULL (without an error) for a layout that overlaps. */
+static nt_tensor *strided_add(vj *v, const nt_tmeta *store, nt_tensor *g, int ndim,
+                              const int64_t *osizes, const int64_t *ostrides, int64_t offset) {
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    nt_dim expanded[NT_MAX_DIMS];
+    int nexp = 0;
+    for (int i = 0; i < ndim; i++) {
+        sizes[i] = osizes[i], strides[i] = ostrides[i];
+        if (strides[i] == 0 && sizes[i] > 1) expanded[nexp++] = i, sizes[i] = 1;
+    }
+    if (maybe_overlapping(ndim, sizes, strides)) return NULL;
+    nt_tensor *sum = nexp ? vj_sum(v, g, nexp, expanded, true) : g;
+    nt_tensor *whole = vj_zeros(v, store), *src = sum ? vj_unnamed(v, sum) : NULL, *at = NULL;
+    if (!whole || !src) return NULL;
+    nt_status st = nt_as_strided(whole, ndim, sizes, strides, offset, &at);
+    if (st == NT_OK) st = nt_copy_(at, src);
+    nt_tensor_release(at);
+    if (st != NT_OK) vj_keep(v, st, NULL);
+    return st == NT_OK ? whole : NULL;
+}
+
 /* The gradient of the input's storage: zeros over the elements both layouts touch, g added at
  * the output's elements (repeats add up), read back with the input's layout; an input whose
  * elements repeat shares each storage element's gradient among its copies. */
@@ -363,18 +387,24 @@ nt_status nt_vjp_as_strided(nt_node *n, nt_tensor *const *gout, nt_tensor **gin)
     if (extent < 0) extent = 0;
     nt_tmeta store = {.dtype = n->in[0].dtype, .ndim = 1, .sizes = &extent, .names = NULL};
     vj v = VJ_INIT;
-    nt_tensor *pos = vj_positions(&v, &store), *at = NULL, *buf = NULL, *g = NULL;
-    if (pos) {
-        nt_status st = nt_as_strided(pos, ondim, osizes, ostrides, ooff - lo, &at);
-        at = vj_keep(&v, st, at);
+    nt_tensor *pos = NULL, *at = NULL, *buf = NULL, *g = NULL;
+    if (!(nt_ag_requires(G) && nt_ag_grad_mode()))
+        buf = strided_add(&v, &store, G, ondim, osizes, ostrides, ooff - lo);
+    if (!buf && v.st == NT_OK) {
+        pos = vj_positions(&v, &store);
+        if (pos) {
+            nt_status st = nt_as_strided(pos, ondim, osizes, ostrides, ooff - lo, &at);
+            at = vj_keep(&v, st, at);
+        }
+        if (at) buf = vj_scatter_at(&v, &store, G, at, true);
     }
-    if (at) buf = vj_scatter_at(&v, &store, G, at, true);
     if (buf) {
         nt_status st = nt_as_strided(buf, in->ndim, in->sizes, in->strides, in->offset - lo, &g);
         g = vj_keep(&v, st, g);
     }
     if (g && maybe_overlapping(in->ndim, in->sizes, in->strides)) {
         nt_tensor *ones = NULL, *count = NULL, *inpos = NULL;
+        if (!pos) pos = vj_positions(&v, &store);
         nt_status st = nt_ones(in->ndim, in->sizes, store.dtype, NULL, &ones);
         ones = vj_keep(&v, st, ones);
         if (ones) {

@@ -224,7 +224,7 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
     }
     int64_t offset = t->offset;
     int pos = tl; /* the physical dim of t the next spec takes */
-    gather g; /* not zeroed: 768 bytes, and only its first n entries are read */
+    gather g;     /* not zeroed: 768 bytes, and only its first n entries are read */
     g.n = 0;
     for (int i = 0; i <= n; i++) {
         /* the ellipsis, or the end without one: keep the dims no spec takes */

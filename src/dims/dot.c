@@ -143,9 +143,8 @@ nt_status nt_dims_dot(nt_tensor *a, nt_tensor *b, int nsum, nt_fcdim *const *sum
     for (int i = nres - 1; i >= 0; i--)
         strides[i] = step, step *= sizes[i];
     if (st == NT_OK)
-        st = nt_tensor_is_contiguous(p)
-                 ? nt_dims_view(p, nres, sizes, strides, p->offset, NULL, &r)
-                 : nt_reshape(p, nres, sizes, &r);
+        st = nt_tensor_is_contiguous(p) ? nt_dims_view(p, nres, sizes, strides, p->offset, NULL, &r)
+                                        : nt_reshape(p, nres, sizes, &r);
     if (st == NT_OK) st = nt_levels_attach(r, nres, res);
     nt_tensor_release(x);
     nt_tensor_release(y);

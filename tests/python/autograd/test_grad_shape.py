@@ -85,6 +85,9 @@ def test_diagonal_gradcheck_non_contiguous():
     ((2, 4), (0, 1), 2),           # a stride-0 output
     ((2, 2, 2), (6, 2, 1), 0),
     ((0, 3), (1, 1), 0),           # empty
+    ((4, 3), (1, 4), 0),           # a transpose: strided copies, no scatter
+    ((2, 3, 4), (0, 4, 1), 0),     # an expand of the whole (first-class dims align so)
+    ((3, 2, 2), (4, 0, 2), 1),     # a stride-0 dim between others
 ])
 def test_as_strided(size, stride, offset):
     compare(lambda m, x: x.as_strided(size, stride, offset), arr((3, 4)))
