@@ -4,7 +4,9 @@
  *
  * The equation is PyTorch's: a term of subscript letters [a-zA-Z] per operand, separated by
  * commas, and optionally "->" and the output's letters (without it: the letters that appear
- * once, in alphabetical order). The named form writes each term as space-separated names
+ * once, in alphabetical order). A "..." in a term stands for the dims its letters leave; the
+ * ellipses of all operands broadcast right-aligned, and without "->" lead the output. The named
+ * form writes each term as space-separated names
  * ('N C, C D -> N D'); an operand whose dims are all named then has its dims taken by name,
  * in any order, and the result is named by the output's names.
  *
@@ -29,6 +31,7 @@
 
 typedef struct ein_term {
     int n;
+    int ell; /* while parsing: where the term's "..." is (-1: none) */
     int label[NT_MAX_DIMS];
 } ein_term;
 
@@ -36,6 +39,7 @@ typedef struct ein {
     const char *eq; /* the equation (for error texts) */
     bool named;
     int nlabels, nops;
+    int ell_base, nell; /* labels ell_base.. stand for the ellipsis' dims, right-aligned */
     nt_name names[EIN_MAX_LABELS]; /* the named form's labels */
     char letters[EIN_MAX_LABELS];  /* the letter form's */
     ein_term in[EIN_MAX_OPS], out;
@@ -71,16 +75,35 @@ static const char *label_text(ein *e, int l) {
     return letter;
 }
 
-/* The labels of one term, [s, end): words (named form) or letters */
-static nt_status parse_term(ein *e, const char *s, const char *end, ein_term *t) {
+/* The labels of one term, [s, end): words (named form) or letters, and where its ellipsis
+ * is; `op` is the operand's index, -1 for the output (in error texts) */
+static nt_status parse_term(ein *e, const char *s, const char *end, int op, ein_term *t) {
     t->n = 0;
+    t->ell = -1;
     while (s < end) {
         if (isspace((unsigned char)*s)) {
             s++;
             continue;
         }
-        if (s + 2 < end + 0 && !strncmp(s, "...", 3))
-            return nt_fail(NT_ERR_NOT_IMPLEMENTED, "einsum(): ellipsis (...) is not supported");
+        if (*s == '.') {
+            if (t->ell >= 0)
+                return op < 0 ? nt_fail(NT_ERR_RUNTIME, "einsum(): found '.' for output but an "
+                                                        "ellipsis (...) was already found")
+                              : nt_fail(NT_ERR_RUNTIME,
+                                        "einsum(): found '.' for operand %d for which an "
+                                        "ellipsis was already found",
+                                        op);
+            if (end - s < 3 || strncmp(s, "...", 3) != 0)
+                return op < 0 ? nt_fail(NT_ERR_RUNTIME, "einsum(): found '.' for output that is "
+                                                        "not part of any ellipsis (...)")
+                              : nt_fail(NT_ERR_RUNTIME,
+                                        "einsum(): found '.' for operand %d that is not part of "
+                                        "any ellipsis",
+                                        op);
+            t->ell = t->n;
+            s += 3;
+            continue;
+        }
         size_t len = 1;
         while (e->named && s + len < end && !isspace((unsigned char)s[len]))
             len++;
@@ -96,20 +119,62 @@ static nt_status parse_term(ein *e, const char *s, const char *end, ein_term *t)
 static bool named_form(const char *eq, int nops, nt_tensor *const *tensors) {
     bool two_words = false, long_word = false, named = false;
     for (const char *p = eq; *p; p++) {
-        bool word = !isspace((unsigned char)*p) && *p != ',' && *p != '-' && *p != '>';
-        bool prev = p > eq && !isspace((unsigned char)p[-1]) && p[-1] != ',' && p[-1] != '-' &&
-                    p[-1] != '>';
+        bool word = !isspace((unsigned char)*p) && !strchr(",->.", *p);
+        bool prev = p > eq && !isspace((unsigned char)p[-1]) && !strchr(",->.", p[-1]);
         long_word |= word && prev;
         if (word && !prev && p > eq && isspace((unsigned char)p[-1])) {
             const char *q = p - 1; /* two words of one term: a word before the spaces */
             while (q > eq && isspace((unsigned char)*q))
                 q--;
-            two_words |= !isspace((unsigned char)*q) && *q != ',' && *q != '>';
+            two_words |= !isspace((unsigned char)*q) && !strchr(",>.", *q);
         }
     }
     for (int i = 0; i < nops; i++)
         named |= tensors[i]->names != NULL;
     return two_words && (long_word || named);
+}
+
+/* The labels ell_base + nell - k .. ell_base + nell - 1 (the last k ellipsis dims) put where
+ * the term's "..." was */
+static nt_status insert_ellipsis(ein_term *t, int first, int k) {
+    if (t->n + k > NT_MAX_DIMS) return nt_fail(NT_ERR_RUNTIME, "einsum(): too many subscripts");
+    memmove(t->label + t->ell + k, t->label + t->ell, (size_t)(t->n - t->ell) * sizeof(int));
+    for (int j = 0; j < k; j++)
+        t->label[t->ell + j] = first + j;
+    t->n += k;
+    return NT_OK;
+}
+
+/* Each operand's "..." stands for the dims its letters leave; those of all operands
+ * broadcast right-aligned, as labels of their own after the letters' */
+static nt_status expand_ellipses(ein *e, nt_tensor *const *tensors) {
+    int most = 0;
+    for (int i = 0; i < e->nops; i++) {
+        int k = tensors[i]->ndim - e->in[i].n;
+        if (e->in[i].ell < 0) continue;
+        if (k < 0)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "einsum(): the number of subscripts in the equation (%d) is more than "
+                           "the number of dimensions (%d) for operand %d",
+                           e->in[i].n, tensors[i]->ndim, i);
+        if (k > most) most = k;
+    }
+    if (e->nlabels + most > EIN_MAX_LABELS)
+        return nt_fail(NT_ERR_RUNTIME, "einsum(): more than %d subscripts", EIN_MAX_LABELS);
+    e->ell_base = e->nlabels;
+    e->nell = most;
+    for (int k = 0; k < most; k++, e->nlabels++)
+        e->names[e->nlabels] = NT_NAME_NONE, e->letters[e->nlabels] = '.';
+    for (int i = 0; i < e->nops; i++)
+        if (e->in[i].ell >= 0) {
+            int k = tensors[i]->ndim - e->in[i].n;
+            NT_TRY(insert_ellipsis(&e->in[i], e->ell_base + most - k, k));
+        }
+    return NT_OK;
+}
+
+static bool is_ellipsis(const ein *e, int l) {
+    return l >= e->ell_base && l < e->ell_base + e->nell;
 }
 
 static nt_status parse(const char *eq, int nops, nt_tensor *const *tensors, ein *e) {
@@ -127,7 +192,8 @@ static nt_status parse(const char *eq, int nops, nt_tensor *const *tensors, ein 
                                            "in the equation");
         if (k == EIN_MAX_OPS)
             return nt_fail(NT_ERR_RUNTIME, "einsum(): at most %d operands", EIN_MAX_OPS);
-        NT_TRY(parse_term(e, s, end, &e->in[k++]));
+        NT_TRY(parse_term(e, s, end, k, &e->in[k]));
+        k++;
         if (!comma) break;
         s = comma + 1;
     }
@@ -135,13 +201,15 @@ static nt_status parse(const char *eq, int nops, nt_tensor *const *tensors, ein 
         return nt_fail(NT_ERR_RUNTIME, "einsum(): more operands were provided than specified in "
                                        "the equation");
     e->nops = nops;
+    NT_TRY(expand_ellipses(e, tensors));
     int count[EIN_MAX_LABELS] = {0};
     for (int i = 0; i < nops; i++)
         for (int j = 0; j < e->in[i].n; j++)
             count[e->in[i].label[j]]++;
     if (arrow) {
         int before = e->nlabels;
-        NT_TRY(parse_term(e, arrow + 2, arrow + strlen(arrow), &e->out));
+        NT_TRY(parse_term(e, arrow + 2, arrow + strlen(arrow), -1, &e->out));
+        if (e->out.ell >= 0) NT_TRY(insert_ellipsis(&e->out, e->ell_base, e->nell));
         for (int j = 0; j < e->out.n; j++) {
             int l = e->out.label[j];
             if (l >= before)
@@ -158,11 +226,13 @@ static nt_status parse(const char *eq, int nops, nt_tensor *const *tensors, ein 
         }
         return NT_OK;
     }
-    /* implicit output: the labels that appear once, sorted */
-    for (int l = 0; l < e->nlabels; l++)
+    /* implicit output: the ellipsis' dims, then the labels that appear once, sorted */
+    for (int j = 0; j < e->nell; j++)
+        e->out.label[e->out.n++] = e->ell_base + j;
+    for (int l = 0; l < e->ell_base; l++)
         if (count[l] == 1) e->out.label[e->out.n++] = l;
-    for (int i = 1; i < e->out.n; i++)
-        for (int j = i; j > 0; j--) {
+    for (int i = e->nell + 1; i < e->out.n; i++)
+        for (int j = i; j > e->nell; j--) {
             int a = e->out.label[j - 1], b = e->out.label[j];
             bool swap = e->named ? strcmp(nt_name_str(e->names[a]), nt_name_str(e->names[b])) > 0
                                  : e->letters[a] > e->letters[b];
@@ -204,7 +274,7 @@ static nt_status operand_init(const ein *e, int i, nt_tensor *t, operand *o) {
                        o->lab.n, t->ndim, i);
     bool by_name = e->named && t->names;
     for (int d = 0; by_name && d < t->ndim; d++)
-        by_name = t->names[d] != NT_NAME_NONE;
+        by_name = t->names[d] != NT_NAME_NONE && !is_ellipsis(e, o->lab.label[d]);
     nt_tensor *view = NULL;
     nt_status st = NT_OK;
     if (by_name) {
@@ -352,7 +422,7 @@ static nt_status contract(operand *a, operand *b, const bool *keep, int nlabels)
     if (st == NT_OK) st = nt_bmm(a3, b3, &r);
     int64_t shape[NT_MAX_DIMS];
     int n_out = 0;
-    ein_term lab = {0, {0}};
+    ein_term lab = {.n = 0, .ell = -1};
     for (int k = 0; k < nb; k++)
         lab.label[lab.n++] = batch[k];
     for (int k = 0; k < nl; k++)
@@ -434,6 +504,18 @@ nt_status nt_impl_einsum(nt_call *c) {
         seen[l] = 1;
     for (int i = 0; i < e.nops && st == NT_OK; i++, made++) {
         st = operand_init(&e, i, c->args[1].v.tensors[i], &ops[i]);
+        for (int d = 0; st == NT_OK && d < ops[i].lab.n; d++) { /* before the diagonals move dims */
+            int l = ops[i].lab.label[d];
+            int64_t size = ops[i].t->sizes[d];
+            if (is_ellipsis(&e, l) && size != 1 && seen[l] != 1 && size != seen[l])
+                st = nt_fail(NT_ERR_RUNTIME,
+                             "einsum(): dimension %d covered by ellipsis in operand %d"
+                             "has size %" PRId64 " which does not broadcast with previously seen "
+                             "ellipsis with size %" PRId64 " for the respective dimension",
+                             d, i, size, seen[l]);
+            else if (is_ellipsis(&e, l) && size != 1)
+                seen[l] = size;
+        }
         if (st == NT_OK) st = take_diagonals(&e, i, &ops[i]);
         for (int d = 0; st == NT_OK && d < ops[i].lab.n; d++) {
             int l = ops[i].lab.label[d];

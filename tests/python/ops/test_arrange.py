@@ -395,6 +395,17 @@ EINSUM_CASES = [
     "torch.einsum('ij,jk->ik', a, b, b)", "torch.einsum('ijk', a)", "torch.einsum('ii', a)",
     "torch.einsum('i1', a)", "torch.einsum('ij')", "torch.einsum('xy,yz->zx', a, b)",
     "torch.einsum('Ab,bC->CA', a, b)", "torch.einsum('ij,j->i', a, torch.ones(1))",
+    # ellipses: the dims the letters leave, broadcast right-aligned
+    "torch.einsum('...ij->ij', f)", "torch.einsum('...ij,jk', f, b)",
+    "torch.einsum('...ij,...jk', f, torch.ones(1, 3, 4, 2))",
+    "torch.einsum('...ij,...jk', f, torch.ones(3, 4, 2))", "torch.einsum('i...->...', v)",
+    "torch.einsum('...', a)", "torch.einsum('b...ij,b...jk->b...ik', f, torch.ones(2, 3, 4, 5))",
+    "torch.einsum('...ii->...i', torch.ones(2, 3, 3))", "torch.einsum('ba...,c', c, v)",
+    "torch.einsum('ij->...', a)", "torch.einsum('i...,j->', f, v)", "torch.einsum('...ij->...', f)",
+    "torch.einsum('ij...->j', f)", "torch.einsum('i ... , ... j', a, torch.ones(3, 5))",
+    "torch.einsum('...ij...', f)", "torch.einsum('...ij..', f)", "torch.einsum('abcde...', f)",
+    "torch.einsum('...ij,...jk', f, torch.ones(2, 4, 6))", "torch.einsum('i.j', a)",
+    "torch.einsum('...ij->i.j', f)", "torch.einsum('...ij->...i...', f)",
 ]
 
 
@@ -404,7 +415,8 @@ def test_einsum(expr):
     env = dict(a=torch.randn(2, 3, generator=g), b=torch.randn(3, 4, generator=g),
                e=torch.randn(4, 5, generator=g), s=torch.randn(3, 3, generator=g),
                v=torch.randn(3, generator=g), w=torch.randn(2, generator=g),
-               c=torch.randn(2, 3, 4, generator=g), d=torch.randn(2, 4, 5, generator=g))
+               c=torch.randn(2, 3, 4, generator=g), d=torch.randn(2, 4, 5, generator=g),
+               f=torch.randn(2, 3, 4, 2, generator=g))
     agree(expr, env, exact=False, n_terms=20)
 
 
@@ -428,6 +440,12 @@ def test_einsum_named_form():
                 exact=False, rtol=1e-5)
     with pytest.raises(RuntimeError):
         nt.einsum("N Q, C D -> N D", a, b)
+    # an ellipsis among names: its dims unnamed in the result
+    c = nt.randn(5, 2, 3, names=("B", "N", "C"))
+    r4 = nt.einsum("... N C, C D -> ... N D", c, b)
+    assert r4.names == (None, "N", "D")
+    assert_same(r4.rename(None), torch.einsum("...ij,jk->...ik", to_torch(c).rename(None),
+                                              to_torch(b).rename(None)), exact=False, rtol=1e-5)
 
 
 def test_einsum_gradients():
@@ -492,3 +510,10 @@ def test_triangle_large_strided_and_in_place_views():
     y = from_torch(t).requires_grad_()
     assert y.triu().grad_fn.name() == "TriuBackward0"
     assert y.tril(1).grad_fn.name() == "TrilBackward0"
+
+
+def test_einsum_ellipsis_gradients():
+    """the broadcast ellipsis dims sum their gradient back, as any broadcast does"""
+    a = from_torch(torch.randn(2, 1, 3, 4, dtype=torch.float64)).requires_grad_()
+    b = from_torch(torch.randn(5, 4, 2, dtype=torch.float64)).requires_grad_()
+    assert nt.autograd.gradcheck(lambda x, y: nt.einsum("...ij,...jk->...ik", x, y), (a, b))
