@@ -9,6 +9,10 @@
  * mirrored slices (flip of a narrow), repeated edges (expand of a one-wide narrow) or the
  * far ends (narrow). Autograd records those ops (the row is composite), names follow cat's
  * rule: the input's are kept.
+ *
+ * When nothing is recorded, reflect, replicate and circular pads write the result once
+ * instead: the input copied into its interior, then each dim's borders copied from the
+ * result itself (small copies), so the input is read once and not joined dim by dim.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -17,6 +21,7 @@
 #include "core/tensor.h"
 #include "factory_call.h"
 #include "names/names.h"
+#include "ntensor/autograd.h"
 #include "op_table.h"
 
 typedef enum pad_mode { PAD_CONSTANT, PAD_REFLECT, PAD_REPLICATE, PAD_CIRCULAR } pad_mode;
@@ -152,11 +157,93 @@ static nt_status pad_dim(nt_tensor *x, int d, int64_t l, int64_t r, const pad_ar
     return st;
 }
 
+/* dst[...] = src[...] along views: the borders of one dim, read from the result itself */
+static nt_status copy_part(nt_tensor *slab, int d, int64_t at, int64_t count, nt_tensor *src) {
+    nt_tensor *dst = NULL;
+    nt_status st = nt_narrow(slab, d, at, count, &dst);
+    if (st == NT_OK) st = nt_copy_(dst, src);
+    nt_tensor_release(dst);
+    return st;
+}
+
+/* One border of dim d in the slab (the result with the dims not padded yet cut to their
+ * interior): `count` entries at `at`, from the interior [l, l + size) */
+static nt_status fill_border(nt_tensor *slab, int d, int64_t l, int64_t size, int64_t count,
+                             bool right, pad_mode mode) {
+    if (count == 0) return NT_OK;
+    int64_t at = right ? l + size : 0;
+    nt_tensor *part = NULL, *src = NULL;
+    nt_status st = NT_OK;
+    if (mode == PAD_REFLECT) {
+        st = nt_narrow(slab, d, right ? l + size - 1 - count : l + 1, count, &part);
+        if (st == NT_OK) st = nt_flip(part, 1, &(nt_dim){d}, &src);
+    } else if (mode == PAD_REPLICATE) {
+        st = nt_narrow(slab, d, right ? l + size - 1 : l, 1, &part);
+        int64_t sizes[NT_MAX_DIMS];
+        memcpy(sizes, slab->sizes, (size_t)slab->ndim * sizeof *sizes);
+        sizes[d] = count;
+        if (st == NT_OK) st = nt_expand(part, slab->ndim, sizes, &src);
+    } else { /* circular: the far end */
+        st = nt_narrow(slab, d, right ? l : l + size - count, count, &src);
+    }
+    if (st == NT_OK) st = copy_part(slab, d, at, count, src);
+    nt_tensor_release(part);
+    nt_tensor_release(src);
+    return st;
+}
+
+/* The non-constant modes written once (nothing recorded): see the file's comment */
+static nt_status pad_in_place(nt_tensor *t, const pad_args *a, nt_tensor **out) {
+    int dims = a->n / 2;
+    int64_t sizes[NT_MAX_DIMS];
+    memcpy(sizes, t->sizes, (size_t)t->ndim * sizeof *sizes);
+    for (int i = 0; i < dims; i++)
+        sizes[t->ndim - 1 - i] += a->pad[2 * i] + a->pad[2 * i + 1];
+    nt_tensor *r = NULL, *slab = NULL;
+    NT_TRY(nt_empty(t->ndim, sizes, t->dtype, t->names, &r));
+    nt_status st = NT_OK;
+    /* the interior, then dims from the last: each one's slab spans the dims padded before it
+     * in full and the others' interior, so corners come from borders already written */
+    nt_tensor *inner = nt_tensor_retain(r);
+    for (int i = 0; i < dims && st == NT_OK; i++) {
+        int d = t->ndim - 1 - i;
+        nt_tensor *next = NULL;
+        st = nt_narrow(inner, d, a->pad[2 * i], t->sizes[d], &next);
+        nt_tensor_release(inner);
+        inner = next;
+    }
+    if (st == NT_OK) st = nt_copy_(inner, t);
+    nt_tensor_release(inner);
+    for (int i = 0; i < dims && st == NT_OK; i++) {
+        int d = t->ndim - 1 - i;
+        slab = nt_tensor_retain(r);
+        for (int j = i + 1; j < dims && st == NT_OK; j++) {
+            int e = t->ndim - 1 - j;
+            nt_tensor *next = NULL;
+            st = nt_narrow(slab, e, a->pad[2 * j], t->sizes[e], &next);
+            nt_tensor_release(slab);
+            slab = next;
+        }
+        int64_t l = a->pad[2 * i], rr = a->pad[2 * i + 1], size = t->sizes[d];
+        if (st == NT_OK) st = fill_border(slab, d, l, size, l, false, a->mode);
+        if (st == NT_OK) st = fill_border(slab, d, l, size, rr, true, a->mode);
+        nt_tensor_release(slab);
+    }
+    if (st != NT_OK) {
+        nt_tensor_release(r);
+        return st;
+    }
+    *out = r;
+    return NT_OK;
+}
+
 nt_status nt_impl_pad(nt_call *c) {
     nt_tensor *t = nt_call_tensor(c, 0);
     pad_args a;
     NT_TRY(pad_check(c, t, &a));
     if (a.n == 0) return nt_clone(t, &c->result[0]); /* a copy, as PyTorch's */
+    if (a.mode != PAD_CONSTANT && !(nt_is_grad_enabled() && nt_requires_grad(t)))
+        return pad_in_place(t, &a, &c->result[0]);
     nt_tensor *cur = nt_tensor_retain(t);
     for (int i = 0; i < a.n / 2; i++) {
         nt_tensor *next = NULL;

@@ -357,6 +357,8 @@ PAD_CASES = [
     "torch.nn.functional.pad(x, (4, 0), mode='circular')", "torch.nn.functional.pad(x, (1, 1, 1, 1, 1, 1), mode='reflect')",
     "torch.nn.functional.pad(x, (1, 1), mode='replicate', value=0.)", "torch.nn.functional.pad(y, (1, 1, 1, 1, 1, 1), mode='replicate')",
     "torch.nn.functional.pad(x[0], (1, 1), mode='reflect')", "torch.nn.functional.pad(m[0], (1, 1), mode='reflect')",
+    "torch.nn.functional.pad(y, (1, 0, 2, 1, 1, 1), mode='reflect')", "torch.nn.functional.pad(y, (1, 1, 0, 2, 1, 0), mode='circular')",
+    "torch.nn.functional.pad(x.t(), (2, 1), mode='reflect')",
 ]
 
 
