@@ -10,6 +10,7 @@
  * slice is NaN here (sqrt's), 0 in PyTorch (docs/decisions_ops_everyday.md).
  */
 #include <math.h>
+#include <string.h>
 
 #include "core/scalar.h"
 #include "core/status.h"
@@ -57,9 +58,30 @@ static nt_status norm_of(nt_tensor *x, const norm_args *a, nt_tensor **out) {
     return st;
 }
 
+/* p as a string (torch.norm's): 'fro' is the 2-norm, over all dims or at most two; 'nuc' (the
+ * sum of singular values) needs an SVD, which ntensor does not have */
+static nt_status norm_string(const nt_call *c) {
+    const char *p = c->args[1].v.str;
+    int count = c->args[2].kind == NT_ARG_DIMS ? c->args[2].n : 0;
+    if (strcmp(p, "fro") == 0) {
+        if (count > 2)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "Expected at most 2 dimensions, but got %d dimensions "
+                           "instead.",
+                           count);
+        return NT_OK;
+    }
+    if (strcmp(p, "nuc") == 0)
+        return nt_fail(NT_ERR_NOT_IMPLEMENTED,
+                       "norm(): p='nuc' (the nuclear norm) needs a singular value decomposition, "
+                       "which ntensor does not have");
+    return nt_fail(NT_ERR_RUNTIME, "only valid string values are 'fro' and 'nuc', found %s", p);
+}
+
 /* slots: self, p, dim, keepdim, dtype */
 nt_status nt_impl_norm(nt_call *c) {
     nt_tensor *t = nt_call_tensor(c, 0), *x = NULL, *r = NULL;
+    if (c->args[1].kind == NT_ARG_STR) NT_TRY(norm_string(c));
     norm_args a = {
         .p = c->args[1].kind == NT_ARG_SCALAR ? nt_scalar_to_f64(c->args[1].v.s) : 2.0,
         .count = c->args[2].kind == NT_ARG_DIMS ? c->args[2].n : 0,

@@ -227,7 +227,8 @@ NORM_CASES = [
     "x.norm()", "x.norm(1)", "x.norm(3)", "x.norm(0.5, dim=1)", "x.norm(2, dim=(0, 2), keepdim=True)",
     "torch.norm(x, float('inf'), dim=-1)", "torch.norm(x, -float('inf'), 0)", "x.norm(0, 1)",
     "x.norm(2, dim=1, dtype=torch.float64)", "x.double().norm(p=1.5)", "x.half().norm(dim=2)",
-    "torch.zeros(2, 0).norm(dim=1)",
+    "torch.zeros(2, 0).norm(dim=1)", "x.norm('fro')", "torch.norm(x, p='fro', dim=(0, 1))",
+    "x.norm('fro', dim=1, keepdim=True)",
 ]
 
 
@@ -237,6 +238,19 @@ def test_norm(expr):
     got = eval(expr, dict(torch=nt, x=from_torch(t)))
     want = eval(expr, dict(torch=torch, x=t))
     assert_close_dtype(got, want, n_terms=60)
+
+
+def test_norm_strings_refused_as_pytorch_does():
+    t = torch.randn(3, 4, 5)
+    x = from_torch(t)
+    for p, kw in (("fro", dict(dim=(0, 1, 2))), ("bad", {})):
+        with pytest.raises(RuntimeError) as want:
+            torch.norm(t, p, **kw)
+        with pytest.raises(RuntimeError) as got:
+            nt.norm(x, p, **kw)
+        assert str(got.value) == str(want.value)
+    with pytest.raises(NotImplementedError, match="nuclear norm"):  # no SVD here
+        x.norm("nuc", dim=(0, 1))
 
 
 def test_norm_names_and_errors():
