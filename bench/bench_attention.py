@@ -7,19 +7,13 @@ masked_fill_, softmax, dropout p=0, matmul, align_to, flatten, out linear) and i
 (view/transpose, as PyTorch runs it: torch refuses the named batched form). The linears are
 written with plain tensors, x.matmul(w.t()) + b, the weights leaf tensors.
 
-How it measures: ROUNDS rounds, each timing one call of every row's ntensor and PyTorch
-function in turn (alternating, so both see the same host); each side's median over the rounds
-gives the ratio. Each timed call starts after a pause of SETTLE seconds: after a call, the
-OpenBLAS that PyTorch uses keeps its worker threads spinning on sched_yield for about 2^28
-cycles, and OpenMP's workers spin a while too; on 2 CPUs those threads would take the CPUs
-of whichever library runs next, and the figures would measure the neighbour. Run: PYTHONPATH=build/python /usr/bin/python3 bench/bench_attention.py [rounds]
+How it measures: alternating rounds, each call after a pause of SETTLE seconds, medians
+(common.alternating_medians says why). Run: PYTHONPATH=build/python /usr/bin/python3 bench/bench_attention.py [rounds]
 """
 import math
-import statistics
 import sys
-import time
 
-from common import THREADS, ntensor as nt, torch
+from common import THREADS, alternating_medians, ntensor as nt, torch
 
 import ntensor.nn.functional as ntF
 import torch.nn.functional as tF
@@ -158,22 +152,12 @@ def main(rounds):
         ("forward + backward, plain", fwd_bwd(nt_plain, npar, nargs),
          fwd_bwd(t_plain, tp, targs)),
     ]
-    times = [([], []) for _ in rows]
-    for _, a, b in rows:  # warm up caches and allocators
-        a(), b()
-    for _ in range(rounds):
-        for (what, a, b), (ta, tb) in zip(rows, times):
-            for fn, seconds in ((a, ta), (b, tb)):
-                time.sleep(SETTLE)
-                t0 = time.perf_counter()
-                fn()
-                seconds.append(time.perf_counter() - t0)
+    medians = alternating_medians([row[1:] for row in rows], rounds, SETTLE)
     print(f"== multi-head attention N={N} T={T} D={D} heads={H} float32 (threads={THREADS}; "
           f"medians of {rounds} alternating rounds; ratio = ntensor time / torch time)")
     print(f"{'benchmark':30} {'ntensor':>10} {'torch':>10} {'ratio':>7} {'target':>7}  ok")
     misses = 0
-    for (what, _, _), (ta, tb) in zip(rows, times):
-        a, b = statistics.median(ta), statistics.median(tb)
+    for (what, _, _), (a, b) in zip(rows, medians):
         ok = a / b <= 0.5
         misses += not ok
         print(f"{what:30} {a * 1e3:8.2f}ms {b * 1e3:8.2f}ms {a / b:7.3f} {0.5:7.2f}  "

@@ -7,14 +7,12 @@ softmax, dropout, transpose/reshape: ParlAI's attention); the same README code r
 functorch.dim on torch is printed beside it for information. Target: at most 0.5x PyTorch.
 
 It measures as bench_attention.py does: alternating rounds, each call after a pause of SETTLE
-seconds (PyTorch's OpenBLAS leaves its threads spinning after a call), medians. Run:
+seconds, medians (common.alternating_medians says why). Run:
 PYTHONPATH=build/python /usr/bin/python3 bench/bench_dims_attention.py [rounds]
 """
-import statistics
 import sys
-import time
 
-from common import THREADS, ntensor as nt, torch
+from common import THREADS, alternating_medians, ntensor as nt, torch
 
 from functorch import dim as fdim  # noqa: E402  (patches torch; imported after common)
 from ntensor import dim as ndim  # noqa: E402
@@ -124,25 +122,14 @@ def main(rounds):
         make = (lambda lib, f, a: fwd(lib, f, a)) if not grad else (lambda lib, f, a: fwd_bwd(f, a))
         rows.append((what, make(nt, ours, n_args), make(torch, plain, t_args),
                      make(torch, theirs, t_args)))
-    times = [([], [], []) for _ in rows]
-    for row in rows:  # warm up caches and allocators
-        for fn in row[1:]:
-            fn()
-    for _ in range(rounds):
-        for row, spans in zip(rows, times):
-            for fn, seconds in zip(row[1:], spans):
-                time.sleep(SETTLE)
-                t0 = time.perf_counter()
-                fn()
-                seconds.append(time.perf_counter() - t0)
+    medians = alternating_medians([row[1:] for row in rows], rounds, SETTLE)
     print(f"== torchdim README multi-head attention, N={N} T={T} D={D} heads={H} float32, "
           f"dropout {P} (threads={THREADS}; medians of {rounds} alternating rounds; ratio = "
           f"ntensor.dim time / PyTorch time)")
     print(f"{'benchmark':22} {'ntensor.dim':>12} {'PyTorch':>10} {'ratio':>7} {'target':>7}  ok"
           f"  {'functorch.dim':>14} {'ratio':>7}")
     misses = 0
-    for (what, *_), (ta, tb, tc) in zip(rows, times):
-        a, b, c = (statistics.median(x) for x in (ta, tb, tc))
+    for (what, *_), (a, b, c) in zip(rows, medians):
         ok = a / b <= 0.5
         misses += not ok
         print(f"{what:22} {a * 1e3:10.2f}ms {b * 1e3:8.2f}ms {a / b:7.3f} {0.5:7.2f}  "

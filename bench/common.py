@@ -1,7 +1,9 @@
 """Shared timing code for the Python benchmarks: ntensor and PyTorch timed in the same
 process, on the same number of threads, reported as a ratio (ntensor time / torch time)."""
 import os
+import statistics
 import sys
+import time
 import timeit
 import warnings
 
@@ -15,6 +17,27 @@ import torch  # noqa: E402
 THREADS = int(os.environ.get("NT_BENCH_THREADS", "2"))
 torch.set_num_threads(THREADS)
 ntensor.set_num_threads(THREADS)
+
+
+def alternating_medians(rows, rounds, settle=0.1):
+    """Seconds per call, the median over `rounds`, of each function of each row (a row: the
+    calls compared, ntensor's first). Each round times one call of every function in turn, so
+    all see the same host, each after a pause of `settle` seconds: after a call, the OpenBLAS
+    that PyTorch uses keeps its threads spinning on sched_yield for about 2^28 cycles, and
+    OpenMP's workers spin a while too; on 2 CPUs they would take the CPUs of whatever runs
+    next. One untimed call of each warms caches and allocators first."""
+    times = [[[] for _ in fns] for fns in rows]
+    for fns in rows:
+        for fn in fns:
+            fn()
+    for _ in range(rounds):
+        for fns, spans in zip(rows, times):
+            for fn, seconds in zip(fns, spans):
+                time.sleep(settle)
+                t0 = time.perf_counter()
+                fn()
+                seconds.append(time.perf_counter() - t0)
+    return [[statistics.median(s) for s in spans] for spans in times]
 
 
 def best_time(fn, min_total=0.2, repeats=5):
