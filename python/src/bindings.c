@@ -633,9 +633,9 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
                         PyObject *kwnames) {
     group *g = all_groups[entry];
     bind_mode mode = g->mode;
-    PyObject *owner = self;                              /* the module, or the tensor of a method */
-    PyTypeObject *sub = nt_py_pick_subclass(NULL, self); /* a Tensor subclass among the args */
+    PyObject *owner = self; /* the module, or the tensor of a method */
     if (mode == MODE_FUNCTION || mode == MODE_INPLACE_FUNCTION) self = NULL; /* the module */
+    PyTypeObject *sub = self ? nt_py_pick_subclass(NULL, self) : NULL;       /* a Tensor subclass */
     PyObject *vals[NT_SIG_MAX_PARAMS], *owned = NULL;
     call_lists lists; /* only these fields are read before they are written */
     lists.heap = 0, lists.used = 0, lists.packed = NULL;
@@ -882,9 +882,9 @@ done:
 }
 
 /* _C._binding_table(): every generated entry as (name, kind, ((signature text, hidden,
- * deprecated, op schema), ...)) in entry order, kind "function", "method", "inplace" (t.name_)
- * or "inplace_function" (torch.name_): what scripts/gen_stubs.py makes the type stubs from, so
- * they come from the same rows the entries do. */
+ * deprecated, op schema, numbers taken for tensors), ...)) in entry order, kind "function",
+ * "method", "inplace" (t.name_) or "inplace_function" (torch.name_): what scripts/gen_stubs.py
+ * makes the type stubs from, so they come from the same rows the entries do. */
 PyObject *nt_py_binding_table(PyObject *module, PyObject *unused) {
     static const char *const kinds[MODE_COUNT] = {"function", "method", "inplace",
                                                   "inplace_function"};
@@ -894,9 +894,10 @@ PyObject *nt_py_binding_table(PyObject *module, PyObject *unused) {
         PyObject *sigs = PyTuple_New(g->nsigs), *row = NULL;
         for (int i = 0; sigs && i < g->nsigs; i++) {
             const py_sig *sig = g->sigs[i];
-            PyObject *item =
-                Py_BuildValue("(OOOs)", sig->source, sig->hidden ? Py_True : Py_False,
-                              sig->deprecated ? Py_True : Py_False, nt_op_schema(sig->op));
+            bool numbers = sig->nparams && sig->params[0].numbers_as_tensors;
+            PyObject *item = Py_BuildValue("(OOOsO)", sig->source, sig->hidden ? Py_True : Py_False,
+                                           sig->deprecated ? Py_True : Py_False,
+                                           nt_op_schema(sig->op), numbers ? Py_True : Py_False);
             if (!item)
                 Py_CLEAR(sigs);
             else

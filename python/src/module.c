@@ -125,7 +125,8 @@ static PyObject *py_dim_call(PyObject *module, PyObject *args) {
 static PyMethodDef module_functions[] = {
     {"_binding_table", nt_py_binding_table, METH_NOARGS,
      "_binding_table()\n--\n\nThe generated entries as (name, kind, ((signature, hidden, "
-     "deprecated, schema), ...)): what scripts/gen_stubs.py makes the type stubs from."},
+     "deprecated, schema, numbers as tensors), ...)): what scripts/gen_stubs.py makes the type "
+     "stubs from."},
     {"_dim_call", py_dim_call, METH_VARARGS, "F.softmax's fast entry (module.c)."},
     {"set_printoptions", (PyCFunction)(void (*)(void))py_set_printoptions,
      METH_FASTCALL | METH_KEYWORDS, "Sets how tensors print, like torch.set_printoptions."},
