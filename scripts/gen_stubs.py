@@ -321,9 +321,12 @@ def render_c():
     out += tensor_class() + [""]
     functions, names = generated(("function", "inplace_function"), "")
     out += functions
+    public_private = private_imports()
     for name in sorted(dir(_C)):
         if name in names or name.startswith("__"):
             continue
+        if name.startswith("_") and name not in public_private:
+            continue  # the module's private helpers stay out (they change often)
         obj = getattr(_C, name)
         if name in ("Tensor", "dtype", "layout", "Size", "Generator"):
             continue
@@ -340,10 +343,20 @@ def render_c():
     return "\n".join(out) + "\n"
 
 
+def init_tree():
+    with open(os.path.join(PACKAGE, "__init__.py")) as f:
+        return ast.parse(f.read())
+
+
+def private_imports():
+    """The private names of _C that __init__.py imports (its stub re-exports them)."""
+    return {a.name for node in init_tree().body if isinstance(node, ast.ImportFrom)
+            and node.module == "_C" for a in node.names if a.name.startswith("_")}
+
+
 def render_init():
     """__init__.pyi: the imports of __init__.py, each name re-exported explicitly."""
-    with open(os.path.join(PACKAGE, "__init__.py")) as f:
-        tree = ast.parse(f.read())
+    tree = init_tree()
     out = [HEADER.rstrip("\n"), "from typing import Any", ""]
     for node in tree.body:
         if isinstance(node, ast.ImportFrom):

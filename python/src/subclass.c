@@ -14,8 +14,9 @@
 #include "subclass.h"
 
 /* Set while Tensor.__torch_function__ runs its func (PyTorch's DisableTorchFunction): ops
- * then ignore subclasses, and the default converts once at the end. The GIL guards it. */
-static int torch_function_disabled;
+ * then ignore subclasses, and the default converts once at the end. Per thread, as
+ * PyTorch's: func may release the GIL. */
+static _Thread_local int torch_function_disabled;
 
 static PyObject *str_torch_function; /* "__torch_function__", interned */
 static PyObject *default_impl;       /* Tensor.__dict__["__torch_function__"] */
@@ -65,7 +66,7 @@ PyObject *nt_py_keep_subclass(PyObject *result, PyTypeObject *type) {
     if (nt_py_is_tensor(result)) return as_type(result, type);
     if (!PyTuple_Check(result) && !PyList_Check(result)) return result;
     /* tuples (struct sequences too: their items are slots of a tuple) and lists, in place
-     * when the container is not shared, otherwise a copy of its type */
+     * when the container is not shared (a fresh result), otherwise in a plain copy */
     bool tuple = PyTuple_Check(result);
     Py_ssize_t n = tuple ? PyTuple_GET_SIZE(result) : PyList_GET_SIZE(result);
     if (Py_REFCNT(result) != 1) { /* shared: a plain copy */
@@ -121,13 +122,12 @@ done:
 }
 
 /* func(*args, **kwargs) of a __torch_function__ call (func, types, args=(), kwargs=None) with
- * subclasses ignored; *types receives the types argument (borrowed). */
+ * subclasses ignored. */
 static PyObject *run_disabled(const char *name, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames, PyObject **types) {
+                              PyObject *kwnames) {
     static const char *const kwlist[] = {"func", "types", "args", "kwargs", NULL};
     PyObject *v[4] = {NULL, NULL, NULL, NULL};
     if (nt_py_parse_args(name, args, nargs, kwnames, kwlist, 4, 2, v) < 0) return NULL;
-    *types = v[1];
     PyObject *call_args = v[2] && v[2] != Py_None ? PySequence_Tuple(v[2]) : PyTuple_New(0);
     if (!call_args) return NULL;
     int was = torch_function_disabled;
@@ -163,7 +163,7 @@ static PyObject *tensor_torch_function(PyObject *cls, PyObject *const *args, Py_
     int all = types ? derives_from_all(cls, types) : 1; /* missing: the parser says so */
     if (all < 0) return NULL;
     if (!all) Py_RETURN_NOTIMPLEMENTED;
-    PyObject *result = run_disabled("__torch_function__", args, nargs, kwnames, &types);
+    PyObject *result = run_disabled("__torch_function__", args, nargs, kwnames);
     return nt_py_keep_subclass(result, (PyTypeObject *)cls);
 }
 
@@ -186,8 +186,7 @@ static PyObject *tensor_as_subclass(PyObject *self, PyObject *const *args, Py_ss
  * its results plain tensors (a class that sets it as its __torch_function__ opts out). */
 static PyObject *disabled_torch_function(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                                          PyObject *kwnames) {
-    PyObject *types;
-    return run_disabled("_disabled_torch_function_impl", args, nargs, kwnames, &types);
+    return run_disabled("_disabled_torch_function_impl", args, nargs, kwnames);
 }
 
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
