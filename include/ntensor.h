@@ -22,6 +22,7 @@
 #include "ntensor/core.h"
 #include "ntensor/dims.h"
 #include "ntensor/factory.h"
+#include "ntensor/generator.h"
 #include "ntensor/index.h"
 #include "ntensor/io.h"
 #include "ntensor/linalg.h"

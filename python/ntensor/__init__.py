@@ -17,3 +17,4 @@ from .nn.functional import dropout  # noqa: E402,F401
 from . import autograd  # noqa: E402,F401
 from .autograd.grad_mode import (enable_grad, inference_mode, no_grad,  # noqa: E402,F401
                                  set_grad_enabled)
+from . import testing  # noqa: E402,F401  (torch.testing: assert_close, make_tensor)

@@ -17,8 +17,11 @@
 #include <string.h>
 
 #include "arglists.h"
+#include "docs.h"
+#include "generator.h"
 #include "interop.h"
 #include "signature.h"
+#include "subclass.h"
 
 /* The forms of an op: torch.name, t.name, t.name_, torch.name_. */
 typedef enum bind_mode {
@@ -63,8 +66,9 @@ typedef struct group {
     py_sig *sigs[16];
     uint32_t memo_key[4]; /* the last argument keys (py_args_key) and the overloads they */
     signed char memo_sig[4], memo_next; /* matched: a call with a known key binds at once */
-    int bare; /* the overload a call without arguments binds, with all parameters absent
-                 (found at import by binding one), or -1: it packs or fails, bind it */
+    int bare;      /* the overload a call without arguments binds, with all parameters absent
+                      (found at import by binding one), or -1: it packs or fails, bind it */
+    PyObject *doc; /* the entry's docstring (group_doc), kept for the life of the module */
 } group;
 
 static op_info infos[NT_OP_COUNT];
@@ -606,11 +610,32 @@ static int match(group *g, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     return which;
 }
 
+static bool is_function(const group *g);
+
+/* A call with an instance of the Tensor subclass `sub` among its tensors: its
+ * __torch_function__'s policy (NT_PY_SUB_PLAIN or NT_PY_SUB_KEEP: run the op), or -1 when an
+ * override ran instead (*result its answer, NULL after an error). */
+static int subclass_call(const group *g, PyObject *owner, PyTypeObject *sub, PyObject *const *args,
+                         Py_ssize_t nargs, PyObject *kwnames, PyObject **result) {
+    PyObject *override;
+    int policy = nt_py_subclass_policy(sub, &override);
+    if (policy != NT_PY_SUB_OVERRIDE) return policy; /* -1 with an error: *result is NULL */
+    bool function = is_function(g);
+    PyObject *func = PyObject_GetAttrString(function ? owner : (PyObject *)&NtTensor_Type, g->name);
+    if (func)
+        *result = nt_py_call_torch_function(override, sub, func, function ? NULL : owner, args,
+                                            nargs, kwnames);
+    Py_XDECREF(func);
+    return -1;
+}
+
 static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames) {
     group *g = all_groups[entry];
     bind_mode mode = g->mode;
+    PyObject *owner = self; /* the module, or the tensor of a method */
     if (mode == MODE_FUNCTION || mode == MODE_INPLACE_FUNCTION) self = NULL; /* the module */
+    PyTypeObject *sub = self ? nt_py_pick_subclass(NULL, self) : NULL;       /* a Tensor subclass */
     PyObject *vals[NT_SIG_MAX_PARAMS], *owned = NULL;
     call_lists lists; /* only these fields are read before they are written */
     lists.heap = 0, lists.used = 0, lists.packed = NULL;
@@ -633,7 +658,8 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     if (self) c.args[sig->self_slot >= 0 ? sig->self_slot : 0] = nt_arg_tensor(nt_py_tensor(self));
     PyObject *out_obj = NULL;
     PyObject *result = NULL;
-    int grad = 0; /* requires_grad=True */
+    int grad = 0;             /* requires_grad=True */
+    nt_generator *gen = NULL; /* generator= */
     if (sig->deprecated && warn_deprecated(g, sig) < 0) goto done;
     for (int i = 0; i < nvals; i++) {
         const py_param *p = &sig->params[i];
@@ -648,17 +674,28 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
             out_obj = vals[i];
             continue;
         }
-        if (!vals[i]) continue; /* left out, or None: the signature's default */
+        if (!vals[i]) continue;        /* left out, or None: the signature's default */
+        if (p->type == PT_GENERATOR) { /* generator=: the op draws from it */
+            gen = nt_py_generator_of(vals[i]);
+            continue;
+        }
         nt_arg unused, *a = p->slot >= 0 ? &c.args[p->slot] : &unused; /* written in place */
         int kind = p->slot >= 0 ? info->slot_kind[p->slot] : NT_ARG_NONE;
         if (p->slot < 0 && p->type == PT_BOOL && vals[i] == Py_True && factory_flag(p, &grad) < 0)
             goto done;
         if (convert(sig, i, vals[i], kind, &lists, a) < 0) goto done;
+        if (a->kind == NT_ARG_TENSOR) sub = nt_py_pick_subclass(sub, vals[i]);
+        for (int k = 0; a->kind == NT_ARG_TENSORS && k < a->n; k++)
+            sub = nt_py_pick_subclass(sub, PySequence_Fast_GET_ITEM(vals[i], k));
         /* torch.name_(input): the input is the object written */
         if (mode == MODE_INPLACE_FUNCTION && !self && a->kind == NT_ARG_TENSOR && p->slot == 0)
             self = vals[i];
     }
+    int policy = NT_PY_SUB_PLAIN;
+    if (sub && (policy = subclass_call(g, owner, sub, args, nargs, kwnames, &result)) < 0)
+        goto done; /* an override answered (or failed) */
     nt_status st;
+    nt_generator *before = gen ? nt_use_generator(gen) : NULL;
     /* the record is made from the op's schema: no need to check it again (nt_call_op) */
     if (nt_call_numel(&c) > NT_PY_NOGIL_NUMEL) {
         Py_BEGIN_ALLOW_THREADS st = nt_call_run(&c);
@@ -666,12 +703,15 @@ static PyObject *invoke(int entry, PyObject *self, PyObject *const *args, Py_ssi
     } else {
         st = nt_call_run(&c);
     }
+    if (gen) nt_use_generator(before);
     if (st != NT_OK) {
         nt_py_raise(st);
         goto done;
     }
     result = wrap_results(&c, info, c.inplace ? self : NULL, out_obj);
     result = nt_py_requires_grad(result, grad);
+    if (policy == NT_PY_SUB_KEEP && !c.inplace && !out_obj)
+        result = nt_py_keep_subclass(result, sub);
     if (result && nt_py_warn_pending() < 0) Py_CLEAR(result);
 done:
     release_lists(&lists);
@@ -729,6 +769,54 @@ static bool is_function(const group *g) {
     return g->mode == MODE_FUNCTION || g->mode == MODE_INPLACE_FUNCTION;
 }
 
+/* The docstring of an entry, with its __text_signature__ first ("add(input, other, *,
+ * alpha=1, out=None)\n--\n\n"; a method's starts "$self, /"): the one signature its visible
+ * overloads share, else (*args, **kwargs). Then the summary (op_docs.def; an in-place form
+ * without one is "In-place version of name()") and every visible overload, as Python writes
+ * it. */
+static PyObject *group_doc(const group *g) {
+    bool method = !is_function(g);
+    const py_sig *shown[16] = {NULL};
+    int n = 0;
+    for (int i = 0; i < g->nsigs; i++)
+        if (!g->sigs[i]->hidden && !g->sigs[i]->deprecated) shown[n++] = g->sigs[i];
+    for (int i = 0; !n && i < g->nsigs; i++) /* ntensor's own entries are hidden overloads */
+        shown[n++] = g->sigs[i];
+    bool one = shown[0]->py_valid;
+    for (int i = 1; one && i < n; i++)
+        one = PyUnicode_Compare(shown[i]->py_text, shown[0]->py_text) == 0;
+    PyObject *params = one ? Py_NewRef(shown[0]->py_text) : PyUnicode_FromString("*args, **kwargs");
+    if (!params) return NULL;
+    const char *self = !method ? "" : PyUnicode_GET_LENGTH(params) ? "$self, /, " : "$self, /";
+    char fallback[96];
+    const char *summary = nt_py_op_doc(method, g->name);
+    size_t len = strlen(g->name);
+    if (!summary) {
+        if (len > 1 && g->name[len - 1] == '_')
+            snprintf(fallback, sizeof fallback, "In-place version of %.*s().", (int)(len - 1),
+                     g->name);
+        else
+            snprintf(fallback, sizeof fallback, "ntensor's %s (no PyTorch namesake).",
+                     nt_op_name(shown[0]->op));
+        summary = fallback;
+    }
+    PyObject *doc = PyUnicode_FromFormat("%s(%s%U)\n--\n\n%s\n", g->name, self, params, summary);
+    Py_DECREF(params);
+    for (int i = 0; doc && i < n; i++) { /* the Python forms, each once */
+        bool seen = false;
+        for (int k = 0; k < i && !seen; k++)
+            seen = PyUnicode_Compare(shown[k]->py_text, shown[i]->py_text) == 0;
+        if (!seen)
+            Py_SETREF(doc, PyUnicode_FromFormat("%U\n%s%s(%U)", doc, method ? "Tensor." : "",
+                                                g->name, shown[i]->py_text));
+    }
+    if (doc && n > 1) /* overloads differ by their types: PyTorch's notation tells them apart */
+        Py_SETREF(doc, PyUnicode_FromFormat("%U\n\nOverloads (PyTorch's notation):", doc));
+    for (int i = 0; doc && n > 1 && i < n; i++)
+        Py_SETREF(doc, PyUnicode_FromFormat("%U\n    %U", doc, shown[i]->source));
+    return doc;
+}
+
 int nt_py_bindings_init(PyObject *module) {
     PyObject *return_types = PyDict_New();
     if (!return_types) return -1;
@@ -767,7 +855,8 @@ int nt_py_bindings_init(PyObject *module) {
             if (vals[k]) g->bare = -1;
         Py_XDECREF(owned);
         PyErr_Clear();
-        PyMethodDef def = {g->name, NULL, 0, NULL};
+        if (!(g->doc = group_doc(g))) goto done;
+        PyMethodDef def = {g->name, NULL, 0, PyUnicode_AsUTF8(g->doc)};
         if (takes_nothing(g)) {
             def.ml_meth = (PyCFunction)(void (*)(void))noargs_fns[entry];
             def.ml_flags = METH_NOARGS;
@@ -790,6 +879,35 @@ done:
     PyMem_Free(all);
     PyMem_Free(schema);
     return rc;
+}
+
+/* _C._binding_table(): every generated entry as (name, kind, ((signature text, hidden,
+ * deprecated, op schema, numbers taken for tensors), ...)) in entry order, kind "function",
+ * "method", "inplace" (t.name_) or "inplace_function" (torch.name_): what scripts/gen_stubs.py
+ * makes the type stubs from, so they come from the same rows the entries do. */
+PyObject *nt_py_binding_table(PyObject *module, PyObject *unused) {
+    static const char *const kinds[MODE_COUNT] = {"function", "method", "inplace",
+                                                  "inplace_function"};
+    PyObject *list = PyList_New(0);
+    for (int e = 0; list && e < MAX_GROUPS && all_groups[e]; e++) {
+        const group *g = all_groups[e];
+        PyObject *sigs = PyTuple_New(g->nsigs), *row = NULL;
+        for (int i = 0; sigs && i < g->nsigs; i++) {
+            const py_sig *sig = g->sigs[i];
+            bool numbers = sig->nparams && sig->params[0].numbers_as_tensors;
+            PyObject *item = Py_BuildValue("(OOOsO)", sig->source, sig->hidden ? Py_True : Py_False,
+                                           sig->deprecated ? Py_True : Py_False,
+                                           nt_op_schema(sig->op), numbers ? Py_True : Py_False);
+            if (!item)
+                Py_CLEAR(sigs);
+            else
+                PyTuple_SET_ITEM(sigs, i, item);
+        }
+        if (sigs) row = Py_BuildValue("(ssN)", g->name, kinds[g->mode], sigs);
+        if (!row || PyList_Append(list, row) < 0) Py_CLEAR(list);
+        Py_XDECREF(row);
+    }
+    return list;
 }
 
 PyMethodDef *nt_py_bindings_methods(void) {

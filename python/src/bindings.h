@@ -24,6 +24,9 @@ typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyOb
 PyObject *nt_py_call_generated(fastcall_fn *fn, const char *name, PyObject *self,
                                PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
+/* _C._binding_table(): the generated entries and their signature texts (scripts/gen_stubs.py). */
+PyObject *nt_py_binding_table(PyObject *module, PyObject *unused);
+
 /* The Tensor methods built by nt_py_bindings_init (NULL-terminated). */
 PyMethodDef *nt_py_bindings_methods(void);
 

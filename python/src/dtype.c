@@ -43,6 +43,7 @@ static PyMethodDef dtype_methods[] = {
 
 PyTypeObject NtDtype_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ntensor.dtype",
+    .tp_doc = "An element type (torch.dtype): ntensor.float32, ntensor.int64, ...",
     .tp_basicsize = sizeof(NtDtypeObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_repr = dtype_repr,
@@ -112,6 +113,7 @@ static PyMethodDef layout_methods[] = {
 
 PyTypeObject NtLayout_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ntensor.layout",
+    .tp_doc = "A memory layout (torch.layout): ntensor.strided, the only one.",
     .tp_basicsize = sizeof(PyObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_repr = layout_repr,

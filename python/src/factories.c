@@ -333,19 +333,6 @@ PyObject *nt_py_tensor_of_dtype(PyObject *data, PyObject *dtype) {
 
 /* ---- Tensor(...): PyTorch's legacy constructor, and Tensor._make_subclass ---- */
 
-/* `t` (owned) as an instance of `type` (Tensor or a subclass). */
-static PyObject *wrap_as(PyTypeObject *type, nt_tensor *t) {
-    if (type == &NtTensor_Type) return nt_py_wrap(t);
-    NtTensorObject *self = (NtTensorObject *)type->tp_alloc(type, 0);
-    if (!self) {
-        nt_tensor_release(t);
-        return NULL;
-    }
-    self->t = t;
-    if (!nt_tensor_handle(t)) nt_tensor_set_handle(t, self);
-    return (PyObject *)self;
-}
-
 /* A view of t sharing its storage, sizes, strides and names (PyTorch's alias()). */
 static nt_status alias_of(nt_tensor *t, nt_tensor **out) {
     return nt_rename(t, nt_tensor_names(t), out); /* a new view, names as they are */
@@ -406,7 +393,7 @@ PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     if (st != NT_OK) {
         nt_py_raise(st);
     } else if (t) {
-        result = wrap_as(type, t);
+        result = nt_py_wrap_as(type, t);
     } else if (!PySequence_Check(data) && !is_numpy(data)) { /* str: tensor()'s own error */
         PyErr_Format(PyExc_TypeError, "new(): data must be a sequence (got %s)",
                      Py_TYPE(data)->tp_name);
@@ -420,7 +407,7 @@ PyObject *nt_py_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         } else { /* its wrapper goes first, then t is handed to an object of `type` */
             t = nt_tensor_retain(nt_py_tensor(made));
             Py_DECREF(made);
-            result = wrap_as(type, t);
+            result = nt_py_wrap_as(type, t);
         }
     }
 done:
@@ -454,7 +441,7 @@ PyObject *nt_py_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs
     bool was = nt_set_grad_enabled(false); /* an alias without history, as detach() */
     nt_status st = alias_of(nt_py_tensor(data), &t);
     nt_set_grad_enabled(was);
-    return st == NT_OK ? nt_py_requires_grad(wrap_as((PyTypeObject *)cls, t), grad)
+    return st == NT_OK ? nt_py_requires_grad(nt_py_wrap_as((PyTypeObject *)cls, t), grad)
                        : nt_py_raise(st);
 }
 
@@ -470,24 +457,6 @@ static PyObject *py_from_numpy(PyObject *m, PyObject *arg) {
     return nt_py_wrap(out);
 }
 
-/* manual_seed(seed): like PyTorch, int(seed), negative values wrap to uint64. Returns None
- * (PyTorch returns its Generator). */
-static PyObject *py_manual_seed(PyObject *m, PyObject *arg) {
-    PyObject *as_int = PyNumber_Long(arg);
-    if (!as_int) return NULL;
-    unsigned long long seed = PyLong_AsUnsignedLongLong(as_int);
-    int64_t negative; /* PyTorch's unpack_uint64: an overflow may be a negative seed */
-    if (seed == (unsigned long long)-1 && PyErr_ExceptionMatches(PyExc_OverflowError)) {
-        PyErr_Clear();
-        if (nt_py_int64_from_object(as_int, &negative, "seed") == 0)
-            seed = (unsigned long long)negative;
-    }
-    Py_DECREF(as_int);
-    if (PyErr_Occurred()) return NULL;
-    nt_manual_seed((uint64_t)seed);
-    Py_RETURN_NONE;
-}
-
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef nt_py_module_factory_functions[] = {
@@ -496,7 +465,5 @@ PyMethodDef nt_py_module_factory_functions[] = {
      "tensor."},
     {"from_numpy", py_from_numpy, METH_O,
      "from_numpy(ndarray): a tensor sharing the array's memory."},
-    {"manual_seed", py_manual_seed, METH_O,
-     "manual_seed(seed): seeds the random generator (returns None)."},
     {NULL, NULL, 0, NULL},
 };

@@ -4,6 +4,7 @@
  */
 
 #include "bindings.h"
+#include "docs.h"
 #include "interop.h"
 
 static PyObject *py_is_tensor(PyObject *module, PyObject *o) {
@@ -122,6 +123,10 @@ static PyObject *py_dim_call(PyObject *module, PyObject *args) {
 }
 
 static PyMethodDef module_functions[] = {
+    {"_binding_table", nt_py_binding_table, METH_NOARGS,
+     "_binding_table()\n--\n\nThe generated entries as (name, kind, ((signature, hidden, "
+     "deprecated, schema, numbers as tensors), ...)): what scripts/gen_stubs.py makes the type "
+     "stubs from."},
     {"_dim_call", py_dim_call, METH_VARARGS, "F.softmax's fast entry (module.c)."},
     {"set_printoptions", (PyCFunction)(void (*)(void))py_set_printoptions,
      METH_FASTCALL | METH_KEYWORDS, "Sets how tensors print, like torch.set_printoptions."},
@@ -154,6 +159,9 @@ const nt_py_family nt_py_families[] = {
      nt_py_autograd_init},
     {"dims", nt_py_tensor_dims_methods, nt_py_module_dims_functions, NULL, nt_py_dims_init},
     {"delayed", NULL, NULL, NULL, nt_py_delayed_init},
+    {"generator", NULL, nt_py_module_generator_functions, NULL, nt_py_generator_init},
+    {"subclass", nt_py_tensor_subclass_methods, nt_py_module_subclass_functions, NULL,
+     nt_py_subclass_init},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -175,6 +183,7 @@ PyMODINIT_FUNC PyInit__C(void) {
         nt_py_bindings_init(m) < 0 || nt_py_tensor_type_init(m) < 0)
         goto fail;
     for (const nt_py_family *f = nt_py_families; f->name; f++) {
+        nt_py_fill_docs(f->module_functions, false);
         if (f->module_functions && PyModule_AddFunctions(m, f->module_functions) < 0) goto fail;
         if (f->init && f->init(m) < 0) goto fail;
     }

@@ -12,13 +12,14 @@
  */
 #include "interop.h"
 #include "pyntensor.h"
+#include "subclass.h"
 
 static PyObject *unary(PyObject *self, nt_op op) {
     nt_tensor *out = NULL;
     nt_status st;
     NT_PY_CALL_NOGIL(nt_tensor_numel(nt_py_tensor(self)), st,
                      nt_unary(op, nt_py_tensor(self), &out));
-    return nt_py_result(st, out);
+    return nt_py_keep_subclass_of(nt_py_result(st, out), self, NULL);
 }
 
 static PyObject *nb_negative(PyObject *self) {
@@ -86,7 +87,7 @@ static PyObject *binary(nt_op op, PyObject *a, PyObject *b, bool inplace) {
         Py_INCREF(a);
         return a;
     }
-    return nt_py_result(st, c.result[0]);
+    return nt_py_keep_subclass_of(nt_py_result(st, c.result[0]), a, b);
 }
 
 #define SLOT(NAME, OP)                                                                             \
@@ -150,7 +151,7 @@ static PyObject *nb_matmul(PyObject *a, PyObject *b) {
     nt_tensor *x = nt_py_tensor(a), *y = nt_py_tensor(b), *r;
     nt_status st;
     NT_PY_CALL_NOGIL_IF(work_of(x, y) >= LINALG_NOGIL_WORK, st, nt_matmul(x, y, &r));
-    return nt_py_result(st, r);
+    return nt_py_keep_subclass_of(nt_py_result(st, r), a, b);
 }
 
 static PyObject *tensor_richcompare(PyObject *a, PyObject *b, int op) {

@@ -14,6 +14,7 @@
  */
 #include "arglists.h"
 #include "interop.h"
+#include "subclass.h"
 
 /* ------------------------------------------------------------------ index conversion */
 
@@ -174,7 +175,7 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
                      single ? nt_index_get1(x, &t.idx[0], &out)
                             : nt_index_get(x, t.count, t.idx, &out));
     tuple_free(&t);
-    return nt_py_result(st, out);
+    return nt_py_keep_subclass_of(nt_py_result(st, out), self, NULL);
 }
 
 static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {

@@ -35,6 +35,9 @@ static inline nt_tensor *nt_py_tensor(PyObject *o) {
 /* Wraps `t` in a new Tensor object, taking over the caller's reference (released on
  * failure). Returns NULL with a Python error set on failure. */
 PyObject *nt_py_wrap(nt_tensor *t);
+/* The same as an instance of `type` (Tensor or a subclass): the tensor's object when it is
+ * of that type, else a new object of `type` (the tensor's object when it has none). */
+PyObject *nt_py_wrap_as(PyTypeObject *type, nt_tensor *t);
 
 /* Converts a failed nt_status into the Python exception PyTorch raises for it; returns
  * NULL so callers can `return nt_py_raise(st);`. */
@@ -182,6 +185,15 @@ int nt_py_delayed_init(PyObject *module);
  * geometry (tolist, the buffer protocol, pickling) would see one slice of it. */
 int nt_py_refuse_levels(const nt_tensor *t, const char *what);
 extern PyMethodDef nt_py_module_dims_functions[];
+
+/* generator.c: ntensor.Generator, default_generator and the seed functions */
+extern PyMethodDef nt_py_module_generator_functions[];
+int nt_py_generator_init(PyObject *module);
+
+/* subclass.c: Tensor subclasses (subclass.h has the binding's helpers) */
+extern PyMethodDef nt_py_tensor_subclass_methods[];
+extern PyMethodDef nt_py_module_subclass_functions[];
+int nt_py_subclass_init(PyObject *module);
 
 /* autograd.c: the Tensor's autograd attributes, methods and module functions */
 extern PyMethodDef nt_py_tensor_autograd_methods[];

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "arglists.h"
+#include "generator.h"
 #include "interop.h"
 
 /* ------------------------------------------------------------------ types */
@@ -216,8 +217,9 @@ static bool param_check(const py_param *p, PyObject *o) {
         return check_int_list(o, p->size, p->dim_names);
     case PT_FLOAT_LIST:
         return check_float_list(o);
-    case PT_GENERATOR: /* no Generator or Storage objects yet */
-    case PT_STORAGE:
+    case PT_GENERATOR:
+        return PyObject_TypeCheck(o, &NtGenerator_Type);
+    case PT_STORAGE: /* no Storage objects */
         return false;
     case PT_BOOL:
         return PyBool_Check(o);
@@ -355,6 +357,60 @@ static PyObject *sig_text(const py_sig *sig) {
     return PyUnicode_FromString(buf);
 }
 
+/* A default as a Python literal that inspect.signature can read: numbers, True/False/None,
+ * strings and lists ({0, 1} -> (0, 1)) as written, names PyTorch writes for its own objects
+ * (torch.strided, torch.contiguous_format, ...) as None, which means the same here. */
+static void py_default(const char *text, char *out, size_t size) {
+    char *end;
+    if (strcmp(text, "true") == 0 || strcmp(text, "True") == 0) {
+        snprintf(out, size, "True");
+    } else if (strcmp(text, "false") == 0 || strcmp(text, "False") == 0) {
+        snprintf(out, size, "False");
+    } else if (text[0] == '"' || text[0] == '\'' || strcmp(text, "None") == 0) {
+        snprintf(out, size, "%s", text);
+    } else if (text[0] == '{') {
+        size_t n = strlen(text);
+        snprintf(out, size, "(%.*s%s)", (int)(n > 2 ? n - 2 : 0), text + 1,
+                 n > 2 && !strchr(text, ',') ? "," : "");
+    } else if ((void)strtod(text, &end), end != text && *end == '\0') {
+        snprintf(out, size, "%s", text);
+    } else {
+        snprintf(out, size, "None");
+    }
+}
+
+/* The Python form of a parsed signature's parameters, `skip` (the method's self) left out:
+ * "input, other, *, alpha=1, out=None"; a varargs list is *name. */
+static PyObject *python_params(const nt_sig *parsed, int skip, bool no_out, bool *valid) {
+    char buf[1024], def[48];
+    size_t len = 0;
+    bool star = false, defaults = false;
+    *valid = true;
+    buf[0] = '\0';
+    for (int i = 0; i < parsed->nparams && len < sizeof buf; i++) {
+        const nt_param *q = &parsed->params[i];
+        if (i == skip || (no_out && strcmp(q->name, "out") == 0)) continue;
+        const char *sep = len ? ", " : "";
+        if (q->keyword_only && !star) {
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s*", sep);
+            sep = ", ";
+            star = true;
+        }
+        static const char *const keywords[] = {"from", "in", "is",  "lambda", "as",  "if",
+                                               "and",  "or", "not", "for",    "with"};
+        for (size_t k = 0; k < sizeof keywords / sizeof keywords[0]; k++)
+            if (strcmp(q->name, keywords[k]) == 0) *valid = false; /* uniform_(from=0, ...) */
+        if (!star && defaults && !q->optional && q->name[0] != '*') *valid = false;
+        defaults |= q->optional;
+        if (q->name[0] == '*') star = true; /* keyword-only after it without a bare '*' */
+        if (len >= sizeof buf) break;
+        if (q->optional) py_default(q->default_text, def, sizeof def);
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s%s%s", sep, q->name,
+                                q->optional ? "=" : "", q->optional ? def : "");
+    }
+    return PyUnicode_FromString(buf);
+}
+
 int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const char *name,
                 nt_op op, const nt_sig *schema) {
     bool method = form & SIG_SELF;
@@ -423,7 +479,10 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
         sig->nparams++;
     }
     sig->text = sig_text(sig);
-    return sig->text ? 0 : -1;
+    sig->py_text =
+        sig->text ? python_params(&parsed, self_param, form & SIG_NO_OUT, &sig->py_valid) : NULL;
+    sig->source = sig->py_text ? PyUnicode_FromStringAndSize(text, (Py_ssize_t)len) : NULL;
+    return sig->source ? 0 : -1;
 }
 
 /* ------------------------------------------------------------------ errors */

@@ -67,9 +67,14 @@ typedef struct py_sig {
     py_param params[NT_SIG_MAX_PARAMS];
     int min_args, max_pos_args;
     bool deprecated, hidden, extension;
-    int out_param;  /* the index of `out`, or -1 */
-    int self_slot;  /* methods: the slot `self` fills (-1 for functions) */
-    PyObject *text; /* "(Tensor input, *, torch.dtype dtype)": FunctionSignature::toString */
+    int out_param;     /* the index of `out`, or -1 */
+    int self_slot;     /* methods: the slot `self` fills (-1 for functions) */
+    PyObject *text;    /* "(Tensor input, *, torch.dtype dtype)": FunctionSignature::toString */
+    PyObject *py_text; /* the parameters as Python writes them ("input, *, dtype=None"), for
+                          __text_signature__ and docstrings */
+    PyObject *source;  /* the signature's own text, as the op row writes it */
+    bool py_valid;     /* whether py_text is valid Python (no required positional parameter
+                          after one with a default) */
     nt_arg call_defaults[NT_CALL_MAX_ARGS]; /* the record of a call that gives nothing: the
                                                schema's defaults, with this signature's own */
 } py_sig;

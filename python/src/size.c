@@ -29,6 +29,7 @@ static PyMethodDef size_methods[] = {
 
 PyTypeObject NtSize_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ntensor.Size",
+    .tp_doc = "The sizes of a tensor's dims (torch.Size): a tuple of ints.",
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_repr = size_repr,
     .tp_methods = size_methods,

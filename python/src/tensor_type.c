@@ -11,8 +11,10 @@
 
 #include "arglists.h"
 #include "bindings.h"
+#include "docs.h"
 #include "interop.h"
 #include "pyntensor.h"
+#include "subclass.h"
 
 /* One tensor is one Python object: the wrapper is kept in the tensor's handle while it
  * lives, and a tensor that comes back from C (t.positive(), an in-place op) gets it again. */
@@ -30,6 +32,19 @@ PyObject *nt_py_wrap(nt_tensor *t) {
     }
     self->t = t;
     nt_tensor_set_handle(t, self);
+    return (PyObject *)self;
+}
+
+PyObject *nt_py_wrap_as(PyTypeObject *type, nt_tensor *t) {
+    PyObject *existing = nt_tensor_handle(t);
+    if (type == &NtTensor_Type || (existing && Py_TYPE(existing) == type)) return nt_py_wrap(t);
+    NtTensorObject *self = (NtTensorObject *)type->tp_alloc(type, 0);
+    if (!self) {
+        nt_tensor_release(t);
+        return NULL;
+    }
+    self->t = t;
+    if (!existing) nt_tensor_set_handle(t, self);
     return (PyObject *)self;
 }
 
@@ -139,7 +154,7 @@ static PyObject *get_data(PyObject *self, void *closure) {
     bool was = nt_set_grad_enabled(false);                 /* not recorded */
     nt_status st = nt_rename(t, nt_tensor_names(t), &out); /* before reading `out` */
     nt_set_grad_enabled(was);
-    return nt_py_result(st, out);
+    return nt_py_keep_subclass_of(nt_py_result(st, out), self, NULL);
 }
 
 /* t.data = other: t views other's memory, dtype, shape and names, and stays the same object
@@ -170,7 +185,7 @@ static int set_data(PyObject *self, PyObject *value, void *closure) {
 static PyObject *get_view(nt_status (*view)(nt_tensor *, nt_tensor **), PyObject *self) {
     nt_tensor *out = NULL;
     nt_status st = view(nt_py_tensor(self), &out); /* before reading `out` */
-    PyObject *r = nt_py_result(st, out);
+    PyObject *r = nt_py_keep_subclass_of(nt_py_result(st, out), self, NULL);
     if (r && nt_py_warn_pending() < 0) Py_CLEAR(r);
     return r;
 }
@@ -367,9 +382,11 @@ int nt_py_tensor_type_init(PyObject *module) {
     size_t k = 0;
     for (PyMethodDef *m = nt_py_bindings_methods(); m && m->ml_name; m++)
         all[k++] = *m;
-    for (const nt_py_family *f = nt_py_families; f->name; f++)
+    for (const nt_py_family *f = nt_py_families; f->name; f++) {
+        nt_py_fill_docs(f->tensor_methods, true);
         for (PyMethodDef *m = f->tensor_methods; m && m->ml_name; m++)
             all[k++] = *m;
+    }
     NtTensor_Type.tp_methods = all;
     NtTensor_Type.tp_getset = tensor_getset;
     for (const nt_py_family *f = nt_py_families; f->name; f++)

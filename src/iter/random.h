@@ -18,7 +18,8 @@
 #include "kernels/philox.h"
 #include "ntensor.h"
 
-/* Reserves `counters` Philox counters from the global generator: its seed and the first. */
+/* Reserves `counters` Philox counters from the thread's generator (nt_use_generator): its seed and
+ * the first. */
 void nt_random_reserve(uint64_t counters, uint64_t *seed, uint64_t *first);
 
 /* Fills block values [0, n) whose first value has number `base`. Called on several

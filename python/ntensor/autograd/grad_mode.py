@@ -50,6 +50,7 @@ class _DecoratorContextManager:
         return decorated
 
     def clone(self):
+        """A new context manager of the same kind and settings (for decorating functions)."""
         return self.__class__()
 
 
@@ -96,6 +97,7 @@ class set_grad_enabled(_DecoratorContextManager):
         _C._set_grad_enabled(self.prev)
 
     def clone(self):
+        """A new context manager of the same kind and settings (for decorating functions)."""
         return self.__class__(self.mode)
 
 
@@ -114,4 +116,5 @@ class inference_mode(_DecoratorContextManager):
         _C._set_inference_mode(self.prev_inference)
 
     def clone(self):
+        """A new context manager of the same kind and settings (for decorating functions)."""
         return self.__class__(self.mode)

@@ -24,6 +24,9 @@ class Parameter(Tensor):
         requires_grad (bool, optional): if the parameter requires gradient. Default: True
     """
 
+    # ops on a Parameter return plain Tensors, as PyTorch's (its __torch_function__ is this)
+    __torch_function__ = _C._disabled_torch_function_impl
+
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = _C.empty(0)

@@ -488,6 +488,44 @@ static void test_concurrent_fills_use_distinct_counters(void) {
     EXPECT(memcmp(serial, all, sizeof serial) == 0);
 }
 
+/* A generator's state restores its sequence; nt_use_generator routes a thread's fills to a
+ * generator of its own and leaves the default one where it was; bad states are refused. */
+static void test_generators_and_their_state(void) {
+    nt_generator *g = NULL;
+    EXPECT_OK(nt_generator_new(&g));
+    EXPECT(nt_generator_initial_seed(g) == NT_GENERATOR_DEFAULT_SEED);
+    nt_generator_manual_seed(g, 5);
+    uint8_t state[NT_GENERATOR_STATE_SIZE];
+    nt_generator_get_state(g, state);
+    EXPECT(memcmp(state, "NTRG\1\0\0\0", 8) == 0 && state[8] == 5);
+    nt_manual_seed(9);
+    nt_tensor *plain = make(16, NT_FLOAT32, false), *a, *b;
+    nt_manual_seed(9);
+    nt_generator *before = nt_use_generator(g);
+    EXPECT(before == nt_default_generator());
+    a = make(16, NT_FLOAT32, true);
+    EXPECT(nt_use_generator(before) == g);
+    EXPECT_OK(nt_generator_set_state(g, state, NT_GENERATOR_STATE_SIZE));
+    nt_use_generator(g);
+    b = make(16, NT_FLOAT32, true);
+    nt_use_generator(NULL);
+    EXPECT(same_bytes(a, b));
+    nt_tensor *again = make(16, NT_FLOAT32, false); /* the default generator did not move */
+    EXPECT(same_bytes(plain, again));
+    EXPECT_ERR(nt_generator_set_state(g, state, 10), NT_ERR_RUNTIME,
+               "Expected an ntensor generator state of size 24 but found the input RNG state "
+               "size to be 10");
+    state[0] = 'X';
+    EXPECT_ERR(nt_generator_set_state(g, state, NT_GENERATOR_STATE_SIZE), NT_ERR_RUNTIME,
+               "not an ntensor generator state");
+    nt_tensor_release(plain);
+    nt_tensor_release(a);
+    nt_tensor_release(b);
+    nt_tensor_release(again);
+    nt_generator_free(g);
+    nt_generator_free(nt_default_generator()); /* ignored */
+}
+
 int main(void) {
     NT_RUN(test_philox_known_answers);
     NT_RUN(test_philox_block_matches_the_reference);
@@ -503,5 +541,6 @@ int main(void) {
     NT_RUN(test_fills_of_strided_views);
     NT_RUN(test_errors_match_pytorch);
     NT_RUN(test_concurrent_fills_use_distinct_counters);
+    NT_RUN(test_generators_and_their_state);
     return nt_test_summary();
 }

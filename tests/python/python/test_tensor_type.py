@@ -2,10 +2,8 @@
 subclasses), Tensor._make_subclass, one Python object per tensor, subclass reprs, t.layout and
 ntensor.strided, is_nonzero / bool(t), and tensor(data, names=) for named data.
 
-Subclasses: PyTorch returns the subclass from every op through __torch_function__; ntensor has
-no __torch_function__, so ops on a subclass instance return base Tensors, except the in-place
-and out= forms and ops that hand back their input (positive), which return the very object
-(docs/decisions_tensor_type.md)."""
+Subclasses: ops on a subclass instance return the subclass, as PyTorch's default
+__torch_function__ makes them (tests/python/python/test_subclass.py has the protocol)."""
 import warnings
 
 import numpy as np
@@ -119,8 +117,8 @@ def test_subclass_instances_keep_their_type_and_attributes():
     assert p.add_(1) is p and type(p) is NtSub
     out = NtSub(2)
     assert nt.abs(p, out=out) is out
-    # ops return base Tensors (no __torch_function__; PyTorch would return TorchSub)
-    assert type(p + 1) is nt.Tensor and type(p.abs()) is nt.Tensor and type(p[0]) is nt.Tensor
+    # ops return the subclass, as PyTorch's default __torch_function__ makes them
+    assert type(p + 1) is NtSub and type(p.abs()) is NtSub and type(p[0]) is NtSub
     assert type(TorchSub([1.0]) + 1) is TorchSub
 
 

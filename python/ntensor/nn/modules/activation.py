@@ -18,9 +18,11 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
+        """The module applied to input (call the module itself: hooks run then)."""
         return F.relu(input, inplace=self.inplace)
 
     def extra_repr(self):
+        """The module's own settings, as its repr shows them."""
         return "inplace=True" if self.inplace else ""
 
 
@@ -38,7 +40,9 @@ class GELU(Module):
         self.approximate = approximate
 
     def forward(self, input):
+        """The module applied to input (call the module itself: hooks run then)."""
         return F.gelu(input, approximate=self.approximate)
 
     def extra_repr(self):
+        """The module's own settings, as its repr shows them."""
         return "approximate={}".format(repr(self.approximate))

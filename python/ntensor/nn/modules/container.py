@@ -70,6 +70,7 @@ class Sequential(Module):
                          "of Sequential class, but {} is given.".format(str(type(other))))
 
     def pop(self, key):
+        """Removes the module at key and returns it."""
         v = self[key]
         del self[key]
         return v
@@ -120,6 +121,7 @@ class Sequential(Module):
         return iter(self._modules.values())
 
     def forward(self, input):
+        """The module applied to input (call the module itself: hooks run then)."""
         for module in self:
             input = module(input)
         return input
@@ -218,6 +220,7 @@ class ModuleList(Module):
         return self
 
     def pop(self, key):
+        """Removes the module at key and returns it."""
         v = self[key]
         del self[key]
         return v
@@ -260,20 +263,25 @@ class ModuleDict(Module):
         return key in self._modules
 
     def clear(self):
+        """Removes every module."""
         self._modules.clear()
 
     def pop(self, key):
+        """Removes the module at key and returns it."""
         v = self[key]
         del self[key]
         return v
 
     def keys(self):
+        """The keys, in insertion order."""
         return self._modules.keys()
 
     def items(self):
+        """The (key, module) pairs, in insertion order."""
         return self._modules.items()
 
     def values(self):
+        """The modules, in insertion order."""
         return self._modules.values()
 
     def update(self, modules):

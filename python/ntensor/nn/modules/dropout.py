@@ -18,6 +18,7 @@ class _DropoutNd(Module):
         self.inplace = inplace
 
     def extra_repr(self):
+        """The module's own settings, as its repr shows them."""
         return "p={}, inplace={}".format(self.p, self.inplace)
 
 
@@ -32,4 +33,5 @@ class Dropout(_DropoutNd):
     """
 
     def forward(self, input):
+        """The module applied to input (call the module itself: hooks run then)."""
         return F.dropout(input, self.p, self.training, self.inplace)

@@ -20,6 +20,7 @@ class Identity(Module):
         super(Identity, self).__init__()
 
     def forward(self, input):
+        """The module applied to input (call the module itself: hooks run then)."""
         return input
 
 
@@ -49,6 +50,7 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
+        """Initialises the parameters again, as the constructor does."""
         # kaiming_uniform_(a=sqrt(5)): U(-1/sqrt(in_features), 1/sqrt(in_features))
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
@@ -57,8 +59,10 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
+        """The module applied to input (call the module itself: hooks run then)."""
         return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self):
+        """The module's own settings, as its repr shows them."""
         return "in_features={}, out_features={}, bias={}".format(
             self.in_features, self.out_features, self.bias is not None)

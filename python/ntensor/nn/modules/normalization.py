@@ -42,13 +42,16 @@ class LayerNorm(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
+        """Initialises the parameters again, as the constructor does."""
         if self.elementwise_affine:
             init.ones_(self.weight)
             init.zeros_(self.bias)
 
     def forward(self, input):
+        """The module applied to input (call the module itself: hooks run then)."""
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
+        """The module's own settings, as its repr shows them."""
         return "{normalized_shape}, eps={eps}, " \
             "elementwise_affine={elementwise_affine}".format(**self.__dict__)

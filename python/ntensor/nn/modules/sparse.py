@@ -53,6 +53,7 @@ class Embedding(Module):
         self.sparse = sparse
 
     def reset_parameters(self):
+        """Initialises the parameters again, as the constructor does."""
         init.normal_(self.weight)
         self._fill_padding_idx_with_zero()
 
@@ -62,10 +63,12 @@ class Embedding(Module):
                 self.weight[self.padding_idx].fill_(0)
 
     def forward(self, input):
+        """The module applied to input (call the module itself: hooks run then)."""
         return F.embedding(input, self.weight, self.padding_idx, self.max_norm,
                            self.norm_type, self.scale_grad_by_freq, self.sparse)
 
     def extra_repr(self):
+        """The module's own settings, as its repr shows them."""
         s = "{num_embeddings}, {embedding_dim}"
         if self.padding_idx is not None:
             s += ", padding_idx={padding_idx}"
