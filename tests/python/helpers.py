@@ -254,8 +254,8 @@ def assert_same_error(nt_fn, torch_fn, exc_type=None):
 def agree(expr, env=None, exact=True, **close):
     """Evaluates `expr` with PyTorch and with ntensor (bound to the name `torch`), env's torch
     tensors converted by from_torch: the same result (assert_same, or assert_close_dtype with
-    `close`'s arguments when not exact; a torch.Size as a tuple), or the same exception type
-    and text. Returns ntensor's result (None for an error)."""
+    `close`'s arguments when not exact; a torch.Size as a tuple; a tuple or list item by item,
+    ours a tuple), or the same exception type and text. Returns ntensor's result (None for an error)."""
     import pytest
     env = env or {}
     tenv = dict(torch=torch, **env)
@@ -271,8 +271,13 @@ def agree(expr, env=None, exact=True, **close):
     got = eval(expr, nenv)
     if isinstance(want, torch.Size):
         assert tuple(got) == tuple(want), (expr, got, want)
-    elif exact:
-        assert_same(got, want)
-    else:
-        assert_close_dtype(got, want, **close)
+        return got
+    many = isinstance(want, (tuple, list))  # split, unbind, sort's (values, indices), ...
+    if many:
+        assert isinstance(got, tuple) and len(got) == len(want), (expr, got, want)
+    for g, w in zip(got, want) if many else ((got, want),):
+        if exact:
+            assert_same(g, w)
+        else:
+            assert_close_dtype(g, w, **close)
     return got

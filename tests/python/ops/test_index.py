@@ -11,30 +11,12 @@ import torch
 from hypothesis import given, settings, strategies as st
 
 import ntensor as nt
-from helpers import DTYPE_PAIRS, assert_same, assert_same_error, from_torch
+from helpers import DTYPE_PAIRS, agree, assert_same, assert_same_error, from_torch
 
 
 def both(expr, **tensors):
-    """Evaluates `expr` in both libraries with the given torch tensors (converted for
-    ntensor) and compares the results, or the errors' types and texts."""
-    tenv = dict(torch=torch, **tensors)
-    nenv = dict(torch=nt, **{k: from_torch(v) if isinstance(v, torch.Tensor) else v
-                             for k, v in tensors.items()})
-    try:
-        expected = eval(expr, tenv)
-    except Exception as e:  # noqa: BLE001
-        with pytest.raises(type(e)) as info:
-            eval(expr, nenv)
-        assert str(info.value) == str(e), (expr, str(info.value), str(e))
-        return None
-    got = eval(expr, nenv)
-    if isinstance(expected, tuple):
-        assert isinstance(got, tuple) and len(got) == len(expected), expr
-        for g, x in zip(got, expected):
-            assert_same(g, x)
-    else:
-        assert_same(got, expected)
-    return got
+    """agree() on `expr` with the given torch tensors (converted for ntensor)."""
+    return agree(expr, tensors)
 
 
 T = torch.arange(2 * 3 * 4 * 5, dtype=torch.float32).reshape(2, 3, 4, 5)

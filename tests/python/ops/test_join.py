@@ -7,28 +7,12 @@ import pytest
 import torch
 
 import ntensor as nt
-from helpers import DTYPE_PAIRS, TO_NT_DTYPE, assert_same, from_torch
+from helpers import DTYPE_PAIRS, agree, assert_same
 
 
 def both(expr, **tensors):
-    tenv = dict(torch=torch, **tensors)
-    nenv = dict(torch=nt, **{k: from_torch(v) if isinstance(v, torch.Tensor) else v
-                             for k, v in tensors.items()})
-    try:
-        expected = eval(expr, tenv)
-    except Exception as e:  # noqa: BLE001
-        with pytest.raises(type(e)) as info:
-            eval(expr, nenv)
-        assert str(info.value) == str(e), (expr, str(info.value), str(e))
-        return None
-    got = eval(expr, nenv)
-    if isinstance(expected, (tuple, list)):
-        assert isinstance(got, tuple) and len(got) == len(expected), expr
-        for g, x in zip(got, expected):
-            assert_same(g, x)
-    else:
-        assert_same(got, expected)
-    return got
+    """agree() on `expr` with the given torch tensors (converted for ntensor)."""
+    return agree(expr, tensors)
 
 
 A = torch.ones(2, 3).refine_names("N", "C")
