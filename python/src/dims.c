@@ -197,8 +197,12 @@ static bool is_pack(PyObject *o) {
     return n > 0;
 }
 
+/* A dim expression (a tensor with dims and no positional dims) binds; an index tensor with
+ * positional dims too takes the ordinary path, batched by the dispatcher (t[idx] per element
+ * of the dims, as functorch's index tensors). */
 static bool has_levels(PyObject *o) {
-    return nt_py_is_tensor(o) && nt_tensor_levels(nt_py_tensor(o), NULL) > 0;
+    return nt_py_is_tensor(o) && nt_tensor_levels(nt_py_tensor(o), NULL) > 0 &&
+           nt_tensor_ndim(nt_py_tensor(o)) == 0;
 }
 
 int nt_py_index_has_dims(PyObject *index) {

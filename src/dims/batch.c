@@ -4,19 +4,32 @@
  *
  * A call some of whose tensors have levels runs as one positional call: the union of the
  * tensors' dims, in order of first appearance, leads every tensor argument (a view: a dim a
- * tensor lacks gets stride 0, so nothing is copied), each tensor's positional dims padded
- * with size-one dims to the call's largest positional rank; dim arguments are moved past the
- * union (an index i becomes nU + i, a first-class dim its place in the union) and a reduction
- * over every dim (dim=None) reduces the positional ones only; the op runs on the views and
- * the results' leading dims, the union less the dims a reduction removed, become their
- * levels. How an op batches is its row's rule (.batch, else its kind): pointwise, reduce,
- * scan, the matrix products; other ops fail with an error naming the op.
+ * tensor lacks gets stride 0, so nothing is copied). How the other arguments follow is the
+ * row's rule (.batch, else its kind; op_table.h):
+ *   POINTWISE  each tensor's positional dims padded with size-one dims to the call's largest
+ *              positional rank (broadcasting aligns from the right);
+ *   reductions and scans (by kind): the dim argument moved past the union (an index i
+ *              becomes nU + i, a first-class dim its place in the union; dim=None reduces
+ *              the positional dims only); the union less the dims reduced leads the result;
+ *   MATMUL     operands [union, batch pads, matrix dims] run as matmul;
+ *   SHIFT      views, splits and ops on the trailing dims of self (the only tensor with
+ *              dims): dim arguments shift past the union, a size gets the union's sizes in
+ *              front (PERMUTE: the permutation too);
+ *   JOIN/STACK the Tensor[] aligned to the union, the dim shifted;
+ *   INDEX      t[...]: full slices over the union in front of the index;
+ *   LOOP       (batch_loop.c) one call per element of the union, the results stacked: every
+ *              other op, and every case the rules above do not cover.
+ * In-place calls write through the aligned view of self (which must have every dim of the
+ * call); out= tensors must have the result's dims and shape (no resize through a view).
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/status.h"
 #include "dims/dims.h"
 #include "dispatch/dispatch.h"
+#include "ntensor/index.h"
 
 bool nt_call_has_levels(const nt_call *c) {
     for (unsigned m = nt_op_slots_of(c->op)->tensor_slots; m; m &= m - 1) {
@@ -25,11 +38,104 @@ bool nt_call_has_levels(const nt_call *c) {
         for (int i = 0; a->kind == NT_ARG_TENSORS && i < a->n; i++)
             if (a->v.tensors[i]->levels) return true;
     }
+    for (int k = 0; k < 2; k++)
+        if (c->out[k] && c->out[k]->levels) return true;
     return false;
 }
 
-/* Moves one dim argument of a tensor with np positional dims past the union: a first-class
- * dim to its place in the union (*level set), an index i to nU + i, a name unchanged. */
+/* ------------------------------------------------------------------ slot facts */
+
+/* What SHIFT reads of a schema beyond nt_op_slots: the int / int[] slots that are dims
+ * ("dim" of unsqueeze, which inserts, and "destination" of movedim), the slot that is a
+ * whole shape ("size" of view and expand, "shape" of reshape), and the defaults of dim
+ * slots, which must be shifted too when not given. Parsed once, on first use. */
+typedef struct shift_facts {
+    unsigned int_dims; /* bit s: an int or int[] slot that is a dim */
+    unsigned insert;   /* bit s: a dim that indexes the result (one more dim) */
+    unsigned defaults; /* bit s: a Dim slot with an integer default, dflt[s] */
+    int8_t shape;      /* the int[] slot that is a whole shape, or -1 */
+    int64_t dflt[NT_CALL_MAX_ARGS];
+} shift_facts;
+
+static shift_facts facts_table[NT_OP_COUNT];
+static pthread_once_t facts_once = PTHREAD_ONCE_INIT;
+
+static void facts_parse(void) {
+    for (int op = 0; op < NT_OP_COUNT; op++) {
+        shift_facts *f = &facts_table[op];
+        f->shape = -1;
+        const char *text = nt_op_schema((nt_op)op);
+        nt_sig sig;
+        if (!text || nt_sig_parse(text, strlen(text), &sig) != NT_OK) continue;
+        for (int s = 0; s < sig.nparams && s < NT_CALL_MAX_ARGS; s++) {
+            const nt_param *p = &sig.params[s];
+            int kind = nt_sig_kind_of(p->type);
+            bool ints = kind == NT_ARG_INT || kind == NT_ARG_INTS;
+            if (ints && (!strcmp(p->name, "dim") || !strcmp(p->name, "destination")))
+                f->int_dims |= 1u << s;
+            if (kind == NT_ARG_INT && !strcmp(p->name, "dim")) f->insert |= 1u << s;
+            if (kind == NT_ARG_INTS && (!strcmp(p->name, "size") || !strcmp(p->name, "shape")))
+                f->shape = (int8_t)s;
+            nt_arg d = nt_sig_default(p);
+            if (kind == NT_ARG_DIM && d.kind == NT_ARG_DIM) {
+                f->defaults |= 1u << s;
+                f->dflt[s] = d.v.dim;
+            }
+        }
+    }
+    nt_clear_error();
+}
+
+static const shift_facts *facts_of(nt_op op) {
+    pthread_once(&facts_once, facts_parse);
+    return &facts_table[op];
+}
+
+/* ------------------------------------------------------------------ shared state */
+
+typedef struct batch_state {
+    nt_dim_union u;
+    int np;                    /* the largest positional rank among the tensor slots */
+    bool removed[NT_MAX_DIMS]; /* union dims a reduction removes */
+    nt_tensor *views[NT_CALL_MAX_ARGS];
+    nt_tensor *outs[2];
+    nt_tensor **list; /* JOIN: the aligned Tensor[] (owned) */
+    int nlist;
+    int pad_before; /* reductions of a tensor without positional dims: a size-one dim */
+    int64_t pool[4 * NT_MAX_DIMS]; /* the rewritten dim and size lists */
+    int used;
+} batch_state;
+
+static int64_t *pool_take(batch_state *b, int n) {
+    if (n < 0 || b->used + n > (int)(sizeof b->pool / sizeof b->pool[0])) return NULL;
+    int64_t *p = &b->pool[b->used];
+    b->used += n;
+    return p;
+}
+
+static int positional_rank(const nt_tensor *t) {
+    return t->ndim - nt_tensor_nlevels(t);
+}
+
+static nt_status not_implemented(const char *op, const char *what) {
+    return nt_fail(NT_ERR_NOT_IMPLEMENTED, "%s: %s", op, what);
+}
+
+/* A dim argument of a tensor with np positional dims moved past the union's nU dims: an
+ * index i to nU + i (checked against np, PyTorch's text), a name unchanged. */
+static nt_status shift_dim(nt_dim d, int nU, int np, nt_dim *out) {
+    if (nt_dim_is_name(d)) {
+        *out = d;
+        return NT_OK;
+    }
+    int64_t w;
+    NT_TRY(nt_wrap_dim(d, np, &w));
+    *out = nU + w;
+    return NT_OK;
+}
+
+/* Moves one dim argument of a reduction or scan past the union: a first-class dim to its
+ * place in the union (*level set), others as shift_dim. */
 static nt_status move_dim(nt_dim d, const nt_dim_union *u, int np, const char *op, nt_dim *out,
                           int *level) {
     *level = -1;
@@ -46,34 +152,25 @@ static nt_status move_dim(nt_dim d, const nt_dim_union *u, int np, const char *o
         *level = at;
         return NT_OK;
     }
-    if (nt_dim_is_name(d)) {
-        *out = d;
-        return NT_OK;
-    }
-    int64_t w;
-    NT_TRY(nt_wrap_dim(d, np, &w));
-    *out = u->n + w;
-    return NT_OK;
+    return shift_dim(d, u->n, np, out);
 }
 
-typedef struct batch_state {
-    nt_dim dims[NT_MAX_DIMS];
-    bool removed[NT_MAX_DIMS]; /* union dims a reduction removes */
-    nt_tensor *views[NT_CALL_MAX_ARGS];
-    int pad_before; /* reductions of a tensor without positional dims: a size-one dim */
-} batch_state;
+/* ------------------------------------------------------------------ reductions and scans */
+
+/* Whether the dim-slot rule covers the call: the op has a dim slot, and a dim=None is a
+ * reduction over Dim[] (the positional dims) or has a default. */
+static bool reduce_applies(const nt_call *c, const nt_op_row *row, const nt_op_slots *si) {
+    if (si->dim < 0) return false;
+    if (c->args[si->dim].kind != NT_ARG_NONE) return true;
+    return (row->kind == NT_OPK_REDUCE && si->slots[si->dim].kind == NT_ARG_DIMS) ||
+           si->dim_has_default;
+}
 
 /* The dim slot of a reduction or scan of self (np positional dims) moved past the union. */
 static nt_status move_dim_slot(nt_call *c, const nt_op_row *row, const nt_op_slots *si,
-                               const nt_dim_union *u, int np, batch_state *b) {
-    int s = si->dim;
-    if (s < 0) {
-        if (row->kind != NT_OPK_REDUCE) return NT_OK;
-        return nt_fail(NT_ERR_NOT_IMPLEMENTED,
-                       "%s(): a reduction of every dim is not batched over first-class dims; "
-                       "give the dims to reduce",
-                       row->name);
-    }
+                               batch_state *b) {
+    const nt_dim_union *u = &b->u;
+    int np = b->np, s = si->dim;
     nt_arg *a = &c->args[s];
     bool keepdim =
         si->keepdim >= 0 && c->args[si->keepdim].kind == NT_ARG_BOOL && c->args[si->keepdim].v.b;
@@ -81,58 +178,56 @@ static nt_status move_dim_slot(nt_call *c, const nt_op_row *row, const nt_op_slo
     if (a->kind == NT_ARG_NONE && row->kind == NT_OPK_REDUCE && si->slots[s].kind == NT_ARG_DIMS) {
         /* every positional dim; none: a size-one dim made for it, so nothing is summed */
         int n = np > 0 ? np : 1;
+        int64_t *dims = pool_take(b, n);
         b->pad_before = np > 0 ? 0 : 1;
         for (int i = 0; i < n; i++)
-            b->dims[i] = u->n + i;
-        *a = nt_arg_dims(n, b->dims);
+            dims[i] = u->n + i;
+        *a = nt_arg_dims(n, dims);
         return NT_OK;
     }
-    if (a->kind == NT_ARG_NONE) {
-        if (!si->dim_has_default)
-            return nt_fail(NT_ERR_NOT_IMPLEMENTED,
-                           "%s(): dim=None is not batched over first-class dims", row->name);
-        *a = nt_arg_dim(si->dim_default);
-    }
+    if (a->kind == NT_ARG_NONE) *a = nt_arg_dim(si->dim_default);
     int n = a->kind == NT_ARG_DIMS ? a->n : 1;
-    if (n > NT_MAX_DIMS) return nt_fail(NT_ERR_RUNTIME, "%s(): too many dims", row->name);
+    int64_t *dims = pool_take(b, n);
+    if (!dims) return nt_fail(NT_ERR_RUNTIME, "%s(): too many dims", row->name);
     const nt_dim *given = a->kind == NT_ARG_DIMS ? a->v.dims : &a->v.dim;
     for (int i = 0; i < n; i++) {
-        NT_TRY(move_dim(given[i], u, np, row->name, &b->dims[i], &level));
+        NT_TRY(move_dim(given[i], u, np, row->name, &dims[i], &level));
         if (level >= 0 && row->kind == NT_OPK_REDUCE) {
             if (keepdim)
-                return nt_fail(NT_ERR_NOT_IMPLEMENTED,
-                               "%s(): keepdim=True with a first-class dim is not supported",
-                               row->name);
+                return nt_fail(NT_ERR_VALUE,
+                               "cannot preserve first-class dimensions with keepdim=True");
             b->removed[level] = true;
         }
     }
-    *a = a->kind == NT_ARG_DIMS ? nt_arg_dims(n, b->dims) : nt_arg_dim(b->dims[0]);
+    *a = a->kind == NT_ARG_DIMS ? nt_arg_dims(n, dims) : nt_arg_dim(dims[0]);
     return NT_OK;
 }
 
 /* The levels of a result: the union less the removed dims, which lead it. */
-static nt_status give_levels(nt_tensor *r, const nt_dim_union *u, const batch_state *b) {
+static nt_status give_levels(nt_tensor *r, const batch_state *b) {
     if (!r) return NT_OK;
     nt_fcdim *keep[NT_MAX_DIMS];
     int n = 0;
-    for (int i = 0; i < u->n; i++)
-        if (!b->removed[i]) keep[n++] = u->dims[i];
+    for (int i = 0; i < b->u.n; i++)
+        if (!b->removed[i]) keep[n++] = b->u.dims[i];
     if (r->ndim < n || r->levels)
         return nt_fail(NT_ERR_RUNTIME, "internal: a batched result lacks its first-class dims");
     return nt_levels_attach(r, n, keep);
 }
 
+/* ------------------------------------------------------------------ matrix products */
+
 /* The matrix products: operands [union, batch pads, matrix dims], a vector as a row (left)
  * or a column (right) matrix, run as matmul; the vector's dim is then dropped again. */
-static nt_status run_matmul(nt_call *c, const nt_dim_union *u, batch_state *b) {
+static nt_status run_matmul(nt_call *c, batch_state *b) {
     nt_tensor *x = c->args[0].v.t, *y = c->args[1].v.t;
-    int px = x->ndim - nt_tensor_nlevels(x), py = y->ndim - nt_tensor_nlevels(y);
+    int px = positional_rank(x), py = positional_rank(y);
     if (px == 0 || py == 0)
         return nt_fail(NT_ERR_RUNTIME, "%s: both arguments need at least 1 positional dim",
                        nt_op_name(c->op));
     int bx = px > 2 ? px - 2 : 0, by = py > 2 ? py - 2 : 0, nb = bx > by ? bx : by;
-    NT_TRY(nt_dims_align(x, u, nb - bx + (px == 1), 0, &b->views[0]));
-    NT_TRY(nt_dims_align(y, u, nb - by, py == 1, &b->views[1]));
+    NT_TRY(nt_dims_align(x, &b->u, nb - bx + (px == 1), 0, &b->views[0]));
+    NT_TRY(nt_dims_align(y, &b->u, nb - by, py == 1, &b->views[1]));
     nt_call inner = *c;
     inner.op = NT_OP_MATMUL;
     inner.args[0] = nt_arg_tensor(b->views[0]);
@@ -157,70 +252,295 @@ static nt_status run_matmul(nt_call *c, const nt_dim_union *u, batch_state *b) {
     return NT_OK;
 }
 
+/* ------------------------------------------------------------------ views and splits */
+
+/* Whether SHIFT covers the call: self (slot 0) is the only tensor with dims and has
+ * positional dims, no dim argument is a first-class dim, and no dim slot is left None
+ * without a default (a None there means "every dim": flattened, which LOOP does). */
+static bool shift_applies(const nt_call *c, const nt_op_slots *si, const shift_facts *f) {
+    if (c->args[0].kind != NT_ARG_TENSOR || positional_rank(c->args[0].v.t) == 0) return false;
+    for (int s = 1; s < si->nslots; s++) {
+        const nt_arg *a = &c->args[s];
+        if (a->kind == NT_ARG_TENSOR && a->v.t->levels) return false;
+        for (int i = 0; a->kind == NT_ARG_TENSORS && i < a->n; i++)
+            if (a->v.tensors[i]->levels) return false;
+        if (a->kind == NT_ARG_DIM && nt_dim_is_fc(a->v.dim)) return false;
+        for (int i = 0; a->kind == NT_ARG_DIMS && i < a->n; i++)
+            if (nt_dim_is_fc(a->v.dims[i])) return false;
+        int kind = si->slots[s].kind;
+        if (a->kind == NT_ARG_NONE && (kind == NT_ARG_DIM || kind == NT_ARG_DIMS) &&
+            !(f->defaults & (1u << s)))
+            return false;
+    }
+    return true;
+}
+
+/* SHIFT and PERMUTE: self aligned [union, positional], its dim arguments shifted past the
+ * union, a whole shape given the union's sizes in front. */
+static nt_status shift_args(nt_call *c, const nt_op_slots *si, const shift_facts *f, int rule,
+                            batch_state *b) {
+    int nU = b->u.n, np = positional_rank(c->args[0].v.t);
+    for (int s = 1; s < si->nslots; s++) {
+        nt_arg *a = &c->args[s];
+        int kind = si->slots[s].kind;
+        bool dim = kind == NT_ARG_DIM || kind == NT_ARG_DIMS || (f->int_dims & (1u << s));
+        int range = np + ((f->insert >> s) & 1);
+        if (a->kind == NT_ARG_NONE && kind == NT_ARG_DIM && (f->defaults & (1u << s)))
+            *a = nt_arg_dim(f->dflt[s]);
+        if (dim && (a->kind == NT_ARG_DIM || a->kind == NT_ARG_INT)) {
+            nt_dim d;
+            NT_TRY(shift_dim(a->v.i, nU, range, &d));
+            a->v.i = d;
+        } else if (dim && (a->kind == NT_ARG_DIMS || a->kind == NT_ARG_INTS)) {
+            int lead = rule == NT_BATCH_PERMUTE && a->kind == NT_ARG_DIMS ? nU : 0;
+            int64_t *d = pool_take(b, lead + a->n);
+            if (!d) return nt_fail(NT_ERR_RUNTIME, "%s: too many dims", nt_op_name(c->op));
+            for (int i = 0; i < lead; i++)
+                d[i] = i;
+            for (int i = 0; i < a->n; i++)
+                NT_TRY(shift_dim(a->kind == NT_ARG_DIMS ? a->v.dims[i] : a->v.ints[i], nU, range,
+                                 &d[lead + i]));
+            a->v.ints = d;
+            a->n += lead;
+        } else if (s == f->shape && a->kind == NT_ARG_INTS) {
+            int64_t *d = pool_take(b, nU + a->n);
+            if (!d) return nt_fail(NT_ERR_RUNTIME, "%s: too many dims", nt_op_name(c->op));
+            for (int i = 0; i < nU; i++)
+                d[i] = b->u.dims[i]->size;
+            memcpy(d + nU, a->v.ints, (size_t)a->n * sizeof *d);
+            a->v.ints = d;
+            a->n += nU;
+        }
+    }
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ joins */
+
+/* JOIN and STACK: whether they cover the call (every tensor of the list has positional dims:
+ * cat's own error for a 0-dim one comes from LOOP; no first-class dim as the dim). */
+static bool join_applies(const nt_call *c, const nt_op_slots *si) {
+    const nt_arg *a = &c->args[0];
+    if (a->kind != NT_ARG_TENSORS || a->n == 0) return false;
+    for (int i = 0; i < a->n; i++)
+        if (positional_rank(a->v.tensors[i]) == 0) return false;
+    return !(si->dim >= 0 && c->args[si->dim].kind == NT_ARG_DIM &&
+             nt_dim_is_fc(c->args[si->dim].v.dim));
+}
+
+static nt_status join_args(nt_call *c, const nt_op_slots *si, int rule, batch_state *b) {
+    nt_arg *a = &c->args[0];
+    b->list = calloc((size_t)a->n, sizeof *b->list);
+    if (!b->list) return nt_fail_oom((size_t)a->n * sizeof *b->list);
+    b->nlist = a->n;
+    for (int i = 0; i < a->n; i++)
+        NT_TRY(nt_dims_align(a->v.tensors[i], &b->u, 0, 0, &b->list[i]));
+    *a = nt_arg_tensors(a->n, b->list);
+    if (si->dim < 0) return NT_OK;
+    nt_arg *d = &c->args[si->dim];
+    if (d->kind == NT_ARG_NONE) *d = nt_arg_dim(si->dim_has_default ? si->dim_default : 0);
+    nt_dim moved;
+    NT_TRY(shift_dim(d->v.dim, b->u.n, b->np + (rule == NT_BATCH_STACK), &moved));
+    *d = nt_arg_dim(moved);
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ t[...] */
+
+/* INDEX with dims on self only and its advanced entries (tensors, bools) adjacent, so that
+ * their result dims stay in place behind the union. */
+static bool index_applies(const nt_call *c) {
+    const nt_arg *list = &c->args[1], *spec = &c->args[2];
+    for (int i = 0; list->kind == NT_ARG_TENSORS && i < list->n; i++)
+        if (list->v.tensors[i]->levels) return false;
+    if (spec->kind != NT_ARG_INTS || spec->n < 1) return false;
+    int count = (spec->n - 1) / 5, first = -1, last = -1, nadv = 0;
+    for (int i = 0; i < count; i++) {
+        int64_t kind = spec->v.ints[1 + 5 * i];
+        if (kind == NT_INDEX_TENSOR || kind == NT_INDEX_BOOL) {
+            if (first < 0) first = i;
+            last = i;
+            nadv++;
+        }
+    }
+    return nadv == 0 || last - first + 1 == nadv;
+}
+
+static nt_status index_args(nt_call *c, batch_state *b) {
+    const nt_arg *spec = &c->args[2];
+    int nU = b->u.n;
+    int64_t *s = pool_take(b, spec->n + 5 * nU);
+    if (!s) return nt_fail(NT_ERR_INDEX, "too many indices");
+    s[0] = 0; /* a tuple now */
+    for (int i = 0; i < nU; i++) {
+        int64_t *e = &s[1 + 5 * i];
+        e[0] = NT_INDEX_SLICE, e[1] = 0, e[2] = 0, e[3] = NT_SLICE_END, e[4] = 1;
+    }
+    memcpy(s + 1 + 5 * nU, spec->v.ints + 1, (size_t)(spec->n - 1) * sizeof *s);
+    c->args[2] = nt_arg_ints(spec->n + 5 * nU, s);
+    return NT_OK;
+}
+
+/* ------------------------------------------------------------------ the levels step */
+
+static int rule_of(const nt_call *c, const nt_op_row *row, const nt_op_slots *si) {
+    if (row->batch != NT_BATCH_BY_KIND) return row->batch;
+    switch (row->kind) {
+    case NT_OPK_POINTWISE:
+        return NT_BATCH_POINTWISE;
+    case NT_OPK_REDUCE:
+    case NT_OPK_SCAN:
+        return reduce_applies(c, row, si) ? NT_BATCH_BY_KIND : NT_BATCH_LOOP;
+    case NT_OPK_VIEW:
+        return NT_BATCH_SHIFT;
+    case NT_OPK_JOIN:
+        return si->slots[0].kind == NT_ARG_TENSORS ? NT_BATCH_JOIN : NT_BATCH_SHIFT;
+    default:
+        return NT_BATCH_LOOP;
+    }
+}
+
+/* An out= tensor aligned to the result's dims, checked to have the result's shape (a view
+ * cannot be resized). */
+static nt_status align_out(nt_call *inner, const nt_op_row *row, batch_state *b) {
+    nt_dim_union kept = {0};
+    for (int i = 0; i < b->u.n; i++)
+        if (!b->removed[i]) kept.dims[kept.n++] = b->u.dims[i];
+    nt_call probe = *inner;
+    probe.out[0] = probe.out[1] = NULL;
+    int ndim;
+    int64_t sizes[NT_MAX_DIMS];
+    NT_TRY(nt_op_result_shape(&probe, &ndim, sizes));
+    for (int k = 0; k < 2 && inner->out[k]; k++) {
+        nt_tensor *o = inner->out[k];
+        for (int i = 0; i < kept.n; i++)
+            if (nt_levels_find(o, kept.dims[i]) < 0)
+                return nt_fail(NT_ERR_RUNTIME, "%s: the out= tensor lacks the result's dim %s",
+                               row->name, kept.dims[i]->name);
+        if (nt_tensor_nlevels(o) != kept.n)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "%s: the out= tensor has first-class dims the result does not have",
+                           row->name);
+        NT_TRY(nt_dims_align(o, &kept, 0, 0, &b->outs[k]));
+        if (b->outs[k]->ndim != ndim ||
+            memcmp(b->outs[k]->sizes, sizes, (size_t)ndim * sizeof *sizes) != 0)
+            return nt_fail(NT_ERR_RUNTIME,
+                           "%s: an out= tensor with first-class dims must have the result's "
+                           "shape (it cannot be resized)",
+                           row->name);
+        inner->out[k] = b->outs[k];
+    }
+    return NT_OK;
+}
+
+/* PHYSICAL: the call on the tensors as they are; a new result takes self's dims. */
+static nt_status run_physical(nt_call *c, const nt_op_row *row) {
+    NT_TRY(nt_dispatch_row(c, row));
+    nt_tensor *self = c->args[0].v.t, *r = c->result[0];
+    if (!r || r == self || r->levels) return NT_OK;
+    nt_status st = nt_levels_attach(r, self->levels->n, self->levels->dims);
+    if (st != NT_OK) {
+        nt_tensor_release(r);
+        c->result[0] = NULL;
+    }
+    return st;
+}
+
+static nt_status run_rule(nt_call *inner, const nt_op_row *row, const nt_op_slots *si, int rule,
+                          batch_state *b) {
+    if (rule == NT_BATCH_MATMUL) {
+        if (inner->inplace || inner->out[0])
+            return not_implemented(row->name, "the in-place and out= forms do not take tensors "
+                                              "with first-class dims");
+        return run_matmul(inner, b);
+    }
+    if (rule == NT_BATCH_BY_KIND) NT_TRY(move_dim_slot(inner, row, si, b));
+    if (rule == NT_BATCH_SHIFT || rule == NT_BATCH_PERMUTE)
+        NT_TRY(shift_args(inner, si, facts_of(inner->op), rule, b));
+    if (rule == NT_BATCH_JOIN || rule == NT_BATCH_STACK) NT_TRY(join_args(inner, si, rule, b));
+    if (rule == NT_BATCH_INDEX) NT_TRY(index_args(inner, b));
+    int pad_to = rule == NT_BATCH_POINTWISE || rule == NT_BATCH_BY_KIND ? b->np : -1;
+    for (unsigned m = si->tensor_slots; m; m &= m - 1) {
+        int i = __builtin_ctz(m);
+        nt_arg *a = &inner->args[i];
+        if (a->kind != NT_ARG_TENSOR) continue;
+        if (rule != NT_BATCH_POINTWISE && rule != NT_BATCH_BY_KIND && i != 0) continue;
+        int p = positional_rank(a->v.t);
+        NT_TRY(nt_dims_align(a->v.t, &b->u, (pad_to >= 0 ? pad_to - p : 0) + b->pad_before, 0,
+                             &b->views[i]));
+        a->v.t = b->views[i];
+    }
+    if (inner->out[0]) NT_TRY(align_out(inner, row, b));
+    return nt_dispatch_row(inner, row);
+}
+
 nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row) {
-    if (c->inplace || c->out[0] || c->out[1])
-        return nt_fail(NT_ERR_NOT_IMPLEMENTED,
-                       "%s: the in-place and out= forms do not take tensors with first-class "
-                       "dims",
-                       row->name);
     const nt_op_slots *si = nt_op_slots_of(c->op);
-    int rule = row->batch != NT_BATCH_BY_KIND                           ? row->batch
-               : row->kind == NT_OPK_POINTWISE                          ? NT_BATCH_POINTWISE
-               : row->kind == NT_OPK_REDUCE || row->kind == NT_OPK_SCAN ? NT_BATCH_BY_KIND
-                                                                        : NT_BATCH_NONE;
+    int rule = rule_of(c, row, si);
     if (rule == NT_BATCH_NONE)
-        return nt_fail(NT_ERR_NOT_IMPLEMENTED,
-                       "%s: batching over first-class dims is not implemented for this op",
-                       row->name);
-    nt_dim_union u = {0};
-    int np = 0; /* the largest positional rank */
+        return not_implemented(row->name, "batching over first-class dims is not implemented "
+                                          "for this op");
+    if (rule == NT_BATCH_PHYSICAL) return run_physical(c, row);
+    batch_state b;
+    b.u.n = 0;
+    b.np = 0;
     for (unsigned m = si->tensor_slots; m; m &= m - 1) {
         const nt_arg *a = &c->args[__builtin_ctz(m)];
-        if (a->kind == NT_ARG_TENSORS)
-            return nt_fail(NT_ERR_NOT_IMPLEMENTED,
-                           "%s: batching over first-class dims is not implemented for this op",
-                           row->name);
-        if (a->kind != NT_ARG_TENSOR) continue;
-        NT_TRY(nt_dims_union_add(&u, a->v.t));
-        int p = a->v.t->ndim - nt_tensor_nlevels(a->v.t);
-        np = p > np ? p : np;
+        int n = a->kind == NT_ARG_TENSOR ? 1 : a->kind == NT_ARG_TENSORS ? a->n : 0;
+        for (int i = 0; i < n; i++) {
+            const nt_tensor *t = a->kind == NT_ARG_TENSOR ? a->v.t : a->v.tensors[i];
+            NT_TRY(nt_dims_union_add(&b.u, t));
+            int p = positional_rank(t);
+            b.np = p > b.np ? p : b.np;
+        }
     }
-    batch_state b;
+    bool written = c->inplace || c->out[0];
+    if ((rule == NT_BATCH_SHIFT || rule == NT_BATCH_PERMUTE) &&
+        !shift_applies(c, si, facts_of(c->op)))
+        rule = NT_BATCH_LOOP;
+    if ((rule == NT_BATCH_JOIN || rule == NT_BATCH_STACK) && !join_applies(c, si))
+        rule = NT_BATCH_LOOP;
+    if (rule == NT_BATCH_INDEX && !index_applies(c)) rule = NT_BATCH_LOOP;
+    if (rule == NT_BATCH_LOOP) return nt_dims_loop(c, row, &b.u);
+    if (written && (rule == NT_BATCH_SHIFT || rule == NT_BATCH_PERMUTE || rule == NT_BATCH_INDEX))
+        return not_implemented(row->name, "the in-place form of a view does not take tensors "
+                                          "with first-class dims");
+    if (c->inplace) NT_TRY(nt_dims_check_written(c, row->name, &b.u));
     memset(b.removed, 0, sizeof b.removed);
     memset(b.views, 0, sizeof b.views);
+    b.outs[0] = b.outs[1] = NULL;
+    b.list = NULL;
+    b.nlist = 0;
     b.pad_before = 0;
+    b.used = 0;
     nt_call inner = *c;
-    nt_status st = NT_OK;
-    if (rule == NT_BATCH_MATMUL) {
-        st = run_matmul(&inner, &u, &b);
-    } else {
-        if (rule == NT_BATCH_BY_KIND) st = move_dim_slot(&inner, row, si, &u, np, &b);
-        for (unsigned m = si->tensor_slots; st == NT_OK && m; m &= m - 1) {
-            int i = __builtin_ctz(m);
-            nt_arg *a = &inner.args[i];
-            if (a->kind != NT_ARG_TENSOR) continue;
-            int p = a->v.t->ndim - nt_tensor_nlevels(a->v.t);
-            st = nt_dims_align(a->v.t, &u, np - p + b.pad_before, 0, &b.views[i]);
-            if (st == NT_OK) a->v.t = b.views[i];
-        }
-        if (st == NT_OK) st = nt_dispatch_row(&inner, row);
-    }
+    nt_status st = run_rule(&inner, row, si, rule, &b);
     for (int i = 0; i < NT_CALL_MAX_ARGS; i++)
         nt_tensor_release(b.views[i]);
+    for (int i = 0; i < 2; i++)
+        nt_tensor_release(b.outs[i]);
+    for (int i = 0; i < b.nlist; i++)
+        nt_tensor_release(b.list[i]);
+    free(b.list);
     if (st != NT_OK) return st;
+    if (written) { /* the results are views of self or out: return those */
+        nt_tensor *w[2] = {c->inplace ? c->args[0].v.t : c->out[0], c->out[1]};
+        for (int k = 0; k < 2; k++) {
+            nt_tensor_release(inner.result[k]);
+            c->result[k] = inner.result[k] && w[k] ? nt_tensor_retain(w[k]) : NULL;
+        }
+        c->value = inner.value;
+        return NT_OK;
+    }
     c->result[0] = inner.result[0];
     c->result[1] = inner.result[1];
     c->list = inner.list;
     c->nlist = inner.nlist;
     c->value = inner.value;
-    st = give_levels(c->result[0], &u, &b);
-    if (st == NT_OK) st = give_levels(c->result[1], &u, &b);
+    st = give_levels(c->result[0], &b);
+    if (st == NT_OK) st = give_levels(c->result[1], &b);
     for (int64_t i = 0; st == NT_OK && i < c->nlist; i++)
-        st = give_levels(c->list[i], &u, &b);
-    if (st != NT_OK) {
-        nt_tensor_release(c->result[0]);
-        nt_tensor_release(c->result[1]);
-        c->result[0] = c->result[1] = NULL;
-    }
+        st = give_levels(c->list[i], &b);
+    if (st != NT_OK) nt_call_results_clear(c);
     return st;
 }

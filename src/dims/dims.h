@@ -48,8 +48,22 @@ nt_status nt_dims_union_add(nt_dim_union *u, const nt_tensor *t);
 nt_status nt_dims_align(nt_tensor *t, const nt_dim_union *u, int before, int after,
                         nt_tensor **out);
 
+/* NT_OK when a tensor of ndim dims may exist, else the error saying it has too many. */
+nt_status nt_dims_check_rank(int ndim);
+
+/* Releases a call's results (result[0..1] and the list) and clears them. */
+void nt_call_results_clear(nt_call *c);
+
 /* "(i, j)": the names of n dims, for messages. */
 void nt_dims_repr(nt_fcdim *const *dims, int n, char *buf, size_t cap);
+
+/* The loop rule (batch_loop.c): c run once per element of the union u of its dims (every
+ * dim of its tensors), on their positional parts, the results stacked. */
+struct nt_op_row;
+nt_status nt_dims_loop(nt_call *c, const struct nt_op_row *row, const nt_dim_union *u);
+
+/* An in-place call's self has every dim of u, else an error naming the op. */
+nt_status nt_dims_check_written(const nt_call *c, const char *op, const nt_dim_union *u);
 
 /* The dispatcher's levels step (nt_dispatch_levels, nt_call_has_levels) is declared in
  * dispatch/dispatch.h and written in batch.c. */

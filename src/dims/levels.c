@@ -11,6 +11,7 @@
 #include "dims/dims.h"
 #include "dispatch/dispatch.h"
 #include "ntensor/call.h"
+#include "ntensor/index.h"
 
 _Atomic int64_t nt_levels_live;
 
@@ -91,17 +92,29 @@ nt_status nt_dims_union_add(nt_dim_union *u, const nt_tensor *t) {
     return NT_OK;
 }
 
+nt_status nt_dims_check_rank(int ndim) {
+    if (ndim <= NT_MAX_DIMS) return NT_OK;
+    return nt_fail(NT_ERR_RUNTIME,
+                   "a tensor with first-class dims would have %d dims, more than %d", ndim,
+                   NT_MAX_DIMS);
+}
+
+void nt_call_results_clear(nt_call *c) {
+    nt_tensor_release(c->result[0]);
+    nt_tensor_release(c->result[1]);
+    c->result[0] = c->result[1] = NULL;
+    nt_tensors_release(c->list, c->nlist);
+    c->list = NULL;
+    c->nlist = 0;
+}
+
 /* t as an ordinary view laid out [union..., `before` ones, t's positional dims, `after`
  * ones]: t's own dims at their strides, the union's others at stride 0. */
 nt_status nt_dims_align(nt_tensor *t, const nt_dim_union *u, int before, int after,
                         nt_tensor **out) {
     int nl = nt_tensor_nlevels(t), np = t->ndim - nl;
     int ndim = u->n + before + np + after;
-    if (ndim > NT_MAX_DIMS)
-        return nt_fail(NT_ERR_RUNTIME,
-                       "a tensor with first-class dims would have %d dims, more "
-                       "than %d",
-                       ndim, NT_MAX_DIMS);
+    NT_TRY(nt_dims_check_rank(ndim));
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS] = {0};
     int k = 0;

@@ -895,11 +895,22 @@ bool nt_index_is_basic(int count, const nt_index *idx, bool single) {
     return true;
 }
 
-/* Whether autograd records this call: t (or the written value) requires grad in grad mode.
- * Otherwise nothing is recorded and the call indexes directly. */
-static bool recording(const nt_tensor *t, const nt_tensor *value) {
-    return atomic_load_explicit(&nt_ag_live, memory_order_relaxed) != 0 && nt_is_grad_enabled() &&
-           (nt_requires_grad(t) || (value && nt_requires_grad(value)));
+/* Whether a tensor of the call has first-class dims (the dispatcher batches it). */
+static bool has_levels(const nt_tensor *t, const nt_tensor *value, int count, const nt_index *idx) {
+    if (atomic_load_explicit(&nt_levels_live, memory_order_relaxed) == 0) return false;
+    bool any = t->levels || (value && value->levels);
+    for (int i = 0; i < count; i++)
+        any = any || (idx[i].kind == NT_INDEX_TENSOR && idx[i].tensor->levels);
+    return any;
+}
+
+/* Whether the call goes through the op rows: autograd records it (t or the written value
+ * requires grad, in grad mode), or a tensor has first-class dims. Otherwise the call indexes
+ * directly. */
+static bool recording(const nt_tensor *t, const nt_tensor *value, int count, const nt_index *idx) {
+    return (atomic_load_explicit(&nt_ag_live, memory_order_relaxed) != 0 && nt_is_grad_enabled() &&
+            (nt_requires_grad(t) || (value && nt_requires_grad(value)))) ||
+           has_levels(t, value, count, idx);
 }
 
 static nt_status index_call(nt_tensor *t, int count, const nt_index *idx, bool single,
@@ -929,7 +940,7 @@ static nt_status index_call(nt_tensor *t, int count, const nt_index *idx, bool s
 
 nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor **out) {
     if (!t || !out) return nt_fail(NT_ERR_VALUE, "index: NULL argument");
-    if (recording(t, NULL)) {
+    if (recording(t, NULL, count, idx)) {
         NT_TRY(check_index_args(count, idx));
         return index_call(t, count, idx, false, NULL, false, out);
     }
@@ -938,7 +949,7 @@ nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor *
 
 nt_status nt_index_get1(nt_tensor *t, const nt_index *idx, nt_tensor **out) {
     if (!t || !out) return nt_fail(NT_ERR_VALUE, "index: NULL argument");
-    if (recording(t, NULL)) {
+    if (recording(t, NULL, 1, idx)) {
         NT_TRY(check_index_args(1, idx));
         return index_call(t, 1, idx, true, NULL, false, out);
     }
@@ -949,9 +960,9 @@ nt_status nt_index_set_(nt_tensor *t, int count, const nt_index *idx, bool singl
                         const nt_tensor *value) {
     if (!t || !value) return nt_fail(NT_ERR_VALUE, "index_put: NULL argument");
     NT_TRY(check_index_args(count, idx));
-    if (recording(t, value)) {
+    if (recording(t, value, count, idx)) {
         /* PyTorch writes a basic index through a view of t: its text for a leaf */
-        if (nt_requires_grad(t) && nt_is_leaf(t) &&
+        if (nt_is_grad_enabled() && nt_requires_grad(t) && nt_is_leaf(t) &&
             nt_index_is_basic(count, idx, single && count == 1))
             return nt_fail(NT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being "
                                            "used in an in-place operation.");
@@ -964,7 +975,8 @@ nt_status nt_index_put_(nt_tensor *t, int count, const nt_index *idx, const nt_t
                         bool accumulate) {
     if (!t || !value) return nt_fail(NT_ERR_VALUE, "index_put: NULL argument");
     NT_TRY(check_index_args(count, idx));
-    if (recording(t, value)) return index_call(t, count, idx, false, value, accumulate, NULL);
+    if (recording(t, value, count, idx))
+        return index_call(t, count, idx, false, value, accumulate, NULL);
     return set_(t, count, idx, false, value, accumulate);
 }
 

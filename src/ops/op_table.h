@@ -34,12 +34,22 @@ typedef nt_status (*nt_op_impl)(nt_call *c);
 typedef nt_status (*nt_op_check)(const nt_call *c);
 
 /* How the dispatcher batches an op over first-class dims (dims/batch.c). BY_KIND: from
- * .kind (pointwise, reduce and scan rows); the others for rows that need another rule. */
+ * .kind (pointwise: POINTWISE; reductions and scans: by their dim slot; views and splits:
+ * SHIFT; joins of a Tensor[]: JOIN; any other: LOOP); the others for rows that need another
+ * rule. */
 typedef enum nt_batch_rule {
     NT_BATCH_BY_KIND = 0,
     NT_BATCH_POINTWISE, /* elementwise on its tensors (clone, contiguous, dropout, ...) */
     NT_BATCH_MATMUL,    /* the matrix products: vectors and matrices batched through matmul */
-    NT_BATCH_NONE,      /* not batched yet: a clear error */
+    NT_BATCH_NONE,      /* not batched: a clear error (readers of memory: as_strided, item) */
+    NT_BATCH_SHIFT,     /* self's dims lead: dim arguments shift past them, a size gets their
+                           sizes in front (views, splits, ops on the trailing dims) */
+    NT_BATCH_PERMUTE,   /* SHIFT, and the Dim[] slot (a whole permutation) gets them in front */
+    NT_BATCH_JOIN,      /* a Tensor[] aligned to the union, the dim shifted (cat) */
+    NT_BATCH_STACK,     /* JOIN with a new dim (stack: the dim ranges over one more) */
+    NT_BATCH_INDEX,     /* t[...]: full slices over the dims in front of the index */
+    NT_BATCH_LOOP,      /* one call per element of the dims, the results stacked (any op) */
+    NT_BATCH_PHYSICAL,  /* the call as it is on the tensor with its dims (requires_grad_) */
 } nt_batch_rule;
 
 typedef struct nt_op_row {
