@@ -364,6 +364,12 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
             *a = nt_arg_tensor(nt_py_tensor(t));
             return 0;
         }
+        if (nt_py_is_delayed(o)) { /* a delayed product (ntensor.dim): its value */
+            PyObject *t = nt_py_delayed_value(o);
+            if (!t) return -1;
+            *a = nt_arg_tensor(nt_py_tensor(t));
+            return 0;
+        }
         /* a Python number where a Tensor goes (add(x, 2)) */
         a->kind = NT_ARG_SCALAR;
         return nt_py_number(o, &a->v.s);
@@ -465,8 +471,11 @@ static int convert(const py_sig *sig, int i, PyObject *o, int kind, call_lists *
         l->tensors[i] = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(nt_tensor *));
         if (!l->tensors[i]) return PyErr_NoMemory(), -1;
         l->heap |= 1u << i;
-        for (Py_ssize_t k = 0; k < n; k++)
-            l->tensors[i][k] = nt_py_tensor(PySequence_Fast_GET_ITEM(o, k));
+        for (Py_ssize_t k = 0; k < n; k++) {
+            PyObject *t = PySequence_Fast_GET_ITEM(o, k);
+            if (nt_py_is_delayed(t) && !(t = nt_py_delayed_value(t))) return -1;
+            l->tensors[i][k] = nt_py_tensor(t);
+        }
         *a = nt_arg_tensors((int)n, l->tensors[i]);
         return 0;
     }

@@ -37,6 +37,14 @@ static PyObject *value_of(NtDelayedObject *self) {
     return self->value;
 }
 
+int nt_py_is_delayed(PyObject *o) {
+    return delayed_type && Py_TYPE(o) == delayed_type;
+}
+
+PyObject *nt_py_delayed_value(PyObject *o) {
+    return value_of((NtDelayedObject *)o);
+}
+
 static PyObject *delayed_now(PyObject *self, PyObject *unused) {
     PyObject *v = value_of((NtDelayedObject *)self);
     return v ? Py_NewRef(v) : NULL;

@@ -559,9 +559,25 @@ PyMethodDef nt_py_module_dims_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* t.index(dims, indices), functorch's: t.order(*dims)[indices], where dims is a dim or an
+ * int, a tuple of them (each a group of its own), or a list (one group, flattened), and
+ * indices one index entry or a tuple of them (dims bind the ordered positional dims). */
+static PyObject *tensor_index(PyObject *self, PyObject *args) {
+    PyObject *dims, *indices;
+    if (!PyArg_ParseTuple(args, "OO:index", &dims, &indices)) return NULL;
+    PyObject *groups = PyTuple_Check(dims) ? Py_NewRef(dims) : PyTuple_Pack(1, dims);
+    PyObject *ordered = groups ? tensor_order(self, groups) : NULL;
+    Py_XDECREF(groups);
+    PyObject *r = ordered ? PyObject_GetItem(ordered, indices) : NULL;
+    Py_XDECREF(ordered);
+    return r;
+}
+
 PyMethodDef nt_py_tensor_dims_methods[] = {
     {"order", tensor_order, METH_VARARGS,
      "order(*dims): the dims (tuples flatten) placed first as positional dims"},
+    {"index", tensor_index, METH_VARARGS,
+     "index(dims, indices): order(dims) then [indices] (functorch.dim's Tensor.index)"},
     {NULL, NULL, 0, NULL},
 };
 

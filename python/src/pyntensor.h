@@ -181,6 +181,10 @@ static inline int nt_py_is_delayable(const nt_tensor *t) {
 }
 PyObject *nt_py_delayed_mul(PyObject *a, PyObject *b);
 int nt_py_delayed_init(PyObject *module);
+/* Whether o is a delayed product, and its value (computed once and kept by o: borrowed), for
+ * a delayed product given where a Tensor goes. */
+int nt_py_is_delayed(PyObject *o);
+PyObject *nt_py_delayed_value(PyObject *o);
 /* -1 with ValueError when t has first-class dims: what reads its memory by its positional
  * geometry (tolist, the buffer protocol, pickling) would see one slice of it. */
 int nt_py_refuse_levels(const nt_tensor *t, const char *what);

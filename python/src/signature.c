@@ -171,8 +171,10 @@ static bool check_tensor_list(PyObject *o) {
     bool tuple = PyTuple_Check(o);
     if (!tuple && !PyList_Check(o)) return false;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (!nt_py_is_tensor(PySequence_Fast_GET_ITEM(o, i))) return false;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(o, i);
+        if (!nt_py_is_tensor(item) && !nt_py_is_delayed(item)) return false;
+    }
     return true;
 }
 
@@ -188,7 +190,7 @@ static bool check_float_list(PyObject *o) {
 static bool param_check(const py_param *p, PyObject *o) {
     switch (p->type) {
     case PT_TENSOR:
-        if (nt_py_is_tensor(o) || nt_py_is_dim(o)) return true;
+        if (nt_py_is_tensor(o) || nt_py_is_dim(o) || nt_py_is_delayed(o)) return true;
         return p->numbers_as_tensors && check_scalar(o);
     case PT_SCALAR: /* PyTorch's SCALAR case falls through to COMPLEX and DOUBLE */
         if (check_scalar(o) || PyComplex_Check(o)) return true;
@@ -552,7 +554,7 @@ static int tensor_list_item_error(PyObject *o, int argnum) {
     if (!PyTuple_Check(o) && !PyList_Check(o)) return 0;
     for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(o); k++) {
         PyObject *item = PySequence_Fast_GET_ITEM(o, k);
-        if (!nt_py_is_tensor(item)) {
+        if (!nt_py_is_tensor(item) && !nt_py_is_delayed(item)) {
             PyErr_Format(PyExc_TypeError,
                          "expected Tensor as element %zd in argument %d, but got %s", k, argnum,
                          Py_TYPE(item)->tp_name);

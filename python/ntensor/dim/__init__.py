@@ -12,7 +12,7 @@ import dis
 from .._C import Dim, DimensionBindError, Tensor  # noqa: F401
 from .. import _C
 
-__all__ = ["Dim", "DimensionBindError", "dims", "softmax", "Tensor"]
+__all__ = ["Dim", "DimensionBindError", "cat", "dims", "softmax", "stack", "Tensor"]
 
 _STORE = {"STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"}
 
@@ -56,6 +56,31 @@ _C._dims_setup(_read_names)
 def softmax(input, dim, dtype=None):
     """softmax over `dim` (an int or a first-class dim), as functorch.dim.softmax."""
     return input.softmax(dim, dtype=dtype)
+
+
+def _with_dim(t, dim):
+    """t with `dim` among its dims: t itself, or t repeated along it (a stride-0 view)."""
+    if dim in getattr(t, "dims", ()):
+        return t
+    return t[None].expand(dim.size, *t.shape)[dim]
+
+
+def stack(tensors, new_dim, dim=0):
+    """functorch.dim.stack: the tensors stacked along `dim` (a positional index, or a
+    first-class dim, which each tensor gets if it lacks it), the stacking dim being the new
+    first-class dim `new_dim` (bound to len(tensors))."""
+    from .. import stack as _stack
+    if isinstance(dim, int):
+        return _stack(tensors, dim).index(dim, new_dim)
+    ordered = [_with_dim(t, dim).order(dim) for t in tensors]
+    return _stack(ordered, 0).index((0, 1), (new_dim, dim))
+
+
+def cat(tensors, dim, new_dim):
+    """functorch.dim.cat: the tensors joined along the first-class dim `dim`, the result's
+    joined dim being the new first-class dim `new_dim` (len(tensors) * dim.size)."""
+    n = Dim("n")
+    return stack(tensors, n, dim).index([n, dim], new_dim)
 
 
 # a * b of two tensors with dims and no positional dims, not yet computed (made in C,

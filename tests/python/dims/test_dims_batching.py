@@ -228,3 +228,39 @@ def test_every_row_batches_or_says_why():
         with pytest.raises(NotImplementedError, match="not implemented for this op"):
             getattr(x, name)(*(((1,), (1,)) if name == "as_strided" else ()))
     assert same(nt.zeros_like(x).order(i), torch.zeros(2, 3)) is None
+
+
+def test_index_stack_cat():
+    """Tensor.index, ntensor.dim.stack and ntensor.dim.cat against functorch.dim's (its cat
+    raises on Python 3.11, dims() inside it: checked against stack and a reshape)."""
+    def f(lib, fdim):
+        i, j, k, n = fdim.dims(4)
+        x = lib.arange(24.).view(2, 3, 4)[i]
+        a, b, c = fdim.dims(3)
+        y = lib.arange(12.).view(3, 4)[a]
+        z = (lib.arange(12.).view(3, 4) * 10)[a]
+        return (values(x.index((0, 1), (k, j)).order(i, k, j)),
+                values(x.index([i, 0], n).order(n)),
+                values(lib.arange(6.).view(2, 3).index(0, lib.tensor([1, 1, 0]))),
+                values(fdim.stack([y, z], b, 0).order(a, b)),
+                values(fdim.stack([y, z], c, a).order(c, a)),
+                values(fdim.stack([y, lib.arange(4.)], c, a).order(c, a)))
+    ours = f(nt, ndim)
+    want = theirs(lambda fdim: f(torch, fdim))
+    for o, w in zip(ours, want):
+        assert o.shape == w.shape and (o == w).all()
+    a, w = ndim.dims(2)
+    y = nt.arange(12.).view(3, 4)[a]
+    r = ndim.cat([y, y * 10], a, w)
+    assert w.size == 6
+    assert (values(r.order(w)) == np.concatenate([values(y.order(a)), 10 * values(y.order(a))])).all()
+
+
+def test_delayed_product_where_a_tensor_goes():
+    """a * b of tensors with dims (delayed for a sum) passed to where, relu, cat and stack."""
+    def f(lib, dims, a, b):
+        i, j = dims(2)
+        x, y = a[i], b[j]
+        r = lib.where(x > 0, x * y, 0) + lib.relu(x * y)
+        return lib.stack([r, x * y]).order(i, j)
+    run(f, (3,), (4,))
