@@ -308,6 +308,8 @@ static nt_status shift_args(nt_call *c, const nt_op_slots *si, const shift_facts
             for (int i = 0; i < nU; i++)
                 d[i] = b->u.dims[i]->size;
             memcpy(d + nU, a->v.ints, (size_t)a->n * sizeof *d);
+            /* a longer shape adds dims in front of self's (expand): size-one dims there */
+            b->pad_before = a->n > np ? a->n - np : 0;
             a->v.ints = d;
             a->n += nU;
         }

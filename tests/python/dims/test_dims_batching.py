@@ -41,6 +41,7 @@ ONE_DIM_CASES = {
     "squeeze": lambda lib, x: x[:1].squeeze(),
     "squeeze_dim": lambda lib, x: x[:, :1].squeeze(1),
     "expand": lambda lib, x: x[:1].expand(5, 4),
+    "expand_new_dims": lambda lib, x: x.expand(2, 3, 4) + x.expand(1, 3, -1),
     "select": lambda lib, x: x.select(1, 2),
     "narrow": lambda lib, x: x.narrow(1, 1, 2),
     "movedim": lambda lib, x: x.movedim(0, 1),
