@@ -8,9 +8,13 @@
  * positional dims only; nt_tensor_levels lists the first-class ones.
  *
  * Every op of the op table accepts tensors with levels: the dispatcher aligns the union of
- * the arguments' dims (stride-0 views, no copies), runs the positional op, and gives the
- * result the dims that remain (implicit batching). Where an op takes a dim, a first-class dim
- * goes as nt_dim_fc(d). Ops whose batching rule is not written yet fail with a clear error.
+ * the arguments' dims (stride-0 views, no copies), runs the positional op (views, joins and
+ * indexing with their dim and size arguments moved past the union; other ops once per
+ * element of the union, the results stacked), and gives the result the dims that remain
+ * (implicit batching). Where an op takes a dim, a first-class dim goes as nt_dim_fc(d).
+ * In-place forms need self to have every dim of the call; out= tensors need the result's
+ * dims and shape. as_strided, item and is_nonzero refuse tensors with levels
+ * (NT_ERR_NOT_IMPLEMENTED naming the op).
  *
  * The type is nt_fcdim, not nt_dim: nt_dim is the library's dim argument (an index or a name,
  * ntensor/core.h), which also encodes a first-class dim (nt_dim_fc). Part of the public C API;
