@@ -24,3 +24,15 @@ def test_version_is_project_version():
 def test_version_is_a_plain_string():
     assert isinstance(ntensor.__version__, str)
     assert re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", ntensor.__version__)
+
+
+def test_wheel_version_is_project_version():
+    # the build backend (build_backend/ntensor_build.py) names the wheel with this version
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "ntensor_build", os.path.join(_root, "build_backend", "ntensor_build.py"))
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    assert backend.version() == project_version() == ntensor.__version__
+    assert f"Version: {ntensor.__version__}\n" in backend._metadata()
