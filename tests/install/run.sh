@@ -86,6 +86,7 @@ needs_shared "$tmp/consumer/consumer_static" NO
 
 # ---------------------------------------------------------------- 2. Python: pip
 venv=$tmp/venv
+export PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 # (nothing written to $HOME, nothing asked)
 /usr/bin/python3 -m venv --system-site-packages "$venv"
 pip_env=(NTENSOR_BUILD_DIR="$build")
 if [ "${NT_INSTALL_PIP_FROM_SCRATCH:-0}" = 1 ]; then pip_env=(); fi
