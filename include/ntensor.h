@@ -34,6 +34,7 @@
 #include "ntensor/print.h"
 #include "ntensor/random.h"
 #include "ntensor/reduce.h"
+#include "ntensor/version.h"
 #include "ntensor/views.h"
 
 #endif /* NTENSOR_H */

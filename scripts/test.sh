@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh Debian 12 machine as root (installing what is missing):
 #   1. build with gcc (warnings are errors), then the C tests (ctest) and the Python tests
-#      (pytest, PyTorch 1.13 as the oracle) with 1 and with 2 threads;
+#      (pytest, PyTorch 1.13 as the oracle) with 1 and with 2 threads, and the installation
+#      (tests/install/run.sh: cmake --install, a C program built with pkg-config and with
+#      find_package against the shared and the static library, pip install and pip wheel);
 #   2. the same C and Python tests in a build with AddressSanitizer + UndefinedBehaviorSanitizer;
 #   3. a clang build (warnings are errors) with the libFuzzer harnesses of tests/fuzz, each run
 #      for NT_FUZZ_SECONDS (default 60) on its seed corpus (scripts/fuzz.sh);
@@ -55,8 +57,9 @@ if stage build bash scripts/setup.sh -DNT_WERROR=ON; then
     stage c ctest --test-dir build --output-on-failure
     stage python-1-thread pytest_in build OMP_NUM_THREADS=1
     stage python-2-threads pytest_in build OMP_NUM_THREADS=2
+    stage install bash tests/install/run.sh build
 else
-    for s in c python-1-thread python-2-threads; do skip $s "build failed"; done
+    for s in c python-1-thread python-2-threads install; do skip $s "build failed"; done
 fi
 
 # 2. gcc with ASan + UBSan. The interpreter is not built with ASan, so the runtimes are

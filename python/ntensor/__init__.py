@@ -5,6 +5,7 @@ PyTorch 1.13's named-tensor subset.
 """
 from ._C import *  # noqa: F401,F403
 from ._C import Size, Tensor, dtype  # noqa: F401
+from ._C import __version__  # noqa: F401  (CMakeLists.txt's project version, from C)
 from ._C import _fused_adam_, _fused_adamw_, _fused_sgd_  # noqa: F401  (ntensor.optim's steps)
 from ._device import device  # noqa: F401  (a Python class, as simple as it is)
 from .functional import cdist, einsum, split  # noqa: E402,F401  (Python in PyTorch too)

@@ -3,6 +3,7 @@ from typing import Any
 
 from ._C import *
 from ._C import Size as Size, Tensor as Tensor, dtype as dtype
+from ._C import __version__ as __version__
 from ._C import _fused_adam_ as _fused_adam_, _fused_adamw_ as _fused_adamw_, _fused_sgd_ as _fused_sgd_
 from ._device import device as device
 from .functional import cdist as cdist, einsum as einsum, split as split

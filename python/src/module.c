@@ -179,7 +179,9 @@ PyMODINIT_FUNC PyInit__C(void) {
         if (PyDict_Merge(PyModule_GetDict(m), PyModule_GetDict(first_module), 0) < 0) goto fail;
         return m;
     }
-    if (nt_py_names_init(m) < 0 || nt_py_dtypes_init(m) < 0 || nt_py_size_init(m) < 0 ||
+    /* __version__: the headers' NT_VERSION_STRING (the library is linked in statically) */
+    if (PyModule_AddStringConstant(m, "__version__", NT_VERSION_STRING) < 0 ||
+        nt_py_names_init(m) < 0 || nt_py_dtypes_init(m) < 0 || nt_py_size_init(m) < 0 ||
         nt_py_bindings_init(m) < 0 || nt_py_tensor_type_init(m) < 0)
         goto fail;
     for (const nt_py_family *f = nt_py_families; f->name; f++) {
