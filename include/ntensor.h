@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * ntensor.h — the public C API of ntensor, a tensor library with named dimensions: this
  * umbrella header includes every part (the headers of include/ntensor/).
  *
@@ -36,4 +37,4 @@
 #include "ntensor/reduce.h"
 #include "ntensor/views.h"
 
-#endif /* NTENSOR_H */
+#endif /**< NTENSOR_H */

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * ntensor/io.h — exchange and persistence: tensors saved to and loaded from safetensors
  * files (with their names), and shared without a copy through DLPack.
  *
@@ -50,7 +51,7 @@ NT_API void nt_load_free(int64_t n, char **keys, nt_tensor **tensors);
 
 /* ------------------------------------------------------------------ DLPack */
 
-/* DLPack's structs (<dlpack/dlpack.h>, Debian's libdlpack-dev, DLPack 0.6); include that
+/** DLPack's structs (<dlpack/dlpack.h>, Debian's libdlpack-dev, DLPack 0.6); include that
  * header to read them. DLPack 0.6 has no versioned struct (DLManagedTensorVersioned came with
  * DLPack 1.0), so only DLManagedTensor is exchanged. */
 struct DLManagedTensor;
@@ -74,4 +75,4 @@ NT_API nt_status nt_from_dlpack(struct DLManagedTensor *managed, nt_tensor **out
 #ifdef __cplusplus
 }
 #endif
-#endif /* NTENSOR_IO_H */
+#endif /**< NTENSOR_IO_H */
