@@ -61,7 +61,7 @@ NT_API bool nt_retains_grad(const nt_tensor *t);
  * leaf or a tensor that does not require grad. */
 NT_API const char *nt_grad_fn_name(const nt_tensor *t);
 
-/** The node that produced t (a new reference), or NULL for a leaf. A node's inputs lead to the
+/** A node of the graph (PyTorch's grad_fn), refcounted. A node's inputs lead to the
  * nodes their gradients go to: nt_grad_fn_next gives input i's node (a new reference, and *nr
  * the output of it) or, for a leaf input, NULL and the leaf in *leaf (a new reference); both
  * NULL for an input that does not require grad. */
@@ -69,7 +69,8 @@ typedef struct nt_node nt_grad_fn;
 /** The node that produced `t`: a new reference (release with nt_grad_fn_release), or NULL for a
  * leaf or a tensor that does not require grad. */
 NT_API nt_grad_fn *nt_tensor_grad_fn(const nt_tensor *t);
-NT_API void nt_grad_fn_release(nt_grad_fn *fn); /**< NULL is allowed */
+/** Gives back a reference to a node. NULL is allowed. */
+NT_API void nt_grad_fn_release(nt_grad_fn *fn);
 /** The node's name ("MulBackward0"), valid while the node lives. */
 NT_API const char *nt_grad_fn_name_of(const nt_grad_fn *fn);
 /** The number of the node's inputs (PyTorch's len(next_functions)). */

@@ -332,4 +332,4 @@ NT_API nt_status nt_op_result_list_shape(const nt_call *c, int64_t index, int64_
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_CALL_H */
+#endif /* NTENSOR_CALL_H */

@@ -50,4 +50,4 @@ NT_API nt_status nt_get_double(const nt_tensor *t, const int64_t *index, double 
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_CONVERT_H */
+#endif /* NTENSOR_CONVERT_H */

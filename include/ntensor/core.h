@@ -239,4 +239,4 @@ NT_API nt_status nt_tensor_dim_of(const nt_tensor *t, nt_name name, int64_t *out
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_CORE_H */
+#endif /* NTENSOR_CORE_H */

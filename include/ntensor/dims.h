@@ -135,4 +135,4 @@ NT_API nt_status nt_dims_dot(nt_tensor *a, nt_tensor *b, int nsum, nt_fcdim *con
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_DIMS_H */
+#endif /* NTENSOR_DIMS_H */

@@ -105,9 +105,10 @@ NT_API nt_status nt_new_sized(int op, nt_tensor *t, int ndim, const int64_t *siz
 /** torch.randint: integers in [low, high) of the given sizes (dtype -1: int64), unnamed. */
 NT_API nt_status nt_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, int dtype,
                             nt_tensor **out);
+/** torch.randperm: 0 .. n-1 in a random order (dtype -1: int64), unnamed. */
 NT_API nt_status nt_randperm(int64_t n, int dtype, nt_tensor **out);
 
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_FACTORY_H */
+#endif /* NTENSOR_FACTORY_H */

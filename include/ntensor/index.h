@@ -187,4 +187,4 @@ NT_API nt_status nt_resize_as_(nt_tensor *t, const nt_tensor *the_template);
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_INDEX_H */
+#endif /* NTENSOR_INDEX_H */

@@ -75,4 +75,4 @@ NT_API nt_status nt_from_dlpack(struct DLManagedTensor *managed, nt_tensor **out
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_IO_H */
+#endif /* NTENSOR_IO_H */

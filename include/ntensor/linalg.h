@@ -44,11 +44,11 @@ NT_API nt_status nt_einsum(const char *equation, int count, nt_tensor *const *te
                            nt_tensor **out);
 /** bmm into `out`. */
 NT_API nt_status nt_bmm_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
-/** torch.matmul: dot, mv, mm, or a batched product with broadcast batch dims (x @ y). */
+/** torch.matmul: dot, mv, mm, or a batched product with broadcast batch dims (x \@ y). */
 NT_API nt_status nt_matmul(const nt_tensor *a, const nt_tensor *b, nt_tensor **out);
 /** matmul into `out`. */
 NT_API nt_status nt_matmul_out(nt_tensor *out, const nt_tensor *a, const nt_tensor *b);
-/** beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape; beta 0
+/** beta * self + alpha * (mat1 \@ mat2), self broadcast to the product's shape; beta 0
  * ignores self (NaN included). Integer dtypes truncate beta and alpha, as PyTorch does. */
 NT_API nt_status nt_addmm(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2,
                           nt_scalar beta, nt_scalar alpha, nt_tensor **out);
@@ -58,7 +58,7 @@ NT_API nt_status nt_addmm_out(nt_tensor *out, nt_tensor *self, const nt_tensor *
 /** In place: self must have the product's shape and dtype; it takes the computed names. */
 NT_API nt_status nt_addmm_(nt_tensor *self, const nt_tensor *mat1, const nt_tensor *mat2,
                            nt_scalar beta, nt_scalar alpha);
-/** beta * self + alpha * (mat @ vec); the result has vec's dtype. */
+/** beta * self + alpha * (mat \@ vec); the result has vec's dtype. */
 NT_API nt_status nt_addmv(nt_tensor *self, const nt_tensor *mat, const nt_tensor *vec,
                           nt_scalar beta, nt_scalar alpha, nt_tensor **out);
 /** addmv into `out`. */
@@ -95,4 +95,4 @@ NT_API nt_status nt_max_pool(int dims, const nt_tensor *input, int nkernel,
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_LINALG_H */
+#endif /* NTENSOR_LINALG_H */

@@ -43,4 +43,4 @@ NT_API void nt_get_memory_stats(nt_memory_stats *out);
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_MEMORY_H */
+#endif /* NTENSOR_MEMORY_H */

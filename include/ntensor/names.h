@@ -69,4 +69,4 @@ NT_API nt_status nt_unflatten(nt_tensor *t, nt_dim dim, int count, const int64_t
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_NAMES_H */
+#endif /* NTENSOR_NAMES_H */

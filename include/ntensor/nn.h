@@ -55,10 +55,10 @@ NT_API nt_status nt_nll_loss_backward(nt_tensor *grad_output, nt_tensor *input, 
                                       nt_tensor *weight, int64_t reduction, int64_t ignore_index,
                                       nt_tensor *total_weight, nt_tensor **out);
 
-/** input @ weight.T + bias (bias may be NULL). */
+/** input \@ weight.T + bias (bias may be NULL). */
 NT_API nt_status nt_linear(nt_tensor *input, nt_tensor *weight, nt_tensor *bias, nt_tensor **out);
 
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_NN_H */
+#endif /* NTENSOR_NN_H */

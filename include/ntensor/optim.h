@@ -49,4 +49,4 @@ NT_API nt_status nt_fused_adamw_(int n, nt_tensor *const *params, nt_tensor *con
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_OPTIM_H */
+#endif /* NTENSOR_OPTIM_H */

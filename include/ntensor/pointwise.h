@@ -37,30 +37,30 @@ NT_API const char *nt_dtype_torch_name(nt_dtype dtype);
  * rounding modes (FLOOR_DIVIDE is `//`); REMAINDER is Python's `%`. Comparisons and
  * logical ops give bool tensors. NT_BINARY_* are their former names. */
 typedef nt_op nt_binary_op;
-#define NT_BINARY_ADD NT_OP_ADD                 /**< former name of NT_OP_ADD */
-#define NT_BINARY_SUB NT_OP_SUB                 /**< former name of NT_OP_SUB */
-#define NT_BINARY_MUL NT_OP_MUL                 /**< former name of NT_OP_MUL */
-#define NT_BINARY_DIV NT_OP_DIV                 /**< former name of NT_OP_DIV */
-#define NT_BINARY_DIV_TRUNC NT_OP_DIV_TRUNC     /**< former name of NT_OP_DIV_TRUNC */
-#define NT_BINARY_DIV_FLOOR NT_OP_FLOOR_DIVIDE  /**< former name of NT_OP_FLOOR_DIVIDE */
-#define NT_BINARY_REMAINDER NT_OP_REMAINDER     /**< former name of NT_OP_REMAINDER */
-#define NT_BINARY_POW NT_OP_POW                 /**< former name of NT_OP_POW */
-#define NT_BINARY_ATAN2 NT_OP_ATAN2             /**< former name of NT_OP_ATAN2 */
-#define NT_BINARY_MAXIMUM NT_OP_MAXIMUM         /**< former name of NT_OP_MAXIMUM */
-#define NT_BINARY_MINIMUM NT_OP_MINIMUM         /**< former name of NT_OP_MINIMUM */
-#define NT_BINARY_EQ NT_OP_EQ                   /**< former name of NT_OP_EQ */
-#define NT_BINARY_NE NT_OP_NE                   /**< former name of NT_OP_NE */
-#define NT_BINARY_LT NT_OP_LT                   /**< former name of NT_OP_LT */
-#define NT_BINARY_LE NT_OP_LE                   /**< former name of NT_OP_LE */
-#define NT_BINARY_GT NT_OP_GT                   /**< former name of NT_OP_GT */
-#define NT_BINARY_GE NT_OP_GE                   /**< former name of NT_OP_GE */
-#define NT_BINARY_BITWISE_AND NT_OP_BITWISE_AND /**< former name */
-#define NT_BINARY_BITWISE_OR NT_OP_BITWISE_OR   /**< former name of NT_OP_BITWISE_OR */
-#define NT_BINARY_BITWISE_XOR NT_OP_BITWISE_XOR /**< former name */
-#define NT_BINARY_LOGICAL_AND NT_OP_LOGICAL_AND /**< former name */
-#define NT_BINARY_LOGICAL_OR NT_OP_LOGICAL_OR   /**< former name of NT_OP_LOGICAL_OR */
-#define NT_BINARY_LOGICAL_XOR NT_OP_LOGICAL_XOR /**< former name */
-#define NT_BINARY_FMOD NT_OP_FMOD               /**< former name of NT_OP_FMOD */
+#define NT_BINARY_ADD NT_OP_ADD                                 /**< former name */
+#define NT_BINARY_SUB NT_OP_SUB                                 /**< former name */
+#define NT_BINARY_MUL NT_OP_MUL                                 /**< former name */
+#define NT_BINARY_DIV NT_OP_DIV                                 /**< former name */
+#define NT_BINARY_DIV_TRUNC NT_OP_DIV_TRUNC                     /**< former name */
+#define NT_BINARY_DIV_FLOOR NT_OP_FLOOR_DIVIDE                  /**< former name */
+#define NT_BINARY_REMAINDER NT_OP_REMAINDER                     /**< former name */
+#define NT_BINARY_POW NT_OP_POW                                 /**< former name */
+#define NT_BINARY_ATAN2 NT_OP_ATAN2                             /**< former name */
+#define NT_BINARY_MAXIMUM NT_OP_MAXIMUM                         /**< former name */
+#define NT_BINARY_MINIMUM NT_OP_MINIMUM                         /**< former name */
+#define NT_BINARY_EQ NT_OP_EQ                                   /**< former name */
+#define NT_BINARY_NE NT_OP_NE                                   /**< former name */
+#define NT_BINARY_LT NT_OP_LT                                   /**< former name */
+#define NT_BINARY_LE NT_OP_LE                                   /**< former name */
+#define NT_BINARY_GT NT_OP_GT                                   /**< former name */
+#define NT_BINARY_GE NT_OP_GE                                   /**< former name */
+#define NT_BINARY_BITWISE_AND NT_OP_BITWISE_AND                 /**< former name */
+#define NT_BINARY_BITWISE_OR NT_OP_BITWISE_OR                   /**< former name */
+#define NT_BINARY_BITWISE_XOR NT_OP_BITWISE_XOR                 /**< former name */
+#define NT_BINARY_LOGICAL_AND NT_OP_LOGICAL_AND                 /**< former name */
+#define NT_BINARY_LOGICAL_OR NT_OP_LOGICAL_OR                   /**< former name */
+#define NT_BINARY_LOGICAL_XOR NT_OP_LOGICAL_XOR                 /**< former name */
+#define NT_BINARY_FMOD NT_OP_FMOD                               /**< former name */
 #define NT_BINARY_BITWISE_LEFT_SHIFT NT_OP_BITWISE_LEFT_SHIFT   /**< former name */
 #define NT_BINARY_BITWISE_RIGHT_SHIFT NT_OP_BITWISE_RIGHT_SHIFT /**< former name */
 #define NT_BINARY_OP_COUNT NT_OP_COUNT /**< ops that are not binary ops are refused */
@@ -205,9 +205,10 @@ NT_API nt_status nt_sqrt(nt_tensor *t, nt_tensor **out);
 NT_API nt_status nt_tanh(nt_tensor *t, nt_tensor **out);
 /** 1 / (1 + exp(-t)). */
 NT_API nt_status nt_sigmoid(nt_tensor *t, nt_tensor **out);
+/** max(t, 0), NaN kept (nn.functional.relu). */
 NT_API nt_status nt_relu(nt_tensor *t, nt_tensor **out);
 
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_POINTWISE_H */
+#endif /* NTENSOR_POINTWISE_H */

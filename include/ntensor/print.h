@@ -53,4 +53,4 @@ NT_API nt_status nt_set_print_options(const nt_print_options *opts);
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_PRINT_H */
+#endif /* NTENSOR_PRINT_H */

@@ -63,9 +63,10 @@ NT_API nt_status nt_normal_out(nt_tensor *out, const nt_tensor *mean, double mea
  * reference); p == 1: input * 0. p outside [0, 1] is NT_ERR_VALUE ("dropout probability
  * has to be between 0 and 1, but got 1.5"); other p need bfloat16, float32 or float64. */
 NT_API nt_status nt_dropout(nt_tensor *input, double p, bool train, nt_tensor **out);
+/** Dropout in place (t written; see nt_dropout). */
 NT_API nt_status nt_dropout_(nt_tensor *t, double p, bool train);
 
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_RANDOM_H */
+#endif /* NTENSOR_RANDOM_H */

@@ -140,9 +140,10 @@ NT_API nt_status nt_logcumsumexp(nt_tensor *t, nt_dim dim, nt_tensor **out);
 /** softmax / log_softmax along `dim` (names kept); float32, float64 and bfloat16 inputs, or
  * any input with a float `dtype` (-1: none) to convert it to first. */
 NT_API nt_status nt_softmax(nt_tensor *t, nt_dim dim, int dtype, nt_tensor **out);
+/** log_softmax along `dim` (see nt_softmax). */
 NT_API nt_status nt_log_softmax(nt_tensor *t, nt_dim dim, int dtype, nt_tensor **out);
 
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_REDUCE_H */
+#endif /* NTENSOR_REDUCE_H */

@@ -143,4 +143,4 @@ NT_API nt_status nt_norm(nt_tensor *t, double p, int count, const nt_dim *dims, 
 #ifdef __cplusplus
 }
 #endif
-#endif /**< NTENSOR_VIEWS_H */
+#endif /* NTENSOR_VIEWS_H */
