@@ -57,10 +57,12 @@ NT_API const char *nt_take_warning(void);
 
 /* ------------------------------------------------------------------ threads */
 
-/** The number of threads large operations use (OpenMP's setting by default). */
+/** The number of threads the calling thread's large operations use (OpenMP's setting by
+ * default). */
 NT_API int nt_get_num_threads(void);
-/** Sets the number of threads large operations use, for the whole process (n >= 1; results do
- * not depend on it). */
+/** Sets the number of threads the calling thread's later operations use (n >= 1; results do
+ * not depend on it). This is OpenMP's omp_set_num_threads: other threads, and threads started
+ * later, keep their own setting (OMP_NUM_THREADS by default). */
 NT_API void nt_set_num_threads(int n);
 
 /* ------------------------------------------------------------------ dtypes */

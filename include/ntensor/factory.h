@@ -48,7 +48,8 @@ NT_API nt_status nt_from_buffer(const void *data, nt_dtype dtype, int ndim, cons
                                 const nt_name *names, nt_tensor **out);
 /** A tensor over external memory, without a copy. `strides` are in elements (NULL:
  * contiguous); `nbytes` bounds the buffer; `release(ctx, data)` runs when the last view
- * goes away (NULL: the memory is the caller's to keep alive). */
+ * goes away (NULL: the memory is the caller's to keep alive). On failure the memory stays the
+ * caller's: release is not called. */
 NT_API nt_status nt_from_external(void *data, size_t nbytes, nt_dtype dtype, int ndim,
                                   const int64_t *sizes, const int64_t *strides,
                                   nt_release_fn release, void *ctx, nt_tensor **out);
