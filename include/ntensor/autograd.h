@@ -95,13 +95,30 @@ NT_API bool nt_remove_hook(nt_tensor *t, int64_t id);
 /** Accumulates d(sum of outputs[i] * grads[i]) / d(leaf) into the grad of every leaf the
  * outputs depend on (only into `inputs` when ninputs > 0). grads may be NULL, or have NULL
  * entries, for outputs with one element (a gradient of 1). Without retain_graph the graph's
- * saved tensors are freed; with create_graph the backward pass is itself recorded. */
+ * saved tensors are freed; with create_graph the backward pass is itself recorded.
+ * @param n the number of outputs
+ * @param outputs n tensors that require grad (borrowed)
+ * @param grads NULL, or n gradients (borrowed; NULL entries for one-element outputs), each of
+ *        its output's shape and with names that match the output's
+ * @param retain_graph keep the graph (and its saved tensors) for another backward pass
+ * @param create_graph record the backward pass itself (for higher derivatives)
+ * @param ninputs 0 for every leaf, or the number of `inputs`
+ * @param inputs the leaves (or non-leaves) whose grad receives the result (borrowed)
+ * @return NT_OK; NT_ERR_RUNTIME with PyTorch's text for an output that does not require grad,
+ *         a graph already freed, a saved tensor modified in place, or a gradient whose shape
+ *         or names do not match */
 NT_API nt_status nt_backward(int n, nt_tensor *const *outputs, nt_tensor *const *grads,
                              bool retain_graph, bool create_graph, int ninputs,
                              nt_tensor *const *inputs);
 /** The gradients of the outputs with respect to each of `inputs` (new references, in
  * grads_out[0..ninputs)), without touching any grad. An input the outputs do not depend on is an
- * error unless allow_unused (then its entry is NULL). */
+ * error unless allow_unused (then its entry is NULL).
+ * @param n,outputs,grads the outputs and their gradients, as for nt_backward
+ * @param ninputs,inputs the tensors to differentiate with respect to (borrowed)
+ * @param retain_graph,create_graph as for nt_backward
+ * @param allow_unused give NULL for an input the outputs do not depend on, instead of failing
+ * @param[out] grads_out room for ninputs tensors: new references, each released by the caller
+ *             with nt_tensor_release (NULL entries allowed); untouched on failure */
 NT_API nt_status nt_autograd_grad(int n, nt_tensor *const *outputs, nt_tensor *const *grads,
                                   int ninputs, nt_tensor *const *inputs, bool retain_graph,
                                   bool create_graph, bool allow_unused, nt_tensor **grads_out);

@@ -100,7 +100,10 @@ typedef struct nt_call {
     nt_scalar value;
 } nt_call;
 
-/** Calls c->op. On failure nothing is returned (and nt_last_error() says why). */
+/** Calls c->op with the record's arguments (checked against the op's schema first).
+ * @param c the call: op, args, out and inplace filled by the caller (tensors borrowed)
+ * @return NT_OK with the results in c->result, c->list or c->value (new references); on
+ *         failure nothing is returned and nt_last_error() says why */
 NT_API nt_status nt_call_op(nt_call *c);
 /** The same without checking the record against the op's schema: for a binding that builds
  * its records from the schema itself (the Python module does), whose calls are well-formed

@@ -104,7 +104,11 @@ typedef struct nt_bind_spec {
  * positional dims kept, in order. A dim bound twice (here or in t) takes the diagonal.
  * Unbound dims take their sizes. Errors as functorch.dim's: "at least 3 indices were
  * supplied but the tensor only has 2 dimensions" (NT_ERR_VALUE), the pack's size errors and
- * rebinding (NT_ERR_DIM_BIND). Recorded by autograd as a view. */
+ * rebinding (NT_ERR_DIM_BIND). Recorded by autograd as a view.
+ * @param t the tensor (borrowed; the view shares its storage)
+ * @param n the number of specs
+ * @param specs the index entries; their dims and tensors are borrowed
+ * @param[out] out the view, a new reference */
 NT_API nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tensor **out);
 
 /** t with the dims of `ngroups` groups placed first as positional dims, in order: group g

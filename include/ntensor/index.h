@@ -45,7 +45,13 @@ typedef struct nt_index {
 #define NT_SLICE_END INT64_MAX
 
 /** t[idx_0, ..., idx_{count-1}] (PyTorch's tuple indexing): a view when no tensor index is
- * given, otherwise a gather (a new tensor). */
+ * given, otherwise a gather (a new tensor).
+ * @param t the tensor indexed (borrowed)
+ * @param count the number of entries in idx
+ * @param idx the index entries; their tensors are borrowed
+ * @param[out] out the result, a new reference (a view or a new tensor)
+ * @return NT_OK; NT_ERR_INDEX for an index out of range; another status with PyTorch's text
+ *         for other bad indices */
 NT_API nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor **out);
 /** t[idx] with one index that is not a tuple (PyTorch's single-index fast paths and texts). */
 NT_API nt_status nt_index_get1(nt_tensor *t, const nt_index *idx, nt_tensor **out);

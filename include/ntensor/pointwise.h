@@ -91,7 +91,15 @@ static inline nt_operand nt_operand_scalar(nt_scalar s) {
 /** The general form of `a op b`; at least one operand is a tensor. alpha (add/sub only,
  * NULL = 1) scales b. Writes into `out` when given (out=: resized as PyTorch does), into
  * a's tensor when `inplace`, else into a new tensor; *result (may be NULL) receives the
- * tensor written, a new reference. */
+ * tensor written, a new reference.
+ * @param op a binary op (NT_OP_ADD ... ; others fail with NT_ERR_VALUE)
+ * @param a,b the operands (tensors borrowed)
+ * @param alpha NULL, or the multiplier of b (add and sub only)
+ * @param out NULL, or the out= tensor (borrowed), resized and written
+ * @param inplace write into a's tensor (self op= b)
+ * @param[out] result NULL, or receives the tensor written (a new reference)
+ * @return NT_OK; NT_ERR_RUNTIME for shapes or names that do not broadcast, or a result type
+ *         that cannot be cast to the out= or in-place dtype */
 NT_API nt_status nt_binary_ex(nt_binary_op op, nt_operand a, nt_operand b, const nt_scalar *alpha,
                               nt_tensor *out, bool inplace, nt_tensor **result);
 /** a op b, a op scalar, scalar op b (reflected: 2 - x), and out=. */

@@ -15,8 +15,9 @@ extern "C" {
 
 /* ------------------------------------------------------------------ printing */
 
-/** PyTorch's repr of `t` (e.g. "tensor([1., 2.], names=('N',))") as a new string the caller
- * frees with nt_free(). */
+/** PyTorch's repr of `t` (e.g. "tensor([1., 2.], names=('N',))"), as print(t) shows it.
+ * @param t the tensor (borrowed)
+ * @param[out] out a new NUL-terminated string, which the caller frees with nt_free() */
 NT_API nt_status nt_format(const nt_tensor *t, char **out);
 /** The same, with `count` extra suffixes (e.g. "requires_grad=True", "grad_fn=<MulBackward0>")
  * placed where PyTorch puts them: after size/dtype, before names, wrapped at the linewidth. */

@@ -28,8 +28,16 @@ extern "C" {
 NT_API nt_status nt_dims_from_names(const nt_tensor *t, int count, const nt_name *names,
                                     int64_t *dims);
 
-/** The sum over `dims` (see above): sum(t, 2, (nt_dim[]){0, nt_dim_name(C)}, false, -1, &out). *out
- * is a new reference. */
+/** The sum over `dims` (see above), e.g. x.sum((0, 'C')) is
+ * nt_sum(x, 2, (nt_dim[]){0, nt_dim_name(C)}, false, -1, &out).
+ * @param t the tensor (borrowed)
+ * @param count the number of dims; 0 sums every element
+ * @param dims count dims: indices, names (nt_dim_name) or first-class dims (nt_dim_fc)
+ * @param keepdim keep the reduced dims with size one
+ * @param dtype -1 for PyTorch's result dtype, else the dtype to sum in
+ * @param[out] out the sum, a new reference
+ * @return NT_OK; NT_ERR_INDEX for a dim out of range, NT_ERR_RUNTIME for an unknown name or a
+ *         repeated dim */
 NT_API nt_status nt_sum(nt_tensor *t, int count, const nt_dim *dims, bool keepdim, int dtype,
                         nt_tensor **out);
 /** Float dtypes only (or a float `dtype`), like PyTorch. */
