@@ -78,3 +78,15 @@ def test_links_stay_in_the_repository():
                 continue
             path = ((ROOT / page).parent / target).resolve()
             assert path.is_relative_to(ROOT) and path.exists(), (page, target)
+
+
+def test_python_reference_is_generated(tmp_path):
+    """scripts/docs_python.py (run by scripts/docs.sh) writes a page per public module and the
+    op table."""
+    env = dict(os.environ, PYTHONPATH=str(BUILD / 'python'))
+    subprocess.run([sys.executable, str(ROOT / 'scripts' / 'docs_python.py'), str(tmp_path)],
+                   check=True, env=env, capture_output=True)
+    for page in ['index.html', 'ntensor.html', 'ntensor.nn.functional.html', 'ntensor.dim.html']:
+        assert (tmp_path / page).exists(), page
+    if (BUILD / 'libntensor.so').exists():
+        assert '<b>sum</b>' in (tmp_path / 'ops.html').read_text(encoding='utf-8')
