@@ -20,6 +20,14 @@ if ! command -v doxygen >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends doxygen
 fi
 
+# Doxygen documents a header's functions only when the header itself is documented: each
+# must open with a /** @file comment, or its declarations would escape the check.
+undocumented=$(grep -L '@file' include/ntensor.h include/ntensor/*.h include/ntensor/ops.def || true)
+if [ -n "$undocumented" ]; then
+  echo "docs: no /** @file comment (Doxygen would skip every declaration) in:" $undocumented >&2
+  exit 1
+fi
+
 out=${NT_DOCS_DIR:-build/docs}
 mkdir -p "$out/c"
 # Doxyfile's WARN_AS_ERROR = FAIL_ON_WARNINGS: every warning is printed and fails the run.
