@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * ntensor.h — the public C API of ntensor, a tensor library with named dimensions: this
  * umbrella header includes every part (the headers of include/ntensor/).
  *
@@ -37,4 +38,4 @@
 #include "ntensor/version.h"
 #include "ntensor/views.h"
 
-#endif /* NTENSOR_H */
+#endif /**< NTENSOR_H */

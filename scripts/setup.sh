@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 # `pkg-config --static --libs ntensor` names -lgfortran, from OpenBLAS's .pc file)
 packages=(build-essential cmake ninja-build pkg-config python3-dev python3-numpy python3-pytest
           python3-hypothesis python3-torch python3-mypy libopenblas-dev libsleef-dev libdnnl-dev
-          libomp-dev libcjson-dev libdlpack-dev python3-venv python3-pip libgfortran-12-dev)
+          libomp-dev libcjson-dev libdlpack-dev python3-venv python3-pip libgfortran-12-dev
+          doxygen)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

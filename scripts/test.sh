@@ -7,7 +7,9 @@
 #   2. the same C and Python tests in a build with AddressSanitizer + UndefinedBehaviorSanitizer;
 #   3. a clang build (warnings are errors) with the libFuzzer harnesses of tests/fuzz, each run
 #      for NT_FUZZ_SECONDS (default 60) on its seed corpus (scripts/fuzz.sh);
-#   4. every C source and header follows .clang-format (scripts/format.sh).
+#   4. every C source and header follows .clang-format (scripts/format.sh);
+#   5. every public function, type and macro of include/ has its Doxygen comment (scripts/docs.sh
+#      --check: Doxygen with its warnings as errors).
 # Every stage runs even when an earlier one failed (a stage whose build failed is reported as
 # such); a summary line per stage closes the output, and the exit status is non-zero if any
 # stage failed. NT_STAGES="c python" (names from the summary) runs a subset.
@@ -78,6 +80,9 @@ stage fuzz bash scripts/fuzz.sh
 
 # 4. every C file as .clang-format says
 stage format bash scripts/format.sh
+
+# 5. the C API reference builds without a warning (nothing public undocumented)
+stage docs bash scripts/docs.sh --check
 
 echo
 echo "== summary"

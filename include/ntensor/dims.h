@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * ntensor/dims.h — first-class dimensions (functorch.dim's model, in C).
  *
  * A first-class dim (nt_fcdim) is a refcounted object with a name and a size that binds once.
@@ -29,78 +30,92 @@
 extern "C" {
 #endif
 
+/** A first-class dim: opaque and refcounted (nt_fcdim_new, nt_fcdim_retain, nt_fcdim_release). */
 typedef struct nt_fcdim nt_fcdim;
 
-/* A new dim named `name` (copied; at most 63 bytes used) of `size` (-1: unbound, else >= 0),
+/** A new dim named `name` (copied; at most 63 bytes used) of `size` (-1: unbound, else >= 0),
  * with one reference. */
 NT_API nt_status nt_fcdim_new(const char *name, int64_t size, nt_fcdim **out);
+/** Takes one more reference to `d`. */
 NT_API void nt_fcdim_retain(nt_fcdim *d);
+/** Gives back one reference; the last frees the dim. NULL is allowed. */
 NT_API void nt_fcdim_release(nt_fcdim *d);
-/* A binding's object for the dim (the Python Dim), borrowed: NULL until set; the binding
+/** A binding's object for the dim (the Python Dim), borrowed: NULL until set; the binding
  * clears it before its object goes away, so one dim is one object. */
 NT_API void *nt_fcdim_handle(const nt_fcdim *d);
+/** Sets the binding's object (see nt_fcdim_handle). */
 NT_API void nt_fcdim_set_handle(nt_fcdim *d, void *handle);
-/* Its name, valid while d lives. */
+/** Its name, valid while d lives. */
 NT_API const char *nt_fcdim_name(const nt_fcdim *d);
-/* Its size, or -1 while unbound. */
+/** Its size, or -1 while unbound. */
 NT_API int64_t nt_fcdim_size(const nt_fcdim *d);
+/** True once the dim has a size. */
 NT_API bool nt_fcdim_is_bound(const nt_fcdim *d);
-/* Binds d to `size`. Binding again to the same size is a no-op; to another, NT_ERR_DIM_BIND
+/** Binds d to `size`. Binding again to the same size is a no-op; to another, NT_ERR_DIM_BIND
  * "Dim 'i' previously bound to a dimension of size 3 cannot bind to a dimension of size 4";
  * a negative size NT_ERR_VALUE. */
 NT_API nt_status nt_fcdim_set_size(nt_fcdim *d, int64_t size);
-/* Its size where one is needed: NT_ERR_VALUE "dimension i is unbound" while unbound. */
+/** Its size where one is needed: NT_ERR_VALUE "dimension i is unbound" while unbound. */
 NT_API nt_status nt_fcdim_get_size(const nt_fcdim *d, int64_t *out);
 
-/* A first-class dim as a dim argument (nt_dim) of any op: sum(t, 1, &nt_dim_fc(i), ...).
+/** A first-class dim as a dim argument (nt_dim) of any op: sum(t, 1, &nt_dim_fc(i), ...).
  * The pointer is tagged into the range between names (the lowest 2^32 values) and indices:
  * user-space pointers are below 2^62 on every 64-bit platform. The dim must outlive the call. */
 #define NT_DIM_FC_BASE (INT64_MIN + ((int64_t)1 << 32))
+/** The dim `d` as a dim argument (the tagging above). */
 static inline nt_dim nt_dim_fc(const nt_fcdim *d) {
     return NT_DIM_FC_BASE + (int64_t)(intptr_t)d;
 }
+/** True when the dim argument `d` holds a first-class dim. */
 static inline bool nt_dim_is_fc(nt_dim d) {
     return d >= NT_DIM_FC_BASE && d < INT64_MIN + ((int64_t)1 << 62);
 }
+/** The first-class dim a dim argument holds (borrowed; valid when nt_dim_is_fc(d)). */
 static inline nt_fcdim *nt_dim_to_fc(nt_dim d) {
     return (nt_fcdim *)(intptr_t)(d - NT_DIM_FC_BASE);
 }
 
-/* The first-class dims of t, in their physical order: their count (0 for an ordinary
+/** The first-class dims of t, in their physical order: their count (0 for an ordinary
  * tensor), and when `dims` is not NULL, the dims themselves (borrowed; room for
  * NT_MAX_DIMS). */
 NT_API int nt_tensor_levels(const nt_tensor *t, nt_fcdim **dims);
 
-/* One entry of an index that binds dims (t[i, (j, k), :, 0, ..., None]). */
+/** One entry of an index that binds dims (t[i, (j, k), :, 0, ..., None]). */
 typedef enum nt_bind_kind {
-    NT_BIND_DIM,      /* a dim: binds one positional dim */
-    NT_BIND_PACK,     /* a pack of dims splitting one positional dim (one unsized dim inferred) */
-    NT_BIND_SLICE,    /* a full slice ':': keeps one positional dim */
-    NT_BIND_INT,      /* an index: selects in one positional dim */
-    NT_BIND_ELLIPSIS, /* '...': keeps the positional dims no other entry takes */
-    NT_BIND_NONE,     /* None: a new positional dim of size one */
-    NT_BIND_TENSOR,   /* an integer tensor without positional dims (a dim expression, i - 1,
+    NT_BIND_DIM,      /**< a dim: binds one positional dim */
+    NT_BIND_PACK,     /**< a pack of dims splitting one positional dim (one unsized dim inferred) */
+    NT_BIND_SLICE,    /**< a full slice ':': keeps one positional dim */
+    NT_BIND_INT,      /**< an index: selects in one positional dim */
+    NT_BIND_ELLIPSIS, /**< '...': keeps the positional dims no other entry takes */
+    NT_BIND_NONE,     /**< None: a new positional dim of size one */
+    NT_BIND_TENSOR,   /**< an integer tensor without positional dims (a dim expression, i - 1,
                          input[batch, seq]): gathers in one positional dim, batched over the
                          index's dims */
 } nt_bind_kind;
 
+/** One index entry for nt_tensor_bind; `kind` says which other field is read. */
 typedef struct nt_bind_spec {
+    /** What the entry is. */
     nt_bind_kind kind;
-    int n;                 /* PACK: the number of dims */
-    nt_fcdim *dim;         /* DIM */
-    nt_fcdim *const *pack; /* PACK */
-    int64_t index;         /* INT (negative counts from the end) */
-    nt_tensor *tensor;     /* TENSOR */
+    int n;                 /**< PACK: the number of dims */
+    nt_fcdim *dim;         /**< DIM */
+    nt_fcdim *const *pack; /**< PACK */
+    int64_t index;         /**< INT (negative counts from the end) */
+    nt_tensor *tensor;     /**< TENSOR */
 } nt_bind_spec;
 
-/* t indexed by `n` specs: a view of t whose dims bound here (and t's own) lead, then the
+/** t indexed by `n` specs: a view of t whose dims bound here (and t's own) lead, then the
  * positional dims kept, in order. A dim bound twice (here or in t) takes the diagonal.
  * Unbound dims take their sizes. Errors as functorch.dim's: "at least 3 indices were
  * supplied but the tensor only has 2 dimensions" (NT_ERR_VALUE), the pack's size errors and
- * rebinding (NT_ERR_DIM_BIND). Recorded by autograd as a view. */
+ * rebinding (NT_ERR_DIM_BIND). Recorded by autograd as a view.
+ * @param t the tensor (borrowed; the view shares its storage)
+ * @param n the number of specs
+ * @param specs the index entries; their dims and tensors are borrowed
+ * @param[out] out the view, a new reference */
 NT_API nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tensor **out);
 
-/* t with the dims of `ngroups` groups placed first as positional dims, in order: group g
+/** t with the dims of `ngroups` groups placed first as positional dims, in order: group g
  * holds counts[g] entries of `dims`, each a first-class dim (nt_dim_fc) or a positional index
  * of t; a group of several is flattened into one dim (a view when possible, else a copy).
  * The other positional dims follow; the other first-class dims stay. Ordering all of t's
@@ -109,14 +124,14 @@ NT_API nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, 
 NT_API nt_status nt_tensor_order(nt_tensor *t, int ngroups, const int *counts, const nt_dim *dims,
                                  nt_tensor **out);
 
-/* The dim as a tensor: int64 values 0 .. size-1 whose only dim is d (d must be bound). */
+/** The dim as a tensor: int64 values 0 .. size-1 whose only dim is d (d must be bound). */
 NT_API nt_status nt_fcdim_tensor(nt_fcdim *d, nt_tensor **out);
 
-/* t's values with every first-class dim placed first as positional dims, in its level order
+/** t's values with every first-class dim placed first as positional dims, in its level order
  * (an ordinary view: what printing shows). */
 NT_API nt_status nt_tensor_unlevel(nt_tensor *t, nt_tensor **out);
 
-/* (a * b).sum(sum_dims) for tensors with first-class dims and no positional dims, computed
+/** (a * b).sum(sum_dims) for tensors with first-class dims and no positional dims, computed
  * as one batched matrix product: the dims of both that are not summed are the batch, a's
  * others the rows, b's others the columns, the summed dims of both the contraction (a summed
  * dim of one only is summed there first). The result's levels are (batch, rows, columns).

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * ntensor/generator.h — random generators: the default one every random op draws from, new
  * ones of your own (PyTorch's torch.Generator), their seeds, and their state as bytes.
  *

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * ntensor/io.h — exchange and persistence: tensors saved to and loaded from safetensors
  * files (with their names), and shared without a copy through DLPack.
  *
@@ -37,7 +38,14 @@ NT_API nt_status nt_save(const char *path, int64_t n, const char *const *keys,
  *
  * On success *n is the number of tensors, *tensors an array of n new tensors (contiguous,
  * each with storage of its own) and *keys an array of n keys, or NULL for a file of one
- * tensor saved without a key. Release all of it with nt_load_free. */
+ * tensor saved without a key. Release all of it with nt_load_free.
+ * @param path the file to read
+ * @param[out] n the number of tensors
+ * @param[out] keys a new array of n new strings, or NULL (see above)
+ * @param[out] tensors a new array of n new references
+ * @return NT_OK; NT_ERR_VALUE when the file fails a check (its message says which),
+ *         another status when it cannot be read or memory runs out; on failure nothing is
+ *         returned */
 NT_API nt_status nt_load(const char *path, int64_t *n, char ***keys, nt_tensor ***tensors);
 
 /** The same for a safetensors file already in memory (`size` bytes at `data`). */
@@ -50,7 +58,7 @@ NT_API void nt_load_free(int64_t n, char **keys, nt_tensor **tensors);
 
 /* ------------------------------------------------------------------ DLPack */
 
-/* DLPack's structs (<dlpack/dlpack.h>, Debian's libdlpack-dev, DLPack 0.6); include that
+/** DLPack's structs (<dlpack/dlpack.h>, Debian's libdlpack-dev, DLPack 0.6); include that
  * header to read them. DLPack 0.6 has no versioned struct (DLManagedTensorVersioned came with
  * DLPack 1.0), so only DLManagedTensor is exchanged. */
 struct DLManagedTensor;

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * ntensor/optim.h — fused optimizer steps: one call updates every parameter of a group, and
  * the optimizer's state for it, in place (what ntensor.optim's SGD, Adam and AdamW run).
  *
@@ -21,7 +22,7 @@
 extern "C" {
 #endif
 
-/* One SGD step (torch.optim.SGD): with momentum != 0, momentum_buffers (n tensors) are the
+/** One SGD step (torch.optim.SGD): with momentum != 0, momentum_buffers (n tensors) are the
  * buffers, and is_first_step says they are new (PyTorch's buffer-is-None case: buf = d_p);
  * with momentum 0 they are not read (may be NULL). */
 NT_API nt_status nt_fused_sgd_(int n, nt_tensor *const *params, nt_tensor *const *grads,
@@ -29,7 +30,7 @@ NT_API nt_status nt_fused_sgd_(int n, nt_tensor *const *params, nt_tensor *const
                                double momentum, double lr, double dampening, bool nesterov,
                                bool maximize, bool is_first_step);
 
-/* One Adam step (torch.optim.Adam): each parameter's state_steps[i], a one-element float
+/** One Adam step (torch.optim.Adam): each parameter's state_steps[i], a one-element float
  * tensor (PyTorch keeps a float32 0-dim one), is incremented, and its value is that
  * parameter's step count. max_exp_avg_sqs non-NULL is amsgrad. */
 NT_API nt_status nt_fused_adam_(int n, nt_tensor *const *params, nt_tensor *const *grads,
@@ -38,7 +39,7 @@ NT_API nt_status nt_fused_adam_(int n, nt_tensor *const *params, nt_tensor *cons
                                 double lr, double beta1, double beta2, double weight_decay,
                                 double eps, bool maximize);
 
-/* The same with AdamW's decoupled weight decay (params *= 1 - lr * weight_decay). */
+/** The same with AdamW's decoupled weight decay (params *= 1 - lr * weight_decay). */
 NT_API nt_status nt_fused_adamw_(int n, nt_tensor *const *params, nt_tensor *const *grads,
                                  nt_tensor *const *exp_avgs, nt_tensor *const *exp_avg_sqs,
                                  nt_tensor *const *max_exp_avg_sqs, nt_tensor *const *state_steps,
