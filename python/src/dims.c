@@ -215,6 +215,21 @@ int nt_py_index_has_dims(PyObject *index) {
     return 0;
 }
 
+int nt_py_levels_index_fits(PyObject *self, PyObject *index) {
+    const nt_tensor *t = nt_py_tensor(self);
+    if (!nt_tensor_levels(t, NULL)) return 0;
+    PyObject *one[1] = {index};
+    PyObject *const *items = PyTuple_Check(index) ? &PyTuple_GET_ITEM(index, 0) : one;
+    Py_ssize_t n = PyTuple_Check(index) ? PyTuple_GET_SIZE(index) : 1, used = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        used += items[i] != Py_None && items[i] != Py_Ellipsis;
+    if (used <= nt_tensor_ndim(t)) return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "at least %zd indices were supplied but the tensor only has %d dimensions", used,
+                 nt_tensor_ndim(t));
+    return -1;
+}
+
 static bool full_slice(PyObject *o) {
     PySliceObject *s = (PySliceObject *)o;
     return PySlice_Check(o) && s->start == Py_None && s->stop == Py_None && s->step == Py_None;

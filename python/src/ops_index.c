@@ -166,6 +166,7 @@ static int read_index(PyObject *index, index_tuple *t, int *single) {
 
 static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
     if (nt_py_index_has_dims(index)) return nt_py_dims_getitem(self, index);
+    if (nt_py_levels_index_fits(self, index) < 0) return NULL;
     index_tuple t;
     int single;
     if (read_index(index, &t, &single) < 0) return NULL;

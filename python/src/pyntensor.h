@@ -172,6 +172,9 @@ nt_dim nt_py_dim_arg(PyObject *o);       /* a Dim as a dim argument (nt_dim_fc) 
 PyObject *nt_py_dim_tensor(PyObject *o); /* a Dim as a Tensor: borrowed, NULL if unbound */
 int nt_py_index_has_dims(PyObject *index);
 PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index);
+/* -1 with functorch's ValueError when an index without dims names more dims than a tensor
+ * with first-class dims has positional ones, else 0 */
+int nt_py_levels_index_fits(PyObject *self, PyObject *index);
 PyObject *nt_py_get_dims(PyObject *self, void *closure);
 PyObject *nt_py_dims_repr(PyObject *self);
 /* delayed.c: a * b of two tensors with dims and no positional dims, a delayed product whose

@@ -58,8 +58,8 @@ def test_c_blocks_compile_and_run(page, line, source, tmp_path):
     sanitized = b'__asan_init' in (BUILD / 'libntensor.so').read_bytes()
     flags = ['-fsanitize=address,undefined'] if sanitized else []
     subprocess.run(['cc', '-std=c11', '-Wall', '-Wextra', '-Werror', *flags,
-                    '-I', str(ROOT / 'include'), str(src), '-o', str(exe), '-L', str(BUILD),
-                    '-lntensor', '-lpthread', '-Wl,-rpath,' + str(BUILD)],
+                    '-I', str(ROOT / 'include'), '-I', str(BUILD / 'include'),  # version.h
+                    str(src), '-o', str(exe), '-L', str(BUILD), '-lntensor', '-lpthread', '-Wl,-rpath,' + str(BUILD)],
                    check=True, env=env)
     run_env = dict(env, ASAN_OPTIONS='detect_leaks=1') if sanitized else env
     result = subprocess.run([str(exe)], capture_output=True, text=True, env=run_env, timeout=60)

@@ -426,3 +426,15 @@ def test_delayed_product_other_uses_compute_it():
     same(q.sum(k).order(i, j), full.sum(k).order(i, j))
     with pytest.raises(TypeError):
         hash(p)
+
+
+def test_plain_index_past_the_positional_dims():
+    """functorch's ValueError, counting positional dims only"""
+    b, c = ndim.dims(2)
+    x = nt.rand(2, 3, 4)[b, c]
+    assert x[(0,)].shape == ()
+    for t, idx, text in ((x, (0, 0), "at least 2 indices were supplied but the tensor only has 1"),
+                         (nt.rand(2, 3)[b, c], 0, "at least 1 indices were supplied but the "
+                                                   "tensor only has 0")):
+        with pytest.raises(ValueError, match=text):
+            t[idx]
