@@ -59,9 +59,12 @@ NT_API void nt_load_free(int64_t n, char **keys, nt_tensor **tensors);
 /* ------------------------------------------------------------------ DLPack */
 
 /** DLPack's structs (<dlpack/dlpack.h>, Debian's libdlpack-dev, DLPack 0.6); include that
- * header to read them. DLPack 0.6 has no versioned struct (DLManagedTensorVersioned came with
- * DLPack 1.0), so only DLManagedTensor is exchanged. */
+ * header to read them. */
 struct DLManagedTensor;
+
+/** DLPack 1.x's versioned managed tensor (DLManagedTensorVersioned), which Debian's header
+ * (0.6) does not have: defined in ntensor/dlpack_versioned.h (include it to read one). */
+struct nt_dlpack_versioned;
 
 /** Exports `t` as a DLPack tensor sharing its memory: on the CPU, with t's dtype, sizes,
  * strides (in elements) and data pointer (byte_offset 0). The DLManagedTensor keeps t's
@@ -78,6 +81,17 @@ NT_API nt_status nt_to_dlpack(nt_tensor *t, struct DLManagedTensor **out);
  * than 64 dims, negative sizes or strides, data not aligned to its elements, and sizes or
  * strides whose extent overflows. NULL strides mean contiguous. */
 NT_API nt_status nt_from_dlpack(struct DLManagedTensor *managed, nt_tensor **out);
+
+/** nt_to_dlpack as DLPack 1.x's versioned struct (version 1.0): the same tensor; `copied`
+ * sets the is-copied flag (the caller exported a copy it made). Bool tensors are
+ * refused as in nt_to_dlpack. */
+NT_API nt_status nt_to_dlpack_versioned(nt_tensor *t, bool copied,
+                                        struct nt_dlpack_versioned **out);
+
+/** nt_from_dlpack of DLPack 1.x's versioned struct, with the same ownership rules. Refused
+ * besides: a major version other than 1, and the read-only flag (an ntensor tensor is
+ * writable: copy the memory first). */
+NT_API nt_status nt_from_dlpack_versioned(struct nt_dlpack_versioned *managed, nt_tensor **out);
 
 #ifdef __cplusplus
 }

@@ -4,11 +4,15 @@
  * tensor() accepts, pickle and copy (__reduce_ex__, __copy__), and ntensor.save / load.
  *
  * The work is the C API's (include/ntensor/io.h); this file moves capsules, bytes and paths.
- * DLPack capsules follow the protocol: named "dltensor" until a consumer takes the tensor
- * and renames it "used_dltensor"; the capsule's destructor deletes only an unconsumed one.
+ * DLPack capsules follow the protocol: named "dltensor" ("dltensor_versioned" for DLPack
+ * 1.x's struct) until a consumer takes the tensor and renames it "used_dltensor"
+ * ("used_dltensor_versioned"); the capsule's destructor deletes only an unconsumed one.
  */
 #include <dlpack/dlpack.h>
+#include <stddef.h>
 #include <string.h>
+
+#include "ntensor/dlpack_versioned.h"
 
 #include "interop.h"
 
@@ -16,33 +20,80 @@
 
 static const char CAPSULE_NAME[] = "dltensor";
 static const char USED_CAPSULE_NAME[] = "used_dltensor";
+static const char VERSIONED_NAME[] = "dltensor_versioned";
+static const char USED_VERSIONED_NAME[] = "used_dltensor_versioned";
 
 /* A capsule that nobody consumed deletes its tensor (keeping any exception in flight). */
 static void capsule_destructor(PyObject *capsule) {
-    if (!PyCapsule_IsValid(capsule, CAPSULE_NAME)) return; /* consumed (renamed) */
+    bool versioned = PyCapsule_IsValid(capsule, VERSIONED_NAME);
+    if (!versioned && !PyCapsule_IsValid(capsule, CAPSULE_NAME)) return; /* consumed */
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
-    DLManagedTensor *m = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
-    if (m && m->deleter) m->deleter(m);
+    if (versioned) {
+        nt_dlpack_versioned *m = PyCapsule_GetPointer(capsule, VERSIONED_NAME);
+        if (m && m->deleter) m->deleter(m);
+    } else {
+        DLManagedTensor *m = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+        if (m && m->deleter) m->deleter(m);
+    }
     PyErr_Restore(type, value, tb);
 }
 
-/* Tensor.__dlpack__(stream=None): a "dltensor" capsule sharing the tensor's memory. On the
- * CPU a stream has no meaning; PyTorch accepts None or an int, and so does ntensor. */
+/* Tensor.__dlpack__(stream=None, max_version=None, dl_device=None, copy=None): a capsule
+ * sharing the tensor's memory, "dltensor_versioned" (DLPack 1.0) when the consumer's
+ * max_version allows 1.x, else "dltensor". On the CPU a stream has no meaning; PyTorch
+ * accepts None or an int, and so does ntensor. copy=True exports a copy (flagged so). */
 static PyObject *tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"stream", NULL};
-    PyObject *stream = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:__dlpack__", kwlist, &stream)) return NULL;
+    static char *kwlist[] = {"stream", "max_version", "dl_device", "copy", NULL};
+    PyObject *stream = Py_None, *max_version = Py_None, *device = Py_None, *copy = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$OOO:__dlpack__", kwlist, &stream,
+                                     &max_version, &device, &copy))
+        return NULL;
     if (stream != Py_None && !PyLong_Check(stream)) {
         PyErr_SetString(PyExc_TypeError, "stream must be ``int`` or ``none``");
         return NULL;
     }
-    DLManagedTensor *m = NULL;
-    nt_status st = nt_to_dlpack(nt_py_tensor(self), &m);
+    long major = 0;
+    if (max_version != Py_None) {
+        if (!PyTuple_Check(max_version) || PyTuple_GET_SIZE(max_version) != 2) {
+            PyErr_SetString(PyExc_TypeError, "max_version must be a (major, minor) tuple");
+            return NULL;
+        }
+        major = PyLong_AsLong(PyTuple_GET_ITEM(max_version, 0));
+        if (major == -1 && PyErr_Occurred()) return NULL;
+    }
+    if (device != Py_None) {
+        long type = -1, id = -1;
+        if (PyTuple_Check(device) && PyTuple_GET_SIZE(device) == 2) {
+            type = PyLong_AsLong(PyTuple_GET_ITEM(device, 0));
+            id = PyLong_AsLong(PyTuple_GET_ITEM(device, 1));
+        }
+        if (PyErr_Occurred()) return NULL;
+        if (type != kDLCPU || id != 0) {
+            PyErr_SetString(PyExc_BufferError, "__dlpack__: ntensor exports to the CPU "
+                                               "(dl_device (1, 0)) only");
+            return NULL;
+        }
+    }
+    int copied = copy == Py_None ? 0 : PyObject_IsTrue(copy);
+    if (copied < 0) return NULL;
+    nt_tensor *t = nt_py_tensor(self), *dup = NULL;
+    nt_status st = copied ? nt_clone(t, &dup) : NT_OK;
     if (st != NT_OK) return nt_py_raise(st);
-    PyObject *capsule = PyCapsule_New(m, CAPSULE_NAME, capsule_destructor);
-    if (!capsule) m->deleter(m);
-    return capsule;
+    PyObject *capsule = NULL;
+    if (major >= 1) {
+        nt_dlpack_versioned *m = NULL;
+        st = nt_to_dlpack_versioned(dup ? dup : t, copied, &m);
+        capsule = st == NT_OK ? PyCapsule_New(m, VERSIONED_NAME, capsule_destructor) : NULL;
+        if (st == NT_OK && !capsule) m->deleter(m);
+    } else {
+        DLManagedTensor *m = NULL;
+        st = nt_to_dlpack(dup ? dup : t, &m);
+        capsule = st == NT_OK ? PyCapsule_New(m, CAPSULE_NAME, capsule_destructor) : NULL;
+        if (st == NT_OK && !capsule) m->deleter(m);
+    }
+    nt_tensor_release(dup);
+    return st == NT_OK ? capsule : nt_py_raise(st);
 }
 
 /* Tensor.__dlpack_device__(): (kDLCPU, 0). */
@@ -50,26 +101,53 @@ static PyObject *tensor_dlpack_device(PyObject *self, PyObject *unused) {
     return Py_BuildValue("(ii)", (int)kDLCPU, 0);
 }
 
-/* An imported DLManagedTensor behind one of ours, whose deleter takes the GIL before calling
+/* An imported DLPack tensor behind one of ours, whose deleter takes the GIL before calling
  * the producer's: a storage may die on any thread, and NumPy's deleter needs the GIL. */
 typedef struct gil_managed {
     DLManagedTensor m;
-    DLManagedTensor *inner;
+    nt_dlpack_versioned v;
+    DLManagedTensor *inner;       /* the producer's, or NULL */
+    nt_dlpack_versioned *inner_v; /* the producer's versioned one, or NULL */
 } gil_managed;
 
-static void gil_deleter(DLManagedTensor *m) {
-    gil_managed *g = (gil_managed *)m;
-    if (Py_IsInitialized() && g->inner->deleter) { /* at exit the interpreter freed it all */
+static void gil_release(gil_managed *g) {
+    if (Py_IsInitialized()) { /* at exit the interpreter freed it all */
         PyGILState_STATE s = PyGILState_Ensure();
-        g->inner->deleter(g->inner);
+        if (g->inner && g->inner->deleter) g->inner->deleter(g->inner);
+        if (g->inner_v && g->inner_v->deleter) g->inner_v->deleter(g->inner_v);
         PyGILState_Release(s);
     }
     PyMem_RawFree(g);
 }
 
+static void gil_deleter(DLManagedTensor *m) {
+    gil_release((gil_managed *)m); /* m is the first member */
+}
+
+static void gil_versioned_deleter(nt_dlpack_versioned *v) {
+    gil_release((gil_managed *)((char *)v - offsetof(gil_managed, v)));
+}
+
+/* obj.__dlpack__(), asking for DLPack 1.x first: producers that do not know max_version
+ * (NumPy 1.24, PyTorch 1.13) raise TypeError, and are asked again without it. */
+static PyObject *dlpack_capsule_of(PyObject *obj) {
+    PyObject *method = PyObject_GetAttrString(obj, "__dlpack__");
+    if (!method) return NULL;
+    PyObject *args = PyTuple_New(0), *kwargs = Py_BuildValue("{s(ii)}", "max_version", 1, 0);
+    PyObject *capsule = args && kwargs ? PyObject_Call(method, args, kwargs) : NULL;
+    if (!capsule && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        capsule = PyObject_CallObject(method, NULL);
+    }
+    Py_XDECREF(args);
+    Py_XDECREF(kwargs);
+    Py_DECREF(method);
+    return capsule;
+}
+
 /* from_dlpack(ext_tensor): a tensor sharing the memory of an object with __dlpack__ (a
- * PyTorch tensor, a NumPy array, an ntensor tensor) or of a "dltensor" capsule. Names do not
- * travel through DLPack. */
+ * PyTorch tensor, a NumPy array, an ntensor tensor) or of a "dltensor" or
+ * "dltensor_versioned" capsule. Names do not travel through DLPack. */
 static PyObject *py_from_dlpack(PyObject *module, PyObject *obj) {
     PyObject *capsule = NULL, *result = NULL;
     if (!PyCapsule_CheckExact(obj) && PyObject_HasAttrString(obj, "__dlpack__")) {
@@ -87,34 +165,44 @@ static PyObject *py_from_dlpack(PyObject *module, PyObject *obj) {
                          type);
             return NULL;
         }
-        if (!(capsule = PyObject_CallMethod(obj, "__dlpack__", NULL))) return NULL;
+        if (!(capsule = dlpack_capsule_of(obj))) return NULL;
     } else {
         capsule = obj;
         Py_INCREF(capsule);
     }
-    if (!PyCapsule_IsValid(capsule, CAPSULE_NAME)) {
+    bool versioned = PyCapsule_IsValid(capsule, VERSIONED_NAME);
+    if (!versioned && !PyCapsule_IsValid(capsule, CAPSULE_NAME)) {
         PyErr_SetString(PyExc_RuntimeError,
                         "from_dlpack received an invalid capsule. Note that DLTensor capsules "
                         "can be consumed only once, so you might have already constructed a "
                         "tensor from it once.");
         goto done;
     }
-    gil_managed *g = PyMem_RawMalloc(sizeof *g);
+    gil_managed *g = PyMem_RawCalloc(1, sizeof *g);
     if (!g) {
         PyErr_NoMemory();
         goto done;
     }
-    g->inner = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
-    g->m = (DLManagedTensor){
-        .dl_tensor = g->inner->dl_tensor, .manager_ctx = g, .deleter = gil_deleter};
     nt_tensor *t = NULL;
-    nt_status st = nt_from_dlpack(&g->m, &t);
+    nt_status st;
+    if (versioned) {
+        g->inner_v = PyCapsule_GetPointer(capsule, VERSIONED_NAME);
+        g->v = *g->inner_v;
+        g->v.manager_ctx = g;
+        g->v.deleter = gil_versioned_deleter;
+        st = nt_from_dlpack_versioned(&g->v, &t);
+    } else {
+        g->inner = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+        g->m = (DLManagedTensor){
+            .dl_tensor = g->inner->dl_tensor, .manager_ctx = g, .deleter = gil_deleter};
+        st = nt_from_dlpack(&g->m, &t);
+    }
     if (st != NT_OK) { /* refused: the capsule stays unconsumed, its producer deletes it */
         PyMem_RawFree(g);
         nt_py_raise(st);
         goto done;
     }
-    if (PyCapsule_SetName(capsule, USED_CAPSULE_NAME) < 0) {
+    if (PyCapsule_SetName(capsule, versioned ? USED_VERSIONED_NAME : USED_CAPSULE_NAME) < 0) {
         nt_tensor_release(t);
         goto done;
     }
@@ -458,8 +546,9 @@ static PyObject *py_load(PyObject *module, PyObject *args) {
 
 PyMethodDef nt_py_tensor_io_methods[] = {
     {"__dlpack__", (PyCFunction)(void (*)(void))tensor_dlpack, METH_VARARGS | METH_KEYWORDS,
-     "__dlpack__(stream=None): a DLPack capsule sharing the tensor's memory (names are "
-     "dropped)."},
+     "__dlpack__(stream=None, *, max_version=None, dl_device=None, copy=None): a DLPack "
+     "capsule sharing the tensor's memory (DLPack 1.0's versioned one when max_version "
+     "allows it; names are dropped)."},
     {"__dlpack_device__", tensor_dlpack_device, METH_NOARGS,
      "__dlpack_device__(): (1, 0), the CPU as DLPack numbers it."},
     {"__reduce_ex__", tensor_reduce_ex, METH_O,

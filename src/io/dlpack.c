@@ -6,10 +6,15 @@
  * the tensor (so its storage) until the consumer calls the deleter. Import: the DLTensor is
  * checked (device, dtype, rank, sizes, strides, alignment) and wrapped with nt_from_external,
  * whose release callback calls the producer's deleter. A DLPack tensor has no room for names.
+ * DLPack 1.x's versioned struct (ntensor/dlpack_versioned.h) carries the same DLTensor, a
+ * version and flags.
  */
 #include <dlpack/dlpack.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
+
+#include "ntensor/dlpack_versioned.h"
 
 #include "core/status.h"
 #include "core/tensor.h"
@@ -30,9 +35,11 @@ static const struct {
     [NT_FLOAT64] = {kDLFloat, 64},
 };
 
-/* An exported tensor: the DLManagedTensor first, then what it points to. */
+/* An exported tensor: the DLManagedTensor first (or the versioned struct, by its offset),
+ * then what they point to. */
 typedef struct exported {
     DLManagedTensor managed;
+    nt_dlpack_versioned versioned;
     nt_tensor *view; /* keeps the storage alive */
     int64_t dims[];  /* shape, then strides */
 } exported;
@@ -43,7 +50,12 @@ static void exported_deleter(DLManagedTensor *m) {
     free(e);
 }
 
-nt_status nt_to_dlpack(nt_tensor *t, DLManagedTensor **out) {
+static void exported_versioned_deleter(nt_dlpack_versioned *v) {
+    exported_deleter(&((exported *)((char *)v - offsetof(exported, versioned)))->managed);
+}
+
+/* t as an exported block whose managed.dl_tensor describes it */
+static nt_status export_tensor(nt_tensor *t, exported **out) {
     if (!t) return nt_fail_null_tensor("to_dlpack", "tensor");
     if (!out) return nt_fail(NT_ERR_VALUE, "to_dlpack: out is NULL");
     if (nt_requires_grad(t))
@@ -75,13 +87,39 @@ nt_status nt_to_dlpack(nt_tensor *t, DLManagedTensor **out) {
         .manager_ctx = e,
         .deleter = exported_deleter,
     };
+    *out = e;
+    return NT_OK;
+}
+
+nt_status nt_to_dlpack(nt_tensor *t, DLManagedTensor **out) {
+    exported *e = NULL;
+    NT_TRY(export_tensor(t, &e));
     *out = &e->managed;
     return NT_OK;
 }
 
-/* The release callback of an imported tensor's storage. */
+nt_status nt_to_dlpack_versioned(nt_tensor *t, bool copied, nt_dlpack_versioned **out) {
+    exported *e = NULL;
+    NT_TRY(export_tensor(t, &e));
+    e->versioned = (nt_dlpack_versioned){
+        .version = {.major = 1, .minor = 0},
+        .manager_ctx = e,
+        .deleter = exported_versioned_deleter,
+        .flags = copied ? NT_DLPACK_FLAG_IS_COPIED : 0,
+        .dl_tensor = e->managed.dl_tensor,
+    };
+    *out = &e->versioned;
+    return NT_OK;
+}
+
+/* The release callbacks of an imported tensor's storage. */
 static void call_deleter(void *ctx, void *data) {
     DLManagedTensor *m = ctx;
+    if (m->deleter) m->deleter(m);
+}
+
+static void call_versioned_deleter(void *ctx, void *data) {
+    nt_dlpack_versioned *m = ctx;
     if (m->deleter) m->deleter(m);
 }
 
@@ -104,10 +142,9 @@ static const char *device_name(int type) {
     return "an unknown device";
 }
 
-nt_status nt_from_dlpack(DLManagedTensor *managed, nt_tensor **out) {
-    if (!managed) return nt_fail(NT_ERR_VALUE, "from_dlpack: the DLManagedTensor is NULL");
-    if (!out) return nt_fail(NT_ERR_VALUE, "from_dlpack: out is NULL");
-    const DLTensor *dl = &managed->dl_tensor;
+/* The tensor viewing dl's memory, whose storage calls release(ctx) when it dies. */
+static nt_status import_tensor(const DLTensor *dl, void (*release)(void *, void *), void *ctx,
+                               nt_tensor **out) {
     if (dl->device.device_type != kDLCPU)
         return nt_fail(NT_ERR_RUNTIME,
                        "from_dlpack: the tensor is on %s (device type %d, id %d); ntensor "
@@ -144,5 +181,24 @@ nt_status nt_from_dlpack(DLManagedTensor *managed, nt_tensor **out) {
     char *data = (char *)dl->data + dl->byte_offset;
     if (numel > 0 && !dl->data) return nt_fail(NT_ERR_RUNTIME, "from_dlpack: the data is NULL");
     return nt_from_external(numel > 0 ? data : NULL, (size_t)nbytes, (nt_dtype)dtype, dl->ndim,
-                            dl->shape, strides, call_deleter, managed, out);
+                            dl->shape, strides, release, ctx, out);
+}
+
+nt_status nt_from_dlpack(DLManagedTensor *managed, nt_tensor **out) {
+    if (!managed) return nt_fail(NT_ERR_VALUE, "from_dlpack: the DLManagedTensor is NULL");
+    if (!out) return nt_fail(NT_ERR_VALUE, "from_dlpack: out is NULL");
+    return import_tensor(&managed->dl_tensor, call_deleter, managed, out);
+}
+
+nt_status nt_from_dlpack_versioned(nt_dlpack_versioned *managed, nt_tensor **out) {
+    if (!managed) return nt_fail(NT_ERR_VALUE, "from_dlpack: the versioned tensor is NULL");
+    if (!out) return nt_fail(NT_ERR_VALUE, "from_dlpack: out is NULL");
+    if (managed->version.major != 1)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "from_dlpack: DLPack version %u.%u is not supported (ntensor reads 1.x)",
+                       (unsigned)managed->version.major, (unsigned)managed->version.minor);
+    if (managed->flags & NT_DLPACK_FLAG_READ_ONLY)
+        return nt_fail(NT_ERR_RUNTIME, "from_dlpack: the tensor is read-only, and ntensor "
+                                       "tensors are writable; copy it first");
+    return import_tensor(&managed->dl_tensor, call_versioned_deleter, managed, out);
 }

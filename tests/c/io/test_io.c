@@ -10,6 +10,7 @@
 
 #include "core/tensor.h"
 #include "nt_test.h"
+#include "ntensor/dlpack_versioned.h"
 
 static char path[64];
 
@@ -292,6 +293,32 @@ static void test_from_dlpack_checks_and_owns_the_tensor(void) {
     EXPECT(deleted == 1);
 }
 
+/* DLPack 1.x's versioned struct: version 1.0, the copied flag as asked, a round trip that
+ * shares memory; a read-only tensor and a major version other than 1 refused (left to the
+ * caller, who deletes them). */
+static void test_dlpack_versioned(void) {
+    nt_tensor *x = arange_as(6, NT_FLOAT64), *back = NULL;
+    nt_dlpack_versioned *m = NULL;
+    EXPECT_OK(nt_to_dlpack_versioned(x, true, &m));
+    EXPECT(m && m->version.major == 1 && m->version.minor == 0 &&
+           m->flags == NT_DLPACK_FLAG_IS_COPIED && m->dl_tensor.ndim == 1 &&
+           m->dl_tensor.shape[0] == 6 && m->dl_tensor.dtype.bits == 64 &&
+           m->dl_tensor.data == nt_tensor_data(x));
+    EXPECT_OK(nt_from_dlpack_versioned(m, &back));
+    EXPECT(back && nt_tensor_data(back) == nt_tensor_data(x) && same_values(back, x));
+    nt_tensor_release(back);
+    EXPECT_OK(nt_to_dlpack_versioned(x, false, &m));
+    EXPECT(m->flags == 0);
+    m->flags |= NT_DLPACK_FLAG_READ_ONLY;
+    EXPECT_ERR(nt_from_dlpack_versioned(m, &back), NT_ERR_RUNTIME, "read-only");
+    m->flags = 0;
+    m->version.major = 2;
+    EXPECT_ERR(nt_from_dlpack_versioned(m, &back), NT_ERR_RUNTIME, "version 2.0");
+    m->deleter(m);
+    EXPECT_ERR(nt_from_dlpack_versioned(NULL, &back), NT_ERR_VALUE, "NULL");
+    nt_tensor_release(x);
+}
+
 static void test_to_dlpack_refuses_bool_and_requires_grad(void) {
     nt_tensor *b = arange_as(2, NT_BOOL), *f = arange_as(2, NT_FLOAT32);
     DLManagedTensor *m = NULL;
@@ -315,6 +342,7 @@ int main(void) {
     NT_RUN(test_dlpack_round_trip_shares_memory_and_deletes_once);
     NT_RUN(test_from_dlpack_checks_and_owns_the_tensor);
     NT_RUN(test_to_dlpack_refuses_bool_and_requires_grad);
+    NT_RUN(test_dlpack_versioned);
     unlink(path);
     return nt_test_summary();
 }

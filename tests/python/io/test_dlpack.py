@@ -27,6 +27,30 @@ def test_dlpack_device_and_capsule():
         t.__dlpack__(stream="x")
 
 
+def test_versioned_capsule_of_dlpack_1():
+    """__dlpack__(max_version=(1, x)) gives DLPack 1.0's versioned capsule, consumed once and
+    renamed; older consumers (NumPy 1.24, PyTorch 1.13) still get the unversioned one."""
+    t = nt.arange(6.0).reshape(2, 3)
+    cap = t.__dlpack__(max_version=(1, 0))
+    assert '"dltensor_versioned"' in repr(cap)
+    u = nt.from_dlpack(cap)
+    assert '"used_dltensor_versioned"' in repr(cap)
+    assert u.data_ptr() == t.data_ptr() and u.tolist() == t.tolist()
+    with pytest.raises(RuntimeError, match="consumed only once"):
+        nt.from_dlpack(cap)
+    assert '"dltensor"' in repr(t.__dlpack__(max_version=(0, 8)))
+    v = nt.from_dlpack(t)  # asks for 1.x first
+    assert v.data_ptr() == t.data_ptr()
+    c = nt.from_dlpack(t.__dlpack__(max_version=(1, 0), copy=True))
+    assert c.data_ptr() != t.data_ptr() and c.tolist() == t.tolist()
+    with pytest.raises(BufferError):
+        t.__dlpack__(dl_device=(2, 0))
+    with pytest.raises(TypeError):
+        t.__dlpack__(max_version=1)
+    assert np.from_dlpack(t).tolist() == t.tolist()  # NumPy 1.24 asks without max_version
+    t.__dlpack__(max_version=(1, 0))  # dropped unconsumed: its destructor deletes it
+
+
 @pytest.mark.parametrize("ntd,td", [p for p in DTYPE_PAIRS if p[1] is not torch.bool])
 def test_to_torch_shares_memory(ntd, td):
     x = nt.arange(6).to(ntd).reshape(2, 3).t()
