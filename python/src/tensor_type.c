@@ -18,6 +18,25 @@
 
 /* One tensor is one Python object: the wrapper is kept in the tensor's handle while it
  * lives, and a tensor that comes back from C (t.positive(), an in-place op) gets it again. */
+
+/* Tensor objects freed, kept for the next ones (as CPython keeps its floats and tuples): a
+ * tensor made and dropped per call (t[i, k], a + b) then skips the allocator and its zeroing.
+ * The GIL guards the list; without one (a free-threaded build) there is none. */
+#ifdef Py_GIL_DISABLED
+#define SPARE_TENSORS 0
+#else
+#define SPARE_TENSORS 64
+#endif
+static NtTensorObject *spare_tensors[SPARE_TENSORS + 1];
+static int nspare_tensors;
+
+static NtTensorObject *tensor_alloc(void) {
+    if (nspare_tensors == 0) return (NtTensorObject *)NtTensor_Type.tp_alloc(&NtTensor_Type, 0);
+    NtTensorObject *self = spare_tensors[--nspare_tensors];
+    PyObject_Init((PyObject *)self, &NtTensor_Type);
+    return self;
+}
+
 PyObject *nt_py_wrap(nt_tensor *t) {
     PyObject *existing = nt_tensor_handle(t);
     if (existing) {
@@ -25,7 +44,7 @@ PyObject *nt_py_wrap(nt_tensor *t) {
         nt_tensor_release(t);
         return existing;
     }
-    NtTensorObject *self = (NtTensorObject *)NtTensor_Type.tp_alloc(&NtTensor_Type, 0);
+    NtTensorObject *self = tensor_alloc();
     if (!self) {
         nt_tensor_release(t);
         return NULL;
@@ -53,6 +72,12 @@ static void tensor_dealloc(PyObject *obj) {
     if (self->weakrefs) PyObject_ClearWeakRefs(obj);
     if (self->t && nt_tensor_handle(self->t) == obj) nt_tensor_set_handle(self->t, NULL);
     nt_tensor_release(self->t);
+    if (Py_TYPE(obj) == &NtTensor_Type && nspare_tensors < SPARE_TENSORS) {
+        self->t = NULL;
+        self->weakrefs = NULL;
+        spare_tensors[nspare_tensors++] = self;
+        return;
+    }
     Py_TYPE(obj)->tp_free(obj);
 }
 

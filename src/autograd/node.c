@@ -6,10 +6,11 @@
 #include <string.h>
 
 #include "autograd.h"
+#include "core/refcount.h"
 #include "core/status.h"
 
 nt_node *nt_node_retain(nt_node *n) {
-    atomic_fetch_add_explicit(&n->refcount, 1, memory_order_relaxed);
+    nt_ref_add(&n->refcount);
     return n;
 }
 
@@ -25,7 +26,7 @@ static void release_saved(nt_node *n) {
 }
 
 void nt_node_release(nt_node *n) {
-    if (!n || atomic_fetch_sub_explicit(&n->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (!n || !nt_ref_drop(&n->refcount)) return;
     release_saved(n);
     for (int k = 0; k < n->ninputs; k++) {
         nt_node_release(n->edges[k].node);

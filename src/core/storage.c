@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "refcount.h"
 #include "small_alloc.h"
 #include "status.h"
 
@@ -78,12 +79,12 @@ nt_status nt_storage_grow(nt_storage *s, size_t nbytes) {
 }
 
 void nt_storage_retain(nt_storage *s) {
-    atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed);
+    nt_ref_add(&s->refcount);
 }
 
 void nt_storage_release(nt_storage *s) {
     if (!s) return;
-    if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (!nt_ref_drop(&s->refcount)) return;
     if (!s->external && !s->inline_data)
         nt_free_data(s->data, s->nbytes);
     else if (s->release)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "refcount.h"
 #include "small_alloc.h"
 #include "status.h"
 
@@ -161,10 +162,11 @@ static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int n
     t->strides = t->dims + ndim;
 }
 
-nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const int64_t *sizes,
-                         const int64_t *strides, int64_t offset, const nt_name *names,
-                         nt_tensor **out) {
-    size_t bytes = tensor_bytes(ndim);
+/* nt_tensor_make with `extra` more bytes at the end of the tensor's block. */
+static nt_status tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const int64_t *sizes,
+                             const int64_t *strides, int64_t offset, const nt_name *names,
+                             size_t extra, nt_tensor **out) {
+    size_t bytes = tensor_bytes(ndim) + extra;
     nt_tensor *t = nt_small_alloc(bytes);
     if (!t) return nt_fail_oom(bytes);
     nt_storage_retain(storage);
@@ -181,6 +183,12 @@ nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const in
     t->is_contiguous = nt_strides_are_contiguous(ndim, sizes, strides);
     *out = t;
     return NT_OK;
+}
+
+nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const int64_t *sizes,
+                         const int64_t *strides, int64_t offset, const nt_name *names,
+                         nt_tensor **out) {
+    return tensor_make(storage, dtype, ndim, sizes, strides, offset, names, 0, out);
 }
 
 nt_status nt_tensor_alloc(nt_dtype dtype, int ndim, const int64_t *sizes, const nt_name *names,
@@ -232,6 +240,14 @@ nt_status nt_tensor_view_of(const nt_tensor *t, int ndim, const int64_t *sizes,
     return nt_tensor_make(t->storage, t->dtype, ndim, sizes, strides, offset, names, out);
 }
 
+nt_status nt_tensor_view_with(const nt_tensor *t, int ndim, const int64_t *sizes,
+                              const int64_t *strides, int64_t offset, const nt_name *names,
+                              size_t extra, void **extra_at, nt_tensor **out) {
+    NT_TRY(tensor_make(t->storage, t->dtype, ndim, sizes, strides, offset, names, extra, out));
+    *extra_at = (char *)*out + tensor_bytes(ndim);
+    return NT_OK;
+}
+
 void nt_tensor_set_names_unchecked(nt_tensor *t, const nt_name *names) {
     if (!any_named(names, t->ndim)) {
         t->names = NULL;
@@ -261,13 +277,13 @@ nt_status nt_wrap_dim(int64_t dim, int ndim, int64_t *out) {
 /* ---- the public accessors ---- */
 
 nt_tensor *nt_tensor_retain(nt_tensor *t) {
-    atomic_fetch_add_explicit(&t->refcount, 1, memory_order_relaxed);
+    nt_ref_add(&t->refcount);
     return t;
 }
 
 void nt_tensor_release(nt_tensor *t) {
     if (!t) return;
-    if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (!nt_ref_drop(&t->refcount)) return;
     nt_storage *host = t->host;                                /* see nt_tensor_set_data */
     bool storage_holds_block = host || t->storage->block == t; /* see nt_tensor_alloc */
     if (__builtin_expect(t->ag != NULL, 0)) nt_tensor_ag_free(t);

@@ -64,6 +64,13 @@ nt_status nt_tensor_view_of(const nt_tensor *t, int ndim, const int64_t *sizes,
                             const int64_t *strides, int64_t offset, const nt_name *names,
                             nt_tensor **out);
 
+/* nt_tensor_view_of with `extra` more bytes in the view's own block, aligned for any type,
+ * at *extra_at: another layer's data that lives and dies with the tensor (its levels), one
+ * allocation for both. */
+nt_status nt_tensor_view_with(const nt_tensor *t, int ndim, const int64_t *sizes,
+                              const int64_t *strides, int64_t offset, const nt_name *names,
+                              size_t extra, void **extra_at, nt_tensor **out);
+
 /* Gives t room for `ndim` dims (resize_ past the dims it was made with), keeping its names;
  * sizes and strides are then the caller's to set. */
 nt_status nt_tensor_reserve_dims(nt_tensor *t, int ndim);
@@ -133,6 +140,7 @@ nt_status nt_wrap_dim(int64_t dim, int ndim, int64_t *out);
 
 struct nt_levels {
     int n;
+    bool in_tensor_block; /* made with its tensor (nt_tensor_view_with), freed with it */
     struct nt_fcdim *dims[];
 };
 static inline int nt_tensor_nlevels(const nt_tensor *t) {

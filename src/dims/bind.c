@@ -119,15 +119,7 @@ static nt_status make_view(nt_tensor *t, const layout *l, int64_t offset, bool n
         memset(names, 0, (size_t)l->nl * sizeof *names);
         memcpy(names + l->nl, l->pnames, (size_t)l->np * sizeof *names);
     }
-    nt_tensor *v = NULL;
-    NT_TRY(nt_dims_view(t, n, sizes, strides, offset, any ? names : NULL, &v));
-    nt_status st = nt_levels_attach(v, l->nl, l->dims);
-    if (st != NT_OK) {
-        nt_tensor_release(v);
-        return st;
-    }
-    *out = v;
-    return NT_OK;
+    return nt_levels_view(t, n, sizes, strides, offset, any ? names : NULL, l->nl, l->dims, out);
 }
 
 /* The tensor indices of a binding: which positional dims of the bound view they gather. */
@@ -191,9 +183,31 @@ static nt_status gather_by(nt_tensor *v, const gather *g, nt_tensor **out) {
     return NT_OK;
 }
 
+/* Whether the binding is the common one: every dim of an ordinary tensor bound, in order, to
+ * a distinct dim (A[i, k]), so that the view keeps t's geometry and only the levels are new. */
+static bool binds_every_dim(const nt_tensor *t, int n, const nt_bind_spec *specs) {
+    if (t->levels || n != t->ndim) return false;
+    for (int i = 0; i < n; i++) {
+        if (specs[i].kind != NT_BIND_DIM || !specs[i].dim) return false;
+        for (int j = 0; j < i; j++)
+            if (specs[j].dim == specs[i].dim) return false;
+    }
+    return true;
+}
+
+static nt_status bind_every_dim(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tensor **out) {
+    nt_fcdim *dims[NT_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+        NT_TRY(nt_fcdim_set_size(specs[i].dim, t->sizes[i]));
+        dims[i] = specs[i].dim;
+    }
+    return nt_levels_view(t, n, t->sizes, t->strides, t->offset, NULL, n, dims, out);
+}
+
 nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tensor **out) {
     if (!t || !out || (n > 0 && !specs) || n < 0)
         return nt_fail(NT_ERR_VALUE, "nt_tensor_bind: NULL or bad argument");
+    if (binds_every_dim(t, n, specs)) return bind_every_dim(t, n, specs, out);
     int tl = nt_tensor_nlevels(t), tp = t->ndim - tl;
     int consumed = 0, ellipsis = -1;
     for (int i = 0; i < n; i++) {
@@ -357,29 +371,30 @@ nt_status nt_tensor_order(nt_tensor *t, int ngroups, const int *counts, const nt
     bool flat = true; /* every group of one dim */
     for (int g = 0; g < ngroups; g++)
         flat &= counts[g] == 1;
+    if (flat)
+        return nt_levels_view(t, n, sizes, strides, t->offset, t->names ? names : NULL, nkeep, keep,
+                              out);
     nt_tensor *v = NULL;
     NT_TRY(nt_dims_view(t, n, sizes, strides, t->offset, t->names ? names : NULL, &v));
-    if (!flat) {
-        int64_t rsizes[NT_MAX_DIMS];
-        int m = 0, k = nkeep;
-        for (int i = 0; i < nkeep; i++)
-            rsizes[m++] = sizes[i];
-        for (int g = 0; g < ngroups; g++) {
-            int64_t prod = 1;
-            for (int j = 0; j < counts[g]; j++)
-                prod *= sizes[k++];
-            rsizes[m++] = prod;
-        }
-        for (; k < n; k++)
-            rsizes[m++] = sizes[k];
-        nt_tensor *r = NULL;
-        if (v->names) nt_tensor_set_names_unchecked(v, NULL);
-        nt_status st = nt_reshape(v, m, rsizes, &r);
-        nt_tensor_release(v);
-        NT_TRY(st);
-        v = r;
+    int64_t rsizes[NT_MAX_DIMS];
+    int m = 0, k = nkeep;
+    for (int i = 0; i < nkeep; i++)
+        rsizes[m++] = sizes[i];
+    for (int g = 0; g < ngroups; g++) {
+        int64_t prod = 1;
+        for (int j = 0; j < counts[g]; j++)
+            prod *= sizes[k++];
+        rsizes[m++] = prod;
     }
-    nt_status st = nt_levels_attach(v, nkeep, keep);
+    for (; k < n; k++)
+        rsizes[m++] = sizes[k];
+    nt_tensor *r = NULL;
+    if (v->names) nt_tensor_set_names_unchecked(v, NULL);
+    nt_status st = nt_reshape(v, m, rsizes, &r);
+    nt_tensor_release(v);
+    NT_TRY(st);
+    v = r;
+    st = nt_levels_attach(v, nkeep, keep);
     if (st != NT_OK) {
         nt_tensor_release(v);
         return st;
@@ -395,13 +410,5 @@ nt_status nt_fcdim_tensor(nt_fcdim *d, nt_tensor **out) {
     if (!d->range)
         NT_TRY(nt_arange(nt_scalar_int(0), nt_scalar_int(size), nt_scalar_int(1), NT_INT64,
                          &d->range));
-    nt_tensor *v = NULL;
-    NT_TRY(nt_tensor_view_of(d->range, 1, d->range->sizes, d->range->strides, 0, NULL, &v));
-    nt_status st = nt_levels_attach(v, 1, &d);
-    if (st != NT_OK) {
-        nt_tensor_release(v);
-        return st;
-    }
-    *out = v;
-    return NT_OK;
+    return nt_levels_view(d->range, 1, d->range->sizes, d->range->strides, 0, NULL, 1, &d, out);
 }

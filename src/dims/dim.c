@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/refcount.h"
 #include "core/status.h"
 #include "dims/dims.h"
 
@@ -29,11 +30,11 @@ nt_status nt_fcdim_new(const char *name, int64_t size, nt_fcdim **out) {
 }
 
 void nt_fcdim_retain(nt_fcdim *d) {
-    if (d) atomic_fetch_add_explicit(&d->refcount, 1, memory_order_relaxed);
+    if (d) nt_ref_add(&d->refcount);
 }
 
 void nt_fcdim_release(nt_fcdim *d) {
-    if (!d || atomic_fetch_sub_explicit(&d->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (!d || !nt_ref_drop(&d->refcount)) return;
     nt_tensor_release(d->range);
     free(d);
 }

@@ -20,12 +20,20 @@ struct nt_fcdim {
     char name[64];
 };
 
-/* Tensors alive with levels: while 0, the dispatcher never looks for levels (dispatch.h). */
-extern _Atomic int64_t nt_levels_live;
+/* Whether a tensor with levels was ever made: until then, the dispatcher never looks for
+ * levels (dispatch.h). */
+extern _Atomic bool nt_levels_made;
 
 /* Gives t (a fresh tensor without levels, its leading n physical dims being these dims) the
  * levels dims[0..n-1], retaining them. n == 0 leaves t ordinary. */
 nt_status nt_levels_attach(nt_tensor *t, int n, nt_fcdim *const *dims);
+
+/* A view of t with this geometry (as nt_dims_view's) whose leading n dims are the levels
+ * dims[0..n-1] (retained): one allocation for the tensor and its levels when nothing is
+ * recorded. */
+nt_status nt_levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                         int64_t offset, const nt_name *names, int n, nt_fcdim *const *dims,
+                         nt_tensor **out);
 
 /* The index of d among t's levels, or -1. */
 int nt_levels_find(const nt_tensor *t, const nt_fcdim *d);

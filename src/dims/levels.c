@@ -1,7 +1,7 @@
 /*
  * levels.c — the first-class dims a tensor carries (nt_tensor.levels): attaching them,
- * freeing them with the tensor, the live count the dispatcher reads, and views that
- * autograd records.
+ * freeing them with the tensor, the flag the dispatcher reads, and views that autograd
+ * records.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,30 +13,42 @@
 #include "ntensor/call.h"
 #include "ntensor/index.h"
 
-_Atomic int64_t nt_levels_live;
+/* A flag, not a count of the tensors alive with levels: a count would cost two locked
+ * instructions per binding (made and freed), more than the dispatcher's check it saves. */
+_Atomic bool nt_levels_made;
 
 static void levels_free(nt_tensor *t) {
     struct nt_levels *lv = t->levels;
     t->levels = NULL;
     for (int i = 0; i < lv->n; i++)
         nt_fcdim_release(lv->dims[i]);
-    nt_small_free(lv);
-    atomic_fetch_sub_explicit(&nt_levels_live, 1, memory_order_relaxed);
+    if (!lv->in_tensor_block) nt_small_free(lv);
 }
 
-nt_status nt_levels_attach(nt_tensor *t, int n, nt_fcdim *const *dims) {
-    if (n == 0) return NT_OK;
-    size_t bytes = sizeof(struct nt_levels) + (size_t)n * sizeof(nt_fcdim *);
-    struct nt_levels *lv = nt_small_alloc(bytes);
-    if (!lv) return nt_fail_oom(bytes);
+static size_t levels_bytes(int n) {
+    return sizeof(struct nt_levels) + (size_t)n * sizeof(nt_fcdim *);
+}
+
+/* Fills in the levels block lv of t, retaining the dims. */
+static void levels_init(nt_tensor *t, struct nt_levels *lv, bool in_tensor_block, int n,
+                        nt_fcdim *const *dims) {
     lv->n = n;
+    lv->in_tensor_block = in_tensor_block;
     for (int i = 0; i < n; i++) {
         lv->dims[i] = dims[i];
         nt_fcdim_retain(dims[i]);
     }
     nt_tensor_levels_free = levels_free;
     t->levels = lv;
-    atomic_fetch_add_explicit(&nt_levels_live, 1, memory_order_relaxed);
+    if (!atomic_load_explicit(&nt_levels_made, memory_order_relaxed))
+        atomic_store_explicit(&nt_levels_made, true, memory_order_relaxed);
+}
+
+nt_status nt_levels_attach(nt_tensor *t, int n, nt_fcdim *const *dims) {
+    if (n == 0) return NT_OK;
+    struct nt_levels *lv = nt_small_alloc(levels_bytes(n));
+    if (!lv) return nt_fail_oom(levels_bytes(n));
+    levels_init(t, lv, false, n, dims);
     return NT_OK;
 }
 
@@ -66,6 +78,28 @@ nt_status nt_dims_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64
     NT_TRY(nt_dispatch_row(&c, nt_op_row_of(NT_OP_AS_STRIDED)));
     *out = c.result[0];
     if (names) nt_tensor_set_names_unchecked(*out, names);
+    return NT_OK;
+}
+
+nt_status nt_levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                         int64_t offset, const nt_name *names, int n, nt_fcdim *const *dims,
+                         nt_tensor **out) {
+    nt_tensor *v = NULL;
+    if (t->ag || n == 0) { /* recorded: autograd makes the view, the levels come after */
+        NT_TRY(nt_dims_view(t, ndim, sizes, strides, offset, names, &v));
+        nt_status st = nt_levels_attach(v, n, dims);
+        if (st != NT_OK) {
+            nt_tensor_release(v);
+            return st;
+        }
+        *out = v;
+        return NT_OK;
+    }
+    void *block;
+    NT_TRY(
+        nt_tensor_view_with(t, ndim, sizes, strides, offset, names, levels_bytes(n), &block, &v));
+    levels_init(v, block, true, n, dims);
+    *out = v;
     return NT_OK;
 }
 

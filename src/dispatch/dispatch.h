@@ -34,10 +34,10 @@ void nt_call_fresh_versions(nt_call *c);
 extern _Atomic int64_t nt_ag_live;
 nt_status nt_dispatch_grad(nt_call *c, const nt_op_row *row);
 
-/* The first-class dims layer's path (dims/batch.c), taken while some tensor has levels
- * (nt_levels_live counts them) and the call has such a tensor: it aligns the arguments'
- * dims, calls nt_dispatch_row on ordinary views and gives the results their levels. */
-extern _Atomic int64_t nt_levels_live;
+/* The first-class dims layer's path (dims/batch.c), taken once a tensor with levels was
+ * made (nt_levels_made) and the call has such a tensor: it aligns the arguments' dims,
+ * calls nt_dispatch_row on ordinary views and gives the results their levels. */
+extern _Atomic bool nt_levels_made;
 bool nt_call_has_levels(const nt_call *c);
 nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row);
 
@@ -55,7 +55,7 @@ static inline nt_status nt_dispatch_row(nt_call *c, const nt_op_row *row) {
 
 static inline nt_status nt_dispatch(nt_call *c) {
     const nt_op_row *row = nt_op_row_of(c->op);
-    if (__builtin_expect(atomic_load_explicit(&nt_levels_live, memory_order_relaxed) != 0, 0) &&
+    if (__builtin_expect(atomic_load_explicit(&nt_levels_made, memory_order_relaxed), 0) &&
         nt_call_has_levels(c))
         return nt_dispatch_levels(c, row);
     return nt_dispatch_row(c, row);

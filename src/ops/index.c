@@ -897,7 +897,7 @@ bool nt_index_is_basic(int count, const nt_index *idx, bool single) {
 
 /* Whether a tensor of the call has first-class dims (the dispatcher batches it). */
 static bool has_levels(const nt_tensor *t, const nt_tensor *value, int count, const nt_index *idx) {
-    if (atomic_load_explicit(&nt_levels_live, memory_order_relaxed) == 0) return false;
+    if (!atomic_load_explicit(&nt_levels_made, memory_order_relaxed)) return false;
     bool any = t->levels || (value && value->levels);
     for (int i = 0; i < count; i++)
         any = any || (idx[i].kind == NT_INDEX_TENSOR && idx[i].tensor->levels);
