@@ -40,15 +40,18 @@ def alternating_medians(rows, rounds, settle=0.1):
     return [[statistics.median(s) for s in spans] for spans in times]
 
 
-def best_time(fn, min_total=0.2, repeats=5):
-    """Seconds per call: the best of `repeats` runs, each looping for about `min_total`."""
+def best_time(fn, min_total=0.2, repeats=5, names=None):
+    """Seconds per call: the best of `repeats` runs, each looping for about `min_total`. `fn`
+    is a callable, or a statement (a string) run with the globals `names`: timeit then runs
+    the statement itself in its loop, without the cost of calling a Python function, which
+    the statement of a per-call row would otherwise share with both libraries."""
     number = 1
     while True:
-        t = timeit.timeit(fn, number=number)
+        t = timeit.timeit(fn, number=number, globals=names)
         if t >= min_total / 5 or number >= 1 << 24:
             break
         number *= 4
-    return min(timeit.repeat(fn, number=number, repeat=repeats)) / number
+    return min(timeit.repeat(fn, number=number, repeat=repeats, globals=names)) / number
 
 
 class Report:
@@ -58,8 +61,11 @@ class Report:
         self.title = title
         self.rows = []
 
-    def per_call(self, what, nt_fn, torch_fn, target):
-        self.rows.append((what, best_time(nt_fn), best_time(torch_fn), target, None))
+    def per_call(self, what, nt_fn, torch_fn, target, nt_names=None, torch_names=None):
+        """A row of seconds per call; with statements, `nt_names` and `torch_names` are the
+        globals each runs with (best_time)."""
+        self.rows.append((what, best_time(nt_fn, names=nt_names),
+                          best_time(torch_fn, names=torch_names), target, None))
 
     def bandwidth(self, what, nt_fn, torch_fn, nbytes, target):
         self.rows.append((what, best_time(nt_fn, 0.5), best_time(torch_fn, 0.5), target, nbytes))
