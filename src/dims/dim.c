@@ -2,7 +2,16 @@
  * dim.c — the first-class dim object (ntensor/dims.h): a name, a size that binds once, a
  * reference count, and its cached arange (the dim used as a tensor, without levels: a
  * range holding its dim would be a cycle).
+ *
+ * Every view that binds dims retains them and drops them when it dies: per call (A[i, k],
+ * made and freed), that was one locked instruction per dim each way, most of a binding's
+ * time. So a thread defers the references it drops: it keeps a few (dim, count) pairs, and
+ * a retain by the same thread takes one of them back instead of counting up. A deferred
+ * reference is still counted, so the dim lives on while it is held: deferring only delays
+ * a free, never hastens one. They are counted down when the thread's table is full (the
+ * oldest), when the thread exits, and at the process's exit.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,14 +38,114 @@ nt_status nt_fcdim_new(const char *name, int64_t size, nt_fcdim **out) {
     return NT_OK;
 }
 
+static void fcdim_drop(nt_fcdim *d, int64_t n) {
+    if (n > 1) atomic_fetch_sub_explicit(&d->refcount, n - 1, memory_order_acq_rel);
+    if (!nt_ref_drop(&d->refcount)) return;
+    nt_tensor_release(d->range);
+    free(d);
+}
+
+#define DEFERRED_DIMS 8
+
+typedef struct deferred {
+    int count;
+    bool registered; /* with the exit destructor and atexit */
+    nt_fcdim *dims[DEFERRED_DIMS];
+    int64_t refs[DEFERRED_DIMS]; /* references to dims[i] held, not counted down (> 0) */
+} deferred;
+
+static _Thread_local deferred held;
+
+static void drop_held(void *unused) {
+    (void)unused;
+    while (held.count > 0) {
+        held.count--;
+        fcdim_drop(held.dims[held.count], held.refs[held.count]);
+    }
+}
+
+static void drop_held_at_exit(void) {
+    drop_held(NULL);
+}
+
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+static bool exit_key_made;
+
+static void make_exit_key(void) {
+    exit_key_made = pthread_key_create(&exit_key, drop_held) == 0 && atexit(drop_held_at_exit) == 0;
+}
+
+/* Whether the thread's held references will be dropped when it exits (else none are held). */
+static bool register_thread(deferred *h) {
+    pthread_once(&exit_key_once, make_exit_key);
+    h->registered = exit_key_made && pthread_setspecific(exit_key, h) == 0;
+    return h->registered;
+}
+
+/* Takes back one reference to d that this thread holds (h), or counts one up. */
+static void retain_one(deferred *h, nt_fcdim *d) {
+    for (int i = 0; i < h->count; i++)
+        if (h->dims[i] == d) {
+            if (--h->refs[i] == 0) { /* the last one held: its slot goes */
+                h->count--;
+                h->dims[i] = h->dims[h->count];
+                h->refs[i] = h->refs[h->count];
+            }
+            return;
+        }
+    nt_ref_add(&d->refcount);
+}
+
+/* Holds one reference to d that this thread drops (h), making room by dropping the oldest. */
+static void release_one(deferred *h, nt_fcdim *d) {
+    for (int i = 0; i < h->count; i++)
+        if (h->dims[i] == d) {
+            h->refs[i]++;
+            return;
+        }
+    if (!h->registered && !register_thread(h)) {
+        fcdim_drop(d, 1);
+        return;
+    }
+    if (h->count == DEFERRED_DIMS) {
+        nt_fcdim *old = h->dims[0];
+        int64_t n = h->refs[0];
+        memmove(h->dims, h->dims + 1, (DEFERRED_DIMS - 1) * sizeof *h->dims);
+        memmove(h->refs, h->refs + 1, (DEFERRED_DIMS - 1) * sizeof *h->refs);
+        h->count--;
+        fcdim_drop(old, n);
+    }
+    h->dims[h->count] = d;
+    h->refs[h->count++] = 1;
+}
+
+/* The thread's table, its address taken once per call (in a shared library each use of a
+ * thread-local is a call to __tls_get_addr). */
+static inline deferred *my_held(void) {
+    deferred *h = &held;
+    __asm__("" : "+r"(h));
+    return h;
+}
+
+void nt_fcdims_retain(nt_fcdim *const *dims, int n) {
+    deferred *h = my_held();
+    for (int i = 0; i < n; i++)
+        retain_one(h, dims[i]);
+}
+
+void nt_fcdims_release(nt_fcdim *const *dims, int n) {
+    deferred *h = my_held();
+    for (int i = 0; i < n; i++)
+        release_one(h, dims[i]);
+}
+
 void nt_fcdim_retain(nt_fcdim *d) {
-    if (d) nt_ref_add(&d->refcount);
+    if (d) nt_fcdims_retain(&d, 1);
 }
 
 void nt_fcdim_release(nt_fcdim *d) {
-    if (!d || !nt_ref_drop(&d->refcount)) return;
-    nt_tensor_release(d->range);
-    free(d);
+    if (d) nt_fcdims_release(&d, 1);
 }
 
 void *nt_fcdim_handle(const nt_fcdim *d) {

@@ -20,6 +20,11 @@ struct nt_fcdim {
     char name[64];
 };
 
+/* nt_fcdim_retain and nt_fcdim_release of n dims (none NULL) at once (dim.c: a thread defers
+ * the references it drops). */
+void nt_fcdims_retain(nt_fcdim *const *dims, int n);
+void nt_fcdims_release(nt_fcdim *const *dims, int n);
+
 /* Whether a tensor with levels was ever made: until then, the dispatcher never looks for
  * levels (dispatch.h). */
 extern _Atomic bool nt_levels_made;

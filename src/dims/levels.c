@@ -20,8 +20,7 @@ _Atomic bool nt_levels_made;
 static void levels_free(nt_tensor *t) {
     struct nt_levels *lv = t->levels;
     t->levels = NULL;
-    for (int i = 0; i < lv->n; i++)
-        nt_fcdim_release(lv->dims[i]);
+    nt_fcdims_release(lv->dims, lv->n);
     if (!lv->in_tensor_block) nt_small_free(lv);
 }
 
@@ -34,10 +33,8 @@ static void levels_init(nt_tensor *t, struct nt_levels *lv, bool in_tensor_block
                         nt_fcdim *const *dims) {
     lv->n = n;
     lv->in_tensor_block = in_tensor_block;
-    for (int i = 0; i < n; i++) {
-        lv->dims[i] = dims[i];
-        nt_fcdim_retain(dims[i]);
-    }
+    memcpy(lv->dims, dims, (size_t)n * sizeof *dims);
+    nt_fcdims_retain(dims, n);
     nt_tensor_levels_free = levels_free;
     t->levels = lv;
     if (!atomic_load_explicit(&nt_levels_made, memory_order_relaxed))
