@@ -128,6 +128,22 @@ static nt_status plan_select(plan *p, int64_t dim, int64_t index, int64_t real_d
     return NT_OK;
 }
 
+void nt_index_slice_dim(int64_t start, int64_t stop, int64_t step, int64_t *size, int64_t *stride,
+                        int64_t *offset) {
+    int64_t n = *size;
+    if (start < 0) start = start < -n ? 0 : start + n;
+    if (stop < 0) stop = stop < -n ? 0 : stop + n;
+    if (start > n) start = n;
+    if (stop < start) stop = start;
+    if (stop > n) stop = n;
+    *offset = nt_offset_moved(*offset, start, *stride);
+    int64_t len = stop - start;
+    *size = len == 0 ? 0 : (len - 1) / step + 1;
+    /* Fits when the dim keeps two elements of a non-empty tensor; otherwise the stride is
+     * never used to address anything and wraps around, as PyTorch's does. */
+    *stride = (int64_t)((uint64_t)*stride * (uint64_t)step);
+}
+
 /* PyTorch's applySlice then at::slice (clamping start and stop like Python). */
 static nt_status plan_slice(plan *p, int64_t dim, int64_t start, int64_t stop, int64_t step) {
     if (step <= 0) return nt_fail(NT_ERR_VALUE, "step must be greater than zero");
@@ -139,18 +155,7 @@ static nt_status plan_slice(plan *p, int64_t dim, int64_t start, int64_t stop, i
         if (start == 0 && stop == 0 && step == 1) return NT_OK;
         return dim_range_error(dim, p->ndim);
     }
-    int64_t size = p->sizes[dim];
-    if (start < 0) start = start < -size ? 0 : start + size;
-    if (stop < 0) stop = stop < -size ? 0 : stop + size;
-    if (start > size) start = size;
-    if (stop < start) stop = start;
-    if (stop > size) stop = size;
-    p->offset = nt_offset_moved(p->offset, start, p->strides[dim]);
-    int64_t len = stop - start;
-    p->sizes[dim] = len == 0 ? 0 : (len - 1) / step + 1;
-    /* Fits when the dim keeps two elements of a non-empty tensor; otherwise the stride is
-     * never used to address anything and wraps around, as PyTorch's does. */
-    p->strides[dim] = (int64_t)((uint64_t)p->strides[dim] * (uint64_t)step);
+    nt_index_slice_dim(start, stop, step, &p->sizes[dim], &p->strides[dim], &p->offset);
     return NT_OK;
 }
 

@@ -1,6 +1,7 @@
 /*
  * index.h — what the indexing files (index.c, index_fill.c, mask.c, join.c, resize.c)
- * share: small strided helpers and the out= resize of masked_select.
+ * share: small strided helpers and the out= resize of masked_select; dims/bind.c slices and
+ * expands masks with them too.
  */
 #ifndef NT_OPS_INDEX_H
 #define NT_OPS_INDEX_H
@@ -20,6 +21,12 @@ nt_status nt_index_nonzero(const nt_tensor *t, nt_tensor **out);
 nt_status nt_index_restride(const nt_tensor *t, int ndim, const int64_t *sizes,
                             const int64_t *strides, int64_t offset, const nt_name *names,
                             nt_tensor **out);
+
+/* One dim (size, stride) of a layout at *offset sliced start:stop:step (step > 0; stop may be
+ * NT_SLICE_END), start and stop clamped as Python's and at::slice clamp them: the new size,
+ * stride and offset. */
+void nt_index_slice_dim(int64_t start, int64_t stop, int64_t step, int64_t *size, int64_t *stride,
+                        int64_t *offset);
 
 /* masked_fill_ without name inference or the partial-overlap check (setitem's mask path). */
 nt_status nt_masked_fill_unchecked_(nt_tensor *t, const nt_tensor *mask, nt_scalar value);
