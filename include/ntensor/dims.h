@@ -113,26 +113,28 @@ typedef struct nt_bind_spec {
     /** @} */
 } nt_bind_spec;
 
-/** t indexed by `n` specs, per element of the first-class dims involved as PyTorch's
- * indexing of the positional dims. Without tensor specs the result is a view of t whose
- * dims bound here (and t's own) lead, then the positional dims kept (sliced), in order; a
- * dim bound twice (here or in t) takes the diagonal; unbound dims take their sizes. With
- * tensor specs it is a gather (a new tensor): its dims are the union of the view's and the
- * index tensors' (the index tensors' where the first tensor spec is), its positional dims
- * those of PyTorch's indexing run on each element of that union: the index tensors'
- * positional dims broadcast (from the right) and go where the first one is when no slice,
- * None or '...' that keeps a dim sits between them, else first; an index tensor without
- * positional dims selects, as an int does. Errors as functorch.dim's: "at least 3 indices
- * were supplied but the tensor only has 2 dimensions" (NT_ERR_VALUE; a mask counts its
- * dims), the pack's size errors and rebinding (NT_ERR_DIM_BIND); PyTorch's for the rest:
- * "index 5 is out of bounds for dimension 0 with size 3" (NT_ERR_INDEX; the dimension of an
- * index tensor counts the tensor specs, masks as their dims), "step must be greater than
- * zero" (NT_ERR_VALUE), "shape mismatch: indexing tensors could not be broadcast together
- * with shapes [2], [3]", "tensors used as indices must be long, byte or bool tensors",
- * "The shape of the mask [3] at index 0 does not match the shape of the indexed tensor
- * [4, 5] at index 1" (NT_ERR_INDEX); a mask with first-class dims or without positional dims
- * is NT_ERR_NOT_IMPLEMENTED (its count of true elements could differ from one element of
- * the dims to the next). Recorded by autograd (a view, or an index).
+/** t indexed by `n` specs: PyTorch's indexing of the positional dims, run per element of the
+ * first-class dims involved. Without tensor specs the result is a view of t whose dims bound
+ * here (and t's own) lead, then the positional dims kept (sliced), in order; a dim bound
+ * twice (here or in t) takes the diagonal; unbound dims take their sizes. With tensor specs
+ * it is a gather (a new tensor) whose dims are the union of the view's and the index
+ * tensors' (the index tensors' coming where the first tensor spec is: functorch's order),
+ * and whose positional dims are those of PyTorch's indexing on each element of that union:
+ * the index tensors' positional dims broadcast from the right and go where the first of
+ * them is when no slice, None or '...' that keeps a dim sits between them, else first; an
+ * index tensor without positional dims selects, as an int does.
+ *
+ * Errors as functorch.dim's: "at least 3 indices were supplied but the tensor only has 2
+ * dimensions" (NT_ERR_VALUE; a mask counts its dims), the pack's size errors and rebinding
+ * (NT_ERR_DIM_BIND). PyTorch's for the rest: "step must be greater than zero"
+ * (NT_ERR_VALUE); NT_ERR_INDEX for "index 5 is out of bounds for dimension 0 with size 3"
+ * (the dimension of an index tensor counts the tensor specs, a mask as its dims), "shape
+ * mismatch: indexing tensors could not be broadcast together with shapes [2], [3]",
+ * "tensors used as indices must be long, byte or bool tensors", "The shape of the mask [4]
+ * at index 0 does not match the shape of the indexed tensor [4, 6] at index 1" (the
+ * positional dims after binding). A mask with first-class dims (its count of true elements
+ * could differ along them) and a 0-dim bool tensor are NT_ERR_NOT_IMPLEMENTED. Recorded by
+ * autograd (a view, or an index).
  * @param t the tensor (borrowed; a view shares its storage)
  * @param n the number of specs
  * @param specs the index entries; their dims and tensors are borrowed
