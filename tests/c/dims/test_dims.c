@@ -17,6 +17,14 @@ static bool close(nt_tensor *a, nt_tensor *b) {
     return nt_allclose(a, b, 1e-5, 1e-6, false, &r) == NT_OK && r;
 }
 
+/* Releases the tensors and the dims of a test. */
+static void release_all(nt_tensor **objs, size_t n, nt_fcdim **dims, size_t ndims) {
+    for (size_t k = 0; k < n; k++)
+        nt_tensor_release(objs[k]);
+    for (size_t k = 0; k < ndims; k++)
+        nt_fcdim_release(dims[k]);
+}
+
 static void test_dim_sizes(void) {
     nt_fcdim *i = NULL;
     EXPECT_OK(nt_fcdim_new("i", -1, &i));
@@ -61,11 +69,8 @@ static void test_mm_by_dims(void) {
     EXPECT_OK(nt_mm(a, b, &want));
     EXPECT(close(r, want));
     nt_tensor *objs[] = {a, b, ab, bb, p, s, r, want};
-    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
-        nt_tensor_release(objs[n]);
-    nt_fcdim_release(i);
-    nt_fcdim_release(j);
-    nt_fcdim_release(k);
+    nt_fcdim *ds[] = {i, j, k};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 3);
 }
 
 static void test_bind_errors(void) {
@@ -123,9 +128,8 @@ static void test_diag_and_range(void) {
     EXPECT_OK(nt_tensor_order(ix, 1, &one, &id, &ro));
     EXPECT(nt_tensor_ndim(ro) == 1 && ((int64_t *)nt_tensor_data(ro))[2] == 2);
     nt_tensor *objs[] = {a, d, r, want, ix, ro};
-    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
-        nt_tensor_release(objs[n]);
-    nt_fcdim_release(i);
+    nt_fcdim *ds[] = {i};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 1);
 }
 
 static nt_tensor *ints(int64_t n, const int64_t *v) {
@@ -166,12 +170,14 @@ static void test_bind_slices(void) {
     EXPECT_OK(nt_index_get(a, 2, i1, &want));
     EXPECT(bound_is(a, 2, s1, 1, &i, want));
     nt_tensor_release(want);
+    want = NULL;
     nt_bind_spec s2[2] = {{.kind = NT_BIND_DIM, .dim = i},
                           {.kind = NT_BIND_SLICE, .start = -5, .stop = NT_SLICE_END, .step = 2}};
     nt_index i2[2] = {ALL, {.kind = NT_INDEX_SLICE, .start = 1, .stop = 6, .step = 2}};
     EXPECT_OK(nt_index_get(a, 2, i2, &want));
     EXPECT(bound_is(a, 2, s2, 1, &i, want));
     nt_tensor_release(want);
+    want = NULL;
     nt_bind_spec s3[2] = {{.kind = NT_BIND_SLICE, .start = 1, .stop = 100, .step = 1},
                           {.kind = NT_BIND_DIM, .dim = j}};
     nt_index i3[1] = {{.kind = NT_INDEX_SLICE, .start = 1, .stop = 4, .step = 1}};
@@ -182,6 +188,7 @@ static void test_bind_slices(void) {
     EXPECT_OK(nt_tensor_bind(a, 2, s4, &v));
     EXPECT(nt_tensor_ndim(v) == 1 && nt_tensor_sizes(v)[0] == 4);
     nt_tensor_release(v);
+    v = NULL;
     nt_bind_spec s5[2] = {{.kind = NT_BIND_DIM, .dim = i},
                           {.kind = NT_BIND_SLICE, .start = 7, .stop = 9, .step = 1}};
     EXPECT_OK(nt_tensor_bind(a, 2, s5, &v));
@@ -190,10 +197,8 @@ static void test_bind_slices(void) {
                           {.kind = NT_BIND_SLICE, .start = 0, .stop = 4, .step = -1}};
     EXPECT_FAIL(nt_tensor_bind(a, 2, s6, &w), NT_ERR_VALUE, "step must be greater than zero");
     nt_tensor *objs[] = {a, want, w, v};
-    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
-        nt_tensor_release(objs[n]);
-    nt_fcdim_release(i);
-    nt_fcdim_release(j);
+    nt_fcdim *ds[] = {i, j};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 2);
 }
 
 /* Index tensors beside dims: a plain one, one with a first-class dim (the result has both
@@ -210,6 +215,7 @@ static void test_bind_index_tensors(void) {
     EXPECT_OK(nt_index_get(a, 2, i1, &want));
     EXPECT(bound_is(a, 2, s1, 1, &i, want));
     nt_tensor_release(want);
+    want = NULL;
     nt_bind_spec sk[1] = {{.kind = NT_BIND_DIM, .dim = k}};
     EXPECT_OK(nt_tensor_bind(t, 1, sk, &tk));
     nt_bind_spec s2[2] = {{.kind = NT_BIND_DIM, .dim = i}, {.kind = NT_BIND_TENSOR, .tensor = tk}};
@@ -218,6 +224,7 @@ static void test_bind_index_tensors(void) {
     nt_fcdim *ik[2] = {i, k};
     EXPECT(bound_is(a, 2, s2, 2, ik, want));
     nt_tensor_release(want);
+    want = NULL;
     bool mv[6] = {true, false, false, true, true, false};
     int64_t six = 6;
     nt_tensor *mask = NULL;
@@ -228,6 +235,7 @@ static void test_bind_index_tensors(void) {
     EXPECT_OK(nt_index_get(a, 2, i3, &want));
     EXPECT(bound_is(a, 2, s3, 1, &i, want));
     nt_tensor_release(want);
+    want = NULL;
     /* z[:, j, idx]: per element z_j[:, idx], (3, 3): the broadcast dims after the kept one */
     nt_fcdim *j;
     nt_fcdim_new("j", -1, &j);
@@ -243,11 +251,8 @@ static void test_bind_index_tensors(void) {
     EXPECT_OK(nt_permute(g, 3, perm, &want));
     EXPECT(bound_is(z, 3, s4, 1, &j, want));
     nt_tensor *objs[] = {a, idx, t, tk, want, mask, z, g};
-    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
-        nt_tensor_release(objs[n]);
-    nt_fcdim_release(i);
-    nt_fcdim_release(j);
-    nt_fcdim_release(k);
+    nt_fcdim *ds[] = {i, j, k};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 3);
 }
 
 static void test_bind_index_tensor_errors(void) {
@@ -288,10 +293,8 @@ static void test_bind_index_tensor_errors(void) {
     s[1].tensor = NULL;
     EXPECT_ERR(nt_tensor_bind(a3i, 2, s, &out), NT_ERR_VALUE, "NULL");
     nt_tensor *objs[] = {a, b, t2, t3, f, mask, mi, a3, a3i};
-    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
-        nt_tensor_release(objs[n]);
-    nt_fcdim_release(i);
-    nt_fcdim_release(m);
+    nt_fcdim *ds[] = {i, m};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 2);
 }
 
 /* nt_dims_dot: (A[i, k] * B[k, j]).sum(k) as one matrix product, a dim summed on one side
@@ -318,11 +321,8 @@ static void test_dims_dot(void) {
     EXPECT(nt_tensor_levels(s2, NULL) == 1 && nt_tensor_ndim(s2) == 0);
     EXPECT_ERR(nt_dims_dot(ab, NULL, 1, &k, &s2), NT_ERR_VALUE, "NULL");
     nt_tensor *objs[] = {a, b, ab, bb, s, r, want, s2};
-    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
-        nt_tensor_release(objs[n]);
-    nt_fcdim_release(i);
-    nt_fcdim_release(j);
-    nt_fcdim_release(k);
+    nt_fcdim *ds[] = {i, j, k};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 3);
 }
 
 int main(void) {
