@@ -282,17 +282,18 @@ static nt_status broadcast_positional(const columns *c, int *m, int64_t *bshape)
  * does not (in its row-major order) in *bad. */
 static bool in_range(const nt_tensor *e, int64_t size, int64_t *bad) {
     const int64_t *p = (const int64_t *)nt_tensor_bytes(e);
-    int64_t ix[NT_MAX_DIMS] = {0};
+    int64_t ix[NT_MAX_DIMS] = {0}, at = 0;
     for (int64_t i = 0; i < e->numel; i++) {
-        int64_t at = 0;
-        for (int d = 0; d < e->ndim; d++)
-            at += ix[d] * e->strides[d];
         if (p[at] < -size || p[at] >= size) {
             *bad = p[at];
             return false;
         }
-        for (int d = e->ndim - 1; d >= 0 && ++ix[d] == e->sizes[d]; d--)
+        for (int d = e->ndim - 1; d >= 0; d--) { /* the next element, row-major */
+            at += e->strides[d];
+            if (++ix[d] < e->sizes[d]) break;
+            at -= e->strides[d] * e->sizes[d];
             ix[d] = 0;
+        }
     }
     return true;
 }

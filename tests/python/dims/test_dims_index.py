@@ -253,22 +253,27 @@ def error_of(fn):
 
 
 ERRORS = {
-    "out of range": lambda lib, i: lib.rand(3, 4, 5)[i, lib.tensor([0, 1]), lib.tensor([0, 7])],
-    "negative out of range": lambda lib, i: lib.rand(3, 5)[i, lib.tensor([-1, -6])],
-    "float index": lambda lib, i: lib.rand(3, 5)[i, lib.tensor([0.0, 1.0])],
-    "shapes mismatch": lambda lib, i: lib.rand(3, 4, 5)[i, lib.tensor([0, 1]),
-                                                      lib.tensor([0, 1, 2])],
-    "negative step": lambda lib, i: lib.rand(3, 5)[i, ::-1],
-    "zero step": lambda lib, i: lib.rand(3, 5)[i, ::0],
-    "too many": lambda lib, i: lib.rand(3, 5)[i, lib.tensor([0]), lib.tensor([0])],
-    "int out of range": lambda lib, i: lib.rand(3, 5)[i, 7],
+    "out of range": lambda lib, i, k: lib.rand(3, 4, 5)[i, lib.tensor([0, 1]),
+                                                      lib.tensor([0, 7])],
+    "out of range, strided": lambda lib, i, k: lib.rand(3, 5)[i, lib.tensor([[0, 9], [1, 2],
+                                                                             [3, 4]]).t()],
+    "out of range, with dims": lambda lib, i, k: lib.rand(3, 5)[
+        i, lib.tensor([[[0, 1], [2, 3]], [[4, 0], [6, 1]]])[:, k].t()],
+    "negative out of range": lambda lib, i, k: lib.rand(3, 5)[i, lib.tensor([-1, -6])],
+    "float index": lambda lib, i, k: lib.rand(3, 5)[i, lib.tensor([0.0, 1.0])],
+    "shapes mismatch": lambda lib, i, k: lib.rand(3, 4, 5)[i, lib.tensor([0, 1]),
+                                                         lib.tensor([0, 1, 2])],
+    "negative step": lambda lib, i, k: lib.rand(3, 5)[i, ::-1],
+    "zero step": lambda lib, i, k: lib.rand(3, 5)[i, ::0],
+    "too many": lambda lib, i, k: lib.rand(3, 5)[i, lib.tensor([0]), lib.tensor([0])],
+    "int out of range": lambda lib, i, k: lib.rand(3, 5)[i, 7],
 }
 
 
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_errors_as_functorch(name):
-    mine = error_of(lambda: ERRORS[name](nt, ndim.dims(1)))
-    want = theirs(lambda fdim: error_of(lambda: ERRORS[name](torch, fdim.dims(1))))
+    mine = error_of(lambda: ERRORS[name](nt, *ndim.dims(2)))
+    want = theirs(lambda fdim: error_of(lambda: ERRORS[name](torch, *fdim.dims(2))))
     assert mine is not None and mine == want
 
 
