@@ -80,20 +80,23 @@ static inline nt_fcdim *nt_dim_to_fc(nt_dim d) {
  * NT_MAX_DIMS). */
 NT_API int nt_tensor_levels(const nt_tensor *t, nt_fcdim **dims);
 
-/** One entry of an index that binds dims (t[i, (j, k), :, 0, ..., None]). */
+/** One entry of an index that binds dims (t[i, (j, k), 1:3, 0, ..., None, idx]). */
 typedef enum nt_bind_kind {
     NT_BIND_DIM,      /**< a dim: binds one positional dim */
     NT_BIND_PACK,     /**< a pack of dims splitting one positional dim (one unsized dim inferred) */
-    NT_BIND_SLICE,    /**< a full slice ':': keeps one positional dim */
+    NT_BIND_SLICE,    /**< a slice start:stop:step (step 0: the full slice ':'): keeps one
+                         positional dim, a view */
     NT_BIND_INT,      /**< an index: selects in one positional dim */
     NT_BIND_ELLIPSIS, /**< '...': keeps the positional dims no other entry takes */
     NT_BIND_NONE,     /**< None: a new positional dim of size one */
-    NT_BIND_TENSOR,   /**< an integer tensor without positional dims (a dim expression, i - 1,
-                         input[batch, seq]): gathers in one positional dim, batched over the
-                         index's dims */
+    NT_BIND_TENSOR,   /**< an index tensor: int64 (with or without positional dims and
+                         first-class dims: a dim expression i - 1, input[batch, seq], a plain
+                         tensor, t[k]) gathers in one positional dim; bool or uint8 without
+                         first-class dims is a mask over as many positional dims as it has */
 } nt_bind_kind;
 
-/** One index entry for nt_tensor_bind; `kind` says which other field is read. */
+/** One index entry for nt_tensor_bind; `kind` says which other fields are read. A
+ * zero-initialised spec of kind NT_BIND_SLICE is the full slice ':'. */
 typedef struct nt_bind_spec {
     /** What the entry is. */
     nt_bind_kind kind;
@@ -102,17 +105,40 @@ typedef struct nt_bind_spec {
     nt_fcdim *const *pack; /**< PACK */
     int64_t index;         /**< INT (negative counts from the end) */
     nt_tensor *tensor;     /**< TENSOR */
+    /** @{ */
+    /** SLICE: Python's start, stop (NT_SLICE_END of ntensor/index.h: to the end) and step
+     * (> 0), clamped to the dim as Python and PyTorch clamp them; step 0 is the full slice
+     * ':' (start and stop unread). */
+    int64_t start, stop, step;
+    /** @} */
 } nt_bind_spec;
 
-/** t indexed by `n` specs: a view of t whose dims bound here (and t's own) lead, then the
- * positional dims kept, in order. A dim bound twice (here or in t) takes the diagonal.
- * Unbound dims take their sizes. Errors as functorch.dim's: "at least 3 indices were
- * supplied but the tensor only has 2 dimensions" (NT_ERR_VALUE), the pack's size errors and
- * rebinding (NT_ERR_DIM_BIND). Recorded by autograd as a view.
- * @param t the tensor (borrowed; the view shares its storage)
+/** t indexed by `n` specs: PyTorch's indexing of the positional dims, run per element of the
+ * first-class dims involved. Without tensor specs the result is a view of t whose dims bound
+ * here (and t's own) lead, then the positional dims kept (sliced), in order; a dim bound
+ * twice (here or in t) takes the diagonal; unbound dims take their sizes. With tensor specs
+ * it is a gather (a new tensor) whose dims are the union of the view's and the index
+ * tensors' (the index tensors' coming where the first tensor spec is: functorch's order),
+ * and whose positional dims are those of PyTorch's indexing on each element of that union:
+ * the index tensors' positional dims broadcast from the right and go where the first of
+ * them is when no slice, None or '...' that keeps a dim sits between them, else first; an
+ * index tensor without positional dims selects, as an int does.
+ *
+ * Errors as functorch.dim's: "at least 3 indices were supplied but the tensor only has 2
+ * dimensions" (NT_ERR_VALUE; a mask counts its dims), the pack's size errors and rebinding
+ * (NT_ERR_DIM_BIND). PyTorch's for the rest: "step must be greater than zero"
+ * (NT_ERR_VALUE); NT_ERR_INDEX for "index 5 is out of bounds for dimension 0 with size 3"
+ * (the dimension of an index tensor counts the tensor specs, a mask as its dims), "shape
+ * mismatch: indexing tensors could not be broadcast together with shapes [2], [3]",
+ * "tensors used as indices must be long, byte or bool tensors", "The shape of the mask [4]
+ * at index 0 does not match the shape of the indexed tensor [4, 6] at index 1" (the
+ * positional dims after binding). A mask with first-class dims (its count of true elements
+ * could differ along them) and a 0-dim bool tensor are NT_ERR_NOT_IMPLEMENTED. Recorded by
+ * autograd (a view, or an index).
+ * @param t the tensor (borrowed; a view shares its storage)
  * @param n the number of specs
  * @param specs the index entries; their dims and tensors are borrowed
- * @param[out] out the view, a new reference */
+ * @param[out] out the view or the gathered tensor, a new reference */
 NT_API nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tensor **out);
 
 /** t with the dims of `ngroups` groups placed first as positional dims, in order: group g

@@ -198,8 +198,8 @@ static bool is_pack(PyObject *o) {
 }
 
 /* A dim expression (a tensor with dims and no positional dims) binds; an index tensor with
- * positional dims too takes the ordinary path, batched by the dispatcher (t[idx] per element
- * of the dims, as functorch's index tensors). */
+ * positional dims too binds beside a dim or a pack, else takes the ordinary path, batched by
+ * the dispatcher (t[idx] per element of the dims, as functorch's index tensors). */
 static bool has_levels(PyObject *o) {
     return nt_py_is_tensor(o) && nt_tensor_levels(nt_py_tensor(o), NULL) > 0 &&
            nt_tensor_ndim(nt_py_tensor(o)) == 0;
@@ -235,7 +235,32 @@ static bool full_slice(PyObject *o) {
     return PySlice_Check(o) && s->start == Py_None && s->stop == Py_None && s->step == Py_None;
 }
 
-/* t[index] for an index with dims: dims, packs, full slices, ints, ..., None. */
+/* An index entry that is not a dim, a pack, an int or ':', read as PyTorch's indexing reads
+ * it: a list becomes an index tensor, True and False 0-dim bool tensors (which
+ * nt_tensor_bind refuses), each a new reference in *owned (else NULL, also on failure). */
+static int bind_entry(PyObject *o, nt_bind_spec *s, nt_tensor **owned) {
+    nt_index ix;
+    if (nt_py_index_entry(o, &ix, owned) < 0) return -1;
+    static const nt_bind_kind kinds[] = {
+        [NT_INDEX_INT] = NT_BIND_INT,     [NT_INDEX_SLICE] = NT_BIND_SLICE,
+        [NT_INDEX_NONE] = NT_BIND_NONE,   [NT_INDEX_ELLIPSIS] = NT_BIND_ELLIPSIS,
+        [NT_INDEX_BOOL] = NT_BIND_TENSOR, [NT_INDEX_TENSOR] = NT_BIND_TENSOR,
+    };
+    s->kind = kinds[ix.kind];
+    s->index = ix.i;
+    s->start = ix.start;
+    s->stop = ix.stop;
+    s->step = ix.step;
+    s->tensor = (nt_tensor *)ix.tensor;
+    if (ix.kind != NT_INDEX_BOOL) return 0;
+    nt_tensor *b = NULL;
+    nt_status st = nt_full(0, NULL, nt_scalar_bool(ix.i != 0), NT_BOOL, NULL, &b);
+    s->tensor = *owned = b;
+    return st == NT_OK ? 0 : nt_py_raise_int(st);
+}
+
+/* t[index] for an index with dims: dims, packs, slices, ints, ..., None, index tensors and
+ * lists. */
 PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index) {
     PyObject *one[1] = {index};
     PyObject *const *items = PyTuple_Check(index) ? &PyTuple_GET_ITEM(index, 0) : one;
@@ -246,7 +271,9 @@ PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index) {
     }
     nt_bind_spec specs[NT_MAX_DIMS];
     nt_fcdim *packs[NT_MAX_DIMS * 4];
-    int npack = 0;
+    nt_tensor *owned[NT_MAX_DIMS]; /* the first nowned are set */
+    PyObject *result = NULL;
+    int npack = 0, nowned = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *o = items[i];
         nt_bind_spec *s = &specs[i];
@@ -258,35 +285,31 @@ PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index) {
             Py_ssize_t k = PySequence_Fast_GET_SIZE(o);
             if (npack + k > NT_MAX_DIMS * 4) {
                 PyErr_SetString(PyExc_ValueError, "too many dims in packs");
-                return NULL;
+                goto done;
             }
             s->kind = NT_BIND_PACK;
             s->n = (int)k;
             s->pack = &packs[npack];
             for (Py_ssize_t j = 0; j < k; j++)
                 packs[npack++] = ((NtDimObject *)PySequence_Fast_GET_ITEM(o, j))->d;
-        } else if (nt_py_is_tensor(o)) { /* a dim expression, input[batch, seq] */
-            s->kind = NT_BIND_TENSOR;
-            s->tensor = nt_py_tensor(o);
-        } else if (o == Py_Ellipsis) {
-            s->kind = NT_BIND_ELLIPSIS;
-        } else if (o == Py_None) {
-            s->kind = NT_BIND_NONE;
         } else if (full_slice(o)) {
             s->kind = NT_BIND_SLICE;
         } else if (PyLong_Check(o) && !PyBool_Check(o)) {
             s->kind = NT_BIND_INT;
-            if (nt_py_int64_from_object(o, &s->index, "index") < 0) return NULL;
+            if (nt_py_int64_from_object(o, &s->index, "index") < 0) goto done;
         } else {
-            PyErr_Format(PyExc_NotImplementedError,
-                         "indexing with dims and %s together is not supported yet",
-                         Py_TYPE(o)->tp_name);
-            return NULL;
+            int rc = bind_entry(o, s, &owned[nowned]);
+            nowned += owned[nowned] != NULL;
+            if (rc < 0) goto done;
         }
     }
     nt_tensor *out = NULL;
     nt_status st = nt_tensor_bind(nt_py_tensor(self), (int)n, specs, &out);
-    return nt_py_result(st, out);
+    result = nt_py_result(st, out);
+done:
+    for (int i = 0; i < nowned; i++)
+        nt_tensor_release(owned[i]);
+    return result;
 }
 
 /* ---- Tensor.dims, Tensor.order, the printed form ---- */

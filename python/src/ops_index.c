@@ -86,14 +86,9 @@ static int sequence_tensor(PyObject *seq, nt_tensor **out) {
     return st == NT_OK ? 0 : nt_py_raise_int(st);
 }
 
-/* One element of an index tuple. */
-static int read_item(PyObject *o, index_tuple *t) {
-    if (t->count >= NT_MAX_DIMS * 2) {
-        PyErr_SetString(PyExc_IndexError, "too many indices");
-        return -1;
-    }
-    nt_index *ix = &t->idx[t->count];
+int nt_py_index_entry(PyObject *o, nt_index *ix, nt_tensor **owned) {
     memset(ix, 0, sizeof *ix);
+    *owned = NULL;
     if (nt_py_is_tensor(o)) {
         ix->kind = NT_INDEX_TENSOR;
         ix->tensor = nt_py_tensor(o);
@@ -110,11 +105,9 @@ static int read_item(PyObject *o, index_tuple *t) {
     } else if (PySlice_Check(o)) {
         if (read_slice(o, ix) < 0) return -1;
     } else if (PySequence_Check(o)) {
-        nt_tensor *x;
-        if (sequence_tensor(o, &x) < 0) return -1;
-        t->owned[t->nowned++] = x;
+        if (sequence_tensor(o, owned) < 0) return -1;
         ix->kind = NT_INDEX_TENSOR;
-        ix->tensor = x;
+        ix->tensor = *owned;
     } else {
         PyObject *index = PyNumber_Index(o);
         if (!index) {
@@ -130,6 +123,18 @@ static int read_item(PyObject *o, index_tuple *t) {
         Py_DECREF(index);
         if (rc < 0) return -1;
     }
+    return 0;
+}
+
+/* One element of an index tuple. */
+static int read_item(PyObject *o, index_tuple *t) {
+    if (t->count >= NT_MAX_DIMS * 2) {
+        PyErr_SetString(PyExc_IndexError, "too many indices");
+        return -1;
+    }
+    nt_tensor *owned;
+    if (nt_py_index_entry(o, &t->idx[t->count], &owned) < 0) return -1;
+    if (owned) t->owned[t->nowned++] = owned;
     t->count++;
     return 0;
 }

@@ -157,6 +157,9 @@ extern PyMethodDef nt_py_module_factory_functions[]; /* factories.c */
 extern PyMethodDef nt_py_tensor_index_methods[];     /* ops_index.c */
 int nt_py_index_prepare(PyTypeObject *type);         /* ops_index.c */
 int nt_py_index_init(PyObject *module);              /* ops_index.c */
+/* ops_index.c: one entry of an index, read as PyTorch reads it (a sequence becomes an index
+ * tensor, a new reference in *owned, else *owned is NULL); -1 with the exception set */
+int nt_py_index_entry(PyObject *o, nt_index *ix, nt_tensor **owned);
 
 int nt_py_operators_prepare(PyTypeObject *tensor_type); /* operators.c */
 extern PyMethodDef nt_py_tensor_io_methods[];           /* io.c */

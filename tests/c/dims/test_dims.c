@@ -1,6 +1,7 @@
 /*
- * test_dims.c — the first-class dims C API (ntensor/dims.h): dims and their sizes, binding,
- * order, batching through the dispatcher, and bad input giving a status and a message.
+ * test_dims.c — the first-class dims C API (ntensor/dims.h): dims and their sizes, binding
+ * (with slices and index tensors), order, batching through the dispatcher, and bad input
+ * giving a status and a message.
  */
 #include "nt_test.h"
 
@@ -14,6 +15,14 @@ static nt_tensor *rand2(int64_t a, int64_t b) {
 static bool close(nt_tensor *a, nt_tensor *b) {
     bool r = false;
     return nt_allclose(a, b, 1e-5, 1e-6, false, &r) == NT_OK && r;
+}
+
+/* Releases the tensors and the dims of a test. */
+static void release_all(nt_tensor **objs, size_t n, nt_fcdim **dims, size_t ndims) {
+    for (size_t k = 0; k < n; k++)
+        nt_tensor_release(objs[k]);
+    for (size_t k = 0; k < ndims; k++)
+        nt_fcdim_release(dims[k]);
 }
 
 static void test_dim_sizes(void) {
@@ -60,11 +69,8 @@ static void test_mm_by_dims(void) {
     EXPECT_OK(nt_mm(a, b, &want));
     EXPECT(close(r, want));
     nt_tensor *objs[] = {a, b, ab, bb, p, s, r, want};
-    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
-        nt_tensor_release(objs[n]);
-    nt_fcdim_release(i);
-    nt_fcdim_release(j);
-    nt_fcdim_release(k);
+    nt_fcdim *ds[] = {i, j, k};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 3);
 }
 
 static void test_bind_errors(void) {
@@ -122,9 +128,173 @@ static void test_diag_and_range(void) {
     EXPECT_OK(nt_tensor_order(ix, 1, &one, &id, &ro));
     EXPECT(nt_tensor_ndim(ro) == 1 && ((int64_t *)nt_tensor_data(ro))[2] == 2);
     nt_tensor *objs[] = {a, d, r, want, ix, ro};
-    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
-        nt_tensor_release(objs[n]);
-    nt_fcdim_release(i);
+    nt_fcdim *ds[] = {i};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 1);
+}
+
+static nt_tensor *ints(int64_t n, const int64_t *v) {
+    nt_tensor *t = NULL;
+    nt_from_buffer(v, NT_INT64, 1, &n, NULL, &t);
+    return t;
+}
+
+/* t bound by the specs and ordered by `dims` (every dim of the result) is close to want. */
+static bool bound_is(nt_tensor *t, int n, const nt_bind_spec *specs, int nd, nt_fcdim **dims,
+                     nt_tensor *want) {
+    nt_tensor *b = NULL, *r = NULL;
+    int counts[NT_MAX_DIMS];
+    nt_dim ds[NT_MAX_DIMS];
+    for (int k = 0; k < nd; k++)
+        counts[k] = 1, ds[k] = nt_dim_fc(dims[k]);
+    bool ok = nt_tensor_bind(t, n, specs, &b) == NT_OK && nt_tensor_levels(b, NULL) == nd &&
+              nt_tensor_order(b, nd, counts, ds, &r) == NT_OK && close(r, want);
+    if (!ok) fprintf(stderr, "  bound_is: %s\n", nt_last_error());
+    nt_tensor_release(b);
+    nt_tensor_release(r);
+    return ok;
+}
+
+#define ALL                                                                                        \
+    { .kind = NT_INDEX_SLICE, .start = 0, .stop = NT_SLICE_END, .step = 1 }
+
+/* Slices with bounds and steps beside dims: views sliced as PyTorch slices (clamped bounds,
+ * negative ones from the end); a zeroed slice spec is ':'. */
+static void test_bind_slices(void) {
+    nt_fcdim *i, *j;
+    nt_fcdim_new("i", -1, &i);
+    nt_fcdim_new("j", -1, &j);
+    nt_tensor *a = rand2(4, 6), *want = NULL, *w = NULL, *v = NULL;
+    nt_bind_spec s1[2] = {{.kind = NT_BIND_DIM, .dim = i},
+                          {.kind = NT_BIND_SLICE, .start = 1, .stop = 3, .step = 1}};
+    nt_index i1[2] = {ALL, {.kind = NT_INDEX_SLICE, .start = 1, .stop = 3, .step = 1}};
+    EXPECT_OK(nt_index_get(a, 2, i1, &want));
+    EXPECT(bound_is(a, 2, s1, 1, &i, want));
+    nt_tensor_release(want);
+    want = NULL;
+    nt_bind_spec s2[2] = {{.kind = NT_BIND_DIM, .dim = i},
+                          {.kind = NT_BIND_SLICE, .start = -5, .stop = NT_SLICE_END, .step = 2}};
+    nt_index i2[2] = {ALL, {.kind = NT_INDEX_SLICE, .start = 1, .stop = 6, .step = 2}};
+    EXPECT_OK(nt_index_get(a, 2, i2, &want));
+    EXPECT(bound_is(a, 2, s2, 1, &i, want));
+    nt_tensor_release(want);
+    want = NULL;
+    nt_bind_spec s3[2] = {{.kind = NT_BIND_SLICE, .start = 1, .stop = 100, .step = 1},
+                          {.kind = NT_BIND_DIM, .dim = j}};
+    nt_index i3[1] = {{.kind = NT_INDEX_SLICE, .start = 1, .stop = 4, .step = 1}};
+    EXPECT_OK(nt_index_get(a, 1, i3, &w));
+    EXPECT_OK(nt_transpose(w, 0, 1, &want));
+    EXPECT(bound_is(a, 2, s3, 1, &j, want));
+    nt_bind_spec s4[2] = {{.kind = NT_BIND_SLICE}, {.kind = NT_BIND_DIM, .dim = j}};
+    EXPECT_OK(nt_tensor_bind(a, 2, s4, &v));
+    EXPECT(nt_tensor_ndim(v) == 1 && nt_tensor_sizes(v)[0] == 4);
+    nt_tensor_release(v);
+    v = NULL;
+    nt_bind_spec s5[2] = {{.kind = NT_BIND_DIM, .dim = i},
+                          {.kind = NT_BIND_SLICE, .start = 7, .stop = 9, .step = 1}};
+    EXPECT_OK(nt_tensor_bind(a, 2, s5, &v));
+    EXPECT(nt_tensor_ndim(v) == 1 && nt_tensor_sizes(v)[0] == 0);
+    nt_bind_spec s6[2] = {{.kind = NT_BIND_DIM, .dim = i},
+                          {.kind = NT_BIND_SLICE, .start = 0, .stop = 4, .step = -1}};
+    EXPECT_FAIL(nt_tensor_bind(a, 2, s6, &w), NT_ERR_VALUE, "step must be greater than zero");
+    nt_tensor *objs[] = {a, want, w, v};
+    nt_fcdim *ds[] = {i, j};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 2);
+}
+
+/* Index tensors beside dims: a plain one, one with a first-class dim (the result has both
+ * dims), a mask, and one whose broadcast dims go after a kept dim; PyTorch's errors. */
+static void test_bind_index_tensors(void) {
+    nt_fcdim *i, *k;
+    nt_fcdim_new("i", -1, &i);
+    nt_fcdim_new("k", -1, &k);
+    int64_t iv[3] = {0, 5, -1}, tv[6] = {0, 1, 2, 3, 5, 4}, tsz[2] = {3, 2};
+    nt_tensor *a = rand2(4, 6), *idx = ints(3, iv), *t = NULL, *tk = NULL, *want = NULL;
+    nt_from_buffer(tv, NT_INT64, 2, tsz, NULL, &t);
+    nt_bind_spec s1[2] = {{.kind = NT_BIND_DIM, .dim = i}, {.kind = NT_BIND_TENSOR, .tensor = idx}};
+    nt_index i1[2] = {ALL, {.kind = NT_INDEX_TENSOR, .tensor = idx}};
+    EXPECT_OK(nt_index_get(a, 2, i1, &want));
+    EXPECT(bound_is(a, 2, s1, 1, &i, want));
+    nt_tensor_release(want);
+    want = NULL;
+    nt_bind_spec sk[1] = {{.kind = NT_BIND_DIM, .dim = k}};
+    EXPECT_OK(nt_tensor_bind(t, 1, sk, &tk));
+    nt_bind_spec s2[2] = {{.kind = NT_BIND_DIM, .dim = i}, {.kind = NT_BIND_TENSOR, .tensor = tk}};
+    nt_index i2[2] = {ALL, {.kind = NT_INDEX_TENSOR, .tensor = t}};
+    EXPECT_OK(nt_index_get(a, 2, i2, &want)); /* (4, 3, 2): i, k, the index's dim */
+    nt_fcdim *ik[2] = {i, k};
+    EXPECT(bound_is(a, 2, s2, 2, ik, want));
+    nt_tensor_release(want);
+    want = NULL;
+    bool mv[6] = {true, false, false, true, true, false};
+    int64_t six = 6;
+    nt_tensor *mask = NULL;
+    nt_from_buffer(mv, NT_BOOL, 1, &six, NULL, &mask);
+    nt_bind_spec s3[2] = {{.kind = NT_BIND_DIM, .dim = i},
+                          {.kind = NT_BIND_TENSOR, .tensor = mask}};
+    nt_index i3[2] = {ALL, {.kind = NT_INDEX_TENSOR, .tensor = mask}};
+    EXPECT_OK(nt_index_get(a, 2, i3, &want));
+    EXPECT(bound_is(a, 2, s3, 1, &i, want));
+    nt_tensor_release(want);
+    want = NULL;
+    /* z[:, j, idx]: per element z_j[:, idx], (3, 3): the broadcast dims after the kept one */
+    nt_fcdim *j;
+    nt_fcdim_new("j", -1, &j);
+    int64_t zs[3] = {3, 4, 6};
+    nt_tensor *z = NULL, *g = NULL;
+    nt_rand(3, zs, NT_FLOAT32, NULL, &z);
+    nt_bind_spec s4[3] = {{.kind = NT_BIND_SLICE},
+                          {.kind = NT_BIND_DIM, .dim = j},
+                          {.kind = NT_BIND_TENSOR, .tensor = idx}};
+    nt_index i4[3] = {ALL, ALL, {.kind = NT_INDEX_TENSOR, .tensor = idx}};
+    nt_dim perm[3] = {1, 0, 2};
+    EXPECT_OK(nt_index_get(z, 3, i4, &g));
+    EXPECT_OK(nt_permute(g, 3, perm, &want));
+    EXPECT(bound_is(z, 3, s4, 1, &j, want));
+    nt_tensor *objs[] = {a, idx, t, tk, want, mask, z, g};
+    nt_fcdim *ds[] = {i, j, k};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 3);
+}
+
+static void test_bind_index_tensor_errors(void) {
+    nt_fcdim *i;
+    nt_fcdim_new("i", -1, &i);
+    int64_t bad[2] = {0, 7}, two[2] = {0, 1}, three[3] = {0, 1, 2}, four = 4;
+    nt_tensor *a = rand2(4, 6), *out = NULL, *b = ints(2, bad), *t2 = ints(2, two),
+              *t3 = ints(3, three), *f = rand2(2, 1), *mask = NULL, *mi = NULL;
+    nt_bind_spec s[3] = {{.kind = NT_BIND_DIM, .dim = i}, {.kind = NT_BIND_TENSOR, .tensor = b}};
+    EXPECT_FAIL(nt_tensor_bind(a, 2, s, &out), NT_ERR_INDEX,
+                "index 7 is out of bounds for dimension 0 with size 6");
+    s[1].tensor = f;
+    EXPECT_FAIL(nt_tensor_bind(a, 2, s, &out), NT_ERR_INDEX,
+                "tensors used as indices must be long, byte or bool tensors");
+    s[0] = (nt_bind_spec){.kind = NT_BIND_TENSOR, .tensor = t2};
+    s[1] = (nt_bind_spec){.kind = NT_BIND_TENSOR, .tensor = t3};
+    s[2] = (nt_bind_spec){.kind = NT_BIND_NONE};
+    nt_tensor *a3 = NULL;
+    nt_fcdim *m;
+    nt_fcdim_new("m", -1, &m);
+    nt_bind_spec s0[1] = {{.kind = NT_BIND_DIM, .dim = m}};
+    int64_t sz3[3] = {4, 4, 6};
+    nt_rand(3, sz3, NT_FLOAT32, NULL, &a3);
+    nt_tensor *a3i = NULL;
+    EXPECT_OK(nt_tensor_bind(a3, 1, s0, &a3i)); /* m over a3's first dim: (4, 6) positional */
+    EXPECT_FAIL(nt_tensor_bind(a3i, 3, s, &out), NT_ERR_INDEX,
+                "shape mismatch: indexing tensors could not be broadcast together with shapes "
+                "[2], [3]");
+    nt_full(1, &four, nt_scalar_bool(true), NT_BOOL, NULL, &mask);
+    s[0] = (nt_bind_spec){.kind = NT_BIND_SLICE};
+    s[1] = (nt_bind_spec){.kind = NT_BIND_TENSOR, .tensor = mask};
+    EXPECT_FAIL(nt_tensor_bind(a3i, 2, s, &out), NT_ERR_INDEX,
+                "The shape of the mask [4] at index 0 does not match the shape of the indexed "
+                "tensor [4, 6] at index 1");
+    EXPECT_OK(nt_tensor_bind(mask, 1, s0, &mi)); /* a mask over i */
+    s[1].tensor = mi;
+    EXPECT_ERR(nt_tensor_bind(a3i, 2, s, &out), NT_ERR_NOT_IMPLEMENTED, "bool tensor");
+    s[1].tensor = NULL;
+    EXPECT_ERR(nt_tensor_bind(a3i, 2, s, &out), NT_ERR_VALUE, "NULL");
+    nt_tensor *objs[] = {a, b, t2, t3, f, mask, mi, a3, a3i};
+    nt_fcdim *ds[] = {i, m};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 2);
 }
 
 /* nt_dims_dot: (A[i, k] * B[k, j]).sum(k) as one matrix product, a dim summed on one side
@@ -151,11 +321,8 @@ static void test_dims_dot(void) {
     EXPECT(nt_tensor_levels(s2, NULL) == 1 && nt_tensor_ndim(s2) == 0);
     EXPECT_ERR(nt_dims_dot(ab, NULL, 1, &k, &s2), NT_ERR_VALUE, "NULL");
     nt_tensor *objs[] = {a, b, ab, bb, s, r, want, s2};
-    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
-        nt_tensor_release(objs[n]);
-    nt_fcdim_release(i);
-    nt_fcdim_release(j);
-    nt_fcdim_release(k);
+    nt_fcdim *ds[] = {i, j, k};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 3);
 }
 
 int main(void) {
@@ -164,5 +331,8 @@ int main(void) {
     NT_RUN(test_mm_by_dims);
     NT_RUN(test_bind_errors);
     NT_RUN(test_diag_and_range);
+    NT_RUN(test_bind_slices);
+    NT_RUN(test_bind_index_tensors);
+    NT_RUN(test_bind_index_tensor_errors);
     return nt_test_summary();
 }
