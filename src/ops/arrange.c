@@ -604,24 +604,26 @@ nt_status nt_repeat_interleave(nt_tensor *t, int64_t repeats, bool has_dim, nt_d
 nt_status nt_numpy_T(nt_tensor *t, nt_tensor **out) {
     static atomic_bool warned;
     if (!t) return nt_fail_null_tensor("T", "self");
-    if (t->ndim != 2 && t->ndim != 0 && !atomic_exchange(&warned, true))
+    int ndim = nt_tensor_ndim(t); /* positional: a tensor with first-class dims has more */
+    if (ndim == 2) return nt_transpose(t, 0, 1, out);
+    if (ndim != 0 && !atomic_exchange(&warned, true))
         nt_warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
                 "deprecated and it will throw an error in a future release. Consider `x.mT` to "
                 "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
                 "to reverse the dimensions of a tensor.");
     nt_dim dims[NT_MAX_DIMS];
-    for (int i = 0; i < t->ndim; i++)
-        dims[i] = t->ndim - 1 - i;
-    return nt_permute(t, t->ndim, dims, out);
+    for (int i = 0; i < ndim; i++)
+        dims[i] = ndim - 1 - i;
+    return nt_permute(t, ndim, dims, out);
 }
 
 nt_status nt_matrix_T(nt_tensor *t, nt_tensor **out) {
     if (!t) return nt_fail_null_tensor("mT", "self");
-    if (t->ndim < 2)
+    if (nt_tensor_ndim(t) < 2)
         return nt_fail(NT_ERR_RUNTIME,
                        "tensor.mT is only supported on matrices or batches of matrices. Got %d-D "
                        "tensor.",
-                       t->ndim);
+                       nt_tensor_ndim(t));
     return nt_transpose(t, -2, -1, out);
 }
 
