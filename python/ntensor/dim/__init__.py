@@ -60,7 +60,7 @@ def softmax(input, dim, dtype=None):
 
 def _with_dim(t, dim):
     """t with `dim` among its dims: t itself, or t repeated along it (a stride-0 view)."""
-    if dim in getattr(t, "dims", ()):
+    if any(d is dim for d in getattr(t, "dims", ())):  # `in` would compare dims as tensors
         return t
     return t[None].expand(dim.size, *t.shape)[dim]
 
