@@ -245,7 +245,9 @@ def test_index_stack_cat():
                 values(lib.arange(6.).view(2, 3).index(0, lib.tensor([1, 1, 0]))),
                 values(fdim.stack([y, z], b, 0).order(a, b)),
                 values(fdim.stack([y, z], c, a).order(c, a)),
-                values(fdim.stack([y, lib.arange(4.)], c, a).order(c, a)))
+                values(fdim.stack([y, lib.arange(4.)], c, a).order(c, a)),
+                # over a dim that is not the tensors' first (a membership test by identity)
+                values(fdim.stack([x, x * 2], c, i).order(c, i)))
     ours = f(nt, ndim)
     want = theirs(lambda fdim: f(torch, fdim))
     for o, w in zip(ours, want):
@@ -265,3 +267,12 @@ def test_delayed_product_where_a_tensor_goes():
         r = lib.where(x > 0, x * y, 0) + lib.relu(x * y)
         return lib.stack([r, x * y]).order(i, j)
     run(f, (3,), (4,))
+
+
+def test_T_and_mT_of_a_tensor_with_dims():
+    """x.T and x.mT read the positional rank (not the physical one, which counts the dims)."""
+    def f(lib, dims, a):
+        i = dims(1)
+        x = a[:, i]
+        return lib.stack([x.T.order(i), x.mT.order(i), x.T.T.T.order(i)])
+    run(f, (2, 3, 4))
