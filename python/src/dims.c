@@ -291,17 +291,20 @@ PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index) {
 
 /* ---- Tensor.dims, Tensor.order, the printed form ---- */
 
+/* Tensor.dims: its first-class dims in the order they print (functorch's). */
 PyObject *nt_py_get_dims(PyObject *self, void *closure) {
-    nt_fcdim *dims[NT_MAX_DIMS];
-    int n = nt_tensor_levels(nt_py_tensor(self), dims);
+    nt_fcdim *seq[NT_MAX_DIMS];
+    int len = nt_tensor_print_order(nt_py_tensor(self), seq);
+    int n = nt_tensor_levels(nt_py_tensor(self), NULL);
     PyObject *r = PyTuple_New(n);
-    for (int i = 0; r && i < n; i++) {
-        PyObject *d = wrap_dim(dims[i]);
+    for (int p = 0, i = 0; r && p < len; p++) {
+        if (!seq[p]) continue;
+        PyObject *d = wrap_dim(seq[p]);
         if (!d) {
             Py_CLEAR(r);
             break;
         }
-        PyTuple_SET_ITEM(r, i, d);
+        PyTuple_SET_ITEM(r, i++, d);
     }
     return r;
 }
@@ -345,8 +348,8 @@ static PyObject *tensor_order(PyObject *self, PyObject *args) {
     return nt_py_result(st, out);
 }
 
-/* functorch.dim's text: the tensor's values, its dims leading, then
- * "with dims=(i, 0) sizes=(3, 4)" (positional dims by their index). */
+/* functorch.dim's text: the tensor's values in the order its dims print, then
+ * "with dims=(0, i) sizes=(3, 4)" (positional dims by their index). */
 PyObject *nt_py_dims_repr(PyObject *self) {
     nt_tensor *t = nt_py_tensor(self), *plain = NULL;
     nt_status st = nt_tensor_unlevel(t, &plain);
@@ -355,14 +358,15 @@ PyObject *nt_py_dims_repr(PyObject *self) {
     PyObject *text = p ? PyObject_Repr(p) : NULL;
     Py_XDECREF(p);
     if (!text) return NULL;
-    nt_fcdim *dims[NT_MAX_DIMS];
-    int nl = nt_tensor_levels(t, dims), np = nt_tensor_ndim(t);
+    nt_fcdim *seq[NT_MAX_DIMS];
+    int n = nt_tensor_print_order(t, seq), next = 0;
+    const int64_t *sizes_p = nt_tensor_sizes(t);
     PyObject *parts = PyList_New(0), *sizes = PyList_New(0);
-    for (int i = 0; parts && sizes && i < nl + np; i++) {
-        PyObject *s = i < nl ? PyUnicode_FromString(nt_fcdim_name(dims[i]))
-                             : PyUnicode_FromFormat("%d", i - nl);
-        PyObject *z = PyUnicode_FromFormat(
-            "%lld", (long long)(i < nl ? nt_fcdim_size(dims[i]) : nt_tensor_sizes(t)[i - nl]));
+    for (int i = 0; parts && sizes && i < n; i++) {
+        int64_t size = seq[i] ? nt_fcdim_size(seq[i]) : sizes_p[next];
+        PyObject *s = seq[i] ? PyUnicode_FromString(nt_fcdim_name(seq[i]))
+                             : PyUnicode_FromFormat("%d", next++);
+        PyObject *z = PyUnicode_FromFormat("%lld", (long long)size);
         if (!s || !z || PyList_Append(parts, s) < 0 || PyList_Append(sizes, z) < 0) Py_CLEAR(parts);
         Py_XDECREF(s);
         Py_XDECREF(z);
@@ -374,7 +378,7 @@ PyObject *nt_py_dims_repr(PyObject *self) {
         PyObject *b = sep ? PyUnicode_Join(sep, sizes) : NULL;
         if (a && b)
             r = PyUnicode_FromFormat("%U\nwith dims=(%U%s) sizes=(%U%s)", text, a,
-                                     nl + np == 1 ? "," : "", b, nl + np == 1 ? "," : "");
+                                     n == 1 ? "," : "", b, n == 1 ? "," : "");
         Py_XDECREF(sep);
         Py_XDECREF(a);
         Py_XDECREF(b);

@@ -13,17 +13,69 @@
 #include "ntensor/index.h"
 #include "ntensor/views.h"
 
-/* The dims being built: first-class ones (levels) then positional ones. */
+/* The dims being built: first-class ones (levels) then positional ones; and where they print
+ * (functorch's order: as the index reads them, t's own dims in their places). */
 typedef struct layout {
     int nl, np;
     nt_fcdim *dims[NT_MAX_DIMS];
     int64_t lsizes[NT_MAX_DIMS], lstrides[NT_MAX_DIMS];
     int64_t psizes[NT_MAX_DIMS], pstrides[NT_MAX_DIMS];
     nt_name pnames[NT_MAX_DIMS];
+    uint8_t at[NT_MAX_DIMS]; /* where level i prints, while `gathers` is false */
+    int printed;             /* the entries printed so far */
+    bool gathers;            /* a dim used twice or a tensor index: nt_printed_gathered */
+    int nflat;
+    nt_flat_entry flat[NT_FLAT_MAX]; /* the index as functorch reads it */
+    /* t's own dims in the order they print, and how many positional dims print before each */
+    int nown, own_next;
+    int own[NT_MAX_DIMS], own_before[NT_MAX_DIMS];
 } layout;
 
 static nt_status too_many(void) {
     return nt_fail(NT_ERR_RUNTIME, "a tensor may have at most %d dims", NT_MAX_DIMS);
+}
+
+/* One more entry of the index as functorch reads it: a dim, an index tensor, or (both NULL)
+ * a positional dim; a dim or a positional dim prints next. */
+static nt_status read_entry(layout *l, nt_fcdim *d, const nt_tensor *index) {
+    if (l->nflat == NT_FLAT_MAX) return too_many();
+    l->flat[l->nflat++] = (nt_flat_entry){.dim = d, .tensor = index};
+    if (!index) l->printed++;
+    return NT_OK;
+}
+
+/* t's own dims that print before its positional dim p: read in their places. */
+static nt_status read_own(layout *l, int p) {
+    for (; l->own_next < l->nown && l->own_before[l->own_next] <= p; l->own_next++) {
+        int i = l->own[l->own_next];
+        l->at[i] = (uint8_t)l->printed;
+        NT_TRY(read_entry(l, l->dims[i], NULL));
+    }
+    return NT_OK;
+}
+
+/* The levels of t (tl of them) start the layout, read in the order they print. */
+static void own_levels(layout *l, const nt_tensor *t, int tl) {
+    l->nl = tl;
+    l->np = 0;
+    l->printed = l->nflat = l->nown = l->own_next = 0;
+    l->gathers = false;
+    for (int i = 0; i < tl; i++) {
+        l->dims[i] = t->levels->dims[i];
+        l->lsizes[i] = t->sizes[i];
+        l->lstrides[i] = t->strides[i];
+    }
+    if (tl == 0) return;
+    nt_fcdim *seq[NT_MAX_DIMS];
+    nt_levels_seq(t, seq);
+    for (int p = 0, before = 0; p < t->ndim; p++) {
+        if (!seq[p]) {
+            before++;
+            continue;
+        }
+        l->own[l->nown] = nt_levels_find(t, seq[p]);
+        l->own_before[l->nown++] = before;
+    }
 }
 
 /* Binds d to one physical dim (size, stride): a new level, or the diagonal with the level d
@@ -33,13 +85,24 @@ static nt_status bind_one(layout *l, nt_fcdim *d, int64_t size, int64_t stride) 
     for (int i = 0; i < l->nl; i++)
         if (l->dims[i] == d) {
             l->lstrides[i] += stride;
-            return NT_OK;
+            l->gathers = true;
+            return read_entry(l, d, NULL);
         }
     if (l->nl + l->np >= NT_MAX_DIMS) return too_many();
     l->dims[l->nl] = d;
     l->lsizes[l->nl] = size;
+    l->at[l->nl] = (uint8_t)l->printed;
     l->lstrides[l->nl++] = stride;
-    return NT_OK;
+    return read_entry(l, d, NULL);
+}
+
+/* One positional dim kept (size, stride, name), printed next. */
+static nt_status keep_positional(layout *l, int64_t size, int64_t stride, nt_name name) {
+    if (l->nl + l->np >= NT_MAX_DIMS) return too_many();
+    l->psizes[l->np] = size;
+    l->pstrides[l->np] = stride;
+    l->pnames[l->np++] = name;
+    return read_entry(l, NULL, NULL);
 }
 
 static void pack_repr(nt_fcdim *const *pack, int n, char *buf, size_t cap) {
@@ -102,7 +165,9 @@ static nt_status bind_pack(layout *l, nt_fcdim *const *pack, int n, int64_t size
     return NT_OK;
 }
 
-static nt_status make_view(nt_tensor *t, const layout *l, int64_t offset, bool named,
+/* The view t's binding makes; its levels print as the layout says (`gathered`: read from
+ * the index as a whole, for a dim used twice) or first (`at_first`: a gather follows). */
+static nt_status make_view(nt_tensor *t, const layout *l, int64_t offset, bool named, bool at_first,
                            nt_tensor **out) {
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
@@ -121,7 +186,14 @@ static nt_status make_view(nt_tensor *t, const layout *l, int64_t offset, bool n
     }
     nt_tensor *v = NULL;
     NT_TRY(nt_dims_view(t, n, sizes, strides, offset, any ? names : NULL, &v));
-    nt_status st = nt_levels_attach(v, l->nl, l->dims);
+    nt_status st;
+    if (at_first || !l->gathers) {
+        st = nt_levels_attach_at(v, l->nl, l->dims, at_first ? NULL : l->at);
+    } else {
+        nt_fcdim *seq[NT_FLAT_MAX];
+        int len = nt_printed_gathered(l->flat, l->nflat, 0, seq);
+        st = nt_levels_attach_seq(v, l->nl, l->dims, len, seq);
+    }
     if (st != NT_OK) {
         nt_tensor_release(v);
         return st;
@@ -140,7 +212,7 @@ typedef struct gather {
 /* v[..., index at its dim, ...] batched over the dims of v and of the indices: with U their
  * union, v laid out [U, positional] is indexed by U's aranges (each along its own dim) and the
  * indices laid out [U]; the result, [U, the other positional dims], takes U as its levels. */
-static nt_status gather_by(nt_tensor *v, const gather *g, nt_tensor **out) {
+static nt_status gather_by(nt_tensor *v, const gather *g, const layout *l, nt_tensor **out) {
     nt_dim_union u = {0};
     NT_TRY(nt_dims_union_add(&u, v));
     for (int k = 0; k < g->n; k++) {
@@ -179,7 +251,11 @@ static nt_status gather_by(nt_tensor *v, const gather *g, nt_tensor **out) {
     }
     nt_tensor *r = NULL;
     if (st == NT_OK) st = nt_index_get(x, n, idx, &r);
-    if (st == NT_OK) st = nt_levels_attach(r, u.n, u.dims);
+    if (st == NT_OK) {
+        nt_fcdim *seq[NT_FLAT_MAX];
+        int len = nt_printed_gathered(l->flat, l->nflat, 0, seq);
+        st = nt_levels_attach_seq(r, u.n, u.dims, len, seq);
+    }
     nt_tensor_release(x);
     for (int k = 0; k < 2 * NT_MAX_DIMS; k++)
         nt_tensor_release(views[k]);
@@ -215,13 +291,7 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
                        "at least %d indices were supplied but the tensor only has %d dimensions",
                        consumed, tp);
     layout l;
-    l.nl = tl;
-    l.np = 0;
-    for (int i = 0; i < tl; i++) {
-        l.dims[i] = t->levels->dims[i];
-        l.lsizes[i] = t->sizes[i];
-        l.lstrides[i] = t->strides[i];
-    }
+    own_levels(&l, t, tl);
     int64_t offset = t->offset;
     int pos = tl; /* the physical dim of t the next spec takes */
     gather g;     /* not zeroed: 768 bytes, and only its first n entries are read */
@@ -231,16 +301,16 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
         if (i == n ? ellipsis < 0 : specs[i].kind == NT_BIND_ELLIPSIS) {
             int keep = tp - consumed;
             for (int k = 0; k < keep; k++, pos++) {
-                if (l.nl + l.np >= NT_MAX_DIMS) return too_many();
-                l.psizes[l.np] = t->sizes[pos];
-                l.pstrides[l.np] = t->strides[pos];
-                l.pnames[l.np++] = nt_tensor_name_at(t, pos);
+                NT_TRY(read_own(&l, pos - tl));
+                NT_TRY(
+                    keep_positional(&l, t->sizes[pos], t->strides[pos], nt_tensor_name_at(t, pos)));
             }
             consumed = tp; /* taken: the trailing keep runs once */
             continue;
         }
         if (i == n) break;
         const nt_bind_spec *s = &specs[i];
+        NT_TRY(read_own(&l, pos - tl));
         switch (s->kind) {
         case NT_BIND_DIM:
             NT_TRY(bind_one(&l, s->dim, t->sizes[pos], t->strides[pos]));
@@ -253,14 +323,18 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
             break;
         case NT_BIND_TENSOR:
             if (!s->tensor) return nt_fail(NT_ERR_VALUE, "nt_tensor_bind: a NULL tensor");
+            if (l.nl + l.np >= NT_MAX_DIMS) return too_many();
             g.at[g.n] = l.np; /* kept as a slice, gathered below */
             g.index[g.n++] = s->tensor;
-            /* fall through */
-        case NT_BIND_SLICE:
-            if (l.nl + l.np >= NT_MAX_DIMS) return too_many();
             l.psizes[l.np] = t->sizes[pos];
             l.pstrides[l.np] = t->strides[pos];
             l.pnames[l.np++] = nt_tensor_name_at(t, pos);
+            l.gathers = true;
+            NT_TRY(read_entry(&l, NULL, s->tensor));
+            pos++;
+            break;
+        case NT_BIND_SLICE:
+            NT_TRY(keep_positional(&l, t->sizes[pos], t->strides[pos], nt_tensor_name_at(t, pos)));
             pos++;
             break;
         case NT_BIND_INT: {
@@ -275,19 +349,17 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
             break;
         }
         case NT_BIND_NONE:
-            if (l.nl + l.np >= NT_MAX_DIMS) return too_many();
-            l.psizes[l.np] = 1;
-            l.pstrides[l.np] = 0;
-            l.pnames[l.np++] = NT_NAME_NONE;
+            NT_TRY(keep_positional(&l, 1, 0, NT_NAME_NONE));
             break;
         default:
             break;
         }
     }
-    if (g.n == 0) return make_view(t, &l, offset, t->names != NULL, out);
+    NT_TRY(read_own(&l, tp));
+    if (g.n == 0) return make_view(t, &l, offset, t->names != NULL, false, out);
     nt_tensor *v = NULL;
-    NT_TRY(make_view(t, &l, offset, false, &v));
-    nt_status st = gather_by(v, &g, out);
+    NT_TRY(make_view(t, &l, offset, false, true, &v));
+    nt_status st = gather_by(v, &g, &l, out);
     nt_tensor_release(v);
     return st;
 }
@@ -379,7 +451,9 @@ nt_status nt_tensor_order(nt_tensor *t, int ngroups, const int *counts, const nt
         NT_TRY(st);
         v = r;
     }
-    nt_status st = nt_levels_attach(v, nkeep, keep);
+    nt_fcdim *seq[NT_MAX_DIMS];
+    int len = nt_printed_ordered(t, used, ngroups, seq);
+    nt_status st = nt_levels_attach_seq(v, nkeep, keep, len, seq);
     if (st != NT_OK) {
         nt_tensor_release(v);
         return st;
