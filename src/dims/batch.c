@@ -23,6 +23,7 @@
  * call); out= tensors must have the result's dims and shape (no resize through a view).
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,6 +320,34 @@ static nt_status shift_args(nt_call *c, const nt_op_slots *si, const shift_facts
     return NT_OK;
 }
 
+/* A failed SHIFT or PERMUTE call: the error the op gives on self's positional part (a plain
+ * view), whose text counts the positional dims as the op's own does (functorch runs the op
+ * per example: "the number of sizes provided (1) must be greater or equal to the number of
+ * dimensions in the tensor (3)", not (2) and (4) with a union of one dim); the batched error
+ * stands where that view takes the call (a failure of the batching itself). Runs on failure
+ * only. */
+static nt_status positional_error(const nt_call *c, const nt_op_row *row, nt_status failed) {
+    nt_tensor *self = c->args[0].v.t, *part = NULL;
+    int nl = nt_tensor_nlevels(self), np = self->ndim - nl;
+    for (int i = 0; i < nl; i++)
+        if (self->sizes[i] == 0) return failed; /* no element to view */
+    char text[1024];
+    snprintf(text, sizeof text, "%s", nt_last_error());
+    nt_name names[NT_MAX_DIMS];
+    for (int i = 0; i < np; i++)
+        names[i] = nt_tensor_name_at(self, nl + i);
+    if (nt_tensor_view_of(self, np, self->sizes + nl, self->strides + nl, self->offset,
+                          self->names ? names : NULL, &part) != NT_OK)
+        return nt_fail(failed, "%s", text);
+    nt_call plain = *c;
+    plain.args[0] = nt_arg_tensor(part);
+    nt_status st = nt_dispatch_row(&plain, row);
+    nt_tensor_release(part);
+    if (st != NT_OK) return st;
+    nt_call_results_clear(&plain);
+    return nt_fail(failed, "%s", text);
+}
+
 /* ------------------------------------------------------------------ joins */
 
 /* JOIN and STACK: whether they cover the call (every tensor of the list has positional dims:
@@ -586,7 +615,9 @@ nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row) {
     for (int i = 0; i < b.nlist; i++)
         nt_tensor_release(b.list[i]);
     free(b.list);
-    if (st != NT_OK) return st;
+    if (st != NT_OK)
+        return rule == NT_BATCH_SHIFT || rule == NT_BATCH_PERMUTE ? positional_error(c, row, st)
+                                                                  : st;
     if (written) { /* the results are views of self or out: return those */
         nt_tensor *w[2] = {c->inplace ? c->args[0].v.t : c->out[0], c->out[1]};
         for (int k = 0; k < 2; k++) {

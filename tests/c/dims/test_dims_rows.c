@@ -64,6 +64,13 @@ static void test_rules_from_c(void) {
 
     /* a dim out of the positional range is PyTorch's error, not a dim of the levels */
     EXPECT_ERR(nt_transpose(x, 0, 2, &r), NT_ERR_INDEX, "Dimension out of range");
+    /* and a failing view's text counts the positional dims (3x4), as the op on one example */
+    int64_t too_few[1] = {4}, numel[1] = {7};
+    EXPECT_ERR(nt_expand(x, 1, too_few, &r), NT_ERR_RUNTIME,
+               "the number of sizes provided (1) must be greater or equal to the number of "
+               "dimensions in the tensor (2)");
+    EXPECT_ERR(nt_reshape(x, 1, numel, &r), NT_ERR_RUNTIME,
+               "shape '[7]' is invalid for input of size 12");
 
     /* JOIN: cat on positional dim 1 is cat on A's dim 2 */
     nt_tensor *two[2] = {x, x}, *atwo[2] = {a3, a3};

@@ -2,6 +2,8 @@
 functorch.dim: reductions of every positional dim, views and shape ops on the positional part,
 indexing, joins, in-place and out= forms, the loop rule (any other op), and gradients through
 them."""
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -276,3 +278,77 @@ def test_T_and_mT_of_a_tensor_with_dims():
         x = a[:, i]
         return lib.stack([x.T.order(i), x.mT.order(i), x.T.T.T.order(i)])
     run(f, (2, 3, 4))
+
+
+# View and shape ops (the SHIFT and PERMUTE rules) failing on a tensor with dims: fn(A, b) with
+# A = arange(120).view(2, 3, 4, 5) and b a dim (ours) or 0 (one example, for the positional op)
+SHIFT_ERRORS = {
+    "expand_too_few": lambda A, b: A[:, b].expand(3),
+    "expand_too_few_2d": lambda A, b: A[0, :, b].expand(5),
+    "expand_mismatch": lambda A, b: A[:, b].expand(2, 5, 5),
+    "expand_negative": lambda A, b: A[:, b].expand(-2, 4, 5),
+    "view_numel": lambda A, b: A[:, b].view(7),
+    "view_infer": lambda A, b: A[:, b].view(-1, 7),
+    "view_longer": lambda A, b: A[:, b].view(2, 2, 5),
+    "reshape_numel": lambda A, b: A[:, b].reshape(2, 4, 6),
+    "reshape_two_inferred": lambda A, b: A[:, b].reshape(-1, -1),
+    "permute_too_few": lambda A, b: A[:, b].permute(1, 0),
+    "permute_too_many": lambda A, b: A[:, b].permute(0, 1, 2, 3),
+    "permute_repeated": lambda A, b: A[:, b].permute(0, 0, 1),
+    "transpose_range": lambda A, b: A[:, b].transpose(0, 3),
+    "transpose_range_1d": lambda A, b: A[0, 0][:, b].transpose(0, 2),
+    "select_range_1d": lambda A, b: A[0, 0][:, b].select(2, 0),
+    "select_index": lambda A, b: A[0, 0][:, b].select(0, 9),
+    "unsqueeze_range": lambda A, b: A[:, b].unsqueeze(5),
+    "squeeze_range": lambda A, b: A[:, b].squeeze(3),
+    "narrow_range": lambda A, b: A[:, b].narrow(3, 0, 1),
+    "narrow_length": lambda A, b: A[:, b].narrow(0, 1, 5),
+    "flatten_order": lambda A, b: A[:, b].flatten(2, 0),
+    "flatten_range": lambda A, b: A[:, b].flatten(0, 3),
+    "unflatten_sizes": lambda A, b: A[:, b].unflatten(0, (3, 3)),
+    "unflatten_range": lambda A, b: A[:, b].unflatten(3, (1, 1)),
+    "movedim_range": lambda A, b: A[:, b].movedim(0, 3),
+    "swapaxes_range": lambda A, b: A[:, b].swapaxes(0, 3),
+    "diagonal_same": lambda A, b: A[:, b].diagonal(0, 0, 0),
+    "unfold_range": lambda A, b: A[:, b].unfold(3, 1, 1),
+    "unfold_size": lambda A, b: A[:, b].unfold(0, 9, 1),
+    "chunk_range": lambda A, b: A[:, b].chunk(2, 3),
+    "chunk_zero": lambda A, b: A[:, b].chunk(0, 0),
+    "split_range": lambda A, b: A[:, b].split(2, 3),
+    "unbind_range": lambda A, b: A[:, b].unbind(3),
+    "t_rank": lambda A, b: A[:, b].t(),
+    "mT_rank": lambda A, b: A[0, 0][:, b].mT,
+}
+# the ones whose functorch.dim text is the op's on one example too (its vmap prints the batched
+# shape for others: expand's size mismatch, view's numel, select's index, squeeze, diagonal)
+FUNCTORCH_PER_EXAMPLE = ["reshape_numel", "transpose_range", "transpose_range_1d",
+                         "select_range_1d", "unsqueeze_range", "narrow_range", "narrow_length",
+                         "flatten_order", "unflatten_sizes", "movedim_range", "swapaxes_range",
+                         "unfold_range", "t_rank", "mT_rank"]
+
+
+def shift_error(lib, b, name):
+    try:
+        SHIFT_ERRORS[name](lib.arange(120).view(2, 3, 4, 5), b)
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e)
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(SHIFT_ERRORS))
+def test_shift_errors_are_the_positional_ops(name):
+    """The text counts the positional dims, as the op on one example (A[:, 0]) gives it."""
+    ours = shift_error(nt, ndim.Dim("i"), name)
+    assert ours is not None and ours == shift_error(torch, 0, name)
+
+
+def test_shift_errors_as_functorch():
+    want = theirs(lambda fdim: {n: shift_error(torch, fdim.Dim("i"), n)
+                                for n in FUNCTORCH_PER_EXAMPLE + ["expand_too_few"]})
+    for name in FUNCTORCH_PER_EXAMPLE:
+        assert shift_error(nt, ndim.Dim("i"), name) == want[name], name
+    # functorch's expand words it its own way; the counts are the per-example ones
+    counts = r"sizes provided \(1\) must be greater or equal to the number of dimensions in " \
+             r"the tensor \(3\)"
+    assert re.search(counts, shift_error(nt, ndim.Dim("i"), "expand_too_few")[1])
+    assert re.search(counts, want["expand_too_few"][1])
