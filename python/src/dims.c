@@ -309,6 +309,24 @@ PyObject *nt_py_get_dims(PyObject *self, void *closure) {
     return r;
 }
 
+/* Tensor._levels: functorch.dim's list of levels, the dims and the positional dims (as negative
+ * ints, -1 the last) in the order they print. */
+PyObject *nt_py_get_levels(PyObject *self, void *closure) {
+    nt_fcdim *seq[NT_MAX_DIMS];
+    const nt_tensor *t = nt_py_tensor(self);
+    int n = nt_tensor_print_order(t, seq), left = nt_tensor_ndim(t);
+    PyObject *r = PyTuple_New(n);
+    for (int p = 0; r && p < n; p++) {
+        PyObject *l = seq[p] ? wrap_dim(seq[p]) : PyLong_FromLong(-left--);
+        if (!l) {
+            Py_CLEAR(r);
+            break;
+        }
+        PyTuple_SET_ITEM(r, p, l);
+    }
+    return r;
+}
+
 /* One order() argument: a dim, an int, or a tuple/list of them (one group). */
 static int order_entry(PyObject *o, nt_dim *out) {
     if (nt_py_is_dim(o)) {
@@ -571,19 +589,16 @@ static PyObject *py_dims_setup(PyObject *module, PyObject *reader) {
     Py_RETURN_NONE;
 }
 
-PyMethodDef nt_py_module_dims_functions[] = {
-    {"_dims", (PyCFunction)(void (*)(void))py_dims, METH_FASTCALL | METH_KEYWORDS,
-     "dims(n=None, sizes=None): new first-class dims"},
-    {"_dims_setup", py_dims_setup, METH_O, "the reader of variable names dims() uses"},
-    {NULL, NULL, 0, NULL},
-};
+static PyObject *index_hook; /* ntensor.dim._index(t, dims, indices), set by _index_setup */
 
-/* t.index(dims, indices), functorch's: t.order(*dims)[indices], where dims is a dim or an
- * int, a tuple of them (each a group of its own), or a list (one group, flattened), and
- * indices one index entry or a tuple of them (dims bind the ordered positional dims). */
-static PyObject *tensor_index(PyObject *self, PyObject *args) {
-    PyObject *dims, *indices;
-    if (!PyArg_ParseTuple(args, "OO:index", &dims, &indices)) return NULL;
+static PyObject *py_index_setup(PyObject *module, PyObject *fn) {
+    Py_XSETREF(index_hook, Py_NewRef(fn));
+    Py_RETURN_NONE;
+}
+
+/* t.order(*dims)[indices]: dims a dim or an int, a tuple of them (each a group of its own) or a
+ * list (one group, flattened); indices one index entry or a tuple of them. */
+static PyObject *index_by_order(PyObject *self, PyObject *dims, PyObject *indices) {
     PyObject *groups = PyTuple_Check(dims) ? Py_NewRef(dims) : PyTuple_Pack(1, dims);
     PyObject *ordered = groups ? tensor_order(self, groups) : NULL;
     Py_XDECREF(groups);
@@ -592,11 +607,37 @@ static PyObject *tensor_index(PyObject *self, PyObject *args) {
     return r;
 }
 
+/* t.index(dims, indices), functorch's: ntensor.dim._index once the package has set it (each
+ * listed level indexed in its place, as functorch's), else index_by_order. */
+static PyObject *tensor_index(PyObject *self, PyObject *args) {
+    PyObject *dims, *indices;
+    if (!PyArg_ParseTuple(args, "OO:index", &dims, &indices)) return NULL;
+    if (index_hook) return PyObject_CallFunctionObjArgs(index_hook, self, dims, indices, NULL);
+    return index_by_order(self, dims, indices);
+}
+
+static PyObject *py_index_by_order(PyObject *module, PyObject *args) {
+    PyObject *t, *dims, *indices;
+    if (!PyArg_ParseTuple(args, "O!OO:_index_by_order", &NtTensor_Type, &t, &dims, &indices))
+        return NULL;
+    return index_by_order(t, dims, indices);
+}
+
+PyMethodDef nt_py_module_dims_functions[] = {
+    {"_dims", (PyCFunction)(void (*)(void))py_dims, METH_FASTCALL | METH_KEYWORDS,
+     "dims(n=None, sizes=None): new first-class dims"},
+    {"_dims_setup", py_dims_setup, METH_O, "the reader of variable names dims() uses"},
+    {"_index_setup", py_index_setup, METH_O, "the function Tensor.index calls"},
+    {"_index_by_order", py_index_by_order, METH_VARARGS,
+     "_index_by_order(t, dims, indices): t.order(*dims)[indices]"},
+    {NULL, NULL, 0, NULL},
+};
+
 PyMethodDef nt_py_tensor_dims_methods[] = {
     {"order", tensor_order, METH_VARARGS,
      "order(*dims): the dims (tuples flatten) placed first as positional dims"},
     {"index", tensor_index, METH_VARARGS,
-     "index(dims, indices): order(dims) then [indices] (functorch.dim's Tensor.index)"},
+     "index(dims, indices): each of the dims indexed in its place (functorch.dim's Tensor.index)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -437,6 +437,17 @@ static void gone_dims(const nt_call *c, const nt_call *inner, const nt_op_slots 
     }
 }
 
+/* INDEX: self[the call's index], as functorch's getitem reads it. */
+static void plan_index(const nt_call *c, nt_print_plan *plan) {
+    nt_index idx[NT_INDEX_MAX_ENTRIES];
+    int count;
+    bool single;
+    if (nt_index_decode(c, idx, &count, &single) == NT_OK)
+        nt_plan_index(plan, c->args[0].v.t, count, idx);
+    else
+        nt_clear_error(); /* the rule decodes it too, and says why */
+}
+
 /* How the results of c (run as `inner`) print: functorch's order for its class. */
 static void plan_results(const nt_call *c, const nt_call *inner, const nt_op_slots *si,
                          nt_print_class cls, const batch_state *b, nt_print_plan *plan) {
@@ -452,14 +463,8 @@ static void plan_results(const nt_call *c, const nt_call *inner, const nt_op_slo
         nt_plan_self_less(plan, self, gone);
     } else if (cls == NT_PRINT_PERMUTE && self && r) {
         nt_plan_dims_first(plan, self, npos);
-    } else if (cls == NT_PRINT_INDEX && self && r) {
-        nt_index idx[NT_INDEX_MAX_ENTRIES];
-        int count;
-        bool single;
-        if (nt_index_decode(c, idx, &count, &single) == NT_OK)
-            nt_plan_index(plan, self, count, idx, npos);
-        else
-            nt_clear_error(); /* decoded before, by the rule: cannot fail here */
+    } else if (cls == NT_PRINT_INDEX && self) {
+        plan_index(c, plan);
     }
 }
 
@@ -580,19 +585,20 @@ nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row) {
     }
     bool written = c->inplace || c->out[0];
     bool dim_given = si->dim >= 0 && c->args[si->dim].kind != NT_ARG_NONE;
+    nt_print_class cls = nt_print_class_of(c->op, rule, dim_given); /* before LOOP takes over */
     if ((rule == NT_BATCH_SHIFT || rule == NT_BATCH_PERMUTE) &&
         !shift_applies(c, si, facts_of(c->op)))
         rule = NT_BATCH_LOOP;
     if ((rule == NT_BATCH_JOIN || rule == NT_BATCH_STACK) && !join_applies(c, si))
         rule = NT_BATCH_LOOP;
     if (rule == NT_BATCH_INDEX && !index_applies(c)) rule = NT_BATCH_LOOP;
-    nt_print_class cls = nt_print_class_of(c->op, rule, dim_given);
     nt_print_plan plan;
     if (rule == NT_BATCH_LOOP) {
         bool gone[NT_MAX_DIMS] = {false};
         plan.len = -1;
         if (cls == NT_PRINT_SELF && c->args[0].kind == NT_ARG_TENSOR)
             nt_plan_self_less(&plan, c->args[0].v.t, gone);
+        if (cls == NT_PRINT_INDEX) plan_index(c, &plan);
         return nt_dims_loop(c, row, &b.u, &plan);
     }
     if (written && (rule == NT_BATCH_SHIFT || rule == NT_BATCH_PERMUTE || rule == NT_BATCH_INDEX))

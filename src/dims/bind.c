@@ -191,7 +191,7 @@ static nt_status make_view(nt_tensor *t, const layout *l, int64_t offset, bool n
         st = nt_levels_attach_at(v, l->nl, l->dims, at_first ? NULL : l->at);
     } else {
         nt_fcdim *seq[NT_FLAT_MAX];
-        int len = nt_printed_gathered(l->flat, l->nflat, 0, seq);
+        int len = nt_printed_gathered(l->flat, l->nflat, seq);
         st = nt_levels_attach_seq(v, l->nl, l->dims, len, seq);
     }
     if (st != NT_OK) {
@@ -253,7 +253,7 @@ static nt_status gather_by(nt_tensor *v, const gather *g, const layout *l, nt_te
     if (st == NT_OK) st = nt_index_get(x, n, idx, &r);
     if (st == NT_OK) {
         nt_fcdim *seq[NT_FLAT_MAX];
-        int len = nt_printed_gathered(l->flat, l->nflat, 0, seq);
+        int len = nt_printed_gathered(l->flat, l->nflat, seq);
         st = nt_levels_attach_seq(r, u.n, u.dims, len, seq);
     }
     nt_tensor_release(x);

@@ -70,10 +70,10 @@ typedef struct nt_flat_entry {
 
 /* The printed order of an index read as flat[0..n-1] (functorch's getitem): dims read once
  * and positional dims in their places; the gathered ones (the dims read twice, the index
- * tensors' dims, then `npos` positional dims for the tensors' positional dims) together
- * where the first gathering entry is, or first when the gathering entries are not adjacent
- * (NumPy's rule). Writes seq (see nt_levels_seq) and returns its length. */
-int nt_printed_gathered(const nt_flat_entry *flat, int n, int npos, nt_fcdim **seq);
+ * tensors' levels, their positional dims aligned from the right, a boolean one's as one)
+ * together where the first gathering entry is, or first when the gathering entries are not
+ * adjacent (NumPy's rule). Writes seq (see nt_levels_seq) and returns its length. */
+int nt_printed_gathered(const nt_flat_entry *flat, int n, nt_fcdim **seq);
 
 /* The printed order of t.order(...) (nt_tensor_order): t's order less the dims used (used[i]
  * for physical dim i), the ngroups new positional dims put where the first positional dim
@@ -111,9 +111,8 @@ void nt_plan_union(nt_print_plan *plan, const nt_call *c);
 void nt_plan_self_less(nt_print_plan *plan, const nt_tensor *self, const bool *gone);
 /* self's dims in their order, then npos positional dims. */
 void nt_plan_dims_first(nt_print_plan *plan, const nt_tensor *self, int npos);
-/* self[idx] (count entries; a result of npos positional dims), read as functorch's getitem. */
-void nt_plan_index(nt_print_plan *plan, const nt_tensor *self, int count, const nt_index *idx,
-                   int npos);
+/* self[idx] (count entries), read as functorch's getitem. */
+void nt_plan_index(nt_print_plan *plan, const nt_tensor *self, int count, const nt_index *idx);
 /* nt_levels_attach printed as the plan says (dims first, oldest first, where it does not fit
  * t). */
 nt_status nt_levels_attach_plan(nt_tensor *t, int n, nt_fcdim *const *dims,

@@ -41,31 +41,51 @@ static int uses(const use_count *u, const nt_fcdim *d) {
     return 0;
 }
 
-static void add_once(nt_fcdim **list, int *n, nt_fcdim *d) {
+/* A level of functorch's union: a dim, or a positional dim counted from the right (-1 the
+ * last), as its broadcasting aligns them. */
+typedef struct union_key {
+    nt_fcdim *dim;
+    int from_right;
+} union_key;
+
+static void add_key(union_key *keys, int *n, union_key k) {
     for (int i = 0; i < *n; i++)
-        if (list[i] == d) return;
-    list[(*n)++] = d;
+        if (keys[i].dim == k.dim && keys[i].from_right == k.from_right) return;
+    if (*n < NT_FLAT_MAX) keys[(*n)++] = k;
 }
 
-/* The dims of an index tensor, in the order they print. */
-static int tensor_dims(const nt_tensor *t, nt_fcdim **dims) {
+/* t's levels as keys, in the order they print; `mask`: its positional dims as one (a boolean
+ * index makes one dim of them). */
+static void add_tensor_keys(union_key *keys, int *n, const nt_tensor *t, bool mask) {
     nt_fcdim *seq[NT_MAX_DIMS];
     nt_levels_seq(t, seq);
-    int n = 0;
+    int np = t->ndim - nt_tensor_nlevels(t), q = 0;
     for (int p = 0; p < t->ndim; p++)
-        if (seq[p]) dims[n++] = seq[p];
-    return n;
+        add_key(keys, n,
+                seq[p] ? (union_key){seq[p], 0} : (union_key){NULL, mask ? -1 : -(np - q++)});
 }
 
-int nt_printed_gathered(const nt_flat_entry *flat, int n, int npos, nt_fcdim **seq) {
-    use_count u = {0};
-    nt_fcdim *td[NT_MAX_DIMS];
+static bool is_mask(const nt_tensor *t) {
+    return t->dtype == NT_BOOL || t->dtype == NT_UINT8;
+}
+
+/* How many times each dim is read in flat: the entries' dims and the index tensors' dims. */
+static void count_uses(const nt_flat_entry *flat, int n, use_count *u) {
     for (int e = 0; e < n; e++) {
-        if (flat[e].dim) count_use(&u, flat[e].dim);
-        for (int k = 0, m = flat[e].tensor ? tensor_dims(flat[e].tensor, td) : 0; k < m; k++)
-            count_use(&u, td[k]);
+        if (flat[e].dim) count_use(u, flat[e].dim);
+        if (!flat[e].tensor) continue;
+        nt_fcdim *seq[NT_MAX_DIMS];
+        nt_levels_seq(flat[e].tensor, seq);
+        for (int p = 0; p < flat[e].tensor->ndim; p++)
+            if (seq[p]) count_use(u, seq[p]);
     }
-    nt_fcdim *kept[NT_FLAT_MAX], *gathered[NT_FLAT_MAX];
+}
+
+int nt_printed_gathered(const nt_flat_entry *flat, int n, nt_fcdim **seq) {
+    use_count u = {0};
+    count_uses(flat, n, &u);
+    nt_fcdim *kept[NT_FLAT_MAX];
+    union_key gathered[NT_FLAT_MAX];
     int nkept = 0, ngathered = 0, insert = -1;
     for (int e = 0; e < n; e++) {
         const nt_flat_entry *f = &flat[e];
@@ -77,18 +97,15 @@ int nt_printed_gathered(const nt_flat_entry *flat, int n, int npos, nt_fcdim **s
             insert = nkept;
         else if (insert != nkept)
             insert = 0;
-        if (f->dim) add_once(gathered, &ngathered, f->dim);
-        for (int k = 0, m = f->tensor ? tensor_dims(f->tensor, td) : 0; k < m; k++)
-            add_once(gathered, &ngathered, td[k]);
+        if (f->dim) add_key(gathered, &ngathered, (union_key){f->dim, 0});
+        if (f->tensor) add_tensor_keys(gathered, &ngathered, f->tensor, is_mask(f->tensor));
     }
-    for (int k = 0; k < npos; k++)
-        gathered[ngathered++] = NULL;
     if (insert < 0) insert = nkept;
     int len = 0;
     for (int e = 0; e <= nkept; e++) {
         if (e == insert)
             for (int k = 0; k < ngathered; k++)
-                seq[len++] = gathered[k];
+                seq[len++] = gathered[k].dim;
         if (e < nkept) seq[len++] = kept[e];
     }
     return len;
@@ -116,35 +133,14 @@ int nt_printed_ordered(const nt_tensor *t, const bool *used, int ngroups, nt_fcd
 
 /* ------------------------------------------------------------------ results of ops */
 
-/* A level of functorch's union: a dim, or a positional dim counted from the right (-1 the
- * last), as its broadcasting aligns them. */
-typedef struct union_key {
-    nt_fcdim *dim;
-    int from_right;
-} union_key;
-
-static void add_key(union_key *keys, int *n, union_key k) {
-    for (int i = 0; i < *n; i++)
-        if (keys[i].dim == k.dim && keys[i].from_right == k.from_right) return;
-    if (*n < NT_FLAT_MAX) keys[(*n)++] = k;
-}
-
-static void add_tensor_keys(union_key *keys, int *n, const nt_tensor *t) {
-    nt_fcdim *seq[NT_MAX_DIMS];
-    nt_levels_seq(t, seq);
-    int np = t->ndim - nt_tensor_nlevels(t), q = 0;
-    for (int p = 0; p < t->ndim; p++)
-        add_key(keys, n, seq[p] ? (union_key){seq[p], 0} : (union_key){NULL, -(np - q++)});
-}
-
 void nt_plan_union(nt_print_plan *plan, const nt_call *c) {
     union_key keys[NT_FLAT_MAX];
     int n = 0;
     for (unsigned m = nt_op_slots_of(c->op)->tensor_slots; m; m &= m - 1) {
         const nt_arg *a = &c->args[__builtin_ctz(m)];
-        if (a->kind == NT_ARG_TENSOR) add_tensor_keys(keys, &n, a->v.t);
+        if (a->kind == NT_ARG_TENSOR) add_tensor_keys(keys, &n, a->v.t, false);
         for (int i = 0; a->kind == NT_ARG_TENSORS && i < a->n; i++)
-            add_tensor_keys(keys, &n, a->v.tensors[i]);
+            add_tensor_keys(keys, &n, a->v.tensors[i], false);
     }
     for (int i = 0; i < n; i++)
         plan->seq[i] = keys[i].dim;
@@ -176,8 +172,7 @@ void nt_plan_dims_first(nt_print_plan *plan, const nt_tensor *self, int npos) {
 static int entry_takes(const nt_index *e) {
     if (e->kind == NT_INDEX_INT || e->kind == NT_INDEX_SLICE) return 1;
     if (e->kind != NT_INDEX_TENSOR) return 0;
-    bool mask = e->tensor->dtype == NT_BOOL || e->tensor->dtype == NT_UINT8;
-    return mask ? e->tensor->ndim - nt_tensor_nlevels(e->tensor) : 1;
+    return is_mask(e->tensor) ? e->tensor->ndim - nt_tensor_nlevels(e->tensor) : 1;
 }
 
 /* The index as functorch reads it, walking self's levels in their printed order: its own dims
@@ -227,13 +222,10 @@ static int index_flat(const nt_tensor *self, int count, const nt_index *idx, nt_
     return n;
 }
 
-void nt_plan_index(nt_print_plan *plan, const nt_tensor *self, int count, const nt_index *idx,
-                   int npos) {
+void nt_plan_index(nt_print_plan *plan, const nt_tensor *self, int count, const nt_index *idx) {
     nt_flat_entry flat[NT_FLAT_MAX];
-    int n = index_flat(self, count, idx, flat), kept = 0;
-    for (int k = 0; k < n; k++)
-        kept += !flat[k].dim && !flat[k].tensor;
-    plan->len = npos >= kept ? nt_printed_gathered(flat, n, npos - kept, plan->seq) : -1;
+    int n = index_flat(self, count, idx, flat);
+    plan->len = nt_printed_gathered(flat, n, plan->seq);
 }
 
 nt_status nt_levels_attach_plan(nt_tensor *t, int n, nt_fcdim *const *dims,

@@ -25,6 +25,15 @@ def _x(lib, D, T, i, j, k):
     return T[:, j, :, i]  # printed (0, j, 1, i); j is newer than i
 
 
+def _cat(D, tensors, dim, new_dim):
+    """D.cat; functorch's is its own stack and index (its cat calls dims() without a count,
+    which fails on Python 3.11)."""
+    if D is ndim:
+        return D.cat(tensors, dim, new_dim)
+    n = D.Dim("n")
+    return D.stack(tensors, n, dim).index([n, dim], new_dim)
+
+
 # name -> fn(lib, D, T, i, j, k), T = arange(120).view(2, 3, 4, 5), dims i, j, k made in that
 # order (functorch's vmap orders its results' dims by age)
 CASES = {
@@ -49,6 +58,7 @@ CASES = {
     "x_bind_k": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k)[:, k],
     "x_bind_none_k": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k)[None, k],
     "dims_attribute": lambda lib, D, T, i, j, k: T[:, i][j].dims,
+    "levels_attribute": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k)[None, k]._levels,
     "dim_expression_index": lambda lib, D, T, i, j, k: (T[0, 0, 0][i],
                                                         T[0, 0][:, (i + 1) % 5])[1],
     # order(): the new positional dims where the first positional dim left is
@@ -106,6 +116,15 @@ CASES = {
     "masked_fill": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k).masked_fill(
         _x(lib, D, T, i, j, k) > 50, 0),
     "new_zeros": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k).new_zeros(2),
+    # functorch.dim.stack: the tensors' levels in order, the new dim where `dim` is
+    "dim_stack_first": lambda lib, D, T, i, j, k: D.stack([_x(lib, D, T, i, j, k)] * 2, k, 0),
+    "dim_stack_last": lambda lib, D, T, i, j, k: D.stack([_x(lib, D, T, i, j, k)] * 2, k, -1),
+    "dim_stack_at_dim": lambda lib, D, T, i, j, k: D.stack([_x(lib, D, T, i, j, k)] * 2, k, i),
+    "dim_stack_lacking": lambda lib, D, T, i, j, k: D.stack([T[0, 0][:, i], T[0, 0, :, 1] * 1], k,
+                                                           i),
+    "dim_cat": lambda lib, D, T, i, j, k: _cat(D, [_x(lib, D, T, i, j, k)] * 2, i, k),
+    "dim_cat_lacking": lambda lib, D, T, i, j, k: _cat(D, [T[0, 0][:, i], T[0, 0, :, 1] * 1], i,
+                                                       k),
     # t[...] of a tensor with dims: functorch's getitem
     "index_int": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k)[0],
     "index_second_int": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k)[:, 0],
@@ -119,7 +138,23 @@ CASES = {
     "index_tensors": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k)[lib.tensor([0, 1]),
                                                                        lib.tensor([1, 2])],
     "index_mask": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k)[lib.tensor([True, False])],
+    "index_apart": lambda lib, D, T, i, j, k: T[:, j][lib.tensor([0, 1]), :, lib.tensor([1, 2])],
+    "index_tensor_of_dims": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k)[
+        lib.tensor([[0, 1], [1, 0]])[:, k]],
+    "index_tensor_of_dims_second": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k)[
+        :, lib.tensor([[0, 1], [1, 0]])[k]],
+    # Tensor.index: each named level indexed in its place
     "index_method": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k).index(j, 1),
+    "index_method_positional": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k).index(1, k),
+    "index_method_rebind": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k).index(j, k),
+    "index_method_group": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k).index([i, 0], k),
+    "index_method_pairs": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k).index((0, 1),
+                                                                                 (k, 1)),
+    "index_method_tensor": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k).index(
+        i, lib.tensor([0, 1])),
+    "index_method_tensors_apart": lambda lib, D, T, i, j, k: _x(lib, D, T, i, j, k).index(
+        (0, i), (lib.tensor([0, 1]), lib.tensor([1, 2]))),
+    "index_method_plain": lambda lib, D, T, i, j, k: T.index((0, 2), (k, i)),
     # a * b summed over dims: one matrix product, functorch's dot
     "dot": lambda lib, D, T, i, j, k: (T[0, 0, :3][j].float() * T[0, :3, :4][j, k].float()
                                        ).sum(j),
