@@ -113,10 +113,11 @@ typedef struct nt_bind_spec {
 } nt_bind_spec;
 
 /** t indexed by `n` specs: a view of t whose dims bound here (and t's own) lead, then the
- * positional dims kept, in order. A dim bound twice (here or in t) takes the diagonal.
- * Unbound dims take their sizes. Errors as functorch.dim's: "at least 3 indices were
- * supplied but the tensor only has 2 dimensions" (NT_ERR_VALUE), the pack's size errors and
- * rebinding (NT_ERR_DIM_BIND). Recorded by autograd as a view.
+ * positional dims kept, in order; they print where they were bound (nt_tensor_print_order). A dim
+ * bound twice (here or in t) takes the diagonal. Unbound dims take their sizes. Errors as
+ * functorch.dim's: "at least 3 indices were supplied but the tensor only has 2 dimensions"
+ * (NT_ERR_VALUE), the pack's size errors and rebinding (NT_ERR_DIM_BIND). Recorded by autograd as a
+ * view.
  * @param t the tensor (borrowed; the view shares its storage)
  * @param n the number of specs
  * @param specs the index entries; their dims and tensors are borrowed

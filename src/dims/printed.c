@@ -101,12 +101,12 @@ int nt_printed_gathered(const nt_flat_entry *flat, int n, nt_fcdim **seq) {
         if (f->tensor) add_tensor_keys(gathered, &ngathered, f->tensor, is_mask(f->tensor));
     }
     if (insert < 0) insert = nkept;
-    int len = 0;
+    int len = 0; /* at most NT_FLAT_MAX: more does not fit any tensor, which then prints its
+                    dims first */
     for (int e = 0; e <= nkept; e++) {
-        if (e == insert)
-            for (int k = 0; k < ngathered; k++)
-                seq[len++] = gathered[k].dim;
-        if (e < nkept) seq[len++] = kept[e];
+        for (int k = 0; e == insert && k < ngathered && len < NT_FLAT_MAX; k++)
+            seq[len++] = gathered[k].dim;
+        if (e < nkept && len < NT_FLAT_MAX) seq[len++] = kept[e];
     }
     return len;
 }
@@ -168,7 +168,7 @@ void nt_plan_dims_first(nt_print_plan *plan, const nt_tensor *self, int npos) {
         plan->seq[plan->len++] = NULL;
 }
 
-/* How many positional dims of self an index entry takes, and whether it makes one. */
+/* How many positional dims of self an index entry takes. */
 static int entry_takes(const nt_index *e) {
     if (e->kind == NT_INDEX_INT || e->kind == NT_INDEX_SLICE) return 1;
     if (e->kind != NT_INDEX_TENSOR) return 0;
