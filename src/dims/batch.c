@@ -424,8 +424,10 @@ static void gone_dims(const nt_call *c, const nt_call *inner, const nt_op_slots 
     const nt_tensor *self = c->args[0].v.t;
     int nl = nt_tensor_nlevels(self);
     memset(gone, 0, NT_MAX_DIMS * sizeof *gone);
-    for (int k = 0; k < b->u.n; k++)
-        if (b->removed[k]) gone[nt_levels_find(self, b->u.dims[k])] = true;
+    for (int k = 0; k < b->u.n; k++) {
+        int at = b->removed[k] ? nt_levels_find(self, b->u.dims[k]) : -1;
+        if (at >= 0) gone[at] = true;
+    }
     bool keepdim =
         si->keepdim >= 0 && c->args[si->keepdim].kind == NT_ARG_BOOL && c->args[si->keepdim].v.b;
     if (!nt_print_drops_dim(c->op) || keepdim || si->dim < 0) return;
@@ -446,6 +448,17 @@ static void plan_index(const nt_call *c, nt_print_plan *plan) {
         nt_plan_index(plan, c->args[0].v.t, count, idx);
     else
         nt_clear_error(); /* the rule decodes it too, and says why */
+}
+
+/* How the results of c print when the loop rule runs it: self's order (the vmap rules that
+ * keep self's layout), functorch's getitem for an index, else the dims first. */
+static void plan_loop(const nt_call *c, nt_print_class cls, nt_print_plan *plan) {
+    plan->len = -1;
+    if (cls == NT_PRINT_SELF && c->args[0].kind == NT_ARG_TENSOR) {
+        bool gone[NT_MAX_DIMS] = {false};
+        nt_plan_self_less(plan, c->args[0].v.t, gone);
+    }
+    if (cls == NT_PRINT_INDEX) plan_index(c, plan);
 }
 
 /* How the results of c (run as `inner`) print: functorch's order for its class. */
@@ -594,11 +607,7 @@ nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row) {
     if (rule == NT_BATCH_INDEX && !index_applies(c)) rule = NT_BATCH_LOOP;
     nt_print_plan plan;
     if (rule == NT_BATCH_LOOP) {
-        bool gone[NT_MAX_DIMS] = {false};
-        plan.len = -1;
-        if (cls == NT_PRINT_SELF && c->args[0].kind == NT_ARG_TENSOR)
-            nt_plan_self_less(&plan, c->args[0].v.t, gone);
-        if (cls == NT_PRINT_INDEX) plan_index(c, &plan);
+        plan_loop(c, cls, &plan);
         return nt_dims_loop(c, row, &b.u, &plan);
     }
     if (written && (rule == NT_BATCH_SHIFT || rule == NT_BATCH_PERMUTE || rule == NT_BATCH_INDEX))
