@@ -80,6 +80,14 @@ static inline nt_fcdim *nt_dim_to_fc(nt_dim d) {
  * NT_MAX_DIMS). */
 NT_API int nt_tensor_levels(const nt_tensor *t, nt_fcdim **dims);
 
+/** The order t's dims print in (functorch.dim's level order: the order dims were bound in
+ * among the positional dims, or what functorch's vmap makes of an op's result; Python's repr
+ * and Tensor.dims follow it): seq[p] is the first-class dim printed at position p, or NULL
+ * where a positional dim prints (the positional dims print in their order). Returns the
+ * number of entries, the positional and first-class dims together; `seq` (room for
+ * NT_MAX_DIMS, borrowed dims) may be NULL. */
+NT_API int nt_tensor_print_order(const nt_tensor *t, nt_fcdim **seq);
+
 /** One entry of an index that binds dims (t[i, (j, k), 1:3, 0, ..., None, idx]). */
 typedef enum nt_bind_kind {
     NT_BIND_DIM,      /**< a dim: binds one positional dim */
@@ -115,7 +123,8 @@ typedef struct nt_bind_spec {
 
 /** t indexed by `n` specs: PyTorch's indexing of the positional dims, run per element of the
  * first-class dims involved. Without tensor specs the result is a view of t whose dims bound
- * here (and t's own) lead, then the positional dims kept (sliced), in order; a dim bound
+ * here (and t's own) lead, then the positional dims kept (sliced), in order (they print
+ * where they were bound: nt_tensor_print_order); a dim bound
  * twice (here or in t) takes the diagonal; unbound dims take their sizes. With tensor specs
  * it is a gather (a new tensor) whose dims are the union of the view's and the index
  * tensors' (the index tensors' coming where the first tensor spec is: functorch's order),
@@ -153,8 +162,8 @@ NT_API nt_status nt_tensor_order(nt_tensor *t, int ngroups, const int *counts, c
 /** The dim as a tensor: int64 values 0 .. size-1 whose only dim is d (d must be bound). */
 NT_API nt_status nt_fcdim_tensor(nt_fcdim *d, nt_tensor **out);
 
-/** t's values with every first-class dim placed first as positional dims, in its level order
- * (an ordinary view: what printing shows). */
+/** t's values with every first-class dim made a positional dim, in the order t prints
+ * (nt_tensor_print_order; an ordinary view: what printing shows). */
 NT_API nt_status nt_tensor_unlevel(nt_tensor *t, nt_tensor **out);
 
 /** (a * b).sum(sum_dims) for tensors with first-class dims and no positional dims, computed

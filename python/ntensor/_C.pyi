@@ -32,6 +32,7 @@ class Generator:
 
 class Tensor:
     T: Tensor
+    _levels: Any
     _version: int
     data: Tensor
     device: _device_class

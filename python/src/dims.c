@@ -314,17 +314,38 @@ done:
 
 /* ---- Tensor.dims, Tensor.order, the printed form ---- */
 
+/* Tensor.dims: its first-class dims in the order they print (functorch's). */
 PyObject *nt_py_get_dims(PyObject *self, void *closure) {
-    nt_fcdim *dims[NT_MAX_DIMS];
-    int n = nt_tensor_levels(nt_py_tensor(self), dims);
+    nt_fcdim *seq[NT_MAX_DIMS];
+    int len = nt_tensor_print_order(nt_py_tensor(self), seq);
+    int n = nt_tensor_levels(nt_py_tensor(self), NULL);
     PyObject *r = PyTuple_New(n);
-    for (int i = 0; r && i < n; i++) {
-        PyObject *d = wrap_dim(dims[i]);
+    for (int p = 0, i = 0; r && p < len; p++) {
+        if (!seq[p]) continue;
+        PyObject *d = wrap_dim(seq[p]);
         if (!d) {
             Py_CLEAR(r);
             break;
         }
-        PyTuple_SET_ITEM(r, i, d);
+        PyTuple_SET_ITEM(r, i++, d);
+    }
+    return r;
+}
+
+/* Tensor._levels: functorch.dim's list of levels, the dims and the positional dims (as negative
+ * ints, -1 the last) in the order they print. */
+PyObject *nt_py_get_levels(PyObject *self, void *closure) {
+    nt_fcdim *seq[NT_MAX_DIMS];
+    const nt_tensor *t = nt_py_tensor(self);
+    int n = nt_tensor_print_order(t, seq), left = nt_tensor_ndim(t);
+    PyObject *r = PyTuple_New(n);
+    for (int p = 0; r && p < n; p++) {
+        PyObject *l = seq[p] ? wrap_dim(seq[p]) : PyLong_FromLong(-left--);
+        if (!l) {
+            Py_CLEAR(r);
+            break;
+        }
+        PyTuple_SET_ITEM(r, p, l);
     }
     return r;
 }
@@ -368,8 +389,8 @@ static PyObject *tensor_order(PyObject *self, PyObject *args) {
     return nt_py_result(st, out);
 }
 
-/* functorch.dim's text: the tensor's values, its dims leading, then
- * "with dims=(i, 0) sizes=(3, 4)" (positional dims by their index). */
+/* functorch.dim's text: the tensor's values in the order its dims print, then
+ * "with dims=(0, i) sizes=(3, 4)" (positional dims by their index). */
 PyObject *nt_py_dims_repr(PyObject *self) {
     nt_tensor *t = nt_py_tensor(self), *plain = NULL;
     nt_status st = nt_tensor_unlevel(t, &plain);
@@ -378,14 +399,15 @@ PyObject *nt_py_dims_repr(PyObject *self) {
     PyObject *text = p ? PyObject_Repr(p) : NULL;
     Py_XDECREF(p);
     if (!text) return NULL;
-    nt_fcdim *dims[NT_MAX_DIMS];
-    int nl = nt_tensor_levels(t, dims), np = nt_tensor_ndim(t);
+    nt_fcdim *seq[NT_MAX_DIMS];
+    int n = nt_tensor_print_order(t, seq), next = 0;
+    const int64_t *sizes_p = nt_tensor_sizes(t);
     PyObject *parts = PyList_New(0), *sizes = PyList_New(0);
-    for (int i = 0; parts && sizes && i < nl + np; i++) {
-        PyObject *s = i < nl ? PyUnicode_FromString(nt_fcdim_name(dims[i]))
-                             : PyUnicode_FromFormat("%d", i - nl);
-        PyObject *z = PyUnicode_FromFormat(
-            "%lld", (long long)(i < nl ? nt_fcdim_size(dims[i]) : nt_tensor_sizes(t)[i - nl]));
+    for (int i = 0; parts && sizes && i < n; i++) {
+        int64_t size = seq[i] ? nt_fcdim_size(seq[i]) : sizes_p[next];
+        PyObject *s = seq[i] ? PyUnicode_FromString(nt_fcdim_name(seq[i]))
+                             : PyUnicode_FromFormat("%d", next++);
+        PyObject *z = PyUnicode_FromFormat("%lld", (long long)size);
         if (!s || !z || PyList_Append(parts, s) < 0 || PyList_Append(sizes, z) < 0) Py_CLEAR(parts);
         Py_XDECREF(s);
         Py_XDECREF(z);
@@ -397,7 +419,7 @@ PyObject *nt_py_dims_repr(PyObject *self) {
         PyObject *b = sep ? PyUnicode_Join(sep, sizes) : NULL;
         if (a && b)
             r = PyUnicode_FromFormat("%U\nwith dims=(%U%s) sizes=(%U%s)", text, a,
-                                     nl + np == 1 ? "," : "", b, nl + np == 1 ? "," : "");
+                                     n == 1 ? "," : "", b, n == 1 ? "," : "");
         Py_XDECREF(sep);
         Py_XDECREF(a);
         Py_XDECREF(b);
@@ -590,19 +612,16 @@ static PyObject *py_dims_setup(PyObject *module, PyObject *reader) {
     Py_RETURN_NONE;
 }
 
-PyMethodDef nt_py_module_dims_functions[] = {
-    {"_dims", (PyCFunction)(void (*)(void))py_dims, METH_FASTCALL | METH_KEYWORDS,
-     "dims(n=None, sizes=None): new first-class dims"},
-    {"_dims_setup", py_dims_setup, METH_O, "the reader of variable names dims() uses"},
-    {NULL, NULL, 0, NULL},
-};
+static PyObject *index_hook; /* ntensor.dim._index(t, dims, indices), set by _index_setup */
 
-/* t.index(dims, indices), functorch's: t.order(*dims)[indices], where dims is a dim or an
- * int, a tuple of them (each a group of its own), or a list (one group, flattened), and
- * indices one index entry or a tuple of them (dims bind the ordered positional dims). */
-static PyObject *tensor_index(PyObject *self, PyObject *args) {
-    PyObject *dims, *indices;
-    if (!PyArg_ParseTuple(args, "OO:index", &dims, &indices)) return NULL;
+static PyObject *py_index_setup(PyObject *module, PyObject *fn) {
+    Py_XSETREF(index_hook, Py_NewRef(fn));
+    Py_RETURN_NONE;
+}
+
+/* t.order(*dims)[indices]: dims a dim or an int, a tuple of them (each a group of its own) or a
+ * list (one group, flattened); indices one index entry or a tuple of them. */
+static PyObject *index_by_order(PyObject *self, PyObject *dims, PyObject *indices) {
     PyObject *groups = PyTuple_Check(dims) ? Py_NewRef(dims) : PyTuple_Pack(1, dims);
     PyObject *ordered = groups ? tensor_order(self, groups) : NULL;
     Py_XDECREF(groups);
@@ -611,11 +630,37 @@ static PyObject *tensor_index(PyObject *self, PyObject *args) {
     return r;
 }
 
+/* t.index(dims, indices), functorch's: ntensor.dim._index once the package has set it (each
+ * listed level indexed in its place, as functorch's), else index_by_order. */
+static PyObject *tensor_index(PyObject *self, PyObject *args) {
+    PyObject *dims, *indices;
+    if (!PyArg_ParseTuple(args, "OO:index", &dims, &indices)) return NULL;
+    if (index_hook) return PyObject_CallFunctionObjArgs(index_hook, self, dims, indices, NULL);
+    return index_by_order(self, dims, indices);
+}
+
+static PyObject *py_index_by_order(PyObject *module, PyObject *args) {
+    PyObject *t, *dims, *indices;
+    if (!PyArg_ParseTuple(args, "O!OO:_index_by_order", &NtTensor_Type, &t, &dims, &indices))
+        return NULL;
+    return index_by_order(t, dims, indices);
+}
+
+PyMethodDef nt_py_module_dims_functions[] = {
+    {"_dims", (PyCFunction)(void (*)(void))py_dims, METH_FASTCALL | METH_KEYWORDS,
+     "dims(n=None, sizes=None): new first-class dims"},
+    {"_dims_setup", py_dims_setup, METH_O, "the reader of variable names dims() uses"},
+    {"_index_setup", py_index_setup, METH_O, "the function Tensor.index calls"},
+    {"_index_by_order", py_index_by_order, METH_VARARGS,
+     "_index_by_order(t, dims, indices): t.order(*dims)[indices]"},
+    {NULL, NULL, 0, NULL},
+};
+
 PyMethodDef nt_py_tensor_dims_methods[] = {
     {"order", tensor_order, METH_VARARGS,
      "order(*dims): the dims (tuples flatten) placed first as positional dims"},
     {"index", tensor_index, METH_VARARGS,
-     "index(dims, indices): order(dims) then [indices] (functorch.dim's Tensor.index)"},
+     "index(dims, indices): each of the dims indexed in its place (functorch.dim's Tensor.index)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -179,6 +179,7 @@ PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index);
  * with first-class dims has positional ones, else 0 */
 int nt_py_levels_index_fits(PyObject *self, PyObject *index);
 PyObject *nt_py_get_dims(PyObject *self, void *closure);
+PyObject *nt_py_get_levels(PyObject *self, void *closure);
 PyObject *nt_py_dims_repr(PyObject *self);
 /* delayed.c: a * b of two tensors with dims and no positional dims, a delayed product whose
  * sum over dims is one matrix product (ntensor.dim._DelayedMul) */

@@ -230,6 +230,8 @@ static PyGetSetDef tensor_getset[] = {
     {"shape", get_shape, NULL, "The size of each dim, as a Size.", NULL},
     {"ndim", get_ndim, NULL, "The number of dims.", NULL},
     {"dims", nt_py_get_dims, NULL, "The first-class dims (ntensor.dim), a tuple.", NULL},
+    {"_levels", nt_py_get_levels, NULL,
+     "functorch.dim's levels: the dims and the positional dims (-1 the last) as they print.", NULL},
     {"dtype", get_dtype, NULL, "The element type.", NULL},
     {"layout", get_layout, NULL, "ntensor.strided: every tensor is strided.", NULL},
     {"device", get_device, NULL, "device(type='cpu').", NULL},

@@ -140,8 +140,8 @@ nt_status nt_wrap_dim(int64_t dim, int ndim, int64_t *out);
 
 struct nt_levels {
     int n;
-    bool in_tensor_block; /* made with its tensor (nt_tensor_view_with), freed with it */
-    struct nt_fcdim *dims[];
+    bool in_tensor_block;    /* made with its tensor (nt_tensor_view_with), freed with it */
+    struct nt_fcdim *dims[]; /* n dims, then n bytes: where each prints (nt_levels_at) */
 };
 static inline int nt_tensor_nlevels(const nt_tensor *t) {
     return t->levels ? t->levels->n : 0;

@@ -31,6 +31,7 @@
 #include "dims/dims.h"
 #include "dispatch/dispatch.h"
 #include "ntensor/index.h"
+#include "ops/index.h"
 
 bool nt_call_has_levels(const nt_call *c) {
     for (unsigned m = nt_op_slots_of(c->op)->tensor_slots; m; m &= m - 1) {
@@ -204,8 +205,9 @@ static nt_status move_dim_slot(nt_call *c, const nt_op_row *row, const nt_op_slo
     return NT_OK;
 }
 
-/* The levels of a result: the union less the removed dims, which lead it. */
-static nt_status give_levels(nt_tensor *r, const batch_state *b) {
+/* The levels of a result: the union less the removed dims, which lead it, printed as the
+ * plan says. */
+static nt_status give_levels(nt_tensor *r, const batch_state *b, const nt_print_plan *plan) {
     if (!r) return NT_OK;
     nt_fcdim *keep[NT_MAX_DIMS];
     int n = 0;
@@ -213,7 +215,7 @@ static nt_status give_levels(nt_tensor *r, const batch_state *b) {
         if (!b->removed[i]) keep[n++] = b->u.dims[i];
     if (r->ndim < n || r->levels)
         return nt_fail(NT_ERR_RUNTIME, "internal: a batched result lacks its first-class dims");
-    return nt_levels_attach(r, n, keep);
+    return nt_levels_attach_plan(r, n, keep, plan);
 }
 
 /* ------------------------------------------------------------------ matrix products */
@@ -412,6 +414,73 @@ static nt_status index_args(nt_call *c, batch_state *b) {
     return NT_OK;
 }
 
+/* ------------------------------------------------------------------ how results print */
+
+/* SELF: the physical dims of self (the only tensor with dims) that its results lack: the
+ * dims reduced, first-class ones and, for functorch's methods that drop their dim (without
+ * keepdim), the positional ones named in the rewritten dim slot. */
+static void gone_dims(const nt_call *c, const nt_call *inner, const nt_op_slots *si,
+                      const batch_state *b, bool *gone) {
+    const nt_tensor *self = c->args[0].v.t;
+    int nl = nt_tensor_nlevels(self);
+    memset(gone, 0, NT_MAX_DIMS * sizeof *gone);
+    for (int k = 0; k < b->u.n; k++) {
+        int at = b->removed[k] ? nt_levels_find(self, b->u.dims[k]) : -1;
+        if (at >= 0) gone[at] = true;
+    }
+    bool keepdim =
+        si->keepdim >= 0 && c->args[si->keepdim].kind == NT_ARG_BOOL && c->args[si->keepdim].v.b;
+    if (!nt_print_drops_dim(c->op) || keepdim || si->dim < 0) return;
+    const nt_arg *a = &inner->args[si->dim];
+    int n = a->kind == NT_ARG_DIMS || a->kind == NT_ARG_INTS ? a->n : 1;
+    for (int i = 0; i < n; i++) {
+        int64_t d = a->kind == NT_ARG_DIMS || a->kind == NT_ARG_INTS ? a->v.ints[i] : a->v.i;
+        if (d >= b->u.n && d - b->u.n < self->ndim - nl) gone[nl + d - b->u.n] = true;
+    }
+}
+
+/* INDEX: self[the call's index], as functorch's getitem reads it. */
+static void plan_index(const nt_call *c, nt_print_plan *plan) {
+    nt_index idx[NT_INDEX_MAX_ENTRIES];
+    int count;
+    bool single;
+    if (nt_index_decode(c, idx, &count, &single) == NT_OK)
+        nt_plan_index(plan, c->args[0].v.t, count, idx);
+    else
+        nt_clear_error(); /* the rule decodes it too, and says why */
+}
+
+/* How the results of c print when the loop rule runs it: self's order (the vmap rules that
+ * keep self's layout), functorch's getitem for an index, else the dims first. */
+static void plan_loop(const nt_call *c, nt_print_class cls, nt_print_plan *plan) {
+    plan->len = -1;
+    if (cls == NT_PRINT_SELF && c->args[0].kind == NT_ARG_TENSOR) {
+        bool gone[NT_MAX_DIMS] = {false};
+        nt_plan_self_less(plan, c->args[0].v.t, gone);
+    }
+    if (cls == NT_PRINT_INDEX) plan_index(c, plan);
+}
+
+/* How the results of c (run as `inner`) print: functorch's order for its class. */
+static void plan_results(const nt_call *c, const nt_call *inner, const nt_op_slots *si,
+                         nt_print_class cls, const batch_state *b, nt_print_plan *plan) {
+    plan->len = -1;
+    const nt_tensor *self = c->args[0].kind == NT_ARG_TENSOR ? c->args[0].v.t : NULL;
+    const nt_tensor *r = inner->result[0] ? inner->result[0] : inner->nlist ? inner->list[0] : NULL;
+    int npos = r ? r->ndim - b->u.n : 0;
+    if (cls == NT_PRINT_UNION) {
+        nt_plan_union(plan, c);
+    } else if (cls == NT_PRINT_SELF && self) {
+        bool gone[NT_MAX_DIMS];
+        gone_dims(c, inner, si, b, gone);
+        nt_plan_self_less(plan, self, gone);
+    } else if (cls == NT_PRINT_PERMUTE && self && r) {
+        nt_plan_dims_first(plan, self, npos);
+    } else if (cls == NT_PRINT_INDEX && self) {
+        plan_index(c, plan);
+    }
+}
+
 /* ------------------------------------------------------------------ the levels step */
 
 static int rule_of(const nt_call *c, const nt_op_row *row, const nt_op_slots *si) {
@@ -464,12 +533,14 @@ static nt_status align_out(nt_call *inner, const nt_op_row *row, batch_state *b)
     return NT_OK;
 }
 
-/* PHYSICAL: the call on the tensors as they are; a new result takes self's dims. */
+/* PHYSICAL: the call on the tensors as they are; a new result takes self's dims, printed as
+ * self's. */
 static nt_status run_physical(nt_call *c, const nt_op_row *row) {
     NT_TRY(nt_dispatch_row(c, row));
     nt_tensor *self = c->args[0].v.t, *r = c->result[0];
     if (!r || r == self || r->levels) return NT_OK;
-    nt_status st = nt_levels_attach(r, self->levels->n, self->levels->dims);
+    nt_status st =
+        nt_levels_attach_at(r, self->levels->n, self->levels->dims, nt_levels_at(self->levels));
     if (st != NT_OK) {
         nt_tensor_release(r);
         c->result[0] = NULL;
@@ -526,13 +597,19 @@ nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row) {
         }
     }
     bool written = c->inplace || c->out[0];
+    bool dim_given = si->dim >= 0 && c->args[si->dim].kind != NT_ARG_NONE;
+    nt_print_class cls = nt_print_class_of(c->op, rule, dim_given); /* before LOOP takes over */
     if ((rule == NT_BATCH_SHIFT || rule == NT_BATCH_PERMUTE) &&
         !shift_applies(c, si, facts_of(c->op)))
         rule = NT_BATCH_LOOP;
     if ((rule == NT_BATCH_JOIN || rule == NT_BATCH_STACK) && !join_applies(c, si))
         rule = NT_BATCH_LOOP;
     if (rule == NT_BATCH_INDEX && !index_applies(c)) rule = NT_BATCH_LOOP;
-    if (rule == NT_BATCH_LOOP) return nt_dims_loop(c, row, &b.u);
+    nt_print_plan plan;
+    if (rule == NT_BATCH_LOOP) {
+        plan_loop(c, cls, &plan);
+        return nt_dims_loop(c, row, &b.u, &plan);
+    }
     if (written && (rule == NT_BATCH_SHIFT || rule == NT_BATCH_PERMUTE || rule == NT_BATCH_INDEX))
         return not_implemented(row->name, "the in-place form of a view does not take tensors "
                                           "with first-class dims");
@@ -565,15 +642,16 @@ nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row) {
         c->value = inner.value;
         return NT_OK;
     }
+    plan_results(c, &inner, si, cls, &b, &plan);
     c->result[0] = inner.result[0];
     c->result[1] = inner.result[1];
     c->list = inner.list;
     c->nlist = inner.nlist;
     c->value = inner.value;
-    st = give_levels(c->result[0], &b);
-    if (st == NT_OK) st = give_levels(c->result[1], &b);
+    st = give_levels(c->result[0], &b, &plan);
+    if (st == NT_OK) st = give_levels(c->result[1], &b, &plan);
     for (int64_t i = 0; st == NT_OK && i < c->nlist; i++)
-        st = give_levels(c->list[i], &b);
+        st = give_levels(c->list[i], &b, &plan);
     if (st != NT_OK) nt_call_results_clear(c);
     return st;
 }

@@ -48,7 +48,8 @@ static nt_status element_view(nt_tensor *t, const nt_dim_union *u, const int64_t
 }
 
 /* parts[0..n-1] (one shape) stacked into one tensor whose leading dims are the union's. */
-static nt_status stack_parts(nt_tensor **parts, int64_t n, const nt_dim_union *u, nt_tensor **out) {
+static nt_status stack_parts(nt_tensor **parts, int64_t n, const nt_dim_union *u,
+                             const nt_print_plan *plan, nt_tensor **out) {
     nt_call s;
     nt_call_init(&s, NT_OP_STACK);
     for (int i = 0; i < NT_CALL_MAX_ARGS; i++)
@@ -79,7 +80,7 @@ static nt_status stack_parts(nt_tensor **parts, int64_t n, const nt_dim_union *u
     nt_tensor *v = NULL;
     st = nt_dims_view(r, ndim, sizes, strides, r->offset, r->names ? names : NULL, &v);
     nt_tensor_release(r);
-    if (st == NT_OK) st = nt_levels_attach(v, u->n, u->dims);
+    if (st == NT_OK) st = nt_levels_attach_plan(v, u->n, u->dims, plan);
     if (st != NT_OK) {
         nt_tensor_release(v);
         return st;
@@ -151,9 +152,10 @@ static nt_status run_element(const nt_call *c, const nt_op_row *row, const nt_op
 }
 
 /* The stacked results of the loop into c. */
-static nt_status gather_results(nt_call *c, const nt_dim_union *u, loop_state *L) {
+static nt_status gather_results(nt_call *c, const nt_dim_union *u, const nt_print_plan *plan,
+                                loop_state *L) {
     for (int k = 0; k < 2; k++)
-        if (L->res[k][0]) NT_TRY(stack_parts(L->res[k], L->count, u, &c->result[k]));
+        if (L->res[k][0]) NT_TRY(stack_parts(L->res[k], L->count, u, plan, &c->result[k]));
     int64_t n = L->nlists[0];
     if (!L->lists[0]) return NT_OK;
     nt_tensor **parts = malloc((size_t)L->count * sizeof *parts);
@@ -162,14 +164,15 @@ static nt_status gather_results(nt_call *c, const nt_dim_union *u, loop_state *L
     for (int64_t j = 0; st == NT_OK && j < n; j++) {
         for (int64_t e = 0; e < L->count; e++)
             parts[e] = L->lists[e][j];
-        st = stack_parts(parts, L->count, u, &c->list[j]);
+        st = stack_parts(parts, L->count, u, plan, &c->list[j]);
         c->nlist = j + 1;
     }
     free(parts);
     return st;
 }
 
-nt_status nt_dims_loop(nt_call *c, const nt_op_row *row, const nt_dim_union *u) {
+nt_status nt_dims_loop(nt_call *c, const nt_op_row *row, const nt_dim_union *u,
+                       const nt_print_plan *plan) {
     const nt_op_slots *si = nt_op_slots_of(c->op);
     for (int s = 0; s < si->nslots; s++) {
         const nt_arg *a = &c->args[s];
@@ -226,7 +229,7 @@ nt_status nt_dims_loop(nt_call *c, const nt_op_row *row, const nt_dim_union *u) 
     } else if (st == NT_OK && no_tensor) {
         c->value = value;
     } else if (st == NT_OK) {
-        st = gather_results(c, u, &L);
+        st = gather_results(c, u, plan, &L);
         if (st != NT_OK) nt_call_results_clear(c);
     }
     loop_free(&L, ran);

@@ -15,17 +15,69 @@
 #include "ntensor/views.h"
 #include "ops/index.h"
 
-/* The dims being built: first-class ones (levels) then positional ones. */
+/* The dims being built: first-class ones (levels) then positional ones; and where they print
+ * (functorch's order: as the index reads them, t's own dims in their places). */
 typedef struct layout {
     int nl, np;
     nt_fcdim *dims[NT_MAX_DIMS];
     int64_t lsizes[NT_MAX_DIMS], lstrides[NT_MAX_DIMS];
     int64_t psizes[NT_MAX_DIMS], pstrides[NT_MAX_DIMS];
     nt_name pnames[NT_MAX_DIMS];
+    uint8_t at[NT_MAX_DIMS]; /* where level i prints, while `gathers` is false */
+    int printed;             /* the entries printed so far */
+    bool gathers;            /* a dim used twice or a tensor index: nt_printed_gathered */
+    int nflat;
+    nt_flat_entry flat[NT_FLAT_MAX]; /* the index as functorch reads it */
+    /* t's own dims in the order they print, and how many positional dims print before each */
+    int nown, own_next;
+    int own[NT_MAX_DIMS], own_before[NT_MAX_DIMS];
 } layout;
 
 static nt_status too_many(void) {
     return nt_fail(NT_ERR_RUNTIME, "a tensor may have at most %d dims", NT_MAX_DIMS);
+}
+
+/* One more entry of the index as functorch reads it: a dim, an index tensor, or (both NULL)
+ * a positional dim; a dim or a positional dim prints next. */
+static nt_status read_entry(layout *l, nt_fcdim *d, const nt_tensor *index) {
+    if (l->nflat == NT_FLAT_MAX) return too_many();
+    l->flat[l->nflat++] = (nt_flat_entry){.dim = d, .tensor = index};
+    if (!index) l->printed++;
+    return NT_OK;
+}
+
+/* t's own dims that print before its positional dim p: read in their places. */
+static nt_status read_own(layout *l, int p) {
+    for (; l->own_next < l->nown && l->own_before[l->own_next] <= p; l->own_next++) {
+        int i = l->own[l->own_next];
+        l->at[i] = (uint8_t)l->printed;
+        NT_TRY(read_entry(l, l->dims[i], NULL));
+    }
+    return NT_OK;
+}
+
+/* The levels of t (tl of them) start the layout, read in the order they print. */
+static void own_levels(layout *l, const nt_tensor *t, int tl) {
+    l->nl = tl;
+    l->np = 0;
+    l->printed = l->nflat = l->nown = l->own_next = 0;
+    l->gathers = false;
+    for (int i = 0; i < tl; i++) {
+        l->dims[i] = t->levels->dims[i];
+        l->lsizes[i] = t->sizes[i];
+        l->lstrides[i] = t->strides[i];
+    }
+    if (tl == 0) return;
+    nt_fcdim *seq[NT_MAX_DIMS];
+    nt_levels_seq(t, seq);
+    for (int p = 0, before = 0; p < t->ndim; p++) {
+        if (!seq[p]) {
+            before++;
+            continue;
+        }
+        l->own[l->nown] = nt_levels_find(t, seq[p]);
+        l->own_before[l->nown++] = before;
+    }
 }
 
 /* Binds d to one physical dim (size, stride): a new level, or the diagonal with the level d
@@ -35,13 +87,15 @@ static nt_status bind_one(layout *l, nt_fcdim *d, int64_t size, int64_t stride) 
     for (int i = 0; i < l->nl; i++)
         if (l->dims[i] == d) {
             l->lstrides[i] += stride;
-            return NT_OK;
+            l->gathers = true;
+            return read_entry(l, d, NULL);
         }
     if (l->nl + l->np >= NT_MAX_DIMS) return too_many();
     l->dims[l->nl] = d;
     l->lsizes[l->nl] = size;
+    l->at[l->nl] = (uint8_t)l->printed;
     l->lstrides[l->nl++] = stride;
-    return NT_OK;
+    return read_entry(l, d, NULL);
 }
 
 static void pack_repr(nt_fcdim *const *pack, int n, char *buf, size_t cap) {
@@ -104,13 +158,35 @@ static nt_status bind_pack(layout *l, nt_fcdim *const *pack, int n, int64_t size
     return NT_OK;
 }
 
-/* t's physical dim pos kept as the next positional dim. */
-static nt_status keep_dim(layout *l, const nt_tensor *t, int pos) {
+/* One positional dim kept (size, stride, name), not read as an entry (a tensor index's). */
+static nt_status keep_unread(layout *l, int64_t size, int64_t stride, nt_name name) {
     if (l->nl + l->np >= NT_MAX_DIMS) return too_many();
-    l->psizes[l->np] = t->sizes[pos];
-    l->pstrides[l->np] = t->strides[pos];
-    l->pnames[l->np++] = nt_tensor_name_at(t, pos);
+    l->psizes[l->np] = size;
+    l->pstrides[l->np] = stride;
+    l->pnames[l->np++] = name;
     return NT_OK;
+}
+
+/* One positional dim kept, printed next. */
+static nt_status keep_positional(layout *l, int64_t size, int64_t stride, nt_name name) {
+    NT_TRY(keep_unread(l, size, stride, name));
+    return read_entry(l, NULL, NULL);
+}
+
+/* t's physical dim pos kept as the next positional dim, printed next. */
+static nt_status keep_dim(layout *l, const nt_tensor *t, int pos) {
+    return keep_positional(l, t->sizes[pos], t->strides[pos], nt_tensor_name_at(t, pos));
+}
+
+/* Where the levels of a binding print (`gathered`: read from the index as a whole, for a
+ * dim used twice or an index tensor; `ndim` the result's rank): into at, or NULL for
+ * "first, in order". */
+static const uint8_t *printed_at(const layout *l, nt_fcdim *const *dims, int n, int ndim,
+                                 uint8_t *at) {
+    if (!l->gathers) return l->at;
+    nt_fcdim *seq[NT_FLAT_MAX];
+    int len = nt_printed_gathered(l->flat, l->nflat, seq);
+    return len == ndim && nt_levels_at_of_seq(n, dims, len, seq, at) ? at : NULL;
 }
 
 /* The positional dim kept last, sliced by s (start:stop:step, clamped as PyTorch's). */
@@ -121,7 +197,9 @@ static nt_status slice_kept(layout *l, const nt_bind_spec *s, int64_t *offset) {
     return NT_OK;
 }
 
-static nt_status make_view(nt_tensor *t, const layout *l, int64_t offset, bool named,
+/* The view t's binding makes; its levels print as the layout says, or first (`at_first`: a
+ * gather follows). */
+static nt_status make_view(nt_tensor *t, const layout *l, int64_t offset, bool named, bool at_first,
                            nt_tensor **out) {
     int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
     nt_name names[NT_MAX_DIMS];
@@ -138,7 +216,10 @@ static nt_status make_view(nt_tensor *t, const layout *l, int64_t offset, bool n
         memset(names, 0, (size_t)l->nl * sizeof *names);
         memcpy(names + l->nl, l->pnames, (size_t)l->np * sizeof *names);
     }
-    return nt_levels_view(t, n, sizes, strides, offset, any ? names : NULL, l->nl, l->dims, out);
+    uint8_t at[NT_MAX_DIMS];
+    const uint8_t *printed = at_first ? NULL : printed_at(l, l->dims, l->nl, n, at);
+    return nt_levels_view(t, n, sizes, strides, offset, any ? names : NULL, l->nl, l->dims, printed,
+                          out);
 }
 
 /* The tensor specs of a binding: spec k gathers in the positional dims at[k] .. of the bound
@@ -392,7 +473,7 @@ static nt_status move_broadcast(nt_tensor *r, int nu, int m, int at, nt_tensor *
 /* v[..., the columns at their dims, ...] per element of the union U of the dims of v and of
  * the index tensors: the gather runs once on v laid out [U, positional] (index_aligned), its
  * broadcast dims then go where PyTorch's indexing puts them, and the result takes U. */
-static nt_status gather_by(nt_tensor *v, const gather *g, nt_tensor **out) {
+static nt_status gather_by(nt_tensor *v, const gather *g, const layout *l, nt_tensor **out) {
     columns c = {0};
     nt_dim_union u;
     int64_t bshape[NT_MAX_DIMS];
@@ -414,7 +495,9 @@ static nt_status gather_by(nt_tensor *v, const gather *g, nt_tensor **out) {
         nt_tensor_release(r);
         r = moved;
     }
-    if (st == NT_OK) st = nt_levels_attach(r, u.n, u.dims);
+    uint8_t placed[NT_MAX_DIMS];
+    if (st == NT_OK)
+        st = nt_levels_attach_at(r, u.n, u.dims, printed_at(l, u.dims, u.n, r->ndim, placed));
     columns_free(&c);
     if (st != NT_OK) {
         nt_tensor_release(r);
@@ -442,7 +525,7 @@ static nt_status bind_every_dim(nt_tensor *t, int n, const nt_bind_spec *specs, 
         NT_TRY(nt_fcdim_set_size(specs[i].dim, t->sizes[i]));
         dims[i] = specs[i].dim;
     }
-    return nt_levels_view(t, n, t->sizes, t->strides, t->offset, NULL, n, dims, out);
+    return nt_levels_view(t, n, t->sizes, t->strides, t->offset, NULL, n, dims, NULL, out);
 }
 
 nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tensor **out) {
@@ -472,13 +555,7 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
                        "at least %d indices were supplied but the tensor only has %d dimensions",
                        consumed, tp);
     layout l;
-    l.nl = tl;
-    l.np = 0;
-    for (int i = 0; i < tl; i++) {
-        l.dims[i] = t->levels->dims[i];
-        l.lsizes[i] = t->sizes[i];
-        l.lstrides[i] = t->strides[i];
-    }
+    own_levels(&l, t, tl);
     int64_t offset = t->offset;
     int pos = tl; /* the physical dim of t the next spec takes */
     gather g;     /* not zeroed: 768 bytes, and only its first n entries are read */
@@ -487,13 +564,16 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
         /* the ellipsis, or the end without one: keep the dims no spec takes */
         if (i == n ? ellipsis < 0 : specs[i].kind == NT_BIND_ELLIPSIS) {
             int keep = tp - consumed;
-            for (int k = 0; k < keep; k++)
+            for (int k = 0; k < keep; k++) {
+                NT_TRY(read_own(&l, pos - tl));
                 NT_TRY(keep_dim(&l, t, pos++));
+            }
             consumed = tp; /* taken: the trailing keep runs once */
             continue;
         }
         if (i == n) break;
         const nt_bind_spec *s = &specs[i];
+        NT_TRY(read_own(&l, pos - tl));
         switch (s->kind) {
         case NT_BIND_DIM:
             NT_TRY(bind_one(&l, s->dim, t->sizes[pos], t->strides[pos]));
@@ -512,8 +592,10 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
             if (l.nl + l.np - g.width != g.mark) g.nfirst = 0;
             g.at[g.n] = l.np;
             g.index[g.n++] = s->tensor;
-            for (int w = is_mask(s->tensor) ? s->tensor->ndim : 1; w > 0; w--, g.width++)
-                NT_TRY(keep_dim(&l, t, pos++));
+            for (int w = is_mask(s->tensor) ? s->tensor->ndim : 1; w > 0; w--, g.width++, pos++)
+                NT_TRY(keep_unread(&l, t->sizes[pos], t->strides[pos], nt_tensor_name_at(t, pos)));
+            l.gathers = true;
+            NT_TRY(read_entry(&l, NULL, s->tensor));
             break;
         case NT_BIND_SLICE:
             NT_TRY(keep_dim(&l, t, pos++));
@@ -531,19 +613,17 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
             break;
         }
         case NT_BIND_NONE:
-            if (l.nl + l.np >= NT_MAX_DIMS) return too_many();
-            l.psizes[l.np] = 1;
-            l.pstrides[l.np] = 0;
-            l.pnames[l.np++] = NT_NAME_NONE;
+            NT_TRY(keep_positional(&l, 1, 0, NT_NAME_NONE));
             break;
         default:
             break;
         }
     }
-    if (g.n == 0) return make_view(t, &l, offset, t->names != NULL, out);
+    NT_TRY(read_own(&l, tp));
+    if (g.n == 0) return make_view(t, &l, offset, t->names != NULL, false, out);
     nt_tensor *v = NULL;
-    NT_TRY(make_view(t, &l, offset, false, &v));
-    nt_status st = gather_by(v, &g, out);
+    NT_TRY(make_view(t, &l, offset, false, true, &v));
+    nt_status st = gather_by(v, &g, &l, out);
     nt_tensor_release(v);
     return st;
 }
@@ -613,9 +693,14 @@ nt_status nt_tensor_order(nt_tensor *t, int ngroups, const int *counts, const nt
     bool flat = true; /* every group of one dim */
     for (int g = 0; g < ngroups; g++)
         flat &= counts[g] == 1;
-    if (flat)
+    nt_fcdim *seq[NT_MAX_DIMS]; /* where the kept dims print */
+    int len = nt_printed_ordered(t, used, ngroups, seq);
+    if (flat) {
+        uint8_t at[NT_MAX_DIMS];
+        bool fits = len == n && nt_levels_at_of_seq(nkeep, keep, len, seq, at);
         return nt_levels_view(t, n, sizes, strides, t->offset, t->names ? names : NULL, nkeep, keep,
-                              out);
+                              fits ? at : NULL, out);
+    }
     nt_tensor *v = NULL;
     NT_TRY(nt_dims_view(t, n, sizes, strides, t->offset, t->names ? names : NULL, &v));
     int64_t rsizes[NT_MAX_DIMS];
@@ -636,7 +721,7 @@ nt_status nt_tensor_order(nt_tensor *t, int ngroups, const int *counts, const nt
     nt_tensor_release(v);
     NT_TRY(st);
     v = r;
-    st = nt_levels_attach(v, nkeep, keep);
+    st = nt_levels_attach_seq(v, nkeep, keep, len, seq);
     if (st != NT_OK) {
         nt_tensor_release(v);
         return st;
@@ -652,5 +737,6 @@ nt_status nt_fcdim_tensor(nt_fcdim *d, nt_tensor **out) {
     if (!d->range)
         NT_TRY(nt_arange(nt_scalar_int(0), nt_scalar_int(size), nt_scalar_int(1), NT_INT64,
                          &d->range));
-    return nt_levels_view(d->range, 1, d->range->sizes, d->range->strides, 0, NULL, 1, &d, out);
+    return nt_levels_view(d->range, 1, d->range->sizes, d->range->strides, 0, NULL, 1, &d, NULL,
+                          out);
 }

@@ -20,6 +20,8 @@
 #include "core/status.h"
 #include "dims/dims.h"
 
+static _Atomic uint64_t dims_made; /* the serial of the next dim */
+
 nt_status nt_fcdim_new(const char *name, int64_t size, nt_fcdim **out) {
     if (!out) return nt_fail(NT_ERR_VALUE, "nt_fcdim_new: NULL out");
     if (size < -1)
@@ -30,6 +32,7 @@ nt_status nt_fcdim_new(const char *name, int64_t size, nt_fcdim **out) {
     d->size = size;
     d->range = NULL;
     d->handle = NULL;
+    d->serial = atomic_fetch_add_explicit(&dims_made, 1, memory_order_relaxed);
     if (!name) name = "d";
     size_t len = strnlen(name, sizeof d->name - 1); /* no snprintf: dims() is per call */
     memcpy(d->name, name, len);

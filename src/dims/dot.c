@@ -4,7 +4,8 @@
  * rows (a only), columns (b only) and contracted (both, summed); each operand is viewed as
  * [batch, rows, contracted] / [batch, contracted, columns] (reshaped: a view when its strides
  * allow), one bmm runs, and its result is viewed as [batch..., rows..., columns...] with those
- * dims as its levels.
+ * dims as its levels. Each group keeps the order the dims print in (a's, then b's), as
+ * functorch's result does.
  */
 #include <string.h>
 
@@ -101,8 +102,11 @@ nt_status nt_dims_dot(nt_tensor *a, nt_tensor *b, int nsum, nt_fcdim *const *sum
     int counts_a[3] = {0, 0, 0}, counts_b[3] = {0, 0, 0};
     int nbatch = 0, nrows = 0, ncols = 0, nk = 0;
     nt_fcdim *batch[NT_MAX_DIMS], *rows[NT_MAX_DIMS], *cols[NT_MAX_DIMS], *kd[NT_MAX_DIMS];
+    nt_fcdim *a_order[NT_MAX_DIMS], *b_order[NT_MAX_DIMS]; /* the dims as they print */
+    nt_levels_seq(a, a_order);
+    nt_levels_seq(b, b_order);
     for (int i = 0; i < na; i++) {
-        nt_fcdim *d = a->levels->dims[i];
+        nt_fcdim *d = a_order[i];
         bool summed = in_list(sum_dims, nsum, d), shared = nt_levels_find(b, d) >= 0;
         if (summed)
             kd[nk++] = d;
@@ -112,7 +116,7 @@ nt_status nt_dims_dot(nt_tensor *a, nt_tensor *b, int nsum, nt_fcdim *const *sum
             rows[nrows++] = d;
     }
     for (int i = 0; i < nb; i++) {
-        nt_fcdim *d = b->levels->dims[i];
+        nt_fcdim *d = b_order[i];
         if (!in_list(sum_dims, nsum, d) && nt_levels_find(a, d) < 0) cols[ncols++] = d;
     }
     int n = 0;

@@ -24,16 +24,21 @@ static void levels_free(nt_tensor *t) {
     if (!lv->in_tensor_block) nt_small_free(lv);
 }
 
+/* The bytes of a levels block: n dims, then where each prints (nt_levels_at). */
 static size_t levels_bytes(int n) {
-    return sizeof(struct nt_levels) + (size_t)n * sizeof(nt_fcdim *);
+    return sizeof(struct nt_levels) + (size_t)n * (sizeof(nt_fcdim *) + 1);
 }
 
-/* Fills in the levels block lv of t, retaining the dims. */
+/* Fills in the levels block lv of t, retaining the dims; level i prints at at[i] (NULL:
+ * first, in order). */
 static void levels_init(nt_tensor *t, struct nt_levels *lv, bool in_tensor_block, int n,
-                        nt_fcdim *const *dims) {
+                        nt_fcdim *const *dims, const uint8_t *at) {
     lv->n = n;
     lv->in_tensor_block = in_tensor_block;
     memcpy(lv->dims, dims, (size_t)n * sizeof *dims);
+    uint8_t *place = (uint8_t *)(lv->dims + n);
+    for (int i = 0; i < n; i++)
+        place[i] = at ? at[i] : (uint8_t)i;
     nt_fcdims_retain(dims, n);
     nt_tensor_levels_free = levels_free;
     t->levels = lv;
@@ -41,12 +46,58 @@ static void levels_init(nt_tensor *t, struct nt_levels *lv, bool in_tensor_block
         atomic_store_explicit(&nt_levels_made, true, memory_order_relaxed);
 }
 
-nt_status nt_levels_attach(nt_tensor *t, int n, nt_fcdim *const *dims) {
+nt_status nt_levels_attach_at(nt_tensor *t, int n, nt_fcdim *const *dims, const uint8_t *at) {
     if (n == 0) return NT_OK;
     struct nt_levels *lv = nt_small_alloc(levels_bytes(n));
     if (!lv) return nt_fail_oom(levels_bytes(n));
-    levels_init(t, lv, false, n, dims);
+    levels_init(t, lv, false, n, dims, at);
     return NT_OK;
+}
+
+nt_status nt_levels_attach(nt_tensor *t, int n, nt_fcdim *const *dims) {
+    return nt_levels_attach_at(t, n, dims, NULL);
+}
+
+void nt_levels_seq(const nt_tensor *t, nt_fcdim **seq) {
+    for (int p = 0; p < t->ndim; p++)
+        seq[p] = NULL;
+    int n = nt_tensor_nlevels(t);
+    const uint8_t *at = n ? nt_levels_at(t->levels) : NULL;
+    for (int i = 0; i < n; i++)
+        seq[at[i]] = t->levels->dims[i];
+}
+
+bool nt_levels_at_of_seq(int n, nt_fcdim *const *dims, int len, nt_fcdim *const *seq, uint8_t *at) {
+    for (int i = 0; i < n; i++) {
+        int p = 0;
+        while (p < len && seq[p] != dims[i])
+            p++;
+        if (p == len) return false;
+        at[i] = (uint8_t)p;
+    }
+    return true;
+}
+
+nt_status nt_levels_attach_seq(nt_tensor *t, int n, nt_fcdim *const *dims, int len,
+                               nt_fcdim *const *seq) {
+    uint8_t at[NT_MAX_DIMS];
+    bool ok = len == t->ndim && nt_levels_at_of_seq(n, dims, len, seq, at);
+    return nt_levels_attach_at(t, n, dims, ok ? at : NULL);
+}
+
+void nt_levels_at_by_age(int n, nt_fcdim *const *dims, uint8_t *at) {
+    for (int i = 0; i < n; i++) {
+        int rank = 0;
+        for (int k = 0; k < n; k++)
+            rank += dims[k]->serial < dims[i]->serial;
+        at[i] = (uint8_t)rank;
+    }
+}
+
+int nt_tensor_print_order(const nt_tensor *t, nt_fcdim **seq) {
+    if (!t) return 0;
+    if (seq) nt_levels_seq(t, seq);
+    return t->ndim;
 }
 
 int nt_levels_find(const nt_tensor *t, const nt_fcdim *d) {
@@ -80,11 +131,11 @@ nt_status nt_dims_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64
 
 nt_status nt_levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
                          int64_t offset, const nt_name *names, int n, nt_fcdim *const *dims,
-                         nt_tensor **out) {
+                         const uint8_t *at, nt_tensor **out) {
     nt_tensor *v = NULL;
     if (t->ag || n == 0) { /* recorded: autograd makes the view, the levels come after */
         NT_TRY(nt_dims_view(t, ndim, sizes, strides, offset, names, &v));
-        nt_status st = nt_levels_attach(v, n, dims);
+        nt_status st = nt_levels_attach_at(v, n, dims, at);
         if (st != NT_OK) {
             nt_tensor_release(v);
             return st;
@@ -95,14 +146,24 @@ nt_status nt_levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int
     void *block;
     NT_TRY(
         nt_tensor_view_with(t, ndim, sizes, strides, offset, names, levels_bytes(n), &block, &v));
-    levels_init(v, block, true, n, dims);
+    levels_init(v, block, true, n, dims, at);
     *out = v;
     return NT_OK;
 }
 
 nt_status nt_tensor_unlevel(nt_tensor *t, nt_tensor **out) {
     if (!t || !out) return nt_fail(NT_ERR_VALUE, "nt_tensor_unlevel: NULL argument");
-    return nt_dims_view(t, t->ndim, t->sizes, t->strides, t->offset, t->names, out);
+    nt_fcdim *seq[NT_MAX_DIMS];
+    nt_levels_seq(t, seq);
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    nt_name names[NT_MAX_DIMS] = {0};
+    for (int p = 0, next = nt_tensor_nlevels(t); p < t->ndim; p++) {
+        int i = seq[p] ? nt_levels_find(t, seq[p]) : next++;
+        sizes[p] = t->sizes[i];
+        strides[p] = t->strides[i];
+        names[p] = nt_tensor_name_at(t, i);
+    }
+    return nt_dims_view(t, t->ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
 }
 
 int nt_dims_union_find(const nt_dim_union *u, const nt_fcdim *d) {

@@ -325,7 +325,37 @@ static void test_dims_dot(void) {
     release_all(objs, sizeof objs / sizeof *objs, ds, 3);
 }
 
+/* A[:, i] (A 2x3) prints (0, i) as functorch.dim's, its dims leading physically; its printed
+ * view is A itself; A[:, i][j] prints (j, i); a vmap result (the sum of everything) oldest
+ * dim first. */
+static void test_print_order(void) {
+    nt_fcdim *i = NULL, *j = NULL;
+    EXPECT_OK(nt_fcdim_new("i", -1, &i));
+    EXPECT_OK(nt_fcdim_new("j", -1, &j));
+    nt_tensor *a = rand2(2, 3), *x = NULL, *v = NULL, *y = NULL, *s = NULL;
+    nt_bind_spec si[2] = {{.kind = NT_BIND_SLICE}, {.kind = NT_BIND_DIM, .dim = i}};
+    nt_bind_spec sj = {.kind = NT_BIND_DIM, .dim = j};
+    EXPECT_OK(nt_tensor_bind(a, 2, si, &x));
+    nt_fcdim *seq[NT_MAX_DIMS], *lv[NT_MAX_DIMS];
+    EXPECT(nt_tensor_print_order(x, seq) == 2 && seq[0] == NULL && seq[1] == i);
+    EXPECT(nt_tensor_levels(x, lv) == 1 && lv[0] == i);
+    EXPECT_OK(nt_tensor_unlevel(x, &v));
+    EXPECT(nt_tensor_ndim(v) == 2 && nt_tensor_sizes(v)[0] == 2 && close(v, a));
+    EXPECT_OK(nt_tensor_bind(x, 1, &sj, &y));
+    EXPECT(nt_tensor_print_order(y, seq) == 2 && seq[0] == j && seq[1] == i);
+    EXPECT(nt_tensor_levels(y, lv) == 2 && lv[0] == i && lv[1] == j);
+    EXPECT_OK(nt_sum(y, 0, NULL, false, -1, &s));
+    EXPECT(nt_tensor_print_order(s, seq) == 2 && seq[0] == i && seq[1] == j);
+    EXPECT(nt_tensor_print_order(a, seq) == 2 && seq[0] == NULL && seq[1] == NULL);
+    nt_tensor *objs[] = {a, x, v, y, s};
+    for (size_t n = 0; n < sizeof objs / sizeof *objs; n++)
+        nt_tensor_release(objs[n]);
+    nt_fcdim_release(i);
+    nt_fcdim_release(j);
+}
+
 int main(void) {
+    NT_RUN(test_print_order);
     NT_RUN(test_dims_dot);
     NT_RUN(test_dim_sizes);
     NT_RUN(test_mm_by_dims);

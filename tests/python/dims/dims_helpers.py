@@ -88,3 +88,61 @@ def errors(fn):
         fn(torch, fdim.dims)
     t = theirs(oracle)
     return ours, (t[1:] if t is not None else None)
+
+
+class OracleDied(RuntimeError):
+    pass
+
+
+class Oracle:
+    """functorch.dim in one forked child for many calls (a fork costs half a second, the import
+    of functorch.dim in it): oracle(fn, *args) runs fn(functorch.dim, *args) there and returns
+    its (pickled) result, or ("!", type name, text). fn must be a module-level function (it
+    is sent by name) and args picklable. A child that dies (functorch.dim aborts on some
+    inputs) raises OracleDied; restart() makes another."""
+
+    def __init__(self):
+        self._start()
+
+    def restart(self):
+        self.close()
+        self._start()
+
+    def _start(self):
+        req_r, self.req_w = os.pipe()
+        self.res_r, res_w = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: serve calls until the parent closes the pipe
+            os.close(self.req_w)
+            os.close(self.res_r)
+            torch.set_num_threads(1)  # see theirs()
+            from functorch import dim as fdim
+            with os.fdopen(req_r, "rb") as requests, os.fdopen(res_w, "wb") as results:
+                while True:
+                    try:
+                        fn, args = pickle.load(requests)
+                    except EOFError:
+                        os._exit(0)
+                    try:
+                        out = fn(fdim, *args)
+                    except BaseException as e:  # noqa: BLE001
+                        out = ("!", type(e).__name__, str(e))
+                    pickle.dump(out, results)
+                    results.flush()
+        os.close(req_r)
+        os.close(res_w)
+        self.requests = os.fdopen(self.req_w, "wb")
+        self.results = os.fdopen(self.res_r, "rb")
+
+    def __call__(self, fn, *args):
+        pickle.dump((fn, args), self.requests)
+        self.requests.flush()
+        try:
+            return pickle.load(self.results)
+        except EOFError:
+            raise OracleDied(f"functorch.dim's process died running {fn.__name__}{args}")
+
+    def close(self):
+        self.requests.close()
+        self.results.close()
+        os.waitpid(self.pid, 0)
