@@ -150,6 +150,21 @@ typedef struct nt_bind_spec {
  * @param[out] out the view or the gathered tensor, a new reference */
 NT_API nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tensor **out);
 
+/** nt_tensor_bind of n dims (t[i, k]) for a binding that calls it per index, as a language
+ * binding's indexing does: when the dims are distinct and bind every dim of t, which has no
+ * first-class dims and records nothing, the view borrows: it takes no reference on t's
+ * storage nor on the dims, and the caller keeps t and the dims alive for as long as the
+ * view's first reference lives (the Python module keeps them with the result's object). A
+ * retain (nt_tensor_retain) makes the view take its own references, so every other holder
+ * is an owner as usual. Otherwise it is nt_tensor_bind's view. Two locked instructions and
+ * the dims' counts fewer per call.
+ * @param t the tensor (borrowed, see above)
+ * @param n the number of dims
+ * @param dims n dims (borrowed, see above)
+ * @param[out] out the view, a new reference */
+NT_API nt_status nt_tensor_bind_borrowing(nt_tensor *t, int n, nt_fcdim *const *dims,
+                                          nt_tensor **out);
+
 /** t with the dims of `ngroups` groups placed first as positional dims, in order: group g
  * holds counts[g] entries of `dims`, each a first-class dim (nt_dim_fc) or a positional index
  * of t; a group of several is flattened into one dim (a view when possible, else a copy).

@@ -206,8 +206,7 @@ static bool has_levels(PyObject *o) {
 }
 
 int nt_py_index_has_dims(PyObject *index) {
-    if (nt_py_is_dim(index) || has_levels(index)) return 1;
-    if (!PyTuple_Check(index)) return 0;
+    if (!PyTuple_Check(index)) return nt_py_is_dim(index) || has_levels(index);
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(index); i++) {
         PyObject *o = PyTuple_GET_ITEM(index, i);
         if (nt_py_is_dim(o) || is_pack(o) || has_levels(o)) return 1;
@@ -259,6 +258,22 @@ static int bind_entry(PyObject *o, nt_bind_spec *s, nt_tensor **owned) {
     return st == NT_OK ? 0 : nt_py_raise_int(st);
 }
 
+/* t[i, k]: an index of n dims only. The view may borrow t's storage and the dims
+ * (nt_tensor_bind_borrowing): its object keeps t and the index (a tuple, or the one dim),
+ * which hold them, until it has dropped the view. */
+static PyObject *bind_dims(PyObject *self, PyObject *index, int n, nt_fcdim *const *dims) {
+    nt_tensor *out = NULL;
+    nt_status st = nt_tensor_bind_borrowing(nt_py_tensor(self), n, dims, &out);
+    NtTensorObject *result = (NtTensorObject *)nt_py_result(st, out);
+    if (result && !result->lenders[0]) {
+        Py_INCREF(self);
+        Py_INCREF(index);
+        result->lenders[0] = self;
+        result->lenders[1] = index;
+    }
+    return (PyObject *)result;
+}
+
 /* t[index] for an index with dims: dims, packs, slices, ints, ..., None, index tensors and
  * lists. */
 PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index) {
@@ -269,6 +284,11 @@ PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index) {
         PyErr_SetString(PyExc_IndexError, "too many indices for tensor");
         return NULL;
     }
+    nt_fcdim *dims[NT_MAX_DIMS];
+    int ndims = 0;
+    for (; ndims < n && nt_py_is_dim(items[ndims]); ndims++)
+        dims[ndims] = ((NtDimObject *)items[ndims])->d;
+    if (ndims == n) return bind_dims(self, index, ndims, dims);
     nt_bind_spec specs[NT_MAX_DIMS];
     nt_fcdim *packs[NT_MAX_DIMS * 4];
     nt_tensor *owned[NT_MAX_DIMS]; /* the first nowned are set */

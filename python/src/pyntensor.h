@@ -18,6 +18,8 @@
 typedef struct {
     PyObject_HEAD nt_tensor *t; /* owned reference, never NULL after construction */
     PyObject *weakrefs;
+    PyObject *lenders[2]; /* NULL, or what t may borrow from (nt_tensor_bind_borrowing): the
+                             indexed tensor and the index, dropped after t */
 } NtTensorObject;
 
 extern PyTypeObject NtTensor_Type;

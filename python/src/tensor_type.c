@@ -72,6 +72,8 @@ static void tensor_dealloc(PyObject *obj) {
     if (self->weakrefs) PyObject_ClearWeakRefs(obj);
     if (self->t && nt_tensor_handle(self->t) == obj) nt_tensor_set_handle(self->t, NULL);
     nt_tensor_release(self->t);
+    Py_CLEAR(self->lenders[0]);
+    Py_CLEAR(self->lenders[1]);
     if (Py_TYPE(obj) == &NtTensor_Type && nspare_tensors < SPARE_TENSORS) {
         self->t = NULL;
         self->weakrefs = NULL;

@@ -149,6 +149,7 @@ static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int n
             t->names[i] = names[i];
     }
     atomic_init(&t->refcount, 1);
+    atomic_init(&t->borrows, false);
     t->storage = storage;
     t->offset = offset;
     t->dtype = dtype;
@@ -162,15 +163,28 @@ static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int n
     t->strides = t->dims + ndim;
 }
 
-/* nt_tensor_make with `extra` more bytes at the end of the tensor's block. */
+/* nt_tensor_make with `extra` more bytes at the end of the tensor's block, borrowing the
+ * storage or not; `same` is NULL or a tensor with these sizes and strides, whose element
+ * count and contiguity are then copied. */
 static nt_status tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const int64_t *sizes,
                              const int64_t *strides, int64_t offset, const nt_name *names,
-                             size_t extra, nt_tensor **out) {
+                             size_t extra, bool borrow, const nt_tensor *same, nt_tensor **out) {
     size_t bytes = tensor_bytes(ndim) + extra;
     nt_tensor *t = nt_small_alloc(bytes);
     if (!t) return nt_fail_oom(bytes);
-    nt_storage_retain(storage);
+    if (!borrow) nt_storage_retain(storage);
     tensor_init(t, storage, dtype, ndim, offset, names);
+    if (borrow) atomic_store_explicit(&t->borrows, true, memory_order_relaxed);
+    *out = t;
+    if (same) {
+        for (int i = 0; i < ndim; i++) {
+            t->sizes[i] = sizes[i];
+            t->strides[i] = strides[i];
+        }
+        t->numel = same->numel;
+        t->is_contiguous = same->is_contiguous;
+        return NT_OK;
+    }
     int64_t numel = 1;
     bool empty = false; /* an empty shape may hold sizes whose product overflows */
     for (int i = 0; i < ndim; i++) {
@@ -181,14 +195,13 @@ static nt_status tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, cons
     }
     t->numel = empty ? 0 : numel;
     t->is_contiguous = nt_strides_are_contiguous(ndim, sizes, strides);
-    *out = t;
     return NT_OK;
 }
 
 nt_status nt_tensor_make(nt_storage *storage, nt_dtype dtype, int ndim, const int64_t *sizes,
                          const int64_t *strides, int64_t offset, const nt_name *names,
                          nt_tensor **out) {
-    return tensor_make(storage, dtype, ndim, sizes, strides, offset, names, 0, out);
+    return tensor_make(storage, dtype, ndim, sizes, strides, offset, names, 0, false, NULL, out);
 }
 
 nt_status nt_tensor_alloc(nt_dtype dtype, int ndim, const int64_t *sizes, const nt_name *names,
@@ -242,8 +255,10 @@ nt_status nt_tensor_view_of(const nt_tensor *t, int ndim, const int64_t *sizes,
 
 nt_status nt_tensor_view_with(const nt_tensor *t, int ndim, const int64_t *sizes,
                               const int64_t *strides, int64_t offset, const nt_name *names,
-                              size_t extra, void **extra_at, nt_tensor **out) {
-    NT_TRY(tensor_make(t->storage, t->dtype, ndim, sizes, strides, offset, names, extra, out));
+                              size_t extra, bool borrow, void **extra_at, nt_tensor **out) {
+    bool same = ndim == t->ndim && sizes == t->sizes && strides == t->strides;
+    NT_TRY(tensor_make(t->storage, t->dtype, ndim, sizes, strides, offset, names, extra, borrow,
+                       same ? t : NULL, out));
     *extra_at = (char *)*out + tensor_bytes(ndim);
     return NT_OK;
 }
@@ -276,7 +291,16 @@ nt_status nt_wrap_dim(int64_t dim, int ndim, int64_t *out) {
 
 /* ---- the public accessors ---- */
 
+/* A borrowing tensor takes its own references (once, whichever thread comes first): its
+ * maker's guarantee covers only its first reference. */
+static void tensor_own(nt_tensor *t) {
+    if (!atomic_exchange_explicit(&t->borrows, false, memory_order_relaxed)) return;
+    nt_storage_retain(t->storage);
+    if (t->levels) nt_tensor_levels_own(t);
+}
+
 nt_tensor *nt_tensor_retain(nt_tensor *t) {
+    if (__builtin_expect(atomic_load_explicit(&t->borrows, memory_order_relaxed), 0)) tensor_own(t);
     nt_ref_add(&t->refcount);
     return t;
 }
@@ -286,18 +310,20 @@ void nt_tensor_release(nt_tensor *t) {
     if (!nt_ref_drop(&t->refcount)) return;
     nt_storage *host = t->host;                                /* see nt_tensor_set_data */
     bool storage_holds_block = host || t->storage->block == t; /* see nt_tensor_alloc */
+    bool borrows = atomic_load_explicit(&t->borrows, memory_order_relaxed);
     if (__builtin_expect(t->ag != NULL, 0)) nt_tensor_ag_free(t);
-    if (__builtin_expect(t->levels != NULL, 0)) nt_tensor_levels_free(t);
+    if (__builtin_expect(t->levels != NULL, 0)) nt_tensor_levels_free(t); /* reads borrows */
     if (t->grown)
         free(t->grown); /* before the storage, which may free the tensor's block;
                          * tested first: free(NULL) is still a call into libc */
-    nt_storage_release(t->storage);
+    if (!borrows) nt_storage_release(t->storage);
     if (__builtin_expect(host != NULL, 0)) nt_storage_release(host); /* frees the block */
     if (!storage_holds_block) nt_small_free(t);
 }
 
 void (*nt_tensor_ag_free)(nt_tensor *t);
 void (*nt_tensor_levels_free)(nt_tensor *t);
+void (*nt_tensor_levels_own)(nt_tensor *t);
 
 /* PyTorch's set_data. A small tensor's struct may share its malloc block with its inline
  * storage (nt_tensor_alloc), which frees the block when it dies: a tensor moved off that
@@ -305,6 +331,7 @@ void (*nt_tensor_levels_free)(nt_tensor *t);
 nt_status nt_tensor_set_data(nt_tensor *t, const nt_tensor *src) {
     if (t == src) return NT_OK;
     NT_TRY(nt_tensor_reserve_dims(t, src->ndim));
+    tensor_own(t); /* it drops its storage below */
     nt_storage_retain(src->storage);
     if (t->storage->block == t && !t->host)
         t->host = t->storage; /* its reference becomes the host's */

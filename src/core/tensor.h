@@ -25,6 +25,9 @@ struct nt_tensor {
     nt_dtype dtype;
     int ndim;
     bool is_contiguous;
+    _Atomic bool borrows;     /* holds no reference on its storage nor on its levels' dims:
+                                 whoever made it keeps them alive while its first reference
+                                 lives (nt_tensor_bind_borrowing); a retain takes its own */
     nt_name *names;           /* NULL when unnamed, else name_slots */
     nt_name *name_slots;      /* room for the ndim the tensor was made with, in this allocation */
     void *handle;             /* a binding's object for the tensor (the Python wrapper), borrowed */
@@ -45,6 +48,8 @@ struct nt_tensor {
 extern void (*nt_tensor_ag_free)(nt_tensor *t);
 /* Frees t->levels: set by the dims layer (src/dims/levels.c), which makes every levels. */
 extern void (*nt_tensor_levels_free)(nt_tensor *t);
+/* Takes references on the dims of a borrowing tensor's levels: set by the dims layer too. */
+extern void (*nt_tensor_levels_own)(nt_tensor *t);
 
 /* The number of first-class dims leading t's physical dims (0 for an ordinary tensor). */
 static inline int nt_tensor_nlevels(const nt_tensor *t);
@@ -66,10 +71,11 @@ nt_status nt_tensor_view_of(const nt_tensor *t, int ndim, const int64_t *sizes,
 
 /* nt_tensor_view_of with `extra` more bytes in the view's own block, aligned for any type,
  * at *extra_at: another layer's data that lives and dies with the tensor (its levels), one
- * allocation for both. */
+ * allocation for both. A borrowing view (`borrow`) takes no reference on the storage (see
+ * nt_tensor.borrows). */
 nt_status nt_tensor_view_with(const nt_tensor *t, int ndim, const int64_t *sizes,
                               const int64_t *strides, int64_t offset, const nt_name *names,
-                              size_t extra, void **extra_at, nt_tensor **out);
+                              size_t extra, bool borrow, void **extra_at, nt_tensor **out);
 
 /* Gives t room for `ndim` dims (resize_ past the dims it was made with), keeping its names;
  * sizes and strides are then the caller's to set. */

@@ -509,29 +509,44 @@ static nt_status gather_by(nt_tensor *v, const gather *g, const layout *l, nt_te
 
 /* Whether the binding is the common one: every dim of an ordinary tensor bound, in order, to
  * a distinct dim (A[i, k]), so that the view keeps t's geometry and only the levels are new. */
-static bool binds_every_dim(const nt_tensor *t, int n, const nt_bind_spec *specs) {
+static bool binds_every_dim(const nt_tensor *t, int n, nt_fcdim *const *dims) {
     if (t->levels || n != t->ndim) return false;
     for (int i = 0; i < n; i++) {
-        if (specs[i].kind != NT_BIND_DIM || !specs[i].dim) return false;
+        if (!dims[i]) return false;
         for (int j = 0; j < i; j++)
-            if (specs[j].dim == specs[i].dim) return false;
+            if (dims[j] == dims[i]) return false;
     }
     return true;
 }
 
-static nt_status bind_every_dim(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tensor **out) {
-    nt_fcdim *dims[NT_MAX_DIMS];
-    for (int i = 0; i < n; i++) {
-        NT_TRY(nt_fcdim_set_size(specs[i].dim, t->sizes[i]));
-        dims[i] = specs[i].dim;
-    }
+static nt_status bind_every_dim(nt_tensor *t, int n, nt_fcdim *const *dims, bool borrow,
+                                nt_tensor **out) {
+    for (int i = 0; i < n; i++)
+        NT_TRY(nt_fcdim_set_size(dims[i], t->sizes[i]));
+    if (borrow) return nt_levels_view_borrowing(t, n, dims, out);
     return nt_levels_view(t, n, t->sizes, t->strides, t->offset, NULL, n, dims, NULL, out);
+}
+
+nt_status nt_tensor_bind_borrowing(nt_tensor *t, int n, nt_fcdim *const *dims, nt_tensor **out) {
+    if (!t || !out || n < 0 || n > NT_MAX_DIMS || (n > 0 && !dims))
+        return nt_fail(NT_ERR_VALUE, "nt_tensor_bind_borrowing: NULL or bad argument");
+    if (binds_every_dim(t, n, dims)) return bind_every_dim(t, n, dims, true, out);
+    nt_bind_spec specs[NT_MAX_DIMS];
+    for (int i = 0; i < n; i++)
+        specs[i] = (nt_bind_spec){.kind = NT_BIND_DIM, .dim = dims[i]};
+    return nt_tensor_bind(t, n, specs, out);
 }
 
 nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tensor **out) {
     if (!t || !out || (n > 0 && !specs) || n < 0)
         return nt_fail(NT_ERR_VALUE, "nt_tensor_bind: NULL or bad argument");
-    if (binds_every_dim(t, n, specs)) return bind_every_dim(t, n, specs, out);
+    if (n == t->ndim && !t->levels) {
+        nt_fcdim *dims[NT_MAX_DIMS];
+        int k = 0;
+        for (; k < n && specs[k].kind == NT_BIND_DIM; k++)
+            dims[k] = specs[k].dim;
+        if (k == n && binds_every_dim(t, n, dims)) return bind_every_dim(t, n, dims, false, out);
+    }
     int tl = nt_tensor_nlevels(t), tp = t->ndim - tl;
     int consumed = 0, ellipsis = -1;
     for (int i = 0; i < n; i++) {

@@ -42,6 +42,9 @@ nt_status nt_levels_attach(nt_tensor *t, int n, nt_fcdim *const *dims);
 nt_status nt_levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
                          int64_t offset, const nt_name *names, int n, nt_fcdim *const *dims,
                          const uint8_t *at, nt_tensor **out);
+/* t (no levels) with its n dims all bound to dims[0..n-1], in order, borrowing t's storage
+ * and the dims when nothing is recorded (nt_tensor_bind_borrowing). */
+nt_status nt_levels_view_borrowing(nt_tensor *t, int n, nt_fcdim *const *dims, nt_tensor **out);
 
 /* Where a tensor's dims print. Our physical layout puts the levels first; functorch.dim keeps
  * its own order of "levels" (first-class and positional dims mixed: the order they were bound

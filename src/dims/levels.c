@@ -20,8 +20,13 @@ _Atomic bool nt_levels_made;
 static void levels_free(nt_tensor *t) {
     struct nt_levels *lv = t->levels;
     t->levels = NULL;
-    nt_fcdims_release(lv->dims, lv->n);
+    if (!atomic_load_explicit(&t->borrows, memory_order_relaxed))
+        nt_fcdims_release(lv->dims, lv->n);
     if (!lv->in_tensor_block) nt_small_free(lv);
+}
+
+static void levels_own(nt_tensor *t) {
+    nt_fcdims_retain(t->levels->dims, t->levels->n);
 }
 
 /* The bytes of a levels block: n dims, then where each prints (nt_levels_at). */
@@ -35,12 +40,14 @@ static void levels_init(nt_tensor *t, struct nt_levels *lv, bool in_tensor_block
                         nt_fcdim *const *dims, const uint8_t *at) {
     lv->n = n;
     lv->in_tensor_block = in_tensor_block;
-    memcpy(lv->dims, dims, (size_t)n * sizeof *dims);
     uint8_t *place = (uint8_t *)(lv->dims + n);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) { /* one loop: a few dims do not pay a memcpy call */
+        lv->dims[i] = dims[i];
         place[i] = at ? at[i] : (uint8_t)i;
-    nt_fcdims_retain(dims, n);
+    }
+    if (!atomic_load_explicit(&t->borrows, memory_order_relaxed)) nt_fcdims_retain(dims, n);
     nt_tensor_levels_free = levels_free;
+    nt_tensor_levels_own = levels_own;
     t->levels = lv;
     if (!atomic_load_explicit(&nt_levels_made, memory_order_relaxed))
         atomic_store_explicit(&nt_levels_made, true, memory_order_relaxed);
@@ -129,9 +136,10 @@ nt_status nt_dims_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64
     return NT_OK;
 }
 
-nt_status nt_levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
-                         int64_t offset, const nt_name *names, int n, nt_fcdim *const *dims,
-                         const uint8_t *at, nt_tensor **out) {
+/* nt_levels_view, borrowing t's storage and the dims or not (nt_levels_view_borrowing). */
+static nt_status levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                             int64_t offset, const nt_name *names, int n, nt_fcdim *const *dims,
+                             const uint8_t *at, bool borrow, nt_tensor **out) {
     nt_tensor *v = NULL;
     if (t->ag || n == 0) { /* recorded: autograd makes the view, the levels come after */
         NT_TRY(nt_dims_view(t, ndim, sizes, strides, offset, names, &v));
@@ -144,11 +152,21 @@ nt_status nt_levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int
         return NT_OK;
     }
     void *block;
-    NT_TRY(
-        nt_tensor_view_with(t, ndim, sizes, strides, offset, names, levels_bytes(n), &block, &v));
+    NT_TRY(nt_tensor_view_with(t, ndim, sizes, strides, offset, names, levels_bytes(n), borrow,
+                               &block, &v));
     levels_init(v, block, true, n, dims, at);
     *out = v;
     return NT_OK;
+}
+
+nt_status nt_levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                         int64_t offset, const nt_name *names, int n, nt_fcdim *const *dims,
+                         const uint8_t *at, nt_tensor **out) {
+    return levels_view(t, ndim, sizes, strides, offset, names, n, dims, at, false, out);
+}
+
+nt_status nt_levels_view_borrowing(nt_tensor *t, int n, nt_fcdim *const *dims, nt_tensor **out) {
+    return levels_view(t, t->ndim, t->sizes, t->strides, t->offset, NULL, n, dims, NULL, true, out);
 }
 
 nt_status nt_tensor_unlevel(nt_tensor *t, nt_tensor **out) {

@@ -261,6 +261,41 @@ def test_gradients_through_binding_and_batching():
     same(b.grad, tb.grad)
 
 
+def test_binding_outlives_what_it_borrows():
+    """t[i, k] borrows t's storage and the dims, which its object keeps: the view outlives
+    the names bound to them, keeps them alive only as long as it lives, and a second holder
+    (autograd, a list of C references) makes it an owner."""
+    import gc
+    import weakref
+    a = nt.arange(12.).reshape(3, 4)
+    want = a.tolist()
+    i, k = ndim.dims(2)
+    alive = weakref.ref(a)
+    v = a[i, k]
+    del a, i, k
+    gc.collect()
+    assert alive() is not None
+    assert v.order(*v.dims).tolist() == want
+    w = v + 0
+    del v
+    gc.collect()
+    assert alive() is None
+    assert w.order(*w.dims).tolist() == want
+    b = nt.rand(3, 4, dtype=nt.float64)
+    p, q = ndim.dims(2)
+    held = b[p, q]
+    held.requires_grad_()
+    loss = (held * held).sum((p, q))
+    del b, p, q
+    gc.collect()
+    loss.backward()
+    assert held.grad.order(*held.grad.dims).tolist() == (2 * held).order(*held.dims).tolist()
+    t = nt.rand(2, 3)
+    m, n = ndim.dims(2)
+    kept = [t[m, n] for _ in range(3)]
+    assert all(x.dims == (m, n) for x in kept) and nt.cat([x.order(m, n) for x in kept]).shape == (6, 3)
+
+
 @pytest.mark.parametrize("spec", [
     ("ik", "kj", "k"), ("bik", "bkj", "k"), ("ik", "kj", "ik"), ("ijk", "k", "k"),
     ("ij", "jk", "ij"), ("i", "j", "i"), ("bhw", "bhw", "hw"), ("ik", "kj", "kj"),
