@@ -749,11 +749,11 @@ static void op_call(state *s, fz_input *in) {
      * record, and an op that succeeds must have returned the shapes it predicted */
     predicted p;
     predict(&c, &p);
-    /* a factory's size comes from the input (arange's from its numbers): it runs when its
-     * shape rule says the result is small */
-    if ((kind == NT_OPK_FACTORY || kind == NT_OPK_RANDOM) &&
-        !(p.ok && small_result(fz_numel(p.ndim[0], p.sizes[0]))))
-        return;
+    /* a result's size may come from the input's values (arange's from its numbers,
+     * repeat_interleave's from its repeats): an op runs when its shape rule says the result
+     * is small, and a factory only then */
+    bool small = p.ok && small_result(fz_numel(p.ndim[0], p.sizes[0]));
+    if (p.ok ? !small : kind == NT_OPK_FACTORY || kind == NT_OPK_RANDOM) return;
     if (!FZ_OK(nt_call_op(&c))) return;
     check_predicted(&c, &p);
     for (int k = 0; k < 2; k++)
