@@ -100,7 +100,8 @@ typedef enum nt_bind_kind {
     NT_BIND_TENSOR,   /**< an index tensor: int64 (with or without positional dims and
                          first-class dims: a dim expression i - 1, input[batch, seq], a plain
                          tensor, t[k]) gathers in one positional dim; bool or uint8 without
-                         first-class dims is a mask over as many positional dims as it has */
+                         first-class dims is a mask over as many positional dims as it has
+                         (0-dim: True or False, a new dim) */
 } nt_bind_kind;
 
 /** One index entry for nt_tensor_bind; `kind` says which other fields are read. A
@@ -141,9 +142,10 @@ typedef struct nt_bind_spec {
  * mismatch: indexing tensors could not be broadcast together with shapes [2], [3]",
  * "tensors used as indices must be long, byte or bool tensors", "The shape of the mask [4]
  * at index 0 does not match the shape of the indexed tensor [4, 6] at index 1" (the
- * positional dims after binding). A mask with first-class dims (its count of true elements
- * could differ along them) and a 0-dim bool tensor are NT_ERR_NOT_IMPLEMENTED. Recorded by
- * autograd (a view, or an index).
+ * positional dims after binding). A bool scalar (a 0-dim bool or uint8 tensor: Python's True
+ * and False) is PyTorch's: a new positional dim of size one, indexed by [0] or [] (size 0),
+ * taking no dim of t. A mask with first-class dims (its count of true elements could differ
+ * along them) is NT_ERR_NOT_IMPLEMENTED. Recorded by autograd (a view, or an index).
  * @param t the tensor (borrowed; a view shares its storage)
  * @param n the number of specs
  * @param specs the index entries; their dims and tensors are borrowed
@@ -164,6 +166,33 @@ NT_API nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, 
  * @param[out] out the view, a new reference */
 NT_API nt_status nt_tensor_bind_borrowing(nt_tensor *t, int n, nt_fcdim *const *dims,
                                           nt_tensor **out);
+
+/** t[specs] = value, in place (functorch.dim's __setitem__): for each element of the union U of
+ * the dims involved (t's, the index's, the index tensors'), PyTorch's positional assignment
+ * t_e[index_e] = value_e, written into t's storage (views of t see it). The specs are read and
+ * their dims bound as nt_tensor_bind reads them (its errors first); `value` (its dtype
+ * converted to t's) may have any of U's dims, the others broadcast, and its positional dims
+ * broadcast from the right to those of t[specs] (one element's). Errors as functorch 1.13's:
+ * NT_ERR_DIM_BIND "rhs of setitem contains dimension k which is not in the dimension on the
+ * left ((i, -1))" (the left side's dims and positional dims as functorch prints them), and
+ * "rhs contains too many dimensions (1) compared to indexed value (2)" (its numbers: the left
+ * side's positional dims, then value's); a size that does not broadcast, NT_ERR_RUNTIME "The
+ * size of tensor a (4) must match the size of tensor b (5) at non-singleton dimension 2" (the
+ * dimension counted in the printed left side), or with tensor specs "shape mismatch: value
+ * tensor of shape [3, 4] cannot be broadcast to indexing result of shape [2, 3, 3]" (PyTorch's
+ * index_put_ text, shapes laid out [U, positional]). A position written by several elements
+ * of U (an index tensor with a dim t lacks) takes one of their values, as index_put_ does. One
+ * index_put_ on t: autograd records it (a leaf that requires grad refuses: "a leaf Variable
+ * that requires grad is being used in an in-place operation."), the version grows by one.
+ * @param t the tensor written (borrowed)
+ * @param n the number of specs
+ * @param specs the index entries (see nt_tensor_bind); their dims and tensors are borrowed
+ * @param value the value (borrowed; a 0-dim tensor for a number) */
+NT_API nt_status nt_tensor_bind_set_(nt_tensor *t, int n, const nt_bind_spec *specs,
+                                     const nt_tensor *value);
+/** nt_tensor_bind_set_ with a number, converted to t's dtype with PyTorch's overflow check. */
+NT_API nt_status nt_tensor_bind_set_scalar_(nt_tensor *t, int n, const nt_bind_spec *specs,
+                                            nt_scalar value);
 
 /** t with the dims of `ngroups` groups placed first as positional dims, in order: group g
  * holds counts[g] entries of `dims`, each a first-class dim (nt_dim_fc) or a positional index

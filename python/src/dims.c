@@ -214,6 +214,23 @@ int nt_py_index_has_dims(PyObject *index) {
     return 0;
 }
 
+/* Whether o holds dims: a Dim, a pack, a tensor with levels. */
+static bool holds_dims(PyObject *o) {
+    return nt_py_is_dim(o) || is_pack(o) ||
+           (nt_py_is_tensor(o) && nt_tensor_levels(nt_py_tensor(o), NULL) > 0);
+}
+
+int nt_py_setitem_has_dims(PyObject *self, PyObject *index, PyObject *value) {
+    if (nt_tensor_levels(nt_py_tensor(self), NULL) || nt_py_is_dim(value) ||
+        nt_py_is_delayed(value) ||
+        (nt_py_is_tensor(value) && nt_tensor_levels(nt_py_tensor(value), NULL)))
+        return 1;
+    if (nt_py_is_dim(index) || (nt_py_is_tensor(index) && holds_dims(index))) return 1;
+    for (Py_ssize_t i = 0; PyTuple_Check(index) && i < PyTuple_GET_SIZE(index); i++)
+        if (holds_dims(PyTuple_GET_ITEM(index, i))) return 1;
+    return 0;
+}
+
 int nt_py_levels_index_fits(PyObject *self, PyObject *index) {
     const nt_tensor *t = nt_py_tensor(self);
     if (!nt_tensor_levels(t, NULL)) return 0;
@@ -258,6 +275,64 @@ static int bind_entry(PyObject *o, nt_bind_spec *s, nt_tensor **owned) {
     return st == NT_OK ? 0 : nt_py_raise_int(st);
 }
 
+/* An index read as binding specs: dims, packs, slices, ints, ..., None, index tensors and
+ * lists (tensors made from lists and bools owned in owned[0 .. *nowned - 1], to release also
+ * on failure). */
+typedef struct index_specs {
+    int n, npack, nowned;
+    nt_bind_spec specs[NT_MAX_DIMS];
+    nt_fcdim *packs[NT_MAX_DIMS * 4];
+    nt_tensor *owned[NT_MAX_DIMS];
+} index_specs;
+
+static void specs_free(index_specs *x) {
+    for (int i = 0; i < x->nowned; i++)
+        nt_tensor_release(x->owned[i]);
+    x->nowned = 0;
+}
+
+static int read_specs(PyObject *index, index_specs *x) {
+    PyObject *one[1] = {index};
+    PyObject *const *items = PyTuple_Check(index) ? &PyTuple_GET_ITEM(index, 0) : one;
+    Py_ssize_t n = PyTuple_Check(index) ? PyTuple_GET_SIZE(index) : 1;
+    x->n = x->npack = x->nowned = 0;
+    if (n > NT_MAX_DIMS) {
+        PyErr_SetString(PyExc_IndexError, "too many indices for tensor");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = items[i];
+        nt_bind_spec *s = &x->specs[i];
+        memset(s, 0, sizeof *s);
+        if (nt_py_is_dim(o)) {
+            s->kind = NT_BIND_DIM;
+            s->dim = ((NtDimObject *)o)->d;
+        } else if (is_pack(o)) {
+            Py_ssize_t k = PySequence_Fast_GET_SIZE(o);
+            if (x->npack + k > NT_MAX_DIMS * 4) {
+                PyErr_SetString(PyExc_ValueError, "too many dims in packs");
+                return -1;
+            }
+            s->kind = NT_BIND_PACK;
+            s->n = (int)k;
+            s->pack = &x->packs[x->npack];
+            for (Py_ssize_t j = 0; j < k; j++)
+                x->packs[x->npack++] = ((NtDimObject *)PySequence_Fast_GET_ITEM(o, j))->d;
+        } else if (full_slice(o)) {
+            s->kind = NT_BIND_SLICE;
+        } else if (PyLong_Check(o) && !PyBool_Check(o)) {
+            s->kind = NT_BIND_INT;
+            if (nt_py_int64_from_object(o, &s->index, "index") < 0) return -1;
+        } else {
+            int rc = bind_entry(o, s, &x->owned[x->nowned]);
+            x->nowned += x->owned[x->nowned] != NULL;
+            if (rc < 0) return -1;
+        }
+    }
+    x->n = (int)n;
+    return 0;
+}
+
 /* t[i, k]: an index of n dims only. The view may borrow t's storage and the dims
  * (nt_tensor_bind_borrowing): its object keeps t and the index (a tuple, or the one dim),
  * which hold them, until it has dropped the view. */
@@ -274,62 +349,65 @@ static PyObject *bind_dims(PyObject *self, PyObject *index, int n, nt_fcdim *con
     return (PyObject *)result;
 }
 
-/* t[index] for an index with dims: dims, packs, slices, ints, ..., None, index tensors and
- * lists. */
+/* t[index] for an index with dims. */
 PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index) {
     PyObject *one[1] = {index};
     PyObject *const *items = PyTuple_Check(index) ? &PyTuple_GET_ITEM(index, 0) : one;
     Py_ssize_t n = PyTuple_Check(index) ? PyTuple_GET_SIZE(index) : 1;
-    if (n > NT_MAX_DIMS) {
-        PyErr_SetString(PyExc_IndexError, "too many indices for tensor");
-        return NULL;
-    }
     nt_fcdim *dims[NT_MAX_DIMS];
     int ndims = 0;
-    for (; ndims < n && nt_py_is_dim(items[ndims]); ndims++)
+    for (; ndims < n && ndims < NT_MAX_DIMS && nt_py_is_dim(items[ndims]); ndims++)
         dims[ndims] = ((NtDimObject *)items[ndims])->d;
     if (ndims == n) return bind_dims(self, index, ndims, dims);
-    nt_bind_spec specs[NT_MAX_DIMS];
-    nt_fcdim *packs[NT_MAX_DIMS * 4];
-    nt_tensor *owned[NT_MAX_DIMS]; /* the first nowned are set */
+    index_specs x;
     PyObject *result = NULL;
-    int npack = 0, nowned = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *o = items[i];
-        nt_bind_spec *s = &specs[i];
-        memset(s, 0, sizeof *s);
-        if (nt_py_is_dim(o)) {
-            s->kind = NT_BIND_DIM;
-            s->dim = ((NtDimObject *)o)->d;
-        } else if (is_pack(o)) {
-            Py_ssize_t k = PySequence_Fast_GET_SIZE(o);
-            if (npack + k > NT_MAX_DIMS * 4) {
-                PyErr_SetString(PyExc_ValueError, "too many dims in packs");
-                goto done;
-            }
-            s->kind = NT_BIND_PACK;
-            s->n = (int)k;
-            s->pack = &packs[npack];
-            for (Py_ssize_t j = 0; j < k; j++)
-                packs[npack++] = ((NtDimObject *)PySequence_Fast_GET_ITEM(o, j))->d;
-        } else if (full_slice(o)) {
-            s->kind = NT_BIND_SLICE;
-        } else if (PyLong_Check(o) && !PyBool_Check(o)) {
-            s->kind = NT_BIND_INT;
-            if (nt_py_int64_from_object(o, &s->index, "index") < 0) goto done;
-        } else {
-            int rc = bind_entry(o, s, &owned[nowned]);
-            nowned += owned[nowned] != NULL;
-            if (rc < 0) goto done;
-        }
+    if (read_specs(index, &x) == 0) {
+        nt_tensor *out = NULL;
+        nt_status st = nt_tensor_bind(nt_py_tensor(self), x.n, x.specs, &out);
+        result = nt_py_result(st, out);
     }
-    nt_tensor *out = NULL;
-    nt_status st = nt_tensor_bind(nt_py_tensor(self), (int)n, specs, &out);
-    result = nt_py_result(st, out);
-done:
-    for (int i = 0; i < nowned; i++)
-        nt_tensor_release(owned[i]);
+    specs_free(&x);
     return result;
+}
+
+/* t[index] = value where the index, t or value has dims (functorch's __setitem__): value a
+ * Tensor (or a delayed product, or a Dim: its arange) or a number (t's dtype). */
+int nt_py_dims_setitem(PyObject *self, PyObject *index, PyObject *value) {
+    nt_tensor *t = nt_py_tensor(self), *v = NULL;
+    nt_scalar s;
+    if (nt_py_is_dim(value)) {
+        if (!nt_fcdim_is_bound(((NtDimObject *)value)->d)) { /* the index may bind it */
+            index_specs x;
+            nt_tensor *bound = NULL;
+            int rc = read_specs(index, &x);
+            nt_status st = rc == 0 ? nt_tensor_bind(t, x.n, x.specs, &bound) : NT_OK;
+            if (st != NT_OK) rc = nt_py_raise_int(st);
+            nt_tensor_release(bound);
+            specs_free(&x);
+            if (rc < 0) return -1;
+        }
+        PyObject *r = nt_py_dim_tensor(value);
+        if (!r) return -1;
+        v = nt_tensor_retain(nt_py_tensor(r));
+    } else if (nt_py_is_delayed(value)) {
+        PyObject *r = nt_py_delayed_value(value);
+        if (!r) return -1;
+        v = nt_tensor_retain(nt_py_tensor(r));
+    } else if (nt_py_is_tensor(value)) {
+        v = nt_tensor_retain(nt_py_tensor(value));
+    } else if (nt_py_setitem_scalar(value, t, &s) < 0) {
+        return -1;
+    }
+    index_specs x;
+    int rc = read_specs(index, &x);
+    if (rc == 0) {
+        nt_status st = v ? nt_tensor_bind_set_(t, x.n, x.specs, v)
+                         : nt_tensor_bind_set_scalar_(t, x.n, x.specs, s);
+        rc = st == NT_OK ? 0 : nt_py_raise_int(st);
+    }
+    specs_free(&x);
+    nt_tensor_release(v);
+    return rc;
 }
 
 /* ---- Tensor.dims, Tensor.order, the printed form ---- */

@@ -184,33 +184,37 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
     return nt_py_keep_subclass_of(nt_py_result(st, out), self, NULL);
 }
 
+int nt_py_setitem_scalar(PyObject *value, const nt_tensor *x, nt_scalar *s) {
+    if (PyBool_Check(value)) {
+        *s = nt_scalar_bool(value == Py_True);
+    } else if (PyLong_Check(value) || (PyIndex_Check(value) && !PyFloat_Check(value))) {
+        int64_t v;
+        if (nt_py_int64_from_object(value, &v, "value") < 0) return -1;
+        *s = nt_scalar_int(v);
+    } else if (PyFloat_Check(value)) {
+        *s = nt_scalar_float(PyFloat_AS_DOUBLE(value));
+    } else if (PyComplex_Check(value)) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                     "float");
+        return -1;
+    } else {
+        PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name,
+                     nt_py_legacy_type_names[nt_tensor_dtype(x)]);
+        return -1;
+    }
+    return 0;
+}
+
 static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
     nt_tensor *x = nt_py_tensor(self);
     if (!value) {
         PyErr_SetString(PyExc_TypeError, "Tensor does not support deleting items");
         return -1;
     }
+    if (nt_py_setitem_has_dims(self, index, value)) return nt_py_dims_setitem(self, index, value);
     nt_scalar s;
     int is_tensor = nt_py_is_tensor(value);
-    if (!is_tensor) {
-        if (PyBool_Check(value)) {
-            s = nt_scalar_bool(value == Py_True);
-        } else if (PyLong_Check(value) || (PyIndex_Check(value) && !PyFloat_Check(value))) {
-            int64_t v;
-            if (nt_py_int64_from_object(value, &v, "value") < 0) return -1;
-            s = nt_scalar_int(v);
-        } else if (PyFloat_Check(value)) {
-            s = nt_scalar_float(PyFloat_AS_DOUBLE(value));
-        } else if (PyComplex_Check(value)) {
-            PyErr_Format(PyExc_RuntimeError,
-                         "value cannot be converted to type %s without overflow", "float");
-            return -1;
-        } else {
-            PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name,
-                         nt_py_legacy_type_names[nt_tensor_dtype(x)]);
-            return -1;
-        }
-    }
+    if (!is_tensor && nt_py_setitem_scalar(value, x, &s) < 0) return -1;
     index_tuple t;
     int single;
     if (read_index(index, &t, &single) < 0) return -1;

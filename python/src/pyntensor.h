@@ -162,6 +162,9 @@ int nt_py_index_init(PyObject *module);              /* ops_index.c */
 /* ops_index.c: one entry of an index, read as PyTorch reads it (a sequence becomes an index
  * tensor, a new reference in *owned, else *owned is NULL); -1 with the exception set */
 int nt_py_index_entry(PyObject *o, nt_index *ix, nt_tensor **owned);
+/* ops_index.c: a number given as t[...] = value, read as PyTorch's setitem reads it (TypeError
+ * "can't assign a str to a torch.FloatTensor" for what is not one); -1 with the exception set */
+int nt_py_setitem_scalar(PyObject *value, const nt_tensor *t, nt_scalar *s);
 
 int nt_py_operators_prepare(PyTypeObject *tensor_type); /* operators.c */
 extern PyMethodDef nt_py_tensor_io_methods[];           /* io.c */
@@ -177,6 +180,11 @@ nt_dim nt_py_dim_arg(PyObject *o);       /* a Dim as a dim argument (nt_dim_fc) 
 PyObject *nt_py_dim_tensor(PyObject *o); /* a Dim as a Tensor: borrowed, NULL if unbound */
 int nt_py_index_has_dims(PyObject *index);
 PyObject *nt_py_dims_getitem(PyObject *self, PyObject *index);
+/* Whether t[index] = value takes the dims path: the index holds a Dim, a pack or a tensor with
+ * dims, or self or value has dims (a Dim or a delayed product as the value too). */
+int nt_py_setitem_has_dims(PyObject *self, PyObject *index, PyObject *value);
+/* t[index] = value on that path (nt_tensor_bind_set_); -1 with the exception set. */
+int nt_py_dims_setitem(PyObject *self, PyObject *index, PyObject *value);
 /* -1 with functorch's ValueError when an index without dims names more dims than a tensor
  * with first-class dims has positional ones, else 0 */
 int nt_py_levels_index_fits(PyObject *self, PyObject *index);

@@ -60,6 +60,7 @@ static void add_tensor_keys(union_key *keys, int *n, const nt_tensor *t, bool ma
     nt_fcdim *seq[NT_MAX_DIMS];
     nt_levels_seq(t, seq);
     int np = t->ndim - nt_tensor_nlevels(t), q = 0;
+    if (mask && t->ndim == 0) add_key(keys, n, (union_key){NULL, -1}); /* True: a new dim */
     for (int p = 0; p < t->ndim; p++)
         add_key(keys, n,
                 seq[p] ? (union_key){seq[p], 0} : (union_key){NULL, mask ? -1 : -(np - q++)});

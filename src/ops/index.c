@@ -918,8 +918,11 @@ static bool recording(const nt_tensor *t, const nt_tensor *value, int count, con
            has_levels(t, value, count, idx);
 }
 
-static nt_status index_call(nt_tensor *t, int count, const nt_index *idx, bool single,
-                            const nt_tensor *value, bool accumulate, nt_tensor **out) {
+/* The INDEX or INDEX_PUT row called with this index; `physical`: past the dispatcher's levels
+ * step, t's levels read as ordinary dims (the dims layer's own calls). */
+static nt_status index_row(nt_tensor *t, int count, const nt_index *idx, bool single,
+                           const nt_tensor *value, bool accumulate, bool physical,
+                           nt_tensor **out) {
     index_record *r = malloc(sizeof *r);
     if (!r) return nt_fail(NT_ERR_MEMORY, "out of memory");
     nt_status st = encode(count, idx, single, r);
@@ -933,7 +936,7 @@ static nt_status index_call(nt_tensor *t, int count, const nt_index *idx, bool s
         c.args[3] = nt_arg_tensor((nt_tensor *)value);
         c.args[4] = nt_arg_bool(accumulate);
     }
-    if (st == NT_OK) st = nt_dispatch(&c);
+    if (st == NT_OK) st = physical ? nt_dispatch_row(&c, nt_op_row_of(c.op)) : nt_dispatch(&c);
     free(r);
     if (st != NT_OK) return st;
     if (out)
@@ -941,6 +944,17 @@ static nt_status index_call(nt_tensor *t, int count, const nt_index *idx, bool s
     else
         nt_tensor_release(c.result[0]);
     return NT_OK;
+}
+
+static nt_status index_call(nt_tensor *t, int count, const nt_index *idx, bool single,
+                            const nt_tensor *value, bool accumulate, nt_tensor **out) {
+    return index_row(t, count, idx, single, value, accumulate, false, out);
+}
+
+nt_status nt_index_put_physical_(nt_tensor *t, int count, const nt_index *idx,
+                                 const nt_tensor *value) {
+    NT_TRY(check_index_args(count, idx));
+    return index_row(t, count, idx, false, value, false, true, NULL);
 }
 
 nt_status nt_index_get(nt_tensor *t, int count, const nt_index *idx, nt_tensor **out) {

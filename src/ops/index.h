@@ -41,6 +41,12 @@ nt_status nt_out_resize_ignoring_names(nt_tensor *out, int ndim, const int64_t *
 #define NT_INDEX_MAX_ENTRIES (2 * NT_MAX_DIMS)
 nt_status nt_index_decode(const nt_call *c, nt_index *idx, int *count, bool *single);
 
+/* t[idx] = value (a tuple index) on t's physical dims, its levels read as ordinary dims: the
+ * INDEX_PUT row in place, past the dispatcher's levels step (autograd records it as it
+ * records every in-place op). The tensors of idx and value have no levels. */
+nt_status nt_index_put_physical_(nt_tensor *t, int count, const nt_index *idx,
+                                 const nt_tensor *value);
+
 /* Whether the index tuple only makes a view (ints, slices, None, Ellipsis, 0-dim integer
  * tensors; a bool only as a single index): t[...] = v then writes through a view. */
 bool nt_index_is_basic(int count, const nt_index *idx, bool single);

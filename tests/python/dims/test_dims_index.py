@@ -289,9 +289,6 @@ def test_mask_errors():
     m = nt.tensor([[True, False], [False, False]])[i]
     with pytest.raises(NotImplementedError, match="bool tensor that has first-class dims"):
         nt.rand(2, 4)[i, m]
-    for scalar in (True, nt.tensor(False)):
-        with pytest.raises(NotImplementedError, match="bool scalar"):
-            nt.rand(2, 4)[i, scalar]
     with pytest.raises(IndexError, match="only integers, slices"):
         nt.rand(2, 4)[i, 1.5]
 
