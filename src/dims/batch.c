@@ -85,9 +85,10 @@ static nt_status check_fc_dims(const nt_call *c, const nt_op_slots *si, const nt
 /* ------------------------------------------------------------------ slot facts */
 
 /* What SHIFT reads of a schema beyond nt_op_slots: the int / int[] slots that are dims
- * ("dim" of unsqueeze, which inserts, and "destination" of movedim), the slot that is a
- * whole shape ("size" of view and expand, "shape" of reshape), and the defaults of dim
- * slots, which must be shifted too when not given. Parsed once, on first use. */
+ * ("dim" of unsqueeze and "dim1" / "dim2" of diag_embed, which index a result of one more
+ * dim, and "destination" of movedim), the slot that is a whole shape ("size" of view and
+ * expand, "shape" of reshape), and the defaults of dim slots, which must be shifted too when
+ * not given. Parsed once, on first use. */
 typedef struct shift_facts {
     unsigned int_dims; /* bit s: an int or int[] slot that is a dim */
     unsigned insert;   /* bit s: a dim that indexes the result (one more dim) */
@@ -110,9 +111,13 @@ static void facts_parse(void) {
             const nt_param *p = &sig.params[s];
             int kind = nt_sig_kind_of(p->type);
             bool ints = kind == NT_ARG_INT || kind == NT_ARG_INTS;
-            if (ints && (!strcmp(p->name, "dim") || !strcmp(p->name, "destination")))
+            bool result_dim =
+                kind == NT_ARG_INT &&
+                (!strcmp(p->name, "dim") || !strcmp(p->name, "dim1") || !strcmp(p->name, "dim2"));
+            if (result_dim ||
+                (ints && (!strcmp(p->name, "dim") || !strcmp(p->name, "destination"))))
                 f->int_dims |= 1u << s;
-            if (kind == NT_ARG_INT && !strcmp(p->name, "dim")) f->insert |= 1u << s;
+            if (result_dim) f->insert |= 1u << s;
             if (kind == NT_ARG_INTS && (!strcmp(p->name, "size") || !strcmp(p->name, "shape")))
                 f->shape = (int8_t)s;
             nt_arg d = nt_sig_default(p);

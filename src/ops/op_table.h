@@ -303,6 +303,8 @@ nt_status nt_impl_randint(nt_call *c);
 nt_status nt_impl_randperm(nt_call *c);
 nt_status nt_shape_new_sized(const nt_call *c, nt_shape *s);
 nt_status nt_shape_diag(const nt_call *c, nt_shape *s);
+nt_status nt_impl_diag_embed(nt_call *c);
+nt_status nt_shape_diag_embed(const nt_call *c, nt_shape *s);
 nt_status nt_shape_one_hot(const nt_call *c, nt_shape *s);
 nt_status nt_shape_randint(const nt_call *c, nt_shape *s);
 nt_status nt_shape_randperm(const nt_call *c, nt_shape *s);
