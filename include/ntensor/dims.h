@@ -210,6 +210,13 @@ NT_API nt_status nt_fcdim_tensor(nt_fcdim *d, nt_tensor **out);
  * (nt_tensor_print_order; an ordinary view: what printing shows). */
 NT_API nt_status nt_tensor_unlevel(nt_tensor *t, nt_tensor **out);
 
+/** t.expand(*dims) of functorch.dim: t repeated along `n` new first-class dims (a view, stride
+ * 0), which lead and print first, in the order given, before t's levels in their order (its
+ * positional dims unchanged). Errors as functorch 1.13's: a dim t already has, or one given
+ * twice, is NT_ERR_DIM_BIND "expanding dimension i already exists in tensor with dims"; an
+ * unbound dim NT_ERR_VALUE "dimension i is unbound". Recorded by autograd (a view). */
+NT_API nt_status nt_tensor_expand_dims(nt_tensor *t, int n, nt_fcdim *const *dims, nt_tensor **out);
+
 /** (a * b).sum(sum_dims) for tensors with first-class dims and no positional dims, computed
  * as one batched matrix product: the dims of both that are not summed are the batch, a's
  * others the rows, b's others the columns, the summed dims of both the contraction (a summed

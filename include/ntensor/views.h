@@ -119,6 +119,12 @@ NT_API nt_status nt_outer(nt_tensor *a, nt_tensor *b, nt_tensor **out);
  * diagonal of a matrix t as a new 1-d tensor; one_hot: an int64 t's values as one-hot rows
  * of num_classes (-1: t's max + 1) in a new last dim. */
 NT_API nt_status nt_diag(nt_tensor *t, int64_t diagonal, nt_tensor **out);
+/** diag_embed: zeros of t's shape less its last dim, with two new dims of |offset| + that
+ * dim's size inserted at dim1 and dim2 (dims of the result), and t written on the `offset`-th
+ * diagonal of each (dim1, dim2) plane (PyTorch's torch.diag_embed; names: t's other dims
+ * keep theirs, the two new dims are unnamed). */
+NT_API nt_status nt_diag_embed(nt_tensor *t, int64_t offset, int64_t dim1, int64_t dim2,
+                               nt_tensor **out);
 /** one_hot: t's values as one-hot rows in a new last dim (see above). */
 NT_API nt_status nt_one_hot(nt_tensor *t, int64_t num_classes, nt_tensor **out);
 /** Python's t.T (all dims reversed: a permute, with PyTorch's deprecation warning once per

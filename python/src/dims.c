@@ -1,9 +1,10 @@
 /*
  * dims.c — first-class dims in Python (ntensor.dim): the Dim type over nt_fcdim, binding by
- * indexing (t[i, (j, k), :]), Tensor.dims, Tensor.order, the printed form of a tensor with
- * dims, and the conversions the argument parser uses where a Dim goes as a dim or a tensor.
- * The semantics are the C library's (src/dims/); this file only converts.
+ * indexing (t[i, (j, k), :]), Tensor.dims, Tensor.order, Tensor.expand by dims, the printed
+ * form of a tensor with dims, and the conversions the argument parser uses where a Dim goes as a
+ * dim or a tensor. The semantics are the C library's (src/dims/); this file only converts.
  */
+#include "bindings.h"
 #include "pyntensor.h"
 
 typedef struct {
@@ -744,6 +745,30 @@ static PyObject *py_index_by_order(PyObject *module, PyObject *args) {
     return index_by_order(t, dims, indices);
 }
 
+/* t.expand(*sizes): functorch.dim's front of the generated method (bindings.c; replaced here,
+ * METH_COEXIST). Dims as the only arguments (or one tuple or list of them) are new first-class
+ * dims t is repeated along (nt_tensor_expand_dims); anything else is PyTorch's expand. */
+static PyObject *tensor_expand(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames) {
+    static fastcall_fn fn;
+    PyObject *const *items = args;
+    Py_ssize_t n = nargs;
+    if (nargs == 1 && (PyTuple_Check(args[0]) || PyList_Check(args[0]))) {
+        items = PySequence_Fast_ITEMS(args[0]);
+        n = PySequence_Fast_GET_SIZE(args[0]);
+    }
+    bool all_dims = !kwnames && n > 0 && n <= NT_MAX_DIMS;
+    for (Py_ssize_t k = 0; all_dims && k < n; k++)
+        all_dims = nt_py_is_dim(items[k]);
+    if (!all_dims) return nt_py_call_generated(&fn, "expand", self, args, nargs, kwnames);
+    nt_fcdim *dims[NT_MAX_DIMS];
+    for (Py_ssize_t k = 0; k < n; k++)
+        dims[k] = nt_py_fcdim(items[k]);
+    nt_tensor *out = NULL;
+    nt_status st = nt_tensor_expand_dims(nt_py_tensor(self), (int)n, dims, &out);
+    return nt_py_result(st, out);
+}
+
 PyMethodDef nt_py_module_dims_functions[] = {
     {"_dims", (PyCFunction)(void (*)(void))py_dims, METH_FASTCALL | METH_KEYWORDS,
      "dims(n=None, sizes=None): new first-class dims"},
@@ -755,6 +780,10 @@ PyMethodDef nt_py_module_dims_functions[] = {
 };
 
 PyMethodDef nt_py_tensor_dims_methods[] = {
+    {"expand", (PyCFunction)(void (*)(void))tensor_expand,
+     METH_FASTCALL | METH_KEYWORDS | METH_COEXIST,
+     "expand(*sizes): a view repeated along new size-one or leading dims; expand(*dims) with "
+     "first-class dims: repeated along those new dims"},
     {"order", tensor_order, METH_VARARGS,
      "order(*dims): the dims (tuples flatten) placed first as positional dims"},
     {"index", tensor_index, METH_VARARGS,

@@ -826,6 +826,14 @@ static void invalid_combination(py_sig *const *sigs, int n, PyObject *const *arg
 
 /* ------------------------------------------------------------------ matching overloads */
 
+/* Whether a bound overload takes a first-class dim where a Tensor goes (the dim as its
+ * arange). */
+static bool dim_as_tensor(const py_sig *sig, PyObject *const *vals) {
+    for (int i = 0; i < sig->nparams; i++)
+        if (sig->params[i].type == PT_TENSOR && vals[i] && nt_py_is_dim(vals[i])) return true;
+    return false;
+}
+
 int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t nargs,
                  PyObject *kwnames, PyObject **vals, PyObject **owned) {
     PyObject *varargs = NULL;
@@ -840,11 +848,21 @@ int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t n
         Py_XDECREF(varargs);
         return -1;
     }
+    /* A first-class dim fits a Tensor (its arange) and a dim slot: an overload that takes it
+     * as a dim wins over an earlier one that takes it as a tensor (x.max(i) reduces over i,
+     * as functorch.dim's wrapped methods do, not max(other)); the first such overload stands
+     * when none takes it as a dim. */
+    int as_tensor = -1;
     for (int i = 0; i < n; i++) {
         rc = bind(sigs[i], args, nargs, kwnames, vals, &varargs, false);
         if (rc < 0) {
             Py_XDECREF(varargs);
             return -1;
+        }
+        if (rc == 1 && as_tensor < 0 && dim_as_tensor(sigs[i], vals)) {
+            as_tensor = i;
+            Py_CLEAR(varargs);
+            continue;
         }
         if (rc == 1) {
             *owned = varargs;
@@ -852,6 +870,16 @@ int py_sigs_bind(py_sig *const *sigs, int n, PyObject *const *args, Py_ssize_t n
         }
     }
     Py_XDECREF(varargs);
+    varargs = NULL;
+    if (as_tensor >= 0) {
+        rc = bind(sigs[as_tensor], args, nargs, kwnames, vals, &varargs, true);
+        if (rc == 1) {
+            *owned = varargs;
+            return as_tensor;
+        }
+        Py_XDECREF(varargs);
+        return -1;
+    }
     /* PyTorch's only signature (the others ntensor's extensions) raises its own error */
     int ntorch = 0, only = -1;
     for (int i = 0; i < n; i++)

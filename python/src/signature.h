@@ -90,7 +90,8 @@ int py_sig_init(py_sig *sig, const char *text, size_t len, unsigned form, const 
                 nt_op op, const nt_sig *schema);
 
 /* Matches a call against the overloads sigs[0..n) the way PyTorch's PythonArgParser does:
- * the first that fits wins; with one overload its own error is raised, with several the
+ * the first that fits wins (but one that takes a first-class dim as a dim wins over one that
+ * takes it as a Tensor: x.max(i)); with one overload its own error is raised, with several the
  * "invalid combination" text (or, when only one overload's argument count fits, that
  * overload's own error). On success fills vals[] (borrowed, NULL for absent or None) and
  * returns the index of the overload; -1 with a TypeError otherwise. A varargs int list

@@ -259,6 +259,7 @@ const nt_vjp_row nt_vjp_rows[NT_OP_COUNT] = {
     [NT_OP_REPEAT_INTERLEAVE_TENSOR] = {.name = "IndexSelectBackward0",
                                         .composite = nt_composite_ops},
     [NT_OP_REPEAT_INTERLEAVE] = {.name = "IndexSelectBackward0", .composite = nt_composite_ops},
+    PLAIN(DIAG_EMBED, "DiagEmbedBackward0", nt_vjp_diag_embed),
 };
 
 nt_status nt_composite_ops(nt_call *c) {

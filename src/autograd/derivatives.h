@@ -112,6 +112,7 @@ NT_VJP(nt_vjp_t);
 NT_VJP(nt_vjp_permute);
 NT_VJP(nt_vjp_flip);
 NT_VJP(nt_vjp_triangle);
+NT_VJP(nt_vjp_diag_embed);
 NT_VJP(nt_vjp_align);
 NT_VJP(nt_vjp_select);
 NT_VJP(nt_vjp_narrow);

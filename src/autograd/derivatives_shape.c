@@ -91,6 +91,17 @@ nt_status nt_vjp_triangle(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
     return vj_end(&v);
 }
 
+/* diag_embed(self, offset, dim1, dim2): the gradient's diagonal (offset, dim1, dim2), whose
+ * dims are self's: the others in order, then the diagonal (self's last) */
+nt_status nt_vjp_diag_embed(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {
+    vj v = VJ_INIT;
+    const nt_arg *a = n->call.args;
+    nt_tensor *g = vj_unnamed(&v, G), *r = NULL;
+    nt_status st = vj_ok(&v) ? nt_diagonal(g, a[1].v.i, a[2].v.i, a[3].v.i, &r) : v.st;
+    vj_give(&v, vj_keep(&v, st, r), &gin[0]);
+    return vj_end(&v);
+}
+
 /* align_to / align_as: the output holds the input's dims (matched by name; unnamed ones in
  * order) and new dims of size one: sum those away, then permute back */
 nt_status nt_vjp_align(nt_node *n, nt_tensor *const *gout, nt_tensor **gin) {

@@ -20,7 +20,9 @@
  *   LOOP       (batch_loop.c) one call per element of the union, the results stacked: every
  *              other op, and every case the rules above do not cover.
  * In-place calls write through the aligned view of self (which must have every dim of the
- * call); out= tensors must have the result's dims and shape (no resize through a view).
+ * call); out= tensors must have the result's dims and shape (no resize through a view). A
+ * first-class dim given as a dim argument must be one of the call's dims (x.max(j) of an x
+ * without j is an error, also when x has no dims at all).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -33,8 +35,20 @@
 #include "ntensor/index.h"
 #include "ops/index.h"
 
+/* The first first-class dim among c's dim arguments, or NULL. */
+static nt_fcdim *first_fc_dim(const nt_call *c, const nt_op_slots *si) {
+    for (unsigned m = si->dim_slots; m; m &= m - 1) {
+        const nt_arg *a = &c->args[__builtin_ctz(m)];
+        if (a->kind == NT_ARG_DIM && nt_dim_is_fc(a->v.dim)) return nt_dim_to_fc(a->v.dim);
+        for (int i = 0; a->kind == NT_ARG_DIMS && i < a->n; i++)
+            if (nt_dim_is_fc(a->v.dims[i])) return nt_dim_to_fc(a->v.dims[i]);
+    }
+    return NULL;
+}
+
 bool nt_call_has_levels(const nt_call *c) {
-    for (unsigned m = nt_op_slots_of(c->op)->tensor_slots; m; m &= m - 1) {
+    const nt_op_slots *si = nt_op_slots_of(c->op);
+    for (unsigned m = si->tensor_slots; m; m &= m - 1) {
         const nt_arg *a = &c->args[__builtin_ctz(m)];
         if (a->kind == NT_ARG_TENSOR && a->v.t->levels) return true;
         for (int i = 0; a->kind == NT_ARG_TENSORS && i < a->n; i++)
@@ -42,15 +56,39 @@ bool nt_call_has_levels(const nt_call *c) {
     }
     for (int k = 0; k < 2; k++)
         if (c->out[k] && c->out[k]->levels) return true;
-    return false;
+    return si->dim_slots && first_fc_dim(c, si); /* x.max(i) of an x without dims */
+}
+
+/* "max(): tensor of dimensions (i,) does not contain dim j" (ValueError): a first-class dim
+ * argument that no tensor of the call has. */
+static nt_status dim_not_found(const char *op, const nt_dim_union *u, const nt_fcdim *d) {
+    char buf[512];
+    nt_dims_repr(u->dims, u->n, buf, sizeof buf);
+    return nt_fail(NT_ERR_VALUE, "%s(): tensor of dimensions %s does not contain dim %s", op, buf,
+                   d->name);
+}
+
+/* Every first-class dim among c's dim arguments is one of the union's (of its tensors). */
+static nt_status check_fc_dims(const nt_call *c, const nt_op_slots *si, const nt_dim_union *u) {
+    for (unsigned m = si->dim_slots; m; m &= m - 1) {
+        const nt_arg *a = &c->args[__builtin_ctz(m)];
+        int n = a->kind == NT_ARG_DIM ? 1 : a->kind == NT_ARG_DIMS ? a->n : 0;
+        for (int i = 0; i < n; i++) {
+            nt_dim d = a->kind == NT_ARG_DIM ? a->v.dim : a->v.dims[i];
+            if (nt_dim_is_fc(d) && nt_dims_union_find(u, nt_dim_to_fc(d)) < 0)
+                return dim_not_found(nt_op_name(c->op), u, nt_dim_to_fc(d));
+        }
+    }
+    return NT_OK;
 }
 
 /* ------------------------------------------------------------------ slot facts */
 
 /* What SHIFT reads of a schema beyond nt_op_slots: the int / int[] slots that are dims
- * ("dim" of unsqueeze, which inserts, and "destination" of movedim), the slot that is a
- * whole shape ("size" of view and expand, "shape" of reshape), and the defaults of dim
- * slots, which must be shifted too when not given. Parsed once, on first use. */
+ * ("dim" of unsqueeze and "dim1" / "dim2" of diag_embed, which index a result of one more
+ * dim, and "destination" of movedim), the slot that is a whole shape ("size" of view and
+ * expand, "shape" of reshape), and the defaults of dim slots, which must be shifted too when
+ * not given. Parsed once, on first use. */
 typedef struct shift_facts {
     unsigned int_dims; /* bit s: an int or int[] slot that is a dim */
     unsigned insert;   /* bit s: a dim that indexes the result (one more dim) */
@@ -73,9 +111,13 @@ static void facts_parse(void) {
             const nt_param *p = &sig.params[s];
             int kind = nt_sig_kind_of(p->type);
             bool ints = kind == NT_ARG_INT || kind == NT_ARG_INTS;
-            if (ints && (!strcmp(p->name, "dim") || !strcmp(p->name, "destination")))
+            bool result_dim =
+                kind == NT_ARG_INT &&
+                (!strcmp(p->name, "dim") || !strcmp(p->name, "dim1") || !strcmp(p->name, "dim2"));
+            if (result_dim ||
+                (ints && (!strcmp(p->name, "dim") || !strcmp(p->name, "destination"))))
                 f->int_dims |= 1u << s;
-            if (kind == NT_ARG_INT && !strcmp(p->name, "dim")) f->insert |= 1u << s;
+            if (result_dim) f->insert |= 1u << s;
             if (kind == NT_ARG_INTS && (!strcmp(p->name, "size") || !strcmp(p->name, "shape")))
                 f->shape = (int8_t)s;
             nt_arg d = nt_sig_default(p);
@@ -144,12 +186,7 @@ static nt_status move_dim(nt_dim d, const nt_dim_union *u, int np, const char *o
     if (nt_dim_is_fc(d)) {
         nt_fcdim *fd = nt_dim_to_fc(d);
         int at = nt_dims_union_find(u, fd);
-        if (at < 0) {
-            char buf[512];
-            nt_dims_repr(u->dims, u->n, buf, sizeof buf);
-            return nt_fail(NT_ERR_VALUE, "%s(): tensor of dimensions %s does not contain dim %s",
-                           op, buf, fd->name);
-        }
+        if (at < 0) return dim_not_found(op, u, fd);
         *out = at;
         *level = at;
         return NT_OK;
@@ -596,6 +633,7 @@ nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row) {
             b.np = p > b.np ? p : b.np;
         }
     }
+    if (si->dim_slots) NT_TRY(check_fc_dims(c, si, &b.u));
     bool written = c->inplace || c->out[0];
     bool dim_given = si->dim >= 0 && c->args[si->dim].kind != NT_ARG_NONE;
     nt_print_class cls = nt_print_class_of(c->op, rule, dim_given); /* before LOOP takes over */

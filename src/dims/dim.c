@@ -33,6 +33,9 @@ nt_status nt_fcdim_new(const char *name, int64_t size, nt_fcdim **out) {
     d->range = NULL;
     d->handle = NULL;
     d->serial = atomic_fetch_add_explicit(&dims_made, 1, memory_order_relaxed);
+    /* from now on the dispatcher looks for dims: a dim argument of a call without them */
+    if (!atomic_load_explicit(&nt_levels_made, memory_order_relaxed))
+        atomic_store_explicit(&nt_levels_made, true, memory_order_relaxed);
     if (!name) name = "d";
     size_t len = strnlen(name, sizeof d->name - 1); /* no snprintf: dims() is per call */
     memcpy(d->name, name, len);

@@ -27,8 +27,8 @@ struct nt_fcdim {
 void nt_fcdims_retain(nt_fcdim *const *dims, int n);
 void nt_fcdims_release(nt_fcdim *const *dims, int n);
 
-/* Whether a tensor with levels was ever made: until then, the dispatcher never looks for
- * levels (dispatch.h). */
+/* Whether a tensor with levels or a first-class dim was ever made: until then, the
+ * dispatcher never looks for levels or dim arguments (dispatch.h). */
 extern _Atomic bool nt_levels_made;
 
 /* Gives t (a fresh tensor without levels, its leading n physical dims being these dims) the

@@ -1,7 +1,7 @@
 /*
  * levels.c — the first-class dims a tensor carries (nt_tensor.levels): attaching them,
- * freeing them with the tensor, the flag the dispatcher reads, and views that autograd
- * records.
+ * freeing them with the tensor, the flag the dispatcher reads, views that autograd records,
+ * and the views that only change levels (unlevel, expand by dims).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +182,47 @@ nt_status nt_tensor_unlevel(nt_tensor *t, nt_tensor **out) {
         names[p] = nt_tensor_name_at(t, i);
     }
     return nt_dims_view(t, t->ndim, sizes, strides, t->offset, t->names ? names : NULL, out);
+}
+
+nt_status nt_tensor_expand_dims(nt_tensor *t, int n, nt_fcdim *const *dims, nt_tensor **out) {
+    if (!t || !out || n < 0 || (n > 0 && !dims))
+        return nt_fail(NT_ERR_VALUE, "nt_tensor_expand_dims: NULL argument");
+    int nl = nt_tensor_nlevels(t), ndim = n + t->ndim;
+    nt_fcdim *all[NT_MAX_DIMS];
+    int64_t sizes[NT_MAX_DIMS], strides[NT_MAX_DIMS];
+    nt_name names[NT_MAX_DIMS] = {0};
+    uint8_t at[NT_MAX_DIMS];
+    for (int k = 0; k < n; k++) { /* functorch's checks, in its order: a dim new here, bound */
+        bool seen = !dims[k] || nt_levels_find(t, dims[k]) >= 0;
+        for (int j = 0; j < k && !seen; j++)
+            seen = dims[j] == dims[k];
+        if (!dims[k]) return nt_fail(NT_ERR_VALUE, "nt_tensor_expand_dims: NULL dim");
+        if (seen)
+            return nt_fail(NT_ERR_DIM_BIND,
+                           "expanding dimension %s already exists in tensor "
+                           "with dims",
+                           dims[k]->name);
+        NT_TRY(nt_fcdim_get_size(dims[k], &sizes[k]));
+    }
+    NT_TRY(nt_dims_check_rank(ndim));
+    /* [new dims (stride 0), t's physical dims]; the new dims print first, then t's order */
+    const uint8_t *t_at = nl ? nt_levels_at(t->levels) : NULL;
+    for (int k = 0; k < n; k++) {
+        all[k] = dims[k];
+        strides[k] = 0;
+        at[k] = (uint8_t)k;
+    }
+    for (int i = 0; i < t->ndim; i++) {
+        sizes[n + i] = t->sizes[i];
+        strides[n + i] = t->strides[i];
+        names[n + i] = nt_tensor_name_at(t, i);
+    }
+    for (int i = 0; i < nl; i++) {
+        all[n + i] = t->levels->dims[i];
+        at[n + i] = (uint8_t)(n + t_at[i]);
+    }
+    return nt_levels_view(t, ndim, sizes, strides, t->offset, t->names ? names : NULL, n + nl, all,
+                          at, out);
 }
 
 int nt_dims_union_find(const nt_dim_union *u, const nt_fcdim *d) {

@@ -34,9 +34,10 @@ void nt_call_fresh_versions(nt_call *c);
 extern _Atomic int64_t nt_ag_live;
 nt_status nt_dispatch_grad(nt_call *c, const nt_op_row *row);
 
-/* The first-class dims layer's path (dims/batch.c), taken once a tensor with levels was
- * made (nt_levels_made) and the call has such a tensor: it aligns the arguments' dims,
- * calls nt_dispatch_row on ordinary views and gives the results their levels. */
+/* The first-class dims layer's path (dims/batch.c), taken once a tensor with levels or a
+ * first-class dim was made (nt_levels_made) and the call has such a tensor or a first-class
+ * dim argument: it aligns the arguments' dims, calls nt_dispatch_row on ordinary views and
+ * gives the results their levels (a dim argument that no tensor has is an error). */
 extern _Atomic bool nt_levels_made;
 bool nt_call_has_levels(const nt_call *c);
 nt_status nt_dispatch_levels(nt_call *c, const nt_op_row *row);

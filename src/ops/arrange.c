@@ -1,7 +1,7 @@
 /*
  * arrange.c — ops that rearrange a tensor's elements or keep part of them (layer L4): flip,
- * roll, repeat, tile, repeat_interleave, triu, tril, outer, diag, one_hot, and the T / mT views
- * (docs/decisions_ops_everyday.md).
+ * roll, repeat, tile, repeat_interleave, triu, tril, outer, diag, diag_embed, one_hot, and the
+ * T / mT views (docs/decisions_ops_everyday.md).
  *
  * flip is a copy through a view with the flipped dims' strides negated (one strided copy,
  * run by the iterator's threads); triu / tril copy the input and zero each row's dropped part
@@ -9,7 +9,8 @@
  * The others are written with public ops: roll is two narrows joined by cat per dim, repeat
  * an expand of a view with a size-one dim before each dim, reshaped, outer a broadcast
  * product. Autograd records them as those ops (their rows in derivatives.c are composite),
- * so their gradients are the ops' own.
+ * so their gradients are the ops' own; diag_embed (zeros with the input copied onto a diagonal
+ * view) has its formula, the gradient's diagonal.
  */
 #include <inttypes.h>
 #include <stdatomic.h>
@@ -397,6 +398,65 @@ nt_status nt_impl_diag(nt_call *c) {
     return nt_out_deliver(c, r);
 }
 
+/* ------------------------------------------------------------------ diag_embed */
+
+/* diag_embed's dims of the result (t's rank + 1), wrapped, with PyTorch's texts: the given
+ * values in "cannot be identical" */
+static nt_status diag_embed_dims(const nt_tensor *t, int64_t dim1, int64_t dim2, int64_t *d1,
+                                 int64_t *d2) {
+    if (t->ndim >= NT_MAX_DIMS)
+        return nt_fail(NT_ERR_RUNTIME, "diag_embed: the result would have more than %d dims",
+                       NT_MAX_DIMS);
+    NT_TRY(nt_wrap_dim(dim1, t->ndim + 1, d1));
+    NT_TRY(nt_wrap_dim(dim2, t->ndim + 1, d2));
+    if (*d1 == *d2)
+        return nt_fail(NT_ERR_RUNTIME,
+                       "diagonal dimensions cannot be identical %" PRId64 ", %" PRId64, dim1, dim2);
+    return NT_OK;
+}
+
+/* t's dims but the last, with two of |offset| + t's last size inserted at dims d1 and d2 */
+nt_status nt_shape_diag_embed(const nt_call *c, nt_shape *s) {
+    const nt_tensor *t = nt_call_tensor(c, 0);
+    int64_t offset = c->args[1].v.i, d1, d2, n;
+    NT_TRY(diag_embed_dims(t, c->args[2].v.i, c->args[3].v.i, &d1, &d2));
+    if (offset == INT64_MIN ||
+        __builtin_add_overflow(t->sizes[t->ndim - 1], offset < 0 ? -offset : offset, &n))
+        return nt_fail(NT_ERR_RUNTIME, "diag_embed: the offset %" PRId64 " is too large", offset);
+    s->ndim = t->ndim + 1;
+    for (int i = 0, k = 0; i < s->ndim; i++)
+        s->sizes[i] = i == d1 || i == d2 ? n : t->sizes[k++];
+    return nt_shape_check(s->ndim, s->sizes, &(int64_t){0});
+}
+
+/* zeros with t written on the diagonal (offset, d1, d2) of each plane: t's last dim runs
+ * along it, its other dims fill the result's other dims in order and keep their names
+ * (PyTorch refuses named tensors); the two new dims are unnamed */
+nt_status nt_impl_diag_embed(nt_call *c) {
+    nt_tensor *t = nt_call_tensor(c, 0), *plain = NULL, *r = NULL, *d = NULL;
+    int64_t offset = c->args[1].v.i, d1, d2;
+    nt_shape s;
+    NT_TRY(nt_shape_diag_embed(c, &s));
+    NT_TRY(diag_embed_dims(t, c->args[2].v.i, c->args[3].v.i, &d1, &d2));
+    nt_status st = nt_rename(t, NULL, &plain);
+    if (st == NT_OK) st = nt_zeros(s.ndim, s.sizes, t->dtype, NULL, &r);
+    if (st == NT_OK) st = nt_diagonal(r, offset, d1, d2, &d);
+    if (st == NT_OK) st = nt_copy_(d, plain);
+    if (st == NT_OK && t->names) {
+        nt_name names[NT_MAX_DIMS];
+        for (int i = 0, k = 0; i < s.ndim; i++)
+            names[i] = i == d1 || i == d2 ? NT_NAME_NONE : t->names[k++];
+        nt_tensor_set_names_unchecked(r, names);
+    }
+    nt_tensor_release(plain);
+    nt_tensor_release(d);
+    if (st != NT_OK) {
+        nt_tensor_release(r);
+        return st;
+    }
+    return nt_out_deliver(c, r);
+}
+
 /* ------------------------------------------------------------------ one_hot */
 
 /* The class count of one_hot(t, num_classes), with PyTorch's checks in its order */
@@ -703,6 +763,16 @@ nt_status nt_diag(nt_tensor *t, int64_t diagonal, nt_tensor **out) {
     nt_call_init(&c, NT_OP_DIAG);
     c.args[0] = nt_arg_tensor(t);
     c.args[1] = nt_arg_int(diagonal);
+    return nt_dispatch_result(&c, out);
+}
+
+nt_status nt_diag_embed(nt_tensor *t, int64_t offset, int64_t dim1, int64_t dim2, nt_tensor **out) {
+    nt_call c;
+    nt_call_init(&c, NT_OP_DIAG_EMBED);
+    c.args[0] = nt_arg_tensor(t);
+    c.args[1] = nt_arg_int(offset);
+    c.args[2] = nt_arg_int(dim1);
+    c.args[3] = nt_arg_int(dim2);
     return nt_dispatch_result(&c, out);
 }
 

@@ -67,6 +67,7 @@ static void parse_one(const char *text, nt_op_slots *r) {
         r->slots[i].kind = (int8_t)(operand ? -1 : kind);
         r->slots[i].allow_none = p->allow_none || p->optional;
         if (operand || kind == NT_ARG_TENSOR || kind == NT_ARG_TENSORS) r->tensor_slots |= 1u << i;
+        if (kind == NT_ARG_DIM || kind == NT_ARG_DIMS) r->dim_slots |= 1u << i;
         if (strcmp(p->name, "dim") == 0) {
             char *end;
             long long v = strtoll(p->default_text, &end, 10);

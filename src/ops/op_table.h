@@ -83,6 +83,7 @@ typedef struct nt_op_slots {
     int nslots;
     nt_slot_info slots[NT_CALL_MAX_ARGS];
     unsigned tensor_slots;     /* bit i: slot i may hold a tensor or a list of them */
+    unsigned dim_slots;        /* bit i: slot i is a Dim or Dim[] (may hold first-class dims) */
     int8_t dim, keepdim, size; /* the slots of these names, or -1 */
     bool dim_has_default;      /* "Dim dim=-1": dim_default when the slot is not given */
     int64_t dim_default;
@@ -302,6 +303,8 @@ nt_status nt_impl_randint(nt_call *c);
 nt_status nt_impl_randperm(nt_call *c);
 nt_status nt_shape_new_sized(const nt_call *c, nt_shape *s);
 nt_status nt_shape_diag(const nt_call *c, nt_shape *s);
+nt_status nt_impl_diag_embed(nt_call *c);
+nt_status nt_shape_diag_embed(const nt_call *c, nt_shape *s);
 nt_status nt_shape_one_hot(const nt_call *c, nt_shape *s);
 nt_status nt_shape_randint(const nt_call *c, nt_shape *s);
 nt_status nt_shape_randperm(const nt_call *c, nt_shape *s);

@@ -1,7 +1,7 @@
 /*
  * test_dims.c — the first-class dims C API (ntensor/dims.h): dims and their sizes, binding
- * (with slices and index tensors), order, batching through the dispatcher, and bad input
- * giving a status and a message.
+ * (with slices and index tensors), order, expand by dims, batching through the dispatcher
+ * (a dim as a reduction's dim), and bad input giving a status and a message.
  */
 #include "nt_test.h"
 
@@ -408,6 +408,51 @@ static void test_print_order(void) {
     nt_fcdim_release(j);
 }
 
+/* expand by dims: new dims lead and print first, t's own keep their order; functorch's
+ * errors. max over a first-class dim from C (nt_max_dim with nt_dim_fc), and a dim argument
+ * that no tensor of the call has. */
+static void test_expand_dims_and_max_over_a_dim(void) {
+    nt_fcdim *i, *m, *n, *u;
+    nt_fcdim_new("i", -1, &i);
+    nt_fcdim_new("m", 2, &m);
+    nt_fcdim_new("n", 3, &n);
+    nt_fcdim_new("u", -1, &u);
+    nt_tensor *a = rand2(4, 5), *x = NULL, *e = NULL, *p = NULL, *v = NULL, *ix = NULL,
+              *want = NULL, *wix = NULL, *r = NULL;
+    nt_bind_spec si[2] = {{.kind = NT_BIND_SLICE}, {.kind = NT_BIND_DIM, .dim = i}};
+    EXPECT_OK(nt_tensor_bind(a, 2, si, &x)); /* x = a[:, i]: printed (0, i) */
+    EXPECT_OK(nt_tensor_expand_dims(x, 2, (nt_fcdim *[]){n, m}, &e));
+    nt_fcdim *seq[NT_MAX_DIMS], *lv[NT_MAX_DIMS];
+    EXPECT(nt_tensor_print_order(e, seq) == 4 && seq[0] == n && seq[1] == m && seq[2] == NULL &&
+           seq[3] == i);
+    EXPECT(nt_tensor_levels(e, lv) == 3 && lv[0] == n && lv[1] == m && lv[2] == i);
+    EXPECT(nt_tensor_ndim(e) == 1 && nt_tensor_sizes(e)[0] == 4);
+    int counts[3] = {1, 1, 1};
+    nt_dim order[3] = {nt_dim_fc(n), nt_dim_fc(m), nt_dim_fc(i)};
+    EXPECT_OK(nt_tensor_order(e, 3, counts, order, &p)); /* (3, 2, 5, 4): a repeated */
+    EXPECT(nt_tensor_ndim(p) == 4 && nt_tensor_sizes(p)[0] == 3 && nt_tensor_sizes(p)[1] == 2 &&
+           nt_tensor_strides(p)[0] == 0 && nt_tensor_strides(p)[1] == 0);
+    EXPECT_FAIL(nt_tensor_expand_dims(x, 1, &i, &r), NT_ERR_DIM_BIND,
+                "expanding dimension i already exists in tensor with dims");
+    EXPECT_FAIL(nt_tensor_expand_dims(a, 2, (nt_fcdim *[]){m, m}, &r), NT_ERR_DIM_BIND,
+                "expanding dimension m already exists in tensor with dims");
+    EXPECT_FAIL(nt_tensor_expand_dims(a, 1, &u, &r), NT_ERR_VALUE, "dimension u is unbound");
+    EXPECT_ERR(nt_tensor_expand_dims(NULL, 1, &m, &r), NT_ERR_VALUE, "NULL");
+    /* x.max(i): over the dim, as max(dim) of a over its dim 1 */
+    EXPECT_OK(nt_max_dim(x, nt_dim_fc(i), false, &v, &ix));
+    EXPECT_OK(nt_max_dim(a, 1, false, &want, &wix));
+    EXPECT(nt_tensor_levels(v, NULL) == 0 && close(v, want));
+    bool same = false;
+    EXPECT(nt_equal(ix, wix, &same) == NT_OK && same);
+    EXPECT_FAIL(nt_max_dim(a, nt_dim_fc(n), false, &r, &r), NT_ERR_VALUE,
+                "max(): tensor of dimensions () does not contain dim n");
+    EXPECT_FAIL(nt_sum(x, 1, (nt_dim[]){nt_dim_fc(u)}, false, -1, &r), NT_ERR_VALUE,
+                "sum(): tensor of dimensions (i,) does not contain dim u");
+    nt_tensor *objs[] = {a, x, e, p, v, ix, want, wix};
+    nt_fcdim *ds[] = {i, m, n, u};
+    release_all(objs, sizeof objs / sizeof *objs, ds, 4);
+}
+
 int main(void) {
     NT_RUN(test_print_order);
     NT_RUN(test_dims_dot);
@@ -419,5 +464,6 @@ int main(void) {
     NT_RUN(test_bind_slices);
     NT_RUN(test_bind_index_tensors);
     NT_RUN(test_bind_index_tensor_errors);
+    NT_RUN(test_expand_dims_and_max_over_a_dim);
     return nt_test_summary();
 }

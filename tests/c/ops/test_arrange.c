@@ -1,8 +1,8 @@
 /*
  * test_arrange.c — the shape and factory family from C (ops/arrange.c, ops/grid.c,
- * ops/norm.c): flip, roll, repeat, tile, triu / tril (in place), outer, diag, one_hot, T /
- * mT, eye, linspace, logspace, randint, randperm and norm through their public functions:
- * values (PyTorch 1.13's), shapes, names and error texts.
+ * ops/norm.c): flip, roll, repeat, tile, triu / tril (in place), outer, diag, diag_embed,
+ * one_hot, T / mT, eye, linspace, logspace, randint, randperm and norm through their public
+ * functions: values (PyTorch 1.13's), shapes, names and error texts.
  */
 #include <math.h>
 #include <stdint.h>
@@ -86,6 +86,17 @@ static void test_repeat_triangle_outer(void) {
     EXPECT_OK(nt_diag(a, 1, &r));
     EXPECT(nt_tensor_sizes(r)[0] == 4);
     nt_tensor_release(r);
+    EXPECT_OK(nt_diag_embed(a, -1, 0, 1, &r)); /* a = (0, 1, 2) below the diagonal of 4x4 */
+    EXPECT(nt_tensor_ndim(r) == 2 && nt_tensor_sizes(r)[0] == 4 && nt_tensor_sizes(r)[1] == 4);
+    expect_values(r, 16, (double[]){0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0});
+    nt_tensor_release(r);
+    EXPECT_OK(nt_diag_embed(x, 0, -1, 0, &r)); /* x = ((0, 0), (2, 0)): r[j, i, j] = x[i, j] */
+    expect_values(r, 8, (double[]){0, 0, 2, 0, 0, 0, 0, 0});
+    nt_tensor_release(r);
+    EXPECT_FAIL(nt_diag_embed(x, 0, 1, -2, &r), NT_ERR_RUNTIME,
+                "diagonal dimensions cannot be identical 1, -2");
+    EXPECT_FAIL(nt_diag_embed(x, 0, 3, 0, &r), NT_ERR_INDEX,
+                "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
     nt_tensor_release(a);
     nt_tensor_release(b);
     nt_tensor_release(x);

@@ -37,6 +37,15 @@ CASES = [
     "torch.outer(torch.arange(3.), torch.arange(4.))", "torch.arange(3).outer(torch.arange(2.))",
     "torch.ger(torch.arange(3), torch.arange(4))", "torch.outer(torch.ones(2), torch.ones(2, 2))",
     "torch.ger(torch.ones(2, 2), torch.ones(2))",
+    # diag_embed
+    "x.diag_embed()", "torch.diag_embed(x, 1)", "torch.diag_embed(x, -2, 0, 2)",
+    "torch.diag_embed(x, 0, 0, 1)", "x.diag_embed(dim1=1, dim2=0)", "m.diag_embed(10)",
+    "torch.diag_embed(x, offset=1, dim1=-1, dim2=-3)", "x.transpose(0, 2).diag_embed(-1)",
+    "x[:, ::2].diag_embed(2, 3, 1)", "torch.diag_embed(torch.arange(3))",
+    "torch.diag_embed(torch.ones(0, 3))", "torch.diag_embed(torch.ones(2, 0))",
+    "x.diag_embed(0, 1, 1)", "x.diag_embed(0, -1, 3)", "x.diag_embed(0, 4, 1)",
+    "x.diag_embed(0, -5, 1)", "torch.diag_embed(torch.tensor(1.))", "torch.diag_embed(x, 1.0)",
+    "torch.diag_embed(x, 0, 'a', 'b')", "torch.diag_embed(x, out=x)", "x.diag_embed(0, 0)",
     # eye, linspace, logspace
     "torch.eye(3)", "torch.eye(2, 4)", "torch.eye(4, 2, dtype=torch.int32)", "torch.eye(0)",
     "torch.eye(-1)", "torch.eye(2, -1)", "torch.eye(3, dtype=torch.bool)",
@@ -77,7 +86,8 @@ def test_every_dtype(nd, td):
     # (PyTorch 1.13 has no bfloat16 eye: ours makes one)
     eye = [] if td == torch.bfloat16 else ["torch.eye(3, dtype=dt)"]
     for expr in ["m.flip(0)", "m.roll(1, 1)", "m.repeat(2, 1)", "m.tile((1, 2))", "m.triu()",
-                 "m.tril(1)", "torch.outer(m[0], m[1])"] + eye:
+                 "m.tril(1)", "torch.outer(m[0], m[1])", "m.diag_embed()",
+                 "torch.diag_embed(m, -1, 0, 2)"] + eye:
         tenv = dict(torch=torch, m=t, dt=td)
         nenv = dict(torch=nt, m=from_torch(t), dt=nd)
         assert_same(eval(expr, nenv), eval(expr, tenv))
@@ -265,6 +275,11 @@ def test_norm_names_and_errors():
 def test_diag_one_hot_names():
     v = nt.arange(3.).refine_names("A")
     assert nt.diag(v).names == (None, None)
+    # diag_embed (PyTorch refuses names): the other dims keep theirs, the two new are unnamed
+    x = nt.arange(24.).reshape(2, 3, 4).refine_names("N", "C", "W")
+    assert x.diag_embed().names == ("N", "C", None, None)
+    assert nt.diag_embed(x, 1, 0, 2).names == (None, "N", None, "C")
+    assert_same(x.diag_embed(-1, 3, 1).rename(None), X.diag_embed(-1, 3, 1))
     i = nt.tensor([[0, 2], [1, 1]]).refine_names("N", "T")
     hot = nt.nn.functional.one_hot(i)
     assert hot.names == ("N", "T", None)
@@ -275,7 +290,10 @@ def test_diag_and_norm_gradients():
     for f, shape in [(lambda x: x.diag(1), (3,)), (lambda x: x.diag(-2), (2,)), (lambda x: x.diag(-1), (3, 4)),
                      (lambda x: x.norm(), (3, 4)), (lambda x: x.norm(1, dim=1), (3, 4)),
                      (lambda x: x.norm(3, dim=0, keepdim=True), (3, 4)),
-                     (lambda x: x.norm(float("inf"), dim=1), (3, 4))]:
+                     (lambda x: x.norm(float("inf"), dim=1), (3, 4)),
+                     (lambda x: x.diag_embed(), (2, 3)), (lambda x: x.diag_embed(-1, 0, 2), (2, 3)),
+                     (lambda x: nt.diag_embed(x, 2, -1, 0) if isinstance(x, nt.Tensor)
+                      else torch.diag_embed(x, 2, -1, 0), (3,))]:
         t = torch.randn(*shape, dtype=torch.float64)
         x = from_torch(t).requires_grad_()
         assert nt.autograd.gradcheck(f, (x,))
@@ -285,6 +303,21 @@ def test_diag_and_norm_gradients():
         y.backward(g)
         f(x).backward(from_torch(g))
         assert_same(x.grad, tt.grad, exact=False, rtol=1e-10, atol=1e-12)
+
+
+def test_diag_embed_node_and_named_gradient():
+    """DiagEmbedBackward0 (PyTorch's node) whose formula, the gradient's diagonal, is recorded
+    (second derivatives); a named input gets its gradient under its own names."""
+    from ntensor.autograd import gradgradcheck
+    t = torch.randn(2, 3, dtype=torch.float64)
+    x = from_torch(t).requires_grad_()
+    assert x.diag_embed().grad_fn.name() == t.requires_grad_().diag_embed().grad_fn.name()
+    assert x.diag_embed().grad_fn.name() == "DiagEmbedBackward0"
+    assert gradgradcheck(lambda a: a.diag_embed(1, 0, 2) ** 2, [x])
+    n = from_torch(t).refine_names("N", "C").requires_grad_()
+    (n.diag_embed(-1) * nt.arange(16.).reshape(4, 4)).sum().backward()
+    assert n.grad.names == ("N", "C")
+    assert_same(n.grad.rename(None), torch.tensor([[4.0, 9.0, 14.0]] * 2, dtype=torch.float64))
 
 
 # ------------------------------------------------------------------ new_*, randint, randperm, T, mT
