@@ -228,18 +228,20 @@ static bool binds_every_dim(const nt_tensor *t, int n, nt_fcdim *const *dims) {
     return true;
 }
 
-static nt_status bind_every_dim(nt_tensor *t, int n, nt_fcdim *const *dims, bool borrow,
-                                nt_tensor **out) {
+/* Binds dims[i] to the size of t's dim i, for binds_every_dim's bindings. */
+static nt_status bind_sizes(const nt_tensor *t, int n, nt_fcdim *const *dims) {
     for (int i = 0; i < n; i++)
         NT_TRY(nt_fcdim_set_size(dims[i], t->sizes[i]));
-    if (borrow) return nt_levels_view_borrowing(t, n, dims, out);
-    return nt_levels_view(t, n, t->sizes, t->strides, t->offset, NULL, n, dims, NULL, out);
+    return NT_OK;
 }
 
 nt_status nt_tensor_bind_borrowing(nt_tensor *t, int n, nt_fcdim *const *dims, nt_tensor **out) {
     if (!t || !out || n < 0 || n > NT_MAX_DIMS || (n > 0 && !dims))
         return nt_fail(NT_ERR_VALUE, "nt_tensor_bind_borrowing: NULL or bad argument");
-    if (binds_every_dim(t, n, dims)) return bind_every_dim(t, n, dims, true, out);
+    if (binds_every_dim(t, n, dims)) {
+        NT_TRY(bind_sizes(t, n, dims));
+        return nt_levels_view_borrowing(t, n, dims, out);
+    }
     nt_bind_spec specs[NT_MAX_DIMS];
     for (int i = 0; i < n; i++)
         specs[i] = (nt_bind_spec){.kind = NT_BIND_DIM, .dim = dims[i]};
@@ -352,7 +354,10 @@ nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, nt_tens
         int k = 0;
         for (; k < n && specs[k].kind == NT_BIND_DIM; k++)
             dims[k] = specs[k].dim;
-        if (k == n && binds_every_dim(t, n, dims)) return bind_every_dim(t, n, dims, false, out);
+        if (k == n && binds_every_dim(t, n, dims)) {
+            NT_TRY(bind_sizes(t, n, dims));
+            return nt_levels_view(t, n, t->sizes, t->strides, t->offset, NULL, n, dims, NULL, out);
+        }
     }
     nt_bind_walk w;
     NT_TRY(nt_bind_walk_index(t, n, specs, &w));

@@ -136,10 +136,9 @@ nt_status nt_dims_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64
     return NT_OK;
 }
 
-/* nt_levels_view, borrowing t's storage and the dims or not (nt_levels_view_borrowing). */
-static nt_status levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
-                             int64_t offset, const nt_name *names, int n, nt_fcdim *const *dims,
-                             const uint8_t *at, bool borrow, nt_tensor **out) {
+nt_status nt_levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                         int64_t offset, const nt_name *names, int n, nt_fcdim *const *dims,
+                         const uint8_t *at, nt_tensor **out) {
     nt_tensor *v = NULL;
     if (t->ag || n == 0) { /* recorded: autograd makes the view, the levels come after */
         NT_TRY(nt_dims_view(t, ndim, sizes, strides, offset, names, &v));
@@ -152,21 +151,21 @@ static nt_status levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const
         return NT_OK;
     }
     void *block;
-    NT_TRY(nt_tensor_view_with(t, ndim, sizes, strides, offset, names, levels_bytes(n), borrow,
+    NT_TRY(nt_tensor_view_with(t, ndim, sizes, strides, offset, names, levels_bytes(n), false,
                                &block, &v));
     levels_init(v, block, true, n, dims, at);
     *out = v;
     return NT_OK;
 }
 
-nt_status nt_levels_view(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
-                         int64_t offset, const nt_name *names, int n, nt_fcdim *const *dims,
-                         const uint8_t *at, nt_tensor **out) {
-    return levels_view(t, ndim, sizes, strides, offset, names, n, dims, at, false, out);
-}
-
 nt_status nt_levels_view_borrowing(nt_tensor *t, int n, nt_fcdim *const *dims, nt_tensor **out) {
-    return levels_view(t, t->ndim, t->sizes, t->strides, t->offset, NULL, n, dims, NULL, true, out);
+    if (t->ag)
+        return nt_levels_view(t, n, t->sizes, t->strides, t->offset, NULL, n, dims, NULL, out);
+    void *block;
+    NT_TRY(nt_tensor_view_with(t, n, t->sizes, t->strides, t->offset, NULL, levels_bytes(n), true,
+                               &block, out));
+    levels_init(*out, block, true, n, dims, NULL);
+    return NT_OK;
 }
 
 nt_status nt_tensor_unlevel(nt_tensor *t, nt_tensor **out) {
