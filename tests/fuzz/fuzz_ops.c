@@ -662,6 +662,30 @@ static void check_predicted(const nt_call *c, const predicted *p) {
     FZ_ASSERT(same);
 }
 
+/* Whether every element of t lies in [-MAX_INPUT_VALUE, MAX_INPUT_VALUE] (NaN does too). */
+#define MAX_INPUT_VALUE 256
+static bool small_values(const nt_tensor *t) {
+    if (!t || nt_tensor_numel(t) == 0) return true;
+    int64_t idx[NT_MAX_DIMS] = {0};
+    do {
+        if (fabs(fz_get(t, idx)) > MAX_INPUT_VALUE) return false;
+    } while (fz_next_index(nt_tensor_ndim(t), nt_tensor_sizes(t), idx));
+    return true;
+}
+
+/* A data-dependent op's result size comes from its inputs' values (repeat_interleave's from
+ * its repeats, bincount's from the largest): it runs when they are small, so that at most 256
+ * elements repeated or counted up to 256 times stay within MAX_RESULT_ELEMS. */
+static bool small_inputs(const nt_call *c) {
+    for (int i = 0; i < NT_CALL_MAX_ARGS; i++) {
+        const nt_arg *a = &c->args[i];
+        if (a->kind == NT_ARG_TENSOR && !small_values(a->v.t)) return false;
+        for (int j = 0; a->kind == NT_ARG_TENSORS && j < a->n; j++)
+            if (!small_values(a->v.tensors[j])) return false;
+    }
+    return true;
+}
+
 /* Any op of the table through nt_call_op: each slot gets a value of its schema's kind (or
  * none), small ints so that no op is asked for much memory, tensors of few elements. */
 static void op_call(state *s, fz_input *in) {
@@ -754,6 +778,7 @@ static void op_call(state *s, fz_input *in) {
      * is small, and a factory only then */
     bool small = p.ok && small_result(fz_numel(p.ndim[0], p.sizes[0]));
     if (p.ok ? !small : kind == NT_OPK_FACTORY || kind == NT_OPK_RANDOM) return;
+    if (nt_op_shape_rule(op) == NT_SHAPE_DATA_DEPENDENT && !small_inputs(&c)) return;
     if (!FZ_OK(nt_call_op(&c))) return;
     check_predicted(&c, &p);
     for (int k = 0; k < 2; k++)
