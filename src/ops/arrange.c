@@ -362,6 +362,18 @@ nt_status nt_shape_diag(const nt_call *c, nt_shape *s) {
     return NT_OK;
 }
 
+/* diag's and diag_embed's end: the temporaries plain and d go, and r is the result, or goes
+ * too after a failure */
+static nt_status diag_done(nt_call *c, nt_status st, nt_tensor *plain, nt_tensor *d, nt_tensor *r) {
+    nt_tensor_release(plain);
+    nt_tensor_release(d);
+    if (st != NT_OK) {
+        nt_tensor_release(r);
+        return st;
+    }
+    return nt_out_deliver(c, r);
+}
+
 /* a vector v: the matrix (col - row == k) times v padded with |k| zeros, v's entry i
  * broadcast along row i (k >= 0) or column i (k < 0), so that autograd records a cat and a
  * mul; a matrix: its diagonal view, cloned */
@@ -389,13 +401,7 @@ nt_status nt_impl_diag(nt_call *c) {
         st = nt_diagonal(plain, k, 0, 1, &d);
         if (st == NT_OK) st = nt_clone(d, &r);
     }
-    nt_tensor_release(plain);
-    nt_tensor_release(d);
-    if (st != NT_OK) {
-        nt_tensor_release(r);
-        return st;
-    }
-    return nt_out_deliver(c, r);
+    return diag_done(c, st, plain, d, r);
 }
 
 /* ------------------------------------------------------------------ diag_embed */
@@ -448,13 +454,7 @@ nt_status nt_impl_diag_embed(nt_call *c) {
             names[i] = i == d1 || i == d2 ? NT_NAME_NONE : t->names[k++];
         nt_tensor_set_names_unchecked(r, names);
     }
-    nt_tensor_release(plain);
-    nt_tensor_release(d);
-    if (st != NT_OK) {
-        nt_tensor_release(r);
-        return st;
-    }
-    return nt_out_deliver(c, r);
+    return diag_done(c, st, plain, d, r);
 }
 
 /* ------------------------------------------------------------------ one_hot */
