@@ -158,8 +158,9 @@ NT_API nt_status nt_tensor_bind(nt_tensor *t, int n, const nt_bind_spec *specs, 
  * storage nor on the dims, and the caller keeps t and the dims alive for as long as the
  * view's first reference lives (the Python module keeps them with the result's object). A
  * retain (nt_tensor_retain) makes the view take its own references, so every other holder
- * is an owner as usual. Otherwise it is nt_tensor_bind's view. Two locked instructions and
- * the dims' counts fewer per call.
+ * is an owner as usual; t moved to another storage meanwhile (nt_tensor_set_data) keeps the
+ * one it lent until it dies. Otherwise it is nt_tensor_bind's view. Two locked instructions
+ * and the dims' counts fewer per call.
  * @param t the tensor (borrowed, see above)
  * @param n the number of dims
  * @param dims n dims (borrowed, see above)

@@ -150,6 +150,8 @@ static void tensor_init(nt_tensor *t, nt_storage *storage, nt_dtype dtype, int n
     }
     atomic_init(&t->refcount, 1);
     atomic_init(&t->borrows, false);
+    atomic_init(&t->lends, false);
+    t->retired = NULL;
     t->storage = storage;
     t->offset = offset;
     t->dtype = dtype;
@@ -253,9 +255,11 @@ nt_status nt_tensor_view_of(const nt_tensor *t, int ndim, const int64_t *sizes,
     return nt_tensor_make(t->storage, t->dtype, ndim, sizes, strides, offset, names, out);
 }
 
-nt_status nt_tensor_view_with(const nt_tensor *t, int ndim, const int64_t *sizes,
-                              const int64_t *strides, int64_t offset, const nt_name *names,
-                              size_t extra, bool borrow, void **extra_at, nt_tensor **out) {
+nt_status nt_tensor_view_with(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                              int64_t offset, const nt_name *names, size_t extra, bool borrow,
+                              void **extra_at, nt_tensor **out) {
+    if (borrow && !atomic_load_explicit(&t->lends, memory_order_relaxed))
+        atomic_store_explicit(&t->lends, true, memory_order_relaxed);
     bool same = ndim == t->ndim && sizes == t->sizes && strides == t->strides;
     NT_TRY(tensor_make(t->storage, t->dtype, ndim, sizes, strides, offset, names, extra, borrow,
                        same ? t : NULL, out));
@@ -316,6 +320,11 @@ void nt_tensor_release(nt_tensor *t) {
     if (t->grown)
         free(t->grown); /* before the storage, which may free the tensor's block;
                          * tested first: free(NULL) is still a call into libc */
+    if (__builtin_expect(t->retired != NULL, 0)) {
+        for (int i = 0; i < t->retired->n; i++)
+            nt_storage_release(t->retired->storages[i]);
+        free(t->retired);
+    }
     if (!borrows) nt_storage_release(t->storage);
     if (__builtin_expect(host != NULL, 0)) nt_storage_release(host); /* frees the block */
     if (!storage_holds_block) nt_small_free(t);
@@ -328,14 +337,33 @@ void (*nt_tensor_levels_own)(nt_tensor *t);
 /* PyTorch's set_data. A small tensor's struct may share its malloc block with its inline
  * storage (nt_tensor_alloc), which frees the block when it dies: a tensor moved off that
  * storage keeps its reference as `host` and drops it last, so neither outlives the block. */
+/* Keeps t's reference to its storage in t->retired until t dies. */
+static nt_status retire_storage(nt_tensor *t) {
+    int n = t->retired ? t->retired->n : 0;
+    struct nt_retired *r = realloc(t->retired, sizeof *r + (size_t)(n + 1) * sizeof *r->storages);
+    if (!r) return nt_fail_oom(sizeof *r + (size_t)(n + 1) * sizeof *r->storages);
+    r->storages[n] = t->storage;
+    r->n = n + 1;
+    t->retired = r;
+    return NT_OK;
+}
+
+/* PyTorch's set_data. A small tensor's struct may share its malloc block with its inline
+ * storage (nt_tensor_alloc), which frees the block when it dies: a tensor moved off that
+ * storage keeps its reference as `host` and drops it last, so neither outlives the block. A
+ * tensor that lent its storage to a borrowing view (nt_tensor_bind_borrowing) keeps its
+ * reference until it dies too: the view's lender keeps the tensor alive, not the storage. */
 nt_status nt_tensor_set_data(nt_tensor *t, const nt_tensor *src) {
     if (t == src) return NT_OK;
     NT_TRY(nt_tensor_reserve_dims(t, src->ndim));
-    tensor_own(t); /* it drops its storage below */
+    bool inline_block = t->storage->block == t && !t->host;
+    bool lent = !inline_block && atomic_load_explicit(&t->lends, memory_order_relaxed);
+    if (lent) NT_TRY(retire_storage(t)); /* its reference becomes the retired list's */
+    tensor_own(t);                       /* it drops its storage below */
     nt_storage_retain(src->storage);
-    if (t->storage->block == t && !t->host)
+    if (inline_block)
         t->host = t->storage; /* its reference becomes the host's */
-    else
+    else if (!lent)
         nt_storage_release(t->storage);
     t->storage = src->storage;
     t->dtype = src->dtype;

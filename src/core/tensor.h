@@ -28,6 +28,8 @@ struct nt_tensor {
     _Atomic bool borrows;     /* holds no reference on its storage nor on its levels' dims:
                                  whoever made it keeps them alive while its first reference
                                  lives (nt_tensor_bind_borrowing); a retain takes its own */
+    _Atomic bool lends;       /* a borrowing view of it was made: a storage it moves off
+                                 (nt_tensor_set_data) goes to `retired`, not released */
     nt_name *names;           /* NULL when unnamed, else name_slots */
     nt_name *name_slots;      /* room for the ndim the tensor was made with, in this allocation */
     void *handle;             /* a binding's object for the tensor (the Python wrapper), borrowed */
@@ -37,6 +39,8 @@ struct nt_tensor {
     nt_storage *host;         /* NULL, or the inline storage whose block holds this struct, after
                                  nt_tensor_set_data moved the tensor to another storage: released
                                  last, it frees the block */
+    struct nt_retired *retired; /* NULL, or the storages a lending tensor moved off, released
+                                   when it dies (a view borrowing one may read it till then) */
     int64_t *grown;   /* NULL, or the dims of a tensor resized past the ndim it was made with:
                          NT_MAX_DIMS sizes, strides and names in one allocation it owns */
     int64_t *sizes;   /* = dims */
@@ -72,10 +76,10 @@ nt_status nt_tensor_view_of(const nt_tensor *t, int ndim, const int64_t *sizes,
 /* nt_tensor_view_of with `extra` more bytes in the view's own block, aligned for any type,
  * at *extra_at: another layer's data that lives and dies with the tensor (its levels), one
  * allocation for both. A borrowing view (`borrow`) takes no reference on the storage (see
- * nt_tensor.borrows). */
-nt_status nt_tensor_view_with(const nt_tensor *t, int ndim, const int64_t *sizes,
-                              const int64_t *strides, int64_t offset, const nt_name *names,
-                              size_t extra, bool borrow, void **extra_at, nt_tensor **out);
+ * nt_tensor.borrows), and t then lends (nt_tensor.lends). */
+nt_status nt_tensor_view_with(nt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                              int64_t offset, const nt_name *names, size_t extra, bool borrow,
+                              void **extra_at, nt_tensor **out);
 
 /* Gives t room for `ndim` dims (resize_ past the dims it was made with), keeping its names;
  * sizes and strides are then the caller's to set. */
@@ -143,6 +147,12 @@ static inline int64_t nt_offset_moved(int64_t offset, int64_t steps, int64_t str
 /* Wraps `dim` into [0, ndim) for a tensor of `ndim` dims (0-dim tensors accept -1 and 0),
  * with PyTorch's IndexError message. */
 nt_status nt_wrap_dim(int64_t dim, int ndim, int64_t *out);
+
+/* The storages a lending tensor moved off (nt_tensor.retired), one reference each. */
+struct nt_retired {
+    int n;
+    nt_storage *storages[];
+};
 
 struct nt_levels {
     int n;

@@ -122,6 +122,24 @@ static void test_bind_borrowing(void) {
     EXPECT_OK(nt_tensor_set_data(cv, other));
     nt_tensor_release(c);
     EXPECT(nt_tensor_data(cv) == nt_tensor_data(other));
+    /* a lending tensor moved to another storage keeps the one its views borrow */
+    nt_tensor *big = rand2(64, 64), *bigv = NULL, *bigwant = NULL, *bigread = NULL;
+    EXPECT_OK(nt_clone(big, &bigwant));
+    nt_fcdim *p, *q;
+    nt_fcdim_new("p", -1, &p);
+    nt_fcdim_new("q", -1, &q);
+    nt_fcdim *pq[2] = {p, q};
+    EXPECT_OK(nt_tensor_bind_borrowing(big, 2, pq, &bigv));
+    EXPECT_OK(nt_tensor_set_data(big, other));
+    EXPECT_OK(nt_tensor_set_data(big, bigwant));
+    EXPECT_OK(nt_tensor_unlevel(bigv, &bigread));
+    EXPECT(close(bigread, bigwant));
+    nt_tensor_release(bigread);
+    nt_tensor_release(bigv);
+    nt_tensor_release(big);
+    nt_tensor_release(bigwant);
+    nt_fcdim_release(p);
+    nt_fcdim_release(q);
     nt_tensor *objs[] = {b, diag, other, cv, want};
     nt_fcdim *ds[] = {j, m, n};
     release_all(objs, sizeof objs / sizeof *objs, ds, 3);

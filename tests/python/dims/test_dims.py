@@ -290,6 +290,15 @@ def test_binding_outlives_what_it_borrows():
     gc.collect()
     loss.backward()
     assert held.grad.order(*held.grad.dims).tolist() == (2 * held).order(*held.dims).tolist()
+    for shape in [(3, 4), (64, 64)]:  # a storage in the tensor's block, and one of its own
+        src = nt.rand(*shape)
+        want = src.tolist()
+        r, s = ndim.dims(2)
+        views = [src[r, s], src[r, s]]
+        src.data = nt.zeros(2)  # moves off the storage the views borrow
+        src.data = nt.ones(5)
+        assert [x.order(r, s).tolist() for x in views] == [want, want]
+        assert src.tolist() == [1.0] * 5
     t = nt.rand(2, 3)
     m, n = ndim.dims(2)
     kept = [t[m, n] for _ in range(3)]
