@@ -119,6 +119,12 @@ static nt_status roll(nt_tensor *t, int nshifts, const int64_t *shifts, int ndim
     if (nshifts != ndims || ndims == 0)
         return nt_fail(NT_ERR_RUNTIME, "shifts and dimensions must align. shifts: %d, dims:%d",
                        nshifts, ndims);
+    if (t->ndim == 0) { /* PyTorch wraps no dim of a scalar here, -1 and 0 included */
+        int64_t d;
+        if (nt_dim_is_name(dims[0])) NT_TRY(nt_tensor_dim(t, dims[0], &d));
+        return nt_fail(NT_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions",
+                       (long long)dims[0]);
+    }
     nt_tensor *cur = nt_tensor_retain(t);
     for (int i = 0; i < ndims; i++) {
         int64_t d;

@@ -24,6 +24,8 @@ CASES = [
     "x.roll(1)", "x.roll(-5)", "x.roll(1, 0)", "x.roll(2, -1)", "x.roll((1, -2), (0, 2))",
     "torch.roll(x, 7, 1)", "x.roll((1, 2))", "x.roll(1, (0, 1))", "x.roll(1, 5)",
     "x.transpose(0, 1).roll(1, 0)", "m.roll(0, 0)", "torch.ones(0, 2).roll(1, 0)",
+    "torch.tensor(5.).roll(1, 0)", "torch.tensor(5.).roll(3, -1)", "torch.tensor(5.).roll(1, 1)",
+    "torch.tensor(5.).roll((1, 2), (0, -1))", "torch.tensor(5.).roll(2)",
     # repeat, tile
     "x.repeat(1, 1, 1)", "x.repeat(2, 1, 3)", "x.repeat(2, 1, 1, 2)", "m.repeat(0, 2)",
     "x.repeat(2)", "m.repeat(-1, 2)", "m.repeat((2, 2))", "x.transpose(0, 2).repeat(1, 2, 1)",
